@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+// The layout follows docs/ARCHITECTURE.md: pure modules below, one module (BadgeSystem)
+// that talks to the operating system, and two thin executables on top.
+import PackageDescription
+
+let package = Package(
+  name: "badged",
+  products: [
+    .executable(name: "badged", targets: ["badged"]),
+    .executable(name: "badgectl", targets: ["badgectl"]),
+  ],
+  targets: [
+    // C libraries from Debian, reached through pkg-config.
+    .systemLibrary(
+      name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+    .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+
+    // Pure code: no I/O, no clock of its own.
+    .target(name: "BadgeCore"),
+    .target(name: "BadgeProtocol", dependencies: ["BadgeCore"]),
+    .target(name: "BadgeMotion"),
+    .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
+
+    // The only module that imports Glibc for I/O, CSystemd and CInih.
+    .target(name: "BadgeSystem", dependencies: ["CSystemd", "CInih"]),
+
+    // The daemon and the CLI as libraries, so that tests can reach their parts.
+    .target(name: "BadgeDaemon", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem"]),
+    .target(
+      name: "BadgeCtl",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender"]),
+
+    .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
+    .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
+
+    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
+    .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
+    .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion"]),
+    .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender"]),
+    .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol"]),
+  ]
+)

@@ -1,0 +1,53 @@
+/// One channel's state as the daemon keeps it.
+public struct Channel: Sendable {
+  public let name: ChannelName
+  /// The unread count, 0 … `Limits.maxCount`.
+  public internal(set) var count: Int = 0
+  /// The settings the config gives this channel (defaults with any matching sections over them).
+  public internal(set) var configured: ChannelSettings
+  /// Whether a `[channel …]` section of the config matched this channel.
+  public internal(set) var hasConfigSection: Bool
+  /// Settings made over the socket (`MUTE`, `CONFIGURE`); they win over the config.
+  public internal(set) var override = SettingsOverride()
+  /// The settings in force: `override` over `configured`. Kept rather than derived because
+  /// every reply and event reads it.
+  public private(set) var settings: ChannelSettings
+  /// When the pulse window ends, in microseconds of the injected monotonic clock; 0 when the
+  /// channel is not pulsing.
+  public internal(set) var pulseUntil: UInt64 = 0
+  /// The global sequence number of this channel's last change; 0 when it never changed.
+  public internal(set) var seq: UInt64 = 0
+
+  init(name: ChannelName, configured: ChannelSettings, hasConfigSection: Bool) {
+    self.name = name
+    self.configured = configured
+    self.hasConfigSection = hasConfigSection
+    self.settings = configured
+  }
+
+  /// Recomputes `settings` after `configured` or `override` changed.
+  mutating func settle() {
+    settings = override.applied(to: configured)
+  }
+
+  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
+  public var isListed: Bool { count > 0 || hasConfigSection || !override.isEmpty }
+
+  /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
+  /// reads 0), or 0 when the channel is not pulsing.
+  @inline(__always)
+  public func pulseLeftMs(at now: UInt64) -> Int {
+    guard pulseUntil > now else { return 0 }
+    return Int((pulseUntil - now + 999) / 1000)
+  }
+
+  /// The label a badge shows for this channel.
+  public var label: String { Label.text(count: count, settings: settings) }
+
+  /// A client-side value of this channel at `now`.
+  public func snapshot(at now: UInt64) -> ChannelSnapshot {
+    ChannelSnapshot(
+      channel: name.description, count: count, label: label, dot: settings.style == .dot,
+      pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq)
+  }
+}

@@ -1,0 +1,73 @@
+/// A channel name or a glob over channel names: `*` matches any run of bytes, `?` one byte.
+///
+/// Used by `WATCH` and by `[channel …]` sections of the config (`[channel app:*]`).
+public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
+  private let bytes: [UInt8]
+  /// The exact name when the pattern has no wildcard.
+  public let exactName: ChannelName?
+
+  /// Validates `text`: name bytes, `*` and `?`, at most `ChannelName.maxLength` bytes.
+  public init?(_ text: some StringProtocol) {
+    let bytes = Array(text.utf8)
+    self.init(bytes: bytes)
+  }
+
+  public init?(bytes: [UInt8]) {
+    guard !bytes.isEmpty, bytes.count <= ChannelName.maxLength else { return nil }
+    var wild = false
+    for byte in bytes {
+      if byte == UInt8(ascii: "*") || byte == UInt8(ascii: "?") {
+        wild = true
+      } else if !ChannelName.isNameByte(byte) {
+        return nil
+      }
+    }
+    if wild {
+      exactName = nil
+    } else {
+      guard let name = bytes.withUnsafeBytes({ ChannelName(bytes: $0) }) else { return nil }
+      exactName = name
+    }
+    self.bytes = bytes
+  }
+
+  /// The pattern that matches every channel.
+  public static let all = ChannelPattern("*")!
+
+  /// Whether the pattern contains a wildcard.
+  public var isGlob: Bool { exactName == nil }
+
+  public var description: String { String(decoding: bytes, as: UTF8.self) }
+
+  /// Whether `name` matches.
+  public func matches(_ name: ChannelName) -> Bool {
+    if let exactName { return exactName == name }
+    return name.withBytes { ChannelPattern.glob(bytes[...], $0[...]) }
+  }
+
+  /// Iterative glob matching with one backtrack point per `*`: linear in practice, no recursion.
+  private static func glob(_ pattern: ArraySlice<UInt8>, _ text: Slice<UnsafeRawBufferPointer>) -> Bool {
+    var p = pattern.startIndex
+    var t = text.startIndex
+    var star: Int? = nil
+    var resume = t
+    while t < text.endIndex {
+      if p < pattern.endIndex, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
+        p += 1
+        t += 1
+      } else if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
+        star = p
+        p += 1
+        resume = t
+      } else if let s = star {
+        p = s + 1
+        resume += 1
+        t = resume
+      } else {
+        return false
+      }
+    }
+    while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
+    return p == pattern.endIndex
+  }
+}

@@ -1,0 +1,72 @@
+/// How a channel's badge shows its count.
+public enum ChannelStyle: String, Sendable, CaseIterable {
+  /// The number, truncated to `<max_label>+`.
+  case count
+  /// A dot whenever the count is above zero.
+  case dot
+}
+
+/// The limits of every value the model accepts, in one place so that the protocol, the
+/// config parser and the docs agree.
+public enum Limits {
+  /// The largest count a channel holds (the largest 32-bit signed integer).
+  public static let maxCount = 2_147_483_647
+  /// The accepted range of `max_label`.
+  public static let maxLabel = 1...maxCount
+  /// The accepted range of `pulse_ms`: up to an hour; 0 turns pulsing off.
+  public static let pulseMs = 0...3_600_000
+}
+
+/// The settings in force for one channel.
+public struct ChannelSettings: Equatable, Sendable {
+  /// Counts above this show as `<maxLabel>+`.
+  public var maxLabel: Int
+  public var style: ChannelStyle
+  /// How long a channel pulses after an increase, in milliseconds.
+  public var pulseMs: Int
+  /// A muted channel keeps counting but never pulses.
+  public var muted: Bool
+
+  public static let defaults = ChannelSettings(
+    maxLabel: 99, style: .count, pulseMs: 3000, muted: false)
+
+  public init(maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool) {
+    self.maxLabel = maxLabel
+    self.style = style
+    self.pulseMs = pulseMs
+    self.muted = muted
+  }
+}
+
+/// A partial set of settings: a `[channel …]` section of the config, or what a client set over
+/// the socket. A `nil` field leaves the value beneath it in force.
+public struct SettingsOverride: Equatable, Sendable {
+  public var maxLabel: Int?
+  public var style: ChannelStyle?
+  public var pulseMs: Int?
+  public var muted: Bool?
+
+  public init(maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil) {
+    self.maxLabel = maxLabel
+    self.style = style
+    self.pulseMs = pulseMs
+    self.muted = muted
+  }
+
+  /// Whether no field is set.
+  public var isEmpty: Bool { maxLabel == nil && style == nil && pulseMs == nil && muted == nil }
+
+  /// `base` with every set field of this override put over it.
+  public func applied(to base: ChannelSettings) -> ChannelSettings {
+    ChannelSettings(
+      maxLabel: maxLabel ?? base.maxLabel, style: style ?? base.style,
+      pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted)
+  }
+
+  /// This override with every set field of `other` put over it.
+  public func merged(with other: SettingsOverride) -> SettingsOverride {
+    SettingsOverride(
+      maxLabel: other.maxLabel ?? maxLabel, style: other.style ?? style,
+      pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted)
+  }
+}

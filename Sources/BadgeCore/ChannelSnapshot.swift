@@ -1,0 +1,33 @@
+/// A channel's state as a client sees it in one `STATE` or `EVENT` line: the value that
+/// `badgectl` prints and that the renderers draw.
+public struct ChannelSnapshot: Equatable, Sendable {
+  public var channel: String
+  public var count: Int
+  /// What the daemon says the badge shows: "", "4", "99+" or "•".
+  public var label: String
+  /// Whether the channel has the dot style.
+  public var dot: Bool
+  /// Milliseconds left in the pulse window when the line was sent; 0 when resting.
+  public var pulseMs: Int
+  public var muted: Bool
+  public var seq: UInt64
+  /// False when this is the last known state of a daemon that went away.
+  public var online: Bool
+
+  public init(
+    channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
+    seq: UInt64, online: Bool = true
+  ) {
+    self.channel = channel
+    self.count = count
+    self.label = label
+    self.dot = dot
+    self.pulseMs = pulseMs
+    self.muted = muted
+    self.seq = seq
+    self.online = online
+  }
+
+  /// Whether the channel is in its pulse window.
+  public var isPulsing: Bool { pulseMs > 0 }
+}

@@ -1,0 +1,135 @@
+/// The daemon's configuration: what `badged.conf` says, validated.
+///
+/// Parsing is pure: it takes the file's entries (read by the system module with libinih) and
+/// either returns a whole config or fails on the first bad entry, so that a reload swaps in a
+/// complete new config or nothing.
+public struct DaemonConfig: Equatable, Sendable {
+  /// `[daemon]` `pulse_ms` and `max_label`: the settings of a channel no section names.
+  public var defaults: ChannelSettings = .defaults
+  /// `[channel NAME]` and `[channel GLOB]` sections in file order.
+  public var sections: [ChannelSection] = []
+
+  public init() {}
+
+  /// The settings the config gives `name`, and whether any section matched it.
+  ///
+  /// Sections whose pattern is a glob apply first, in file order; a section naming the channel
+  /// exactly applies last, so the most specific section wins.
+  public func settings(for name: ChannelName) -> (settings: ChannelSettings, matched: Bool) {
+    var override = SettingsOverride()
+    var matched = false
+    for section in sections where section.pattern.isGlob && section.pattern.matches(name) {
+      override = override.merged(with: section.override)
+      matched = true
+    }
+    for section in sections where !section.pattern.isGlob && section.pattern.matches(name) {
+      override = override.merged(with: section.override)
+      matched = true
+    }
+    return (override.applied(to: defaults), matched)
+  }
+}
+
+/// One `[channel …]` section.
+public struct ChannelSection: Equatable, Sendable {
+  public var pattern: ChannelPattern
+  public var override: SettingsOverride
+  /// The line of the section's first key, for messages.
+  public var line: Int
+
+  public init(pattern: ChannelPattern, override: SettingsOverride, line: Int) {
+    self.pattern = pattern
+    self.override = override
+    self.line = line
+  }
+}
+
+/// One `key = value` line of the config file, with the section it is in.
+public struct ConfigEntry: Equatable, Sendable {
+  public var section: String
+  public var key: String
+  public var value: String
+  public var line: Int
+
+  public init(section: String, key: String, value: String, line: Int) {
+    self.section = section
+    self.key = key
+    self.value = value
+    self.line = line
+  }
+}
+
+/// Why a config file was refused, with its place: rendered as `file:line: reason`.
+public struct ConfigError: Error, Equatable, Sendable, CustomStringConvertible {
+  public var file: String
+  public var line: Int
+  public var reason: String
+
+  public init(file: String, line: Int, reason: String) {
+    self.file = file
+    self.line = line
+    self.reason = reason
+  }
+
+  public var description: String { line > 0 ? "\(file):\(line): \(reason)" : "\(file): \(reason)" }
+}
+
+extension DaemonConfig {
+  /// The keys `[daemon]` accepts.
+  public enum DaemonKey: String, CaseIterable, Sendable {
+    case pulseMs = "pulse_ms"
+    case maxLabel = "max_label"
+  }
+
+  /// Builds a config from the entries of a file.
+  ///
+  /// - Throws: `ConfigError` naming the first entry that is not accepted.
+  public static func parse(_ entries: [ConfigEntry], file: String) throws(ConfigError) -> DaemonConfig {
+    var config = DaemonConfig()
+    var sectionIndex: [String: Int] = [:]
+    for entry in entries {
+      func fail(_ reason: String) -> ConfigError {
+        ConfigError(file: file, line: entry.line, reason: reason)
+      }
+      let words = entry.section.split(separator: " ", omittingEmptySubsequences: true)
+      if entry.section == "daemon" {
+        guard let key = DaemonKey(rawValue: entry.key) else {
+          throw fail("Unknown key '\(entry.key)' in [daemon]; expected one of \(DaemonKey.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        do throws(SettingKey.InvalidValue) {
+          switch key {
+          case .pulseMs: config.defaults.pulseMs = try SettingKey.integer(entry.value, in: Limits.pulseMs)
+          case .maxLabel: config.defaults.maxLabel = try SettingKey.integer(entry.value, in: Limits.maxLabel)
+          }
+        } catch {
+          throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
+        }
+      } else if words.count == 2, words[0] == "channel" {
+        guard let pattern = ChannelPattern(words[1]) else {
+          throw fail("Invalid channel name or pattern '\(words[1])' in [\(entry.section)]")
+        }
+        guard let key = SettingKey(rawValue: entry.key) else {
+          throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let index: Int
+        if let existing = sectionIndex[String(words[1])] {
+          index = existing
+        } else {
+          index = config.sections.count
+          sectionIndex[String(words[1])] = index
+          config.sections.append(ChannelSection(pattern: pattern, override: SettingsOverride(), line: entry.line))
+        }
+        do throws(SettingKey.InvalidValue) {
+          try key.parse(entry.value, into: &config.sections[index].override)
+        } catch {
+          throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
+        }
+      } else if entry.section.isEmpty {
+        throw fail("Key '\(entry.key)' is outside any section; put it under [daemon] or [channel NAME]")
+      } else {
+        throw fail("Unknown section [\(entry.section)]; expected [daemon] or [channel NAME]")
+      }
+    }
+    return config
+  }
+}

@@ -1,0 +1,189 @@
+/// Every channel's state, and the only place that changes it.
+///
+/// The store is pure: the caller passes the monotonic time (`now`, in microseconds) with each
+/// call, and gets back what changed, to persist and to push to watchers. A call that fails
+/// changes nothing.
+public final class Store {
+  /// A change a request asks for.
+  public enum Mutation: Sendable, Equatable {
+    case increment(Int)
+    case decrement(Int)
+    case set(Int)
+    case mute
+    case unmute
+    /// Settings made over the socket: `set` fields are put over the channel's override, then the
+    /// `reset` keys are dropped from it so that the config's value applies again.
+    case configure(set: SettingsOverride, reset: [SettingKey])
+  }
+
+  /// Why a mutation was refused.
+  public enum MutationError: Error, Equatable, Sendable {
+    /// The count would pass `Limits.maxCount`.
+    case countOutOfRange(current: Int)
+  }
+
+  /// What `apply` did.
+  public struct Outcome {
+    /// The channel after the call (before it, too, when nothing changed).
+    public let channel: Channel
+    /// Whether anything changed; only then did `seq` move, and only then is there anything to
+    /// persist or push.
+    public let changed: Bool
+  }
+
+  public private(set) var config: DaemonConfig
+  /// The sequence number of the last change; it never goes backwards.
+  public private(set) var seq: UInt64 = 0
+  public private(set) var channels: [Channel] = []
+  private var index: [ChannelName: Int] = [:]
+  private var pulses = PulseQueue()
+
+  public init(config: DaemonConfig = DaemonConfig()) {
+    self.config = config
+    createConfiguredChannels()
+  }
+
+  /// The channel called `name`, or how it reads if it was never written (count 0, seq 0).
+  public func channel(named name: ChannelName) -> Channel {
+    if let i = index[name] { return channels[i] }
+    return newChannel(name)
+  }
+
+  /// The channels `LIST` shows (a count or a setting), sorted by name.
+  public var listed: [Channel] {
+    channels.filter(\.isListed).sorted { $0.name < $1.name }
+  }
+
+  /// Applies `mutation` to the channel called `name`.
+  ///
+  /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
+  @discardableResult
+  public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
+    let position = index[name]
+    let before = position.map { channels[$0] } ?? newChannel(name)
+    var after = before
+    switch mutation {
+    case .increment(let n):
+      guard n <= Limits.maxCount - before.count else {
+        throw .countOutOfRange(current: before.count)
+      }
+      after.count = before.count + n
+    case .decrement(let n):
+      after.count = max(0, before.count - n)
+    case .set(let n):
+      guard n <= Limits.maxCount else { throw .countOutOfRange(current: before.count) }
+      after.count = n
+    case .mute:
+      after.override.muted = true
+    case .unmute:
+      after.override.muted = false
+    case .configure(let set, let reset):
+      var override = after.override.merged(with: set)
+      for key in reset { key.reset(in: &override) }
+      after.override = override
+    }
+    after.settle()
+    guard after.count != before.count || after.override != before.override else {
+      return Outcome(channel: before, changed: false)
+    }
+    updatePulse(&after, grew: after.count > before.count, now: now)
+    seq += 1
+    after.seq = seq
+    store(after, at: position)
+    return Outcome(channel: after, changed: true)
+  }
+
+  /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
+  public func clearAll(now: UInt64, changed: (Channel) -> Void) {
+    for channel in listed where channel.count > 0 {
+      // A decrement to 0 cannot be refused.
+      if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
+        changed(outcome.channel)
+      }
+    }
+  }
+
+  /// When the next pulse window ends, if any channel pulses.
+  public var nextPulseDeadline: UInt64? {
+    pulses.earliest
+  }
+
+  /// Ends the pulse windows due at `now`, calling `ended` with each such channel. Ending a
+  /// window is not a change: `seq` stays.
+  public func expirePulses(now: UInt64, ended: (Channel) -> Void) {
+    while let due = pulses.popDue(at: now) {
+      guard channels[due.channel].pulseUntil == due.deadline else { continue }  // cut short or restarted
+      channels[due.channel].pulseUntil = 0
+      ended(channels[due.channel])
+    }
+  }
+
+  /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
+  /// changed. Counts, overrides and `seq` stay.
+  public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
+    config = newConfig
+    for i in channels.indices {
+      let before = channels[i].settings
+      let (configured, matched) = config.settings(for: channels[i].name)
+      channels[i].configured = configured
+      channels[i].hasConfigSection = matched
+      channels[i].settle()
+      if channels[i].settings.muted { channels[i].pulseUntil = 0 }
+      if channels[i].settings != before { changed(channels[i]) }
+    }
+    createConfiguredChannels()
+  }
+
+  /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
+  public func restore(name: ChannelName, count: Int, override: SettingsOverride, seq channelSeq: UInt64) {
+    var channel = channel(named: name)
+    channel.count = min(max(0, count), Limits.maxCount)
+    channel.override = override
+    channel.seq = channelSeq
+    channel.pulseUntil = 0
+    channel.settle()
+    store(channel, at: index[name])
+    seq = max(seq, channelSeq)
+  }
+
+  /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
+  /// longer exist still used their numbers).
+  public func restoreSeq(atLeast value: UInt64) {
+    seq = max(seq, value)
+  }
+
+  // MARK: - Internals
+
+  private func newChannel(_ name: ChannelName) -> Channel {
+    let (settings, matched) = config.settings(for: name)
+    return Channel(name: name, configured: settings, hasConfigSection: matched)
+  }
+
+  private func store(_ channel: Channel, at position: Int?) {
+    if let position {
+      channels[position] = channel
+    } else {
+      index[channel.name] = channels.count
+      channels.append(channel)
+    }
+  }
+
+  /// Channels named by an exact `[channel NAME]` section exist (and are listed) from the start.
+  private func createConfiguredChannels() {
+    for section in config.sections {
+      if let name = section.pattern.exactName, index[name] == nil {
+        store(newChannel(name), at: nil)
+      }
+    }
+  }
+
+  /// Every increase restarts the window; reaching 0 or being muted ends it.
+  private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
+    if channel.count == 0 || channel.settings.muted {
+      channel.pulseUntil = 0
+    } else if grew, channel.settings.pulseMs > 0 {
+      channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
+      pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count)
+    }
+  }
+}
