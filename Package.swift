@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
 
     // The only module that imports Glibc for I/O, CSystemd and CInih.
-    .target(name: "BadgeSystem", dependencies: ["CSystemd", "CInih"]),
+    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(name: "BadgeDaemon", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem"]),

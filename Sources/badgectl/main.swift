@@ -1,1 +1,4 @@
-print("badgectl")
+import BadgeCtl
+import Glibc
+
+exit(BadgeCtl.main(Array(CommandLine.arguments.dropFirst())))

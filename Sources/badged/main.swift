@@ -1,1 +1,4 @@
-print("badged")
+import BadgeDaemon
+import Glibc
+
+exit(Daemon.main(Array(CommandLine.arguments.dropFirst())))

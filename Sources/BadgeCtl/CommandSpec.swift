@@ -1,0 +1,133 @@
+/// The commands of `badgectl`, as data: names, arguments, options and help texts. The parser,
+/// the help screens, the completions and the man page all read this one table.
+struct CommandSpec: Sendable {
+  /// An option a command accepts.
+  struct Option: Sendable {
+    /// `--format`
+    let name: String
+    /// `-f`, if any.
+    let short: String?
+    /// `<format>` for options that take a value; `nil` for flags.
+    let valueName: String?
+    let help: String
+    /// The values it accepts, when they are a fixed set (for checks and completions).
+    let choices: [String]
+
+    init(_ name: String, short: String? = nil, value: String? = nil, choices: [String] = [], help: String) {
+      self.name = name
+      self.short = short
+      self.valueName = value
+      self.choices = choices
+      self.help = help
+    }
+  }
+
+  /// A positional argument, for the help screen.
+  struct Argument: Sendable {
+    let name: String
+    let help: String
+  }
+
+  let name: String
+  let abstract: String
+  let discussion: String
+  /// The arguments after the command name, as the USAGE line shows them.
+  let usage: String
+  let arguments: [Argument]
+  let options: [Option]
+  /// How many positional arguments it takes.
+  let positionals: ClosedRange<Int>
+}
+
+extension CommandSpec {
+  static let formatOption = Option(
+    "--format", value: "format", choices: ["plain", "json"],
+    help: "plain (one line per channel) or json (one object per line). (default: plain)")
+
+  /// The options every command accepts.
+  static let globalOptions: [Option] = [
+    Option(
+      "--socket", value: "path",
+      help: "The daemon's socket. (default: $BADGED_SOCKET, else $XDG_RUNTIME_DIR/badged/badged.sock)"),
+    Option("--help", short: "-h", help: "Show help information."),
+  ]
+
+  static let channelArgument = Argument(
+    name: "<channel>",
+    help: "A channel name: 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit.")
+
+  static let all: [CommandSpec] = [
+    CommandSpec(
+      name: "incr", abstract: "Add to a channel's count.",
+      discussion: "Adds N (default 1) and starts the channel's pulse window. Prints the new state.",
+      usage: "<channel> [<n>]",
+      arguments: [channelArgument, Argument(name: "<n>", help: "How many to add, 1-2147483647. (default: 1)")],
+      options: [formatOption], positionals: 1...2),
+    CommandSpec(
+      name: "decr", abstract: "Take from a channel's count.",
+      discussion: "Subtracts N (default 1); the count stops at 0. Prints the new state.",
+      usage: "<channel> [<n>]",
+      arguments: [channelArgument, Argument(name: "<n>", help: "How many to take, 1-2147483647. (default: 1)")],
+      options: [formatOption], positionals: 1...2),
+    CommandSpec(
+      name: "set", abstract: "Set a channel's count.",
+      discussion: "Sets the count to N; a rise starts the pulse window. Prints the new state.",
+      usage: "<channel> <n>",
+      arguments: [channelArgument, Argument(name: "<n>", help: "The new count, 0-2147483647.")],
+      options: [formatOption], positionals: 2...2),
+    CommandSpec(
+      name: "clear", abstract: "Set a channel's count, or every count, to 0.",
+      discussion: "Prints the state of each channel it cleared.",
+      usage: "<channel> | --all",
+      arguments: [channelArgument],
+      options: [Option("--all", help: "Clear every channel."), formatOption], positionals: 0...1),
+    CommandSpec(
+      name: "get", abstract: "Print a channel's state.",
+      discussion: "A channel never written reads as count 0.",
+      usage: "<channel>", arguments: [channelArgument], options: [formatOption], positionals: 1...1),
+    CommandSpec(
+      name: "list", abstract: "Print every channel that has a count or a setting.",
+      discussion: "One line (or JSON object) per channel, by name.",
+      usage: "", arguments: [], options: [formatOption], positionals: 0...0),
+    CommandSpec(
+      name: "mute", abstract: "Mute a channel: it keeps counting but never pulses.",
+      discussion: "", usage: "<channel>", arguments: [channelArgument], options: [formatOption],
+      positionals: 1...1),
+    CommandSpec(
+      name: "unmute", abstract: "Unmute a channel.",
+      discussion: "", usage: "<channel>", arguments: [channelArgument], options: [formatOption],
+      positionals: 1...1),
+    CommandSpec(
+      name: "configure", abstract: "Change a channel's settings.",
+      discussion: """
+        Settings made here win over the config file and are kept across restarts.
+        Keys: max_label (1-2147483647), style (count or dot), pulse_ms (0-3600000), muted (yes or no).
+        'key=default' drops a setting so that the config file's value applies again.
+        """,
+      usage: "<channel> <key>=<value> ...",
+      arguments: [channelArgument, Argument(name: "<key>=<value>", help: "A setting, e.g. style=dot or max_label=9.")],
+      options: [formatOption], positionals: 2...32),
+    CommandSpec(
+      name: "watch", abstract: "Print every change of the watched channels, forever.",
+      discussion: """
+        Prints the current state of each channel, then one line per change. Never exits on its own:
+        when the daemon goes away it prints an offline state and reconnects with backoff.
+        Without arguments it watches every channel. Globs use * and ? (quote them for the shell).
+        """,
+      usage: "[<channel or glob> ...]",
+      arguments: [Argument(name: "<channel or glob>", help: "A channel name, or a pattern such as 'app:*'.")],
+      options: [formatOption], positionals: 0...64),
+    CommandSpec(
+      name: "ping", abstract: "Check that the daemon answers.",
+      discussion: "Exits 0 when it does, 69 when it cannot be reached.",
+      usage: "", arguments: [], options: [], positionals: 0...0),
+    CommandSpec(
+      name: "help", abstract: "Show help for badgectl or one of its commands.",
+      discussion: "", usage: "[<command>]",
+      arguments: [Argument(name: "<command>", help: "The command to explain.")], options: [], positionals: 0...1),
+  ]
+
+  static func named(_ name: String) -> CommandSpec? {
+    all.first { $0.name == name }
+  }
+}

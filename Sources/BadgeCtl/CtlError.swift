@@ -1,0 +1,39 @@
+import BadgeSystem
+
+/// Why a `badgectl` command failed, and the exit status that says so.
+enum CtlError: Error {
+  /// The daemon could not be reached: exit 69 (`EX_UNAVAILABLE`).
+  case unreachable(socket: String, cause: String)
+  /// The daemon answered `ERR`: exit 1.
+  case daemon(code: String, message: String)
+  /// The arguments are wrong: exit 64 (`EX_USAGE`).
+  case usage(UsageError)
+
+  enum ExitStatus {
+    static let success: Int32 = 0
+    static let daemonError: Int32 = 1
+    static let usage: Int32 = 64
+    static let unreachable: Int32 = 69
+  }
+
+  var exitStatus: Int32 {
+    switch self {
+    case .unreachable: return ExitStatus.unreachable
+    case .daemon: return ExitStatus.daemonError
+    case .usage: return ExitStatus.usage
+    }
+  }
+
+  /// The text for standard error.
+  var message: String {
+    switch self {
+    case .unreachable(let socket, let cause):
+      return "Error: Cannot reach badged at '\(socket)': \(cause).\n"
+        + "  Start it with 'systemctl --user start badged.socket' or 'badged', or pass --socket.\n"
+    case .daemon(let code, let message):
+      return "Error: \(message) (\(code))\n"
+    case .usage(let error):
+      return HelpText.error(error)
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import BadgeCore
+import BadgeSystem
+import Glibc
+
+/// The daemon's life from start to exit, told in order: read the command line and config, take
+/// the socket, serve until a signal, shut down cleanly.
+public enum Daemon {
+  /// Exit statuses (sysexits.h where one fits).
+  public enum ExitStatus {
+    public static let success: CInt = 0
+    /// Could not start: socket taken or unusable, state folder unusable.
+    public static let failure: CInt = 1
+    public static let usage: CInt = 64
+    /// The config file is missing (when named) or invalid: `EX_CONFIG`.
+    public static let config: CInt = 78
+  }
+
+  /// Runs the daemon with the process's arguments and returns its exit status.
+  public static func main(_ arguments: [String]) -> CInt {
+    // Before anything can start a thread: signals arrive through the event loop.
+    Signals.block([SIGTERM, SIGINT, SIGHUP])
+    Signals.ignoreBrokenPipe()
+
+    let options: DaemonOptions
+    do throws(DaemonOptions.UsageError) {
+      switch try DaemonOptions.parse(arguments) {
+      case .help:
+        write(DaemonOptions.help, to: .standardOutput)
+        return ExitStatus.success
+      case .version:
+        write("badged \(BadgedVersion.current)\n", to: .standardOutput)
+        return ExitStatus.success
+      case .run(let parsed): options = parsed
+      }
+    } catch {
+      write("Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n", to: .standardError)
+      return ExitStatus.usage
+    }
+
+    let logger = Logger(level: options.logLevel)
+    let configPath = options.configFile ?? XDGPaths.defaultConfigFile
+    let config: DaemonConfig
+    do throws(ConfigError) {
+      config = try loadConfig(path: configPath, required: options.configFile != nil)
+    } catch {
+      logger.error("Failed to load configuration: \(error)")
+      return ExitStatus.config
+    }
+
+    let socketPath = options.socketPath ?? XDGPaths.defaultSocket
+    let stateFolder = options.stateFolder ?? XDGPaths.defaultStateFolder
+    do throws(SystemError) {
+      try FileSystem.makeFolder(FileSystem.folder(of: socketPath), mode: 0o700)
+      try FileSystem.makeFolder(stateFolder, mode: 0o700)
+    } catch {
+      logger.error("\(error)")
+      return ExitStatus.failure
+    }
+
+    let listener: FileDescriptor
+    do throws(UnixSocket.ListenError) {
+      listener = try UnixSocket.listen(path: socketPath)
+    } catch {
+      logger.error("\(error)")
+      return ExitStatus.failure
+    }
+
+    do throws(SystemError) {
+      let loop = try EventLoop()
+      let store = Store(config: config)
+      let server = try Server(loop: loop, store: store, listener: listener, logger: logger)
+      let stop = { [unowned server] in
+        logger.info("Shutting down.")
+        server.stopAccepting()
+        loop.exit(code: 0)
+      }
+      let signals = [
+        try loop.addSignal(SIGTERM, stop),
+        try loop.addSignal(SIGINT, stop),
+        try loop.addSignal(SIGHUP) {
+          reload(store: store, server: server, path: configPath, required: options.configFile != nil, logger: logger)
+        },
+      ]
+      logger.info("Listening on \(socketPath).")
+      let status = try loop.run()
+      server.closeAll()
+      withExtendedLifetime(signals) {}
+      listener.close()
+      FileSystem.remove(socketPath)
+      return status
+    } catch {
+      logger.error("\(error)")
+      listener.close()
+      FileSystem.remove(socketPath)
+      return ExitStatus.failure
+    }
+  }
+
+  /// The config at `path`; defaults when the file is absent and was not named explicitly.
+  static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
+    if !required && !FileSystem.exists(path) { return DaemonConfig() }
+    return try DaemonConfig.parse(IniFile.read(path: path), file: path)
+  }
+
+  /// Re-reads the config and swaps it in only when it is valid; watchers get events for every
+  /// channel whose settings changed.
+  static func reload(store: Store, server: Server, path: String, required: Bool, logger: Logger) {
+    do throws(ConfigError) {
+      let config = try loadConfig(path: path, required: required)
+      store.reconfigure(config) { server.push($0) }
+      logger.info("Reloaded configuration from \(path).")
+    } catch {
+      logger.error("Failed to reload configuration, keeping the old one: \(error)")
+    }
+  }
+
+  static func write(_ text: String, to fd: FileDescriptor) {
+    try? fd.writeAll(text.utf8)
+  }
+}

@@ -1,0 +1,35 @@
+/// An error reply: `ERR <code> <message>`.
+///
+/// Codes are stable words a program can match; messages are for people and may change.
+public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible {
+  public enum Code: String, Sendable, CaseIterable {
+    /// The first word is not a command.
+    case unknownCommand = "unknown-command"
+    /// An argument is missing or one too many was given.
+    case badArguments = "bad-arguments"
+    /// A channel name or pattern breaks the naming rules.
+    case badName = "bad-name"
+    /// A number is not a whole number in range for its place.
+    case badNumber = "bad-number"
+    /// The change would take a count past 2147483647.
+    case outOfRange = "out-of-range"
+    /// A `CONFIGURE` setting is unknown or its value is refused.
+    case badSetting = "bad-setting"
+    /// The line went over the length limit; the rest of it was discarded.
+    case lineTooLong = "line-too-long"
+    /// The line is not valid UTF-8.
+    case badUTF8 = "bad-utf8"
+    /// The daemon could not do what was asked (e.g. a reload with a broken config file).
+    case failed = "failed"
+  }
+
+  public var code: Code
+  public var message: String
+
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  public var description: String { "\(code.rawValue) \(message)" }
+}

@@ -1,0 +1,75 @@
+import BadgeCore
+
+/// One line a client receives, classified: the client side of the protocol.
+public enum ReplyLine: Equatable, Sendable {
+  case ok(String)
+  case error(code: String, message: String)
+  case state(ChannelSnapshot)
+  case event(ChannelSnapshot)
+  /// Any other data line (`HELLO`'s version line).
+  case data(String)
+
+  /// Classifies a line received from the daemon (without its LF).
+  ///
+  /// A `STATE` or `EVENT` line that does not parse is returned as `.data`, so a newer daemon
+  /// with more fields never breaks an older client.
+  public init(_ line: String) {
+    if line == "OK" {
+      self = .ok("")
+    } else if line.hasPrefix("OK ") {
+      self = .ok(String(line.dropFirst(3)))
+    } else if line.hasPrefix("ERR ") {
+      let rest = line.dropFirst(4)
+      if let space = rest.firstIndex(of: " ") {
+        self = .error(code: String(rest[..<space]), message: String(rest[rest.index(after: space)...]))
+      } else {
+        self = .error(code: String(rest), message: "")
+      }
+    } else if line.hasPrefix("STATE "), let snapshot = ReplyLine.snapshot(line.dropFirst(6)) {
+      self = .state(snapshot)
+    } else if line.hasPrefix("EVENT "), let snapshot = ReplyLine.snapshot(line.dropFirst(6)) {
+      self = .event(snapshot)
+    } else {
+      self = .data(line)
+    }
+  }
+
+  /// Whether this line ends a reply.
+  public var isStatus: Bool {
+    switch self {
+    case .ok, .error: return true
+    default: return false
+    }
+  }
+
+  /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility).
+  static func snapshot(_ text: Substring) -> ChannelSnapshot? {
+    var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
+    guard let channel = words.popFirst() else { return nil }
+    var snapshot = ChannelSnapshot(
+      channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
+    var seen = 0
+    for word in words {
+      guard let eq = word.firstIndex(of: "=") else { return nil }
+      let key = word[..<eq]
+      let value = word[word.index(after: eq)...]
+      switch key {
+      case "count":
+        guard let n = Int(value) else { return nil }
+        snapshot.count = n
+      case "label": snapshot.label = String(value)
+      case "dot": snapshot.dot = value == "1"
+      case "pulse":
+        guard let n = Int(value) else { return nil }
+        snapshot.pulseMs = n
+      case "muted": snapshot.muted = value == "1"
+      case "seq":
+        guard let n = UInt64(value) else { return nil }
+        snapshot.seq = n
+      default: continue
+      }
+      seen += 1
+    }
+    return seen >= 6 ? snapshot : nil
+  }
+}

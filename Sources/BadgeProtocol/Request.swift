@@ -1,0 +1,38 @@
+import BadgeCore
+
+/// One parsed request line of protocol v1.
+public enum Request: Equatable, Sendable {
+  case hello
+  case ping
+  case increment(ChannelName, by: Int)
+  case decrement(ChannelName, by: Int)
+  case set(ChannelName, to: Int)
+  case clear(ChannelName)
+  case clearAll
+  case get(ChannelName)
+  case list
+  case mute(ChannelName)
+  case unmute(ChannelName)
+  /// Settings made over the socket, in the config file's words (`max_label=9 style=dot`);
+  /// `key=default` drops a setting so that the config's value applies again.
+  case configure(ChannelName, set: SettingsOverride, reset: [SettingKey])
+  /// Subscribe to the channels matching any pattern; no pattern means every channel.
+  case watch([ChannelPattern])
+  case unwatch
+  case quit
+
+  /// The command words, as clients send them (in any case).
+  public enum Command: String, CaseIterable, Sendable {
+    case hello = "HELLO", ping = "PING", incr = "INCR", decr = "DECR", set = "SET"
+    case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
+    case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", quit = "QUIT"
+  }
+}
+
+/// What the protocol promises about itself.
+public enum ProtocolInfo {
+  /// The protocol version `HELLO` reports.
+  public static let version = 1
+  /// The longest request line, not counting its terminator.
+  public static let maxLineLength = 4096
+}

@@ -1,0 +1,218 @@
+import BadgeCore
+
+/// Parses one request line (without its terminator) into a `Request`.
+///
+/// Works on the bytes as read: words are slices of the line, and the common requests
+/// (`INCR mail`) are parsed without allocating.
+public enum RequestParser {
+  /// The request in `line`, `nil` for a line with no words (ignored, gets no reply), or the
+  /// error to reply with.
+  public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError>? {
+    if !isASCII(line) {
+      guard String(validating: line, as: UTF8.self) != nil else {
+        return .failure(ProtocolError(.badUTF8, "The request is not valid UTF-8"))
+      }
+    }
+    var words = Words(line)
+    guard let first = words.next() else { return nil }
+    guard let command = command(first) else {
+      return .failure(ProtocolError(.unknownCommand, "Unknown command '\(quoted(first))'"))
+    }
+    do throws(ProtocolError) {
+      let request = try parseArguments(command, &words)
+      if let extra = words.next() {
+        throw ProtocolError(
+          .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
+      }
+      return .success(request)
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// The usage line of a command, for error messages and docs.
+  public static func usage(_ command: Request.Command) -> String {
+    switch command {
+    case .hello: return "HELLO"
+    case .ping: return "PING"
+    case .incr: return "INCR <channel> [n]"
+    case .decr: return "DECR <channel> [n]"
+    case .set: return "SET <channel> <n>"
+    case .clear: return "CLEAR <channel> | CLEAR *"
+    case .get: return "GET <channel>"
+    case .list: return "LIST"
+    case .mute: return "MUTE <channel>"
+    case .unmute: return "UNMUTE <channel>"
+    case .configure: return "CONFIGURE <channel> <key>=<value|default> ..."
+    case .watch: return "WATCH [<channel or glob> ...]"
+    case .unwatch: return "UNWATCH"
+    case .quit: return "QUIT"
+    }
+  }
+
+  private static func parseArguments(
+    _ command: Request.Command, _ words: inout Words
+  ) throws(ProtocolError) -> Request {
+    switch command {
+    case .incr:
+      let name = try channel(&words, command)
+      return .increment(name, by: try optionalAmount(&words))
+    case .decr:
+      let name = try channel(&words, command)
+      return .decrement(name, by: try optionalAmount(&words))
+    case .set:
+      let name = try channel(&words, command)
+      guard let word = words.next() else {
+        throw ProtocolError(.badArguments, "Missing count; usage: \(usage(command))")
+      }
+      return .set(name, to: try number(word, allowZero: true))
+    case .clear:
+      guard let word = words.next() else {
+        throw ProtocolError(.badArguments, "Missing channel; usage: \(usage(command))")
+      }
+      if word.count == 1 && word[0] == UInt8(ascii: "*") { return .clearAll }
+      return .clear(try name(word))
+    case .get: return .get(try channel(&words, command))
+    case .mute: return .mute(try channel(&words, command))
+    case .unmute: return .unmute(try channel(&words, command))
+    case .configure:
+      let name = try channel(&words, command)
+      var set = SettingsOverride()
+      var reset: [SettingKey] = []
+      while let word = words.next() { try setting(word, into: &set, reset: &reset) }
+      guard !set.isEmpty || !reset.isEmpty else {
+        throw ProtocolError(.badArguments, "Missing setting; usage: \(usage(command))")
+      }
+      return .configure(name, set: set, reset: reset)
+    case .watch:
+      var patterns: [ChannelPattern] = []
+      while let word = words.next() {
+        guard let pattern = ChannelPattern(bytes: Array(word)) else {
+          throw ProtocolError(.badName, "Invalid channel or pattern '\(quoted(word))'; \(namingRule), or * and ?")
+        }
+        patterns.append(pattern)
+      }
+      return .watch(patterns)
+    case .hello: return .hello
+    case .ping: return .ping
+    case .list: return .list
+    case .unwatch: return .unwatch
+    case .quit: return .quit
+    }
+  }
+
+  static let namingRule = "names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit"
+
+  private static func channel(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> ChannelName {
+    guard let word = words.next() else {
+      throw ProtocolError(.badArguments, "Missing channel; usage: \(usage(command))")
+    }
+    return try name(word)
+  }
+
+  private static func name(_ word: UnsafeRawBufferPointer) throws(ProtocolError) -> ChannelName {
+    guard let name = ChannelName(bytes: word) else {
+      throw ProtocolError(.badName, "Invalid channel name '\(quoted(word))'; \(namingRule)")
+    }
+    return name
+  }
+
+  private static func optionalAmount(_ words: inout Words) throws(ProtocolError) -> Int {
+    guard let word = words.next() else { return 1 }
+    return try number(word, allowZero: false)
+  }
+
+  /// A count or amount: digits only, within 0 (or 1) … `Limits.maxCount`.
+  private static func number(_ word: UnsafeRawBufferPointer, allowZero: Bool) throws(ProtocolError) -> Int {
+    let wanted = allowZero ? "a whole number from 0 to \(Limits.maxCount)" : "a whole number from 1 to \(Limits.maxCount)"
+    guard let value = DecimalParser.parse(word) else {
+      if !word.isEmpty && word.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+        throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
+      }
+      throw ProtocolError(.badNumber, "Invalid number '\(quoted(word))'; expected \(wanted)")
+    }
+    if value > Limits.maxCount {
+      throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
+    }
+    if value == 0 && !allowZero {
+      throw ProtocolError(.badNumber, "Invalid number '0'; expected \(wanted)")
+    }
+    return value
+  }
+
+  private static func setting(
+    _ word: UnsafeRawBufferPointer, into set: inout SettingsOverride, reset: inout [SettingKey]
+  ) throws(ProtocolError) {
+    let text = String(decoding: word, as: UTF8.self)
+    guard let eq = text.firstIndex(of: "=") else {
+      throw ProtocolError(.badSetting, "Expected key=value, got '\(quoted(word))'")
+    }
+    let keyText = String(text[..<eq])
+    let value = String(text[text.index(after: eq)...])
+    guard let key = SettingKey(rawValue: keyText) else {
+      let keys = SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ProtocolError(.badSetting, "Unknown setting '\(keyText)'; expected one of \(keys)")
+    }
+    if value == "default" {
+      reset.append(key)
+      return
+    }
+    do throws(SettingKey.InvalidValue) {
+      try key.parse(value, into: &set)
+    } catch {
+      throw ProtocolError(.badSetting, "Invalid value '\(value)' for \(keyText): \(error.reason)")
+    }
+  }
+
+  // MARK: - Bytes
+
+  /// The command a word names, compared without regard to case.
+  @inline(__always)
+  static func command(_ word: UnsafeRawBufferPointer) -> Request.Command? {
+    for (bytes, command) in commandTable where bytes.count == word.count {
+      var same = true
+      for i in 0..<bytes.count where bytes[i] != (word[i] & 0xDF) {
+        same = false
+        break
+      }
+      if same { return command }
+    }
+    return nil
+  }
+
+  /// Upper-case command words in the order they are tried: the hot ones first.
+  private static let commandTable: [([UInt8], Request.Command)] = {
+    let order: [Request.Command] = [.incr, .decr, .set, .get, .clear] +
+      Request.Command.allCases.filter { ![.incr, .decr, .set, .get, .clear].contains($0) }
+    return order.map { (Array($0.rawValue.utf8), $0) }
+  }()
+
+  @inline(__always)
+  private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    for byte in bytes where byte >= 0x80 { return false }
+    return true
+  }
+
+  /// User input for a message: decoded, and cut at 64 characters.
+  static func quoted(_ word: UnsafeRawBufferPointer) -> String {
+    let text = String(decoding: word, as: UTF8.self)
+    return text.count > 64 ? String(text.prefix(64)) + "…" : text
+  }
+}
+
+/// The words of a line: runs of bytes between spaces or tabs.
+struct Words {
+  private let line: UnsafeRawBufferPointer
+  private var position = 0
+
+  init(_ line: UnsafeRawBufferPointer) { self.line = line }
+
+  @inline(__always)
+  mutating func next() -> UnsafeRawBufferPointer? {
+    while position < line.count, line[position] == 0x20 || line[position] == 0x09 { position += 1 }
+    guard position < line.count else { return nil }
+    let start = position
+    while position < line.count, line[position] != 0x20, line[position] != 0x09 { position += 1 }
+    return UnsafeRawBufferPointer(rebasing: line[start..<position])
+  }
+}

@@ -1,1 +1,0 @@
-// The BadgeSystem module.

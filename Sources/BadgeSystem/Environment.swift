@@ -1,0 +1,38 @@
+import Glibc
+
+/// The process environment and identity.
+public enum Environment {
+  /// The value of a variable, or `nil` when unset or empty.
+  public static func value(_ name: String) -> String? {
+    guard let raw = getenv(name) else { return nil }
+    let value = String(cString: raw)
+    return value.isEmpty ? nil : value
+  }
+
+  /// Sets or unsets a variable in this process.
+  public static func set(_ name: String, _ value: String?) {
+    if let value { setenv(name, value, 1) } else { unsetenv(name) }
+  }
+
+  public static var userID: uid_t { getuid() }
+  public static var processID: pid_t { getpid() }
+
+  /// The user's home folder: `$HOME`, else the password database.
+  public static var home: String {
+    if let home = value("HOME") { return home }
+    if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { return String(cString: dir) }
+    return "/"
+  }
+
+  /// The monotonic clock in microseconds, outside an event loop.
+  public static var monotonicMicroseconds: UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+  }
+
+  /// Terminates the process at once with `status`, without running anything else.
+  public static func exit(_ status: CInt) -> Never {
+    Glibc.exit(status)
+  }
+}

@@ -1,0 +1,85 @@
+import Glibc
+
+/// The outcome of a non-blocking read or write.
+public enum IOResult: Equatable, Sendable {
+  /// This many bytes moved (more than 0).
+  case processed(Int)
+  /// Nothing moved now; wait for readiness.
+  case wouldBlock
+  /// The peer closed its end (reads only).
+  case endOfFile
+}
+
+/// An open file descriptor; a thin wrapper with Swift errors. Closing is explicit.
+public struct FileDescriptor: Hashable, Sendable {
+  public let rawValue: CInt
+
+  public init(rawValue: CInt) { self.rawValue = rawValue }
+
+  public static let standardInput = FileDescriptor(rawValue: 0)
+  public static let standardOutput = FileDescriptor(rawValue: 1)
+  public static let standardError = FileDescriptor(rawValue: 2)
+
+  /// Reads into `buffer`, retrying on `EINTR`.
+  public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> IOResult {
+    switch retrying({ Glibc.read(rawValue, buffer.baseAddress, buffer.count) }) {
+    case .success(0): return buffer.isEmpty ? .processed(0) : .endOfFile
+    case .success(let n): return .processed(n)
+    case .failure(let e) where e == .wouldBlock: return .wouldBlock
+    case .failure(let e): throw e
+    }
+  }
+
+  /// Writes what it can of `bytes` once, retrying on `EINTR`. On a socket this never raises
+  /// SIGPIPE (`MSG_NOSIGNAL`); a closed peer is an `EPIPE` error instead.
+  public func write(_ bytes: UnsafeRawBufferPointer, socket: Bool = false) throws(Errno) -> IOResult {
+    let result = retrying {
+      socket
+        ? Glibc.send(rawValue, bytes.baseAddress, bytes.count, CInt(MSG_NOSIGNAL))
+        : Glibc.write(rawValue, bytes.baseAddress, bytes.count)
+    }
+    switch result {
+    case .success(let n): return .processed(n)
+    case .failure(let e) where e == .wouldBlock: return .wouldBlock
+    case .failure(let e): throw e
+    }
+  }
+
+  /// Writes all of `bytes`, blocking as needed (for blocking descriptors).
+  public func writeAll(_ bytes: some Collection<UInt8>, socket: Bool = false) throws(Errno) {
+    let array = Array(bytes)
+    var offset = 0
+    while offset < array.count {
+      let result: Result<IOResult, Errno> = array.withUnsafeBytes { raw in
+        Result { () throws(Errno) in try write(UnsafeRawBufferPointer(rebasing: raw[offset...]), socket: socket) }
+      }
+      switch try result.get() {
+      case .processed(let n): offset += n
+      case .wouldBlock:
+        var poller = pollfd(fd: rawValue, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&poller, 1, -1)
+      case .endOfFile: return
+      }
+    }
+  }
+
+  /// Sets or clears `O_NONBLOCK`.
+  public func setNonBlocking(_ on: Bool = true) throws(Errno) {
+    let flags = fcntl(rawValue, F_GETFL)
+    guard flags >= 0 else { throw Errno.current }
+    let wanted = on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK
+    guard fcntl(rawValue, F_SETFL, wanted) == 0 else { throw Errno.current }
+  }
+
+  /// Sets `FD_CLOEXEC`, so spawned programs do not inherit the descriptor.
+  public func setCloseOnExec() throws(Errno) {
+    guard fcntl(rawValue, F_SETFD, FD_CLOEXEC) == 0 else { throw Errno.current }
+  }
+
+  /// Whether the descriptor is a terminal.
+  public var isTerminal: Bool { isatty(rawValue) == 1 }
+
+  public func close() {
+    _ = Glibc.close(rawValue)
+  }
+}

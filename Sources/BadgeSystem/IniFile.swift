@@ -1,0 +1,59 @@
+import BadgeCore
+import CInih
+import Glibc
+
+/// Reads an INI file with libinih into `ConfigEntry` values; `DaemonConfig.parse` validates them.
+public enum IniFile {
+  /// The entries of the file at `path`, with their line numbers.
+  ///
+  /// - Throws: `ConfigError` when the file cannot be opened or a line is not INI
+  ///   (`file:line: reason`).
+  public static func read(path: String) throws(ConfigError) -> [ConfigEntry] {
+    guard let file = fopen(path, "r") else {
+      throw ConfigError(file: path, line: 0, reason: "Failed to open: \(Errno.current)")
+    }
+    defer { fclose(file) }
+    let context = Context(file: file)
+    let userdata = Unmanaged.passUnretained(context).toOpaque()
+    let result = withExtendedLifetime(context) {
+      ini_parse_stream(readLine, userdata, handleEntry, userdata)
+    }
+    if result > 0 {
+      let reason = context.lastLineTooLong
+        ? "Line is too long" : "Expected 'key = value', '[daemon]' or '[channel NAME]'"
+      throw ConfigError(file: path, line: Int(result), reason: reason)
+    } else if result < 0 {
+      throw ConfigError(file: path, line: 0, reason: "Failed to read: \(Errno.current)")
+    }
+    return context.entries
+  }
+
+  /// State shared with the C callbacks. inih (as Debian builds it) does not pass line numbers
+  /// to the handler, so the reader counts the lines it hands out: the handler runs right after
+  /// inih reads the line it reports.
+  private final class Context {
+    let file: UnsafeMutablePointer<FILE>
+    var line = 0
+    var lastLineTooLong = false
+    var entries: [ConfigEntry] = []
+    init(file: UnsafeMutablePointer<FILE>) { self.file = file }
+  }
+
+  private static let readLine: ini_reader = { buffer, size, stream in
+    let context = Unmanaged<Context>.fromOpaque(stream!).takeUnretainedValue()
+    guard let result = fgets(buffer, size, context.file) else { return nil }
+    context.line += 1
+    let length = strlen(result)
+    context.lastLineTooLong = length == Int(size) - 1 && result[length - 1] != 0x0A
+    return result
+  }
+
+  private static let handleEntry: ini_handler = { userdata, section, name, value in
+    let context = Unmanaged<Context>.fromOpaque(userdata!).takeUnretainedValue()
+    context.entries.append(
+      ConfigEntry(
+        section: String(cString: section!), key: String(cString: name!),
+        value: value.map { String(cString: $0) } ?? "", line: context.line))
+    return 1
+  }
+}

@@ -1,0 +1,149 @@
+import Glibc
+
+/// Stream sockets in the Unix domain: the daemon's listener and the CLI's connection.
+public enum UnixSocket {
+  /// Why a listening socket could not be set up.
+  public enum ListenError: Error, CustomStringConvertible {
+    /// Another process answers on the path; it was left alone.
+    case alreadyServed(path: String)
+    case system(SystemError)
+
+    public var description: String {
+      switch self {
+      case .alreadyServed(let path):
+        return "Another badged is already serving '\(path)', refusing to start"
+      case .system(let error): return error.description
+      }
+    }
+  }
+
+  /// The longest path `sockaddr_un` holds, not counting the NUL.
+  public static let maxPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+  /// Binds and listens on `path` (non-blocking, mode 0600).
+  ///
+  /// A socket file nobody answers on (left by a crash) is replaced; one that answers belongs to
+  /// a live daemon, and is left as it is.
+  public static func listen(path: String, backlog: CInt = 128) throws(ListenError) -> FileDescriptor {
+    let fd = try makeSocket(nonBlocking: true).mapError(ListenError.system).get()
+    do throws(ListenError) {
+      try bindWithPrivateMode(fd, path: path)
+      guard Glibc.listen(fd.rawValue, backlog) == 0 else {
+        throw .system(SystemError("listen on '\(path)'", .current))
+      }
+      return fd
+    } catch {
+      fd.close()
+      throw error
+    }
+  }
+
+  private static func bindWithPrivateMode(_ fd: FileDescriptor, path: String) throws(ListenError) {
+    var address = try makeAddress(path).mapError(ListenError.system).get()
+    // The socket file is created with the umask applied; 0177 leaves 0600.
+    let oldMask = umask(0o177)
+    defer { umask(oldMask) }
+    var result = bindRaw(fd, &address)
+    if result != 0 && Errno.current == .addressInUse {
+      if isServed(path: path) { throw .alreadyServed(path: path) }
+      unlink(path)
+      result = bindRaw(fd, &address)
+    }
+    guard result == 0 else { throw .system(SystemError("bind to '\(path)'", .current)) }
+    chmod(path, 0o600)
+  }
+
+  /// Whether a process accepts connections on `path` now.
+  public static func isServed(path: String) -> Bool {
+    guard let fd = try? connect(path: path) else { return false }
+    fd.close()
+    return true
+  }
+
+  /// Connects to `path` (blocking).
+  public static func connect(path: String) throws(SystemError) -> FileDescriptor {
+    let fd = try makeSocket(nonBlocking: false).get()
+    var address: sockaddr_un
+    do {
+      address = try makeAddress(path).get()
+    } catch {
+      fd.close()
+      throw error
+    }
+    let result = retrying {
+      withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          Glibc.connect(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+      }
+    }
+    if case .failure(let e) = result {
+      fd.close()
+      throw SystemError("connect to '\(path)'", e)
+    }
+    return fd
+  }
+
+  /// Accepts one pending connection as a non-blocking, close-on-exec descriptor, or `nil` when
+  /// none is pending.
+  public static func accept(_ listener: FileDescriptor) throws(Errno) -> FileDescriptor? {
+    switch retrying({ Glibc.accept(listener.rawValue, nil, nil) }) {
+    case .success(let raw):
+      let fd = FileDescriptor(rawValue: raw)
+      try? fd.setNonBlocking()
+      try? fd.setCloseOnExec()
+      return fd
+    case .failure(let e) where e == .wouldBlock: return nil
+    case .failure(let e): throw e
+    }
+  }
+
+  /// The process id of the peer (`SO_PEERCRED`), for logs.
+  public static func peerPID(_ fd: FileDescriptor) -> pid_t? {
+    // `struct ucred` needs _GNU_SOURCE, which the Glibc module is built without; a tuple has
+    // its layout (pid, uid, gid).
+    var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
+    var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+    guard getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+    return credentials.0
+  }
+
+  private static func makeSocket(nonBlocking: Bool) -> Result<FileDescriptor, SystemError> {
+    var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
+    let raw = socket(AF_UNIX, type, 0)
+    guard raw >= 0 else { return .failure(SystemError("create a socket", .current)) }
+    return .success(FileDescriptor(rawValue: raw))
+  }
+
+  private static func makeAddress(_ path: String) -> Result<sockaddr_un, SystemError> {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard !bytes.isEmpty, bytes.count <= maxPathLength else {
+      return .failure(SystemError("use socket path '\(path)'", Errno(rawValue: ENAMETOOLONG)))
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    return .success(address)
+  }
+
+  private static func bindRaw(_ fd: FileDescriptor, _ address: inout sockaddr_un) -> CInt {
+    withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd.rawValue, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+  }
+}
+
+extension UnixSocket {
+  /// Makes blocking reads on `fd` fail with `EAGAIN` after `seconds` (`SO_RCVTIMEO`), so a
+  /// client never hangs on a daemon that stopped answering.
+  public static func setReceiveTimeout(_ fd: FileDescriptor, seconds: Int) {
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+    setsockopt(fd.rawValue, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+  }
+}
