@@ -73,10 +73,11 @@ public final class Store {
     case .set(let n):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: before.count) }
       after.count = n
-    case .mute:
-      after.override.muted = true
-    case .unmute:
-      after.override.muted = false
+    case .mute, .unmute:
+      // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
+      // leaves no setting behind and the channel follows the config again.
+      let muted = mutation == .mute
+      after.override.muted = muted == before.configured.muted ? nil : muted
     case .configure(let set, let reset):
       var override = after.override.merged(with: set)
       for key in reset { key.reset(in: &override) }

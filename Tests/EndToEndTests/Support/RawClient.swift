@@ -1,0 +1,114 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A protocol client over a raw Unix socket: sends exact bytes and reads lines with a timeout.
+final class RawClient {
+  let fd: Int32
+  private var buffer: [UInt8] = []
+
+  init(path: String) throws {
+    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      let bytes = Array(path.utf8)
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let result = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard result == 0 else {
+      let e = errno
+      Glibc.close(fd)
+      throw TestFailure("connect to \(path) failed: errno \(e)")
+    }
+  }
+
+  static func canConnect(_ path: String) -> Bool {
+    guard let client = try? RawClient(path: path) else { return false }
+    client.close()
+    return true
+  }
+
+  deinit { Glibc.close(fd) }
+
+  func close() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+  /// Sends exactly these bytes.
+  func send(_ bytes: [UInt8]) throws {
+    var offset = 0
+    while offset < bytes.count {
+      let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      guard n > 0 else { throw TestFailure("send failed: errno \(errno)") }
+      offset += n
+    }
+  }
+
+  func send(_ text: String) throws { try send(Array(text.utf8)) }
+
+  /// The next line (without LF), or nil when the daemon closed the connection.
+  func readLine(timeout: Double = 10) throws -> String? {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let lf = buffer.firstIndex(of: 0x0A) {
+        let line = String(decoding: buffer[..<lf], as: UTF8.self)
+        buffer.removeSubrange(...lf)
+        return line
+      }
+      let left = deadline.timeIntervalSinceNow
+      guard left > 0 else { throw TestFailure("no line from the daemon within \(timeout) s; have \(String(decoding: buffer, as: UTF8.self))") }
+      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if n == 0 { return nil }
+      guard n > 0 else { throw TestFailure("recv failed: errno \(errno)") }
+      buffer += chunk[..<n]
+    }
+  }
+
+  /// Reads lines up to and including the next status line (`OK…` or `ERR…`).
+  func readReply(timeout: Double = 10) throws -> [String] {
+    var lines: [String] = []
+    while let line = try readLine(timeout: timeout) {
+      lines.append(line)
+      if line == "OK" || line.hasPrefix("OK ") || line.hasPrefix("ERR ") { return lines }
+    }
+    throw TestFailure("connection closed inside a reply: \(lines)")
+  }
+
+  /// Sends one request line and returns its whole reply.
+  func request(_ line: String) throws -> [String] {
+    try send(line + "\n")
+    return try readReply()
+  }
+
+  /// Every line that arrives until none has come for `quiet` seconds.
+  func drain(quiet: Double = 1) throws -> [String] {
+    var lines: [String] = []
+    while true {
+      guard let line = try? readLine(timeout: quiet) else { return lines }  // quiet, or closed
+      lines.append(line)
+    }
+  }
+
+  /// Whether nothing arrives within `seconds`.
+  func isSilent(for seconds: Double) -> Bool {
+    guard buffer.isEmpty else { return false }
+    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&poller, 1, Int32(seconds * 1000)) == 0
+  }
+}
+
+/// The value of `key=` in a STATE or EVENT line.
+func field(_ line: String, _ key: String) -> String? {
+  for word in line.split(separator: " ") where word.hasPrefix(key + "=") {
+    return String(word.dropFirst(key.count + 1))
+  }
+  return nil
+}

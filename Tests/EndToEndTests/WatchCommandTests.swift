@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// `badgectl watch`: snapshot, events, offline and reconnect.
+@Suite struct WatchCommandTests {
+  @Test func printsTheSnapshotThenEveryChange() throws {
+    let daemon = try DaemonProcess()
+    _ = try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    let watch = try WatchProcess(["mail", "ci"], socket: daemon.socket)
+    #expect(try watch.readLine().hasPrefix("ci 0"))
+    #expect(try watch.readLine().hasPrefix("mail 2"))
+    _ = try badgectl(["incr", "ci", "3"], socket: daemon.socket)
+    #expect(try watch.readLine().hasPrefix("ci 3"))
+    #expect(watch.stop() == 0)
+  }
+
+  @Test func goesOfflineAndComesBackWithAFreshSnapshotAfterARestart() throws {
+    var daemon: DaemonProcess? = try DaemonProcess()
+    let folder = daemon!.folder
+    let socket = daemon!.socket
+    _ = try badgectl(["set", "mail", "4"], socket: socket)
+    let watch = try WatchProcess(["mail", "--format", "json"], socket: socket)
+    let first = try watch.readLine()
+    #expect(first.contains("\"count\":4") && first.contains("\"online\":true"))
+    daemon!.stop()
+    let offline = try watch.readLine()
+    #expect(offline.contains("\"channel\":\"mail\"") && offline.contains("\"online\":false"))
+    #expect(offline.contains("\"count\":4"), "the last known count")
+    daemon = nil
+    // While the daemon is away the watcher keeps running and prints nothing more.
+    usleep(300_000)
+    #expect(watch.isRunning)
+    let restarted = try DaemonProcess(folder: folder)
+    _ = try badgectl(["set", "mail", "9"], socket: restarted.socket)
+    let back = try watch.readLine(timeout: 10) { $0.contains("\"count\":9") }
+    #expect(back.contains("\"online\":true"))
+    #expect(watch.stop() == 0)
+  }
+
+  @Test func startsOfflineWhenNoDaemonRunsAndConnectsLater() throws {
+    let folder = try TemporaryFolder()
+    let socket = folder.file("badged.sock")
+    let watch = try WatchProcess(["app:*"], socket: socket)
+    #expect(try watch.readLine() == "app:* 0 offline")
+    let daemon = try DaemonProcess(folder: folder)
+    _ = try badgectl(["incr", "app:x"], socket: daemon.socket)
+    #expect(try watch.readLine(timeout: 10).hasPrefix("app:x 1"))
+    #expect(watch.stop() == 0)
+  }
+
+  @Test func exitsWhenItsReaderGoesAway() throws {
+    let daemon = try DaemonProcess()
+    let process = Process()
+    process.executableURL = Binaries.badgectl
+    process.arguments = ["watch", "mail"]
+    process.environment = ["BADGED_SOCKET": daemon.socket]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    var byte: UInt8 = 0
+    _ = read(pipe.fileHandleForReading.fileDescriptor, &byte, 1)  // the snapshot has arrived
+    try pipe.fileHandleForReading.close()
+    _ = try badgectl(["incr", "mail"], socket: daemon.socket)
+    #expect(waitUntil(timeout: 5) { !process.isRunning })
+  }
+}
