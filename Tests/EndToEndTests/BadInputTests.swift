@@ -37,7 +37,7 @@ import Testing
     #expect(reply.count == 1)
     #expect(reply[0].hasPrefix("ERR \(code) "), "\(request) -> \(reply)")
     #expect(reply[0].count > "ERR \(code) ".count + 5, "a readable message")
-    #expect(try client.request("GET mail")[0] == before)
+    #expect(try withoutPulse(client.request("GET mail")[0]) == withoutPulse(before))
     #expect(try client.request("LIST").count == 2)
   }
 
@@ -47,7 +47,7 @@ import Testing
     let max = try client.request("SET mail 2147483647")[0]
     let reply = try client.request("INCR mail")
     #expect(reply[0].hasPrefix("ERR out-of-range "))
-    #expect(try client.request("GET mail")[0] == max)
+    #expect(try withoutPulse(client.request("GET mail")[0]) == withoutPulse(max))
   }
 
   @Test func anOverlongLineIsRefusedAndTheRestOfItDiscarded() throws {

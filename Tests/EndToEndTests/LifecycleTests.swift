@@ -96,3 +96,18 @@ import Testing
     }
   }
 }
+
+/// The shipped example config is valid and does what its comments say.
+@Suite struct ExampleConfigTests {
+  @Test func theExampleConfigLoads() throws {
+    let example = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("config/badged.conf")
+    let daemon = try DaemonProcess(config: try String(contentsOf: example, encoding: .utf8))
+    let client = try daemon.client()
+    #expect(try field(client.request("SET app:telegram 3")[0], "label") == "•")
+    #expect(try field(client.request("SET mail 1200")[0], "label") == "999+")
+    let ci = try client.request("INCR ci")[0]
+    #expect(field(ci, "muted") == "1" && field(ci, "pulse") == "0")
+  }
+}

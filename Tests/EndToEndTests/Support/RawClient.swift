@@ -112,3 +112,8 @@ func field(_ line: String, _ key: String) -> String? {
   }
   return nil
 }
+
+/// A state line without its `pulse=` field, which changes with time alone.
+func withoutPulse(_ line: String) -> String {
+  line.split(separator: " ").filter { !$0.hasPrefix("pulse=") }.joined(separator: " ")
+}
