@@ -3,7 +3,9 @@
 /// Each `animate` or `set` starts a segment at a given time, from the state the value has then
 /// (position and velocity), so a retarget in mid-flight is continuous. A segment may start in
 /// the future: that is how a bounce schedules its way back, and how a pulse is told when it
-/// stops. Applying anything at time t replaces whatever was scheduled from t on.
+/// stops. Applying anything at time t replaces whatever was scheduled after t; of two things
+/// applied at the same instant the later wins and starts from the earlier's state, so
+/// `set(0, at: t)` then `animate(to: 1, …, at: t)` restarts a motion from 0.
 public struct AnimatedValue: Sendable, Equatable {
   /// One animation run: from a state at `start` towards `to`.
   struct Segment: Sendable, Equatable {
@@ -51,9 +53,9 @@ public struct AnimatedValue: Sendable, Equatable {
   /// Moves the value towards `target` with `animation`, starting at `time` (plus the
   /// animation's delay) from the state the value has then.
   ///
-  /// Whatever was scheduled from `time` on is dropped first.
+  /// Whatever was scheduled after `time` is dropped first.
   public mutating func animate(to target: Double, with animation: Animation, at time: Double) {
-    cancel(from: time)
+    cancel(after: time)
     let start = time + animation.delay
     let initial = state(at: start)
     let end = start + animation.duration(from: initial.value, to: target, velocity: initial.velocity)
@@ -65,15 +67,16 @@ public struct AnimatedValue: Sendable, Equatable {
 
   /// Jumps to `value` at `time`, stopping any motion (a repeating one too).
   ///
-  /// Whatever was scheduled from `time` on is dropped first.
+  /// Whatever was scheduled after `time` is dropped first.
   public mutating func set(_ value: Double, at time: Double) {
-    cancel(from: time)
+    cancel(after: time)
     append(Segment(start: time, from: value, velocity: 0, to: value, animation: nil, end: time))
   }
 
-  /// Drops everything scheduled to start after `time`, leaving what runs at `time` running.
+  /// Drops everything scheduled to start after `time`, leaving what runs at `time` running (the
+  /// first segment stays whatever its start: it gives the value its origin).
   public mutating func cancel(after time: Double) {
-    removeSegments { $0.start > time }
+    segments = [segments[0]] + segments.dropFirst().filter { $0.start <= time }
   }
 
   /// Whether the value is changing at `time`.
@@ -95,16 +98,6 @@ public struct AnimatedValue: Sendable, Equatable {
   /// The segment running at `time`: the last one started by then.
   private func segment(at time: Double) -> Segment? {
     segments.last { $0.start <= time }
-  }
-
-  /// Drops segments starting at or after `time`.
-  private mutating func cancel(from time: Double) {
-    removeSegments { $0.start >= time }
-  }
-
-  /// Drops the segments `drop` picks, except the first, which gives the value its origin.
-  private mutating func removeSegments(where drop: (Segment) -> Bool) {
-    segments = [segments[0]] + segments.dropFirst().filter { !drop($0) }
   }
 
   /// Appends `segment` and forgets the segments it makes unreachable: those finished before

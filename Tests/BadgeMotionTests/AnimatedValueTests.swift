@@ -104,6 +104,15 @@ import Testing
     #expect(value.value(at: 0.5) > 1.25)
   }
 
+  @Test func setThenAnimateAtTheSameInstantRestartsFromTheSetValue() {
+    var roll = AnimatedValue(1)
+    roll.set(0, at: 2)
+    roll.animate(to: 1, with: .snappy(duration: 0.25), at: 2)
+    #expect(roll.value(at: 2) == 0)
+    #expect(roll.isMoving(at: 2.1))
+    expectClose(roll.value(at: 2.1), 0.786369)
+  }
+
   @Test func repeatForeverMovesUntilStopped() {
     var dot = AnimatedValue(1)
     dot.animate(to: 1.5, with: .easeInOut(duration: 0.8).repeatForever(), at: 10)
