@@ -1,0 +1,28 @@
+/// The words for a badge, for tooltips and screen readers: what the count is, not what the
+/// badge happens to show.
+public enum AccessibleText {
+  /// One channel:
+  /// - "mail: 4 unread", "mail: no unread"
+  /// - "ci: 120 unread (shown as 99+)" when the label is truncated
+  /// - "alerts: 3 unread" for a dot (the dot hides the number, the words must not)
+  /// - ", muted" appended for a muted channel
+  /// - "mail: offline (last 4 unread)", "mail: offline" when the daemon went away
+  public static func describe(_ frame: BadgeFrame) -> String {
+    var text = frame.channel + ": "
+    if !frame.online {
+      text += frame.count > 0 ? "offline (last \(frame.count) unread)" : "offline"
+    } else if frame.count == 0 {
+      text += "no unread"
+    } else {
+      text += "\(frame.count) unread"
+      if frame.isTruncated { text += " (shown as \(frame.label))" }
+    }
+    if frame.muted { text += ", muted" }
+    return text
+  }
+
+  /// Several channels, one per line.
+  public static func describe(_ frames: [BadgeFrame]) -> String {
+    frames.map(describe).joined(separator: "\n")
+  }
+}

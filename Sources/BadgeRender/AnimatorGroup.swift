@@ -1,0 +1,47 @@
+import BadgeCore
+
+/// The animators of every channel one watcher shows, in the order channels first arrived: one
+/// line of a bar module draws them all, and one timer serves them all.
+public struct AnimatorGroup: Sendable {
+  public let options: AnimatorOptions
+  public private(set) var animators: [BadgeAnimator] = []
+
+  public init(options: AnimatorOptions = AnimatorOptions()) {
+    self.options = options
+  }
+
+  /// Takes in a snapshot that arrived at `time`; a channel seen for the first time is shown as
+  /// it is, without motion.
+  public mutating func update(_ snapshot: ChannelSnapshot, at time: Double) {
+    if let index = animators.firstIndex(where: { $0.snapshot.channel == snapshot.channel }) {
+      animators[index].update(snapshot, at: time)
+    } else {
+      animators.append(BadgeAnimator(snapshot, at: time, options: options))
+    }
+  }
+
+  /// Marks every channel online or offline (the daemon went away or came back), keeping the
+  /// last known counts.
+  public mutating func setOnline(_ online: Bool, at time: Double) {
+    for index in animators.indices where animators[index].snapshot.online != online {
+      var snapshot = animators[index].snapshot
+      snapshot.online = online
+      animators[index].update(snapshot, at: time)
+    }
+  }
+
+  /// Forgets a channel (it no longer matches what the watcher watches).
+  public mutating func remove(channel: String) {
+    animators.removeAll { $0.snapshot.channel == channel }
+  }
+
+  /// Every channel's frame at `time`.
+  public func frames(at time: Double) -> [BadgeFrame] {
+    animators.map { $0.frame(at: time) }
+  }
+
+  /// The earliest wake any channel needs after `time`; `nil` when none moves.
+  public func nextWake(after time: Double) -> Double? {
+    animators.compactMap { $0.nextWake(after: time) }.min()
+  }
+}

@@ -1,0 +1,85 @@
+/// Which way a count's digits roll: numericText's direction.
+public enum RollDirection: String, Sendable, Equatable {
+  /// The count grew: the old glyph exits upwards, the new one enters from below.
+  case up
+  /// The count shrank: the old glyph exits downwards, the new one enters from above.
+  case down
+}
+
+/// A digit roll in progress.
+public struct Roll: Sendable, Equatable {
+  /// The label rolling away.
+  public var from: String
+  public var direction: RollDirection
+  /// Where the incoming glyphs are, in glyph heights from their resting place, positive
+  /// downwards: from +1 to 0 when rolling up, from -1 to 0 when rolling down. The outgoing
+  /// glyphs are one height further along (`offset - 1` up, `offset + 1` down).
+  public var offset: Double
+
+  public init(from: String, direction: RollDirection, offset: Double) {
+    self.from = from
+    self.direction = direction
+    self.offset = offset
+  }
+
+  /// The offset of the outgoing glyphs.
+  public var outgoingOffset: Double { direction == .up ? offset - 1 : offset + 1 }
+}
+
+/// What one channel's badge looks like at one instant: the value every renderer draws.
+public struct BadgeFrame: Sendable, Equatable {
+  public var channel: String
+  public var count: Int
+  /// The label of the count at rest ("" at 0, "4", "99+", "9+" with a watcher's own limit, "•").
+  public var label: String
+  /// The label drawn now: `label`, or the old label while a removal fades it out.
+  public var drawnLabel: String
+  /// Set while the digits roll.
+  public var roll: Roll?
+  /// The badge's scale: 1 at rest, about 1.31 at the bounce's peak, 0.5 when hidden.
+  public var scale: Double
+  /// The badge's opacity: 1 at rest, 0 when hidden.
+  public var opacity: Double
+  /// Whether the channel has the dot style.
+  public var dot: Bool
+  /// The pulse's extra scale of a dot (1…1.5); 1 outside the pulse window.
+  public var dotScale: Double
+  /// The pulse's opacity of a dot (1…0.4); 1 outside the pulse window.
+  public var dotOpacity: Double
+  public var muted: Bool
+  /// False when this is the last known state of a daemon that went away.
+  public var online: Bool
+  /// Whether the channel is in its pulse window (never when muted or offline).
+  public var pulsing: Bool
+  /// Seconds since the change that started the current motion.
+  public var elapsed: Double
+
+  public init(
+    channel: String, count: Int, label: String, drawnLabel: String? = nil, roll: Roll? = nil,
+    scale: Double = 1, opacity: Double = 1, dot: Bool = false, dotScale: Double = 1,
+    dotOpacity: Double = 1, muted: Bool = false, online: Bool = true, pulsing: Bool = false,
+    elapsed: Double = 0
+  ) {
+    self.channel = channel
+    self.count = count
+    self.label = label
+    self.drawnLabel = drawnLabel ?? label
+    self.roll = roll
+    self.scale = scale
+    self.opacity = opacity
+    self.dot = dot
+    self.dotScale = dotScale
+    self.dotOpacity = dotOpacity
+    self.muted = muted
+    self.online = online
+    self.pulsing = pulsing
+    self.elapsed = elapsed
+  }
+
+  /// Whether nothing is drawn: no label and no fading one. An offline channel is always drawn,
+  /// so that a stale count never passes for a fresh one.
+  public var isHidden: Bool { drawnLabel.isEmpty && online }
+
+  /// Whether the label stands for a larger count ("99+" for 120).
+  public var isTruncated: Bool { !dot && count > 0 && label != String(count) }
+}

@@ -1,0 +1,11 @@
+import Testing
+
+/// Expects `actual` within `tolerance` of `expected`, reporting both when it is not.
+func expectClose(
+  _ actual: Double, _ expected: Double, _ tolerance: Double = 1e-6,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(
+    abs(actual - expected) <= tolerance, "\(actual) is not within \(tolerance) of \(expected)",
+    sourceLocation: sourceLocation)
+}
