@@ -14,18 +14,23 @@ let package = Package(
     .systemLibrary(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     .target(name: "BadgeCore"),
     .target(name: "BadgeProtocol", dependencies: ["BadgeCore"]),
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
+    // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
+    .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
 
     // The only module that imports Glibc for I/O, CSystemd and CInih.
     .target(name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
-    .target(name: "BadgeDaemon", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem"]),
+    .target(
+      name: "BadgeDaemon",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeSystem"]),
     .target(
       name: "BadgeCtl",
       dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender"]),
@@ -33,11 +38,15 @@ let package = Package(
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
 
+    // Helpers shared by the test targets.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
-    .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion"]),
-    .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender"]),
+    .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
+    .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
+    .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol"]),
+    .testTarget(
+      name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
   ]
 )

@@ -8,6 +8,8 @@ public struct DaemonConfig: Equatable, Sendable {
   public var defaults: ChannelSettings = .defaults
   /// `[channel NAME]` and `[channel GLOB]` sections in file order.
   public var sections: [ChannelSection] = []
+  /// `[daemon]` `sync`: when changes reach the disk.
+  public var sync: SyncMode = .always
 
   public init() {}
 
@@ -79,6 +81,7 @@ extension DaemonConfig {
   public enum DaemonKey: String, CaseIterable, Sendable {
     case pulseMs = "pulse_ms"
     case maxLabel = "max_label"
+    case sync
   }
 
   /// Builds a config from the entries of a file.
@@ -100,6 +103,11 @@ extension DaemonConfig {
           switch key {
           case .pulseMs: config.defaults.pulseMs = try SettingKey.integer(entry.value, in: Limits.pulseMs)
           case .maxLabel: config.defaults.maxLabel = try SettingKey.integer(entry.value, in: Limits.maxLabel)
+          case .sync:
+            guard let mode = SyncMode(rawValue: entry.value) else {
+              throw SettingKey.InvalidValue(reason: "expected always, everysec or never")
+            }
+            config.sync = mode
           }
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")

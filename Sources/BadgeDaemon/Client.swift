@@ -27,6 +27,8 @@ final class Client {
   var mergedChannels: [ChannelName] = []
   var mergedSet: Set<ChannelName> = []
 
+  /// Whether a request of this client changed something in the current loop turn.
+  var changedThisTurn = false
   /// Whether it is in the server's list of clients to flush this turn.
   var queuedForWrite = false
   /// Whether reading is paused until the output drains.

@@ -20,6 +20,8 @@ public enum Daemon {
     // Before anything can start a thread: signals arrive through the event loop.
     Signals.block([SIGTERM, SIGINT, SIGHUP])
     Signals.ignoreBrokenPipe()
+    // Past a file size limit, a write fails with EFBIG and is handled, instead of killing us.
+    Signals.ignore(SIGXFSZ)
 
     let options: DaemonOptions
     do throws(DaemonOptions.UsageError) {
@@ -68,7 +70,15 @@ public enum Daemon {
     do throws(SystemError) {
       let loop = try EventLoop()
       let store = Store(config: config)
+      let persistence: Persistence
+      do {
+        persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, logger: logger)
+      } catch {
+        throw SystemError("use the state folder '\(stateFolder)' (\(error.operation))", error.errno)
+      }
+      try persistence.attach(to: loop)
       let server = try Server(loop: loop, store: store, listener: listener, logger: logger)
+      server.changeLog = persistence
       let stop = { [unowned server] in
         logger.info("Shutting down.")
         server.stopAccepting()
@@ -78,12 +88,20 @@ public enum Daemon {
         try loop.addSignal(SIGTERM, stop),
         try loop.addSignal(SIGINT, stop),
         try loop.addSignal(SIGHUP) {
-          reload(store: store, server: server, path: configPath, required: options.configFile != nil, logger: logger)
+          reload(
+            store: store, server: server, persistence: persistence, path: configPath,
+            required: options.configFile != nil, logger: logger)
         },
       ]
       logger.info("Listening on \(socketPath).")
-      let status = try loop.run()
+      var status = try loop.run()
       server.closeAll()
+      do {
+        try persistence.close()
+      } catch {
+        logger.error("Failed to save the state at shutdown: \(error)")
+        status = ExitStatus.failure
+      }
       withExtendedLifetime(signals) {}
       listener.close()
       FileSystem.remove(socketPath)
@@ -104,10 +122,13 @@ public enum Daemon {
 
   /// Re-reads the config and swaps it in only when it is valid; watchers get events for every
   /// channel whose settings changed.
-  static func reload(store: Store, server: Server, path: String, required: Bool, logger: Logger) {
+  static func reload(
+    store: Store, server: Server, persistence: Persistence, path: String, required: Bool, logger: Logger
+  ) {
     do throws(ConfigError) {
       let config = try loadConfig(path: path, required: required)
       store.reconfigure(config) { server.push($0) }
+      persistence.sync = config.sync
       logger.info("Reloaded configuration from \(path).")
     } catch {
       logger.error("Failed to reload configuration, keeping the old one: \(error)")

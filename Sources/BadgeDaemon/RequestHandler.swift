@@ -27,8 +27,9 @@ extension Server {
     case .configure(let name, let set, let reset):
       mutate(.configure(set: set, reset: reset), name, client, command: "CONFIGURE")
     case .clearAll:
+      if refuseChange(client) { return }
       store.clearAll(now: now) { channel in
-        changed(channel)
+        changed(channel, by: client)
         ReplyEncoder.appendState(channel, kind: .state, now: now, to: &client.output)
       }
       ReplyEncoder.appendOK(to: &client.output)
@@ -65,9 +66,10 @@ extension Server {
   /// channel's state line.
   private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, command: String) {
     let now = loop.now
+    if refuseChange(client) { return }
     do {
       let outcome = try store.apply(mutation, to: name, now: now)
-      if outcome.changed { changed(outcome.channel) }
+      if outcome.changed { changed(outcome.channel, by: client) }
       ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &client.output)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
@@ -78,6 +80,15 @@ extension Server {
           to: &client.output)
       }
     }
+  }
+
+  /// While changes cannot be saved, replies `ERR failed` and returns true.
+  private func refuseChange(_ client: Client) -> Bool {
+    guard let failure = persistenceFailure else { return false }
+    ReplyEncoder.appendError(
+      ProtocolError(.failed, "Changes are refused until the state can be saved again: \(failure)"),
+      to: &client.output)
+    return true
   }
 
   /// The channels a `WATCH` reply starts with: every channel named exactly (even at 0), and

@@ -9,6 +9,8 @@ protocol ChangeLog: AnyObject {
   func record(_ channel: Channel)
   /// Called once per loop turn before any reply of that turn is sent.
   func commit() throws(SystemError)
+  /// Called after a failed commit, once a second until it succeeds: makes the log whole again.
+  func repair() throws(SystemError)
 }
 
 /// The daemon's socket server: accepts clients, reads their requests, applies them to the
@@ -33,6 +35,11 @@ final class Server {
   private var writeQueue: [Client] = []
   /// One event line, encoded once per change and copied to every watcher.
   private var eventScratch: [UInt8] = []
+  /// Clients whose requests changed something this turn: their replies wait for the commit.
+  private var committers: [Client] = []
+  /// Why changes are refused, while the change log cannot record them.
+  private(set) var persistenceFailure: SystemError?
+  private var repairTimer: TimerSource?
 
   /// Reads at most this much from one client per turn, so one busy client cannot starve others.
   static let readBudget = 256 << 10
@@ -178,9 +185,11 @@ final class Server {
       do {
         try changeLog.commit()
       } catch {
-        logger.error("\(error)")
+        commitFailed(error)
       }
     }
+    for client in committers { client.changedThisTurn = false }
+    committers.removeAll(keepingCapacity: true)
     let queue = writeQueue
     writeQueue.removeAll(keepingCapacity: true)
     for client in queue {
@@ -236,10 +245,45 @@ final class Server {
 
   // MARK: - Changes and events
 
-  /// Records a change and pushes it to every watcher of the channel.
-  func changed(_ channel: Channel) {
+  /// Records a change made by `client`'s request and pushes it to every watcher of the channel.
+  func changed(_ channel: Channel, by client: Client) {
     changeLog?.record(channel)
+    if !client.changedThisTurn {
+      client.changedThisTurn = true
+      committers.append(client)
+    }
     push(channel)
+  }
+
+  /// The changes of this turn could not be recorded. Their requesters must not get an `OK`:
+  /// their connections are closed with the replies unsent, and changes are refused until the
+  /// change log is whole again (a repair is tried once a second).
+  private func commitFailed(_ error: SystemError) {
+    logger.error("\(error); closing \(committers.count) connection(s) whose changes were not saved, refusing changes until the state can be saved.")
+    for client in committers {
+      client.output.removeAll()
+      client.outputOffset = 0
+      close(client)
+    }
+    guard persistenceFailure == nil else { return }
+    persistenceFailure = error
+    if repairTimer == nil {
+      repairTimer = try? loop.addTimer(at: loop.now + 1_000_000, accuracy: 100_000) { [unowned self] in
+        tryRepair()
+      }
+    } else {
+      repairTimer?.schedule(at: loop.now + 1_000_000)
+    }
+  }
+
+  private func tryRepair() {
+    do {
+      try changeLog?.repair()
+      persistenceFailure = nil
+      logger.notice("The state can be saved again; accepting changes.")
+    } catch {
+      repairTimer?.schedule(at: loop.now + 1_000_000)
+    }
   }
 
   /// Pushes the channel's state to every watcher of it, merging when a watcher is congested.

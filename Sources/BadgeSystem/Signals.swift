@@ -16,6 +16,11 @@ public enum Signals {
     signal(SIGPIPE, SIG_IGN)
   }
 
+  /// Ignores `number` in this process.
+  public static func ignore(_ number: CInt) {
+    signal(number, SIG_IGN)
+  }
+
   /// Sends `signal` to `pid`.
   @discardableResult
   public static func send(_ signal: CInt, to pid: pid_t) -> Bool {

@@ -1,5 +1,6 @@
 import BadgeCore
 import Testing
+import TestSupport
 
 @testable import BadgeRender
 

@@ -14,15 +14,5 @@ func snapshot(
     pulseMs: pulseMs, muted: muted, seq: 1, online: online)
 }
 
-/// Expects `actual` within `tolerance` of `expected`.
-func expectClose(
-  _ actual: Double, _ expected: Double, _ tolerance: Double = 1e-6,
-  sourceLocation: SourceLocation = #_sourceLocation
-) {
-  #expect(
-    abs(actual - expected) <= tolerance, "\(actual) is not within \(tolerance) of \(expected)",
-    sourceLocation: sourceLocation)
-}
-
 /// The escape character, to keep expected terminal strings readable.
 let esc = "\u{1B}"

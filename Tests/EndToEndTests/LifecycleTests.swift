@@ -66,6 +66,7 @@ import Testing
     ("[daemon]\npulse_ms = soon\n", "badged.conf:2: Invalid value 'soon' for pulse_ms"),
     ("[daemon]\nmax_label = 0\n", "badged.conf:2: Invalid value '0' for max_label"),
     ("[daemon]\ncolour = red\n", "badged.conf:2: Unknown key 'colour' in [daemon]"),
+    ("[daemon]\nsync = sometimes\n", "badged.conf:2: Invalid value 'sometimes' for sync: expected always, everysec or never"),
     ("[deamon]\npulse_ms = 1\n", "badged.conf:2: Unknown section [deamon]"),
     ("[channel bad/name]\nstyle = dot\n", "badged.conf:2: Invalid channel name or pattern 'bad/name'"),
     ("[channel mail]\nstyle = square\n", "badged.conf:2: Invalid value 'square' for style"),

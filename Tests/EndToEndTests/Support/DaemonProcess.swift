@@ -15,9 +15,10 @@ final class DaemonProcess {
   ///     daemon on the same state).
   ///   - config: the config file's text, if any.
   ///   - arguments: more arguments.
+  ///   - wrapper: a command that runs badged (`setpriv …`, `prlimit …`), if any.
   init(
     folder: TemporaryFolder? = nil, socket: String? = nil, config: String? = nil, arguments: [String] = [],
-    waitForSocket: Bool = true
+    wrapper: [String] = [], waitForSocket: Bool = true
   ) throws {
     try Binaries.check()
     self.folder = try folder ?? TemporaryFolder()
@@ -27,8 +28,13 @@ final class DaemonProcess {
     _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
     var args = ["--socket", self.socket, "--state-dir", stateFolder]
     if let config { args += ["--config", try self.folder.write("badged.conf", config)] }
-    process.executableURL = Binaries.badged
-    process.arguments = args + arguments
+    if let tool = wrapper.first {
+      process.executableURL = URL(fileURLWithPath: tool)
+      process.arguments = Array(wrapper.dropFirst()) + [Binaries.badged.path] + args + arguments
+    } else {
+      process.executableURL = Binaries.badged
+      process.arguments = args + arguments
+    }
     process.standardError = FileHandle(forWritingAtPath: stderrPath)
     process.standardOutput = FileHandle.nullDevice
     var environment = ProcessInfo.processInfo.environment
@@ -62,6 +68,9 @@ final class DaemonProcess {
     if process.isRunning { kill(pid, SIGKILL) }
     process.waitUntilExit()
   }
+
+  /// The state folder's files: `journal`, `snapshot`.
+  func stateFile(_ name: String) -> String { stateFolder + "/" + name }
 
   /// A new client connected to this daemon.
   func client() throws -> RawClient { try RawClient(path: socket) }

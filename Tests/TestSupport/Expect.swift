@@ -1,7 +1,7 @@
 import Testing
 
 /// Expects `actual` within `tolerance` of `expected`, reporting both when it is not.
-func expectClose(
+public func expectClose(
   _ actual: Double, _ expected: Double, _ tolerance: Double = 1e-6,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {

@@ -1,0 +1,138 @@
+import BadgeCore
+import BadgePersistence
+import BadgeSystem
+
+/// Keeps the store on disk in the state folder: `journal`, an append-only record of every
+/// change, and `snapshot`, the whole state at the last compaction.
+///
+/// The promise: a change whose reply was sent is in the journal (and, with `sync = always`,
+/// on disk), so it survives a crash and a restart; nothing is ever loaded that was not a
+/// change. Compaction writes the snapshot to a temporary file, flushes it, renames it into
+/// place and flushes the folder before it starts a new journal, so a crash at any point
+/// leaves files that load to the same counts: records a snapshot already covers are skipped
+/// by their sequence numbers.
+final class Persistence: ChangeLog {
+  static let journalName = "journal"
+  static let snapshotName = "snapshot"
+
+  let folder: String
+  var sync: SyncMode
+  private let store: Store
+  private let logger: Logger
+  private var journal: AppendOnlyFile
+  /// Records of this loop turn, written together by `commit()`.
+  private var pending: [UInt8] = []
+  /// With `everysec`: written but not yet flushed.
+  private var unflushed = false
+  private var flushTimer: TimerSource?
+  private var loop: EventLoop?
+  private var snapshotSize = 0
+  /// Held while the daemon runs: two daemons must never write one state folder.
+  private let lock: FolderLock
+
+  var journalPath: String { folder + "/" + Persistence.journalName }
+  var snapshotPath: String { folder + "/" + Persistence.snapshotName }
+
+  /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
+  /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
+  var compactionThreshold: Int { max(4 << 20, 2 * snapshotSize) }
+
+  /// Loads the state folder into `store` (snapshot, then the journal's later records),
+  /// reports any damage, and starts a fresh snapshot and journal.
+  ///
+  /// - Throws: `SystemError` when the folder cannot be read or written: the daemon must not
+  ///   start then, as it could not keep its promise.
+  init(folder: String, store: Store, sync: SyncMode, logger: Logger) throws(SystemError) {
+    self.folder = folder
+    self.store = store
+    self.sync = sync
+    self.logger = logger
+    pending.reserveCapacity(4096)
+    lock = try FolderLock(folder + "/lock")
+    for leftover in [Persistence.snapshotName, Persistence.journalName] {
+      FileSystem.remove(folder + "/" + leftover + ".tmp")  // a compaction cut short by a crash
+    }
+    let snapshotSeq = try Persistence.loadSnapshot(at: folder + "/" + Persistence.snapshotName, into: store, logger: logger)
+    try Persistence.replayJournal(at: folder + "/" + Persistence.journalName, after: snapshotSeq, into: store, logger: logger)
+    // A placeholder until compaction opens the new journal.
+    journal = try AppendOnlyFile(path: folder + "/" + Persistence.journalName)
+    try compact()
+  }
+
+  /// Arms the once-a-second flush of `everysec` on `loop`.
+  func attach(to loop: EventLoop) throws(SystemError) {
+    flushTimer = try loop.addTimer(at: UInt64.max, accuracy: 50_000) { [unowned self] in
+      flushDeferred()
+    }
+    flushTimer?.disarm()
+    self.loop = loop
+  }
+
+  // MARK: - ChangeLog
+
+  func record(_ channel: Channel) {
+    RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
+  }
+
+  /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
+  func commit() throws(SystemError) {
+    guard !pending.isEmpty else { return }
+    let before = journal.size
+    do {
+      try journal.append(pending)
+      if sync == .always { try journal.flush() }
+    } catch {
+      pending.removeAll(keepingCapacity: true)
+      journal.truncate(to: before)  // never leave half a record for the next append to follow
+      throw error
+    }
+    pending.removeAll(keepingCapacity: true)
+    if sync == .everysec && !unflushed {
+      unflushed = true
+      if let loop { flushTimer?.schedule(at: loop.now + 1_000_000) }
+    }
+    if journal.size > compactionThreshold {
+      do {
+        try compact()
+      } catch {
+        logger.warning("\(error); compaction will be tried again, ignoring.")
+      }
+    }
+  }
+
+  /// Writes the whole state to a new snapshot and starts an empty journal.
+  func compact() throws(SystemError) {
+    let bytes = Snapshot(of: store).encoded()
+    try StateFiles.replace(snapshotPath, with: bytes)
+    snapshotSize = bytes.count
+    // The snapshot is on disk: the old journal's records are all covered by it now.
+    try StateFiles.replace(journalPath, with: RecordFile.header(magic: RecordFile.journalMagic))
+    journal.close()
+    journal = try AppendOnlyFile(path: journalPath)
+    unflushed = false
+    flushTimer?.disarm()
+  }
+
+  /// After a failed commit: a compaction writes the whole state, including the changes whose
+  /// records were lost, and starts a clean journal.
+  func repair() throws(SystemError) {
+    try compact()
+  }
+
+  /// Shutdown: the last records, then a compaction so the next start reads one snapshot.
+  func close() throws(SystemError) {
+    try commit()
+    try compact()
+    journal.close()
+  }
+
+  private func flushDeferred() {
+    guard unflushed else { return }
+    unflushed = false
+    do {
+      try journal.flush()
+    } catch {
+      logger.error("\(error)")
+    }
+  }
+}

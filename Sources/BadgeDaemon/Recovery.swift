@@ -1,0 +1,59 @@
+import BadgeCore
+import BadgePersistence
+import BadgeSystem
+
+/// Loading the state folder at start, and saying plainly what was wrong with it.
+extension Persistence {
+  /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one).
+  static func loadSnapshot(at path: String, into store: Store, logger: Logger) throws(SystemError) -> UInt64 {
+    guard let bytes = try StateFiles.read(path) else { return 0 }
+    let decoded = Snapshot.decode(bytes)
+    for channel in decoded.snapshot.channels {
+      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+    }
+    store.restoreSeq(atLeast: decoded.snapshot.seq)
+    if let problem = decoded.problem {
+      if bytes.isEmpty {
+        logger.warning("The snapshot '\(path)' is empty, ignoring it.")
+      } else {
+        let copy = try keepCopy(of: path)
+        logger.error(
+          "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost.")
+      }
+    }
+    return decoded.snapshot.seq
+  }
+
+  /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
+  static func replayJournal(at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger) throws(SystemError) {
+    guard let bytes = try StateFiles.read(path) else { return }
+    let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
+    var applied = 0
+    for case .channel(let channel) in contents.records where channel.seq > snapshotSeq {
+      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+      applied += 1
+    }
+    switch contents.damage {
+    case nil: break
+    case .tornTail(_, let dropped):
+      logger.warning(
+        "Dropped \(dropped) bytes of a torn record at the end of the journal '\(path)' (a write cut short by a crash); every complete record was loaded.")
+    case .corrupt(let offset, let reason):
+      let copy = try keepCopy(of: path)
+      logger.error(
+        "The journal '\(path)' is damaged at byte \(offset) (\(reason)): loaded the \(contents.records.count) records before it, kept a copy in '\(copy)'. Changes recorded after that point are lost.")
+    case .badHeader:
+      let copy = try keepCopy(of: path)
+      logger.error(
+        "The journal '\(path)' is not a badged journal: loaded nothing from it, kept a copy in '\(copy)'.")
+    }
+    if applied > 0 { logger.info("Replayed \(applied) changes from the journal.") }
+  }
+
+  /// Keeps a damaged file beside the original (`journal.damaged-<seconds>`), for inspection.
+  static func keepCopy(of path: String) throws(SystemError) -> String {
+    let copy = StateFiles.unusedName(beside: path, suffix: "damaged-\(StateFiles.wallClockSeconds)")
+    try StateFiles.copy(path, to: copy)
+    return copy
+  }
+}

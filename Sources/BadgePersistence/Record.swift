@@ -1,0 +1,50 @@
+import BadgeCore
+
+/// One record of the journal or the snapshot.
+///
+/// On disk each record is framed as `u32 length | u32 crc32(payload) | payload` (little
+/// endian), so a torn or damaged record is detected; the payload starts with a kind byte, so
+/// later versions can add kinds (per-day history for the dashboard) that older ones reject
+/// loudly rather than misread.
+public enum Record: Equatable, Sendable {
+  /// A channel's whole persistent state after a change: replaying it is idempotent.
+  case channel(ChannelRecord)
+  /// Snapshot header: the sequence number the snapshot is complete up to.
+  case snapshotStart(seq: UInt64)
+  /// Snapshot trailer: how many channel records came before it, so truncation is detected.
+  case snapshotEnd(channels: Int)
+
+  enum Kind: UInt8 {
+    case channel = 1
+    case snapshotStart = 2
+    case snapshotEnd = 3
+  }
+}
+
+/// What persists of one channel: its count, the settings made over the socket, and the
+/// sequence number of its last change. Config-file settings and pulse windows are not stored.
+public struct ChannelRecord: Equatable, Sendable {
+  public var name: ChannelName
+  public var count: Int
+  public var override: SettingsOverride
+  public var seq: UInt64
+
+  public init(name: ChannelName, count: Int, override: SettingsOverride, seq: UInt64) {
+    self.name = name
+    self.count = count
+    self.override = override
+    self.seq = seq
+  }
+
+  public init(_ channel: Channel) {
+    self.init(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+  }
+}
+
+/// The limits a reader checks before trusting a frame.
+enum RecordLimits {
+  /// The frame header: length and checksum.
+  static let headerSize = 8
+  /// The largest payload written today is under 100 bytes; anything far larger is damage.
+  static let maxPayload = 1024
+}

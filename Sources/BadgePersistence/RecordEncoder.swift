@@ -1,0 +1,114 @@
+import BadgeCore
+
+/// Appends framed records to a byte buffer.
+public enum RecordEncoder {
+  private static let hasMaxLabel: UInt8 = 1 << 0
+  private static let hasStyle: UInt8 = 1 << 1
+  private static let hasPulseMs: UInt8 = 1 << 2
+  private static let hasMuted: UInt8 = 1 << 3
+  private static let mutedValue: UInt8 = 1 << 4
+
+  /// Appends `record`, framed, to `out`.
+  public static func append(_ record: Record, to out: inout [UInt8]) {
+    let start = out.count
+    out.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])  // length and checksum, filled below
+    switch record {
+    case .channel(let channel):
+      out.append(Record.Kind.channel.rawValue)
+      appendInteger(channel.seq, to: &out)
+      out.append(UInt8(channel.name.count))
+      channel.name.withBytes { out.append(contentsOf: $0) }
+      appendInteger(UInt32(channel.count), to: &out)
+      let o = channel.override
+      var flags: UInt8 = 0
+      if o.maxLabel != nil { flags |= hasMaxLabel }
+      if o.style != nil { flags |= hasStyle }
+      if o.pulseMs != nil { flags |= hasPulseMs }
+      if let muted = o.muted { flags |= hasMuted | (muted ? mutedValue : 0) }
+      out.append(flags)
+      if let maxLabel = o.maxLabel { appendInteger(UInt32(maxLabel), to: &out) }
+      if let style = o.style { out.append(style == .dot ? 1 : 0) }
+      if let pulseMs = o.pulseMs { appendInteger(UInt32(pulseMs), to: &out) }
+    case .snapshotStart(let seq):
+      out.append(Record.Kind.snapshotStart.rawValue)
+      appendInteger(seq, to: &out)
+    case .snapshotEnd(let channels):
+      out.append(Record.Kind.snapshotEnd.rawValue)
+      appendInteger(UInt32(channels), to: &out)
+    }
+    let payloadStart = start + RecordLimits.headerSize
+    let length = UInt32(out.count - payloadStart)
+    let crc = out.withUnsafeBytes { Checksum.crc32(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) }
+    out.withUnsafeMutableBytes { raw in
+      raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
+      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+    }
+  }
+
+  static func appendInteger<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+  }
+
+  /// Decodes a payload (checksum already verified); `nil` when it does not make sense.
+  static func decode(_ payload: UnsafeRawBufferPointer) -> Record? {
+    var reader = ByteReader(payload)
+    guard let kindByte = reader.byte(), let kind = Record.Kind(rawValue: kindByte) else { return nil }
+    let record: Record
+    switch kind {
+    case .channel:
+      guard let seq: UInt64 = reader.integer(), let nameLength = reader.byte(),
+        let nameBytes = reader.bytes(Int(nameLength)), let name = ChannelName(bytes: nameBytes),
+        let count: UInt32 = reader.integer(), count <= UInt32(Limits.maxCount), let flags = reader.byte()
+      else { return nil }
+      var override = SettingsOverride()
+      if flags & hasMaxLabel != 0 {
+        guard let v: UInt32 = reader.integer(), Limits.maxLabel.contains(Int(v)) else { return nil }
+        override.maxLabel = Int(v)
+      }
+      if flags & hasStyle != 0 {
+        guard let v = reader.byte(), v <= 1 else { return nil }
+        override.style = v == 1 ? .dot : .count
+      }
+      if flags & hasPulseMs != 0 {
+        guard let v: UInt32 = reader.integer(), Limits.pulseMs.contains(Int(v)) else { return nil }
+        override.pulseMs = Int(v)
+      }
+      if flags & hasMuted != 0 { override.muted = flags & mutedValue != 0 }
+      record = .channel(ChannelRecord(name: name, count: Int(count), override: override, seq: seq))
+    case .snapshotStart:
+      guard let seq: UInt64 = reader.integer() else { return nil }
+      record = .snapshotStart(seq: seq)
+    case .snapshotEnd:
+      guard let channels: UInt32 = reader.integer() else { return nil }
+      record = .snapshotEnd(channels: Int(channels))
+    }
+    return reader.isAtEnd ? record : nil
+  }
+}
+
+/// Reads little-endian values from a payload, never past its end.
+struct ByteReader {
+  private let bytes: UnsafeRawBufferPointer
+  private var offset = 0
+
+  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+  var isAtEnd: Bool { offset == bytes.count }
+
+  mutating func byte() -> UInt8? {
+    guard offset < bytes.count else { return nil }
+    defer { offset += 1 }
+    return bytes[offset]
+  }
+
+  mutating func bytes(_ n: Int) -> UnsafeRawBufferPointer? {
+    guard n <= bytes.count - offset else { return nil }
+    defer { offset += n }
+    return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
+  }
+
+  mutating func integer<T: FixedWidthInteger>() -> T? {
+    guard let raw = bytes(MemoryLayout<T>.size) else { return nil }
+    return T(littleEndian: raw.loadUnaligned(as: T.self))
+  }
+}

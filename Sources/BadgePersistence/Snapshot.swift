@@ -1,0 +1,75 @@
+import BadgeCore
+
+/// A whole state: the sequence number and every channel worth keeping.
+public struct Snapshot: Equatable, Sendable {
+  public var seq: UInt64
+  public var channels: [ChannelRecord]
+
+  public init(seq: UInt64, channels: [ChannelRecord]) {
+    self.seq = seq
+    self.channels = channels
+  }
+
+  /// The store's persistent state: channels with a count or a setting made over the socket.
+  /// (A channel at 0 with no override reads the same as one never written.)
+  public init(of store: Store) {
+    seq = store.seq
+    channels = store.channels
+      .filter { $0.count > 0 || !$0.override.isEmpty }
+      .map(ChannelRecord.init)
+  }
+
+  /// The snapshot file's bytes.
+  public func encoded() -> [UInt8] {
+    var out = RecordFile.header(magic: RecordFile.snapshotMagic)
+    out.reserveCapacity(out.count + 32 + channels.count * 48)
+    RecordEncoder.append(.snapshotStart(seq: seq), to: &out)
+    for channel in channels { RecordEncoder.append(.channel(channel), to: &out) }
+    RecordEncoder.append(.snapshotEnd(channels: channels.count), to: &out)
+    return out
+  }
+
+  /// What a snapshot file holds.
+  public struct Decoded: Equatable, Sendable {
+    /// What could be read: the whole snapshot, or its good part when damaged.
+    public var snapshot: Snapshot
+    /// Why the file is not a whole snapshot, if it is not.
+    public var problem: String?
+  }
+
+  /// Reads a snapshot file. A damaged file yields its valid channels and a problem.
+  public static func decode(_ bytes: [UInt8]) -> Decoded {
+    let contents = RecordFile.scan(bytes, magic: RecordFile.snapshotMagic)
+    var snapshot = Snapshot(seq: 0, channels: [])
+    var ended = false
+    var problem: String?
+    for (i, record) in contents.records.enumerated() {
+      switch record {
+      case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
+      case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
+      case .snapshotEnd(let count) where !ended:
+        ended = true
+        if count != snapshot.channels.count {
+          problem = "it ends after \(snapshot.channels.count) of \(count) channels"
+        }
+      default:
+        problem = problem ?? "its records are out of order"
+      }
+      // The sequence number never goes below any channel's, even if the start record was lost.
+      if case .channel(let channel) = record { snapshot.seq = max(snapshot.seq, channel.seq) }
+    }
+    if let damage = contents.damage {
+      switch damage {
+      case .badHeader: problem = "it is not a badged snapshot"
+      case .corrupt(let offset, let reason): problem = problem ?? "damage at byte \(offset): \(reason)"
+      case .tornTail(let offset, _):
+        problem = problem ?? (ended ? "unexpected bytes after its end, at byte \(offset)" : "it is cut short at byte \(offset)")
+      }
+    } else if bytes.isEmpty {
+      problem = "it is empty"
+    } else if !ended {
+      problem = problem ?? "it ends before its last record"
+    }
+    return Decoded(snapshot: snapshot, problem: problem)
+  }
+}

@@ -1,0 +1,150 @@
+import Glibc
+
+/// Whole-file reads and crash-safe whole-file writes, for the state folder.
+public enum StateFiles {
+  /// The bytes of the file at `path`, or `nil` when there is none.
+  public static func read(_ path: String) throws(SystemError) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      if Errno.current == .noSuchFile { return nil }
+      throw SystemError("open '\(path)'", .current)
+    }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let n = chunk.withUnsafeMutableBytes { raw in retrying { Glibc.read(fd, raw.baseAddress, raw.count) } }
+      switch n {
+      case .success(0): return bytes
+      case .success(let n): bytes += chunk[..<n]
+      case .failure(let e): throw SystemError("read '\(path)'", e)
+      }
+    }
+  }
+
+  /// Replaces the file at `path` with `bytes` so that a crash at any moment leaves either the
+  /// old file or the new one, complete: write `path.tmp`, flush it, rename it over `path`,
+  /// flush the folder.
+  public static func replace(_ path: String, with bytes: [UInt8]) throws(SystemError) {
+    let temporary = path + ".tmp"
+    let file = try AppendOnlyFile(path: temporary, truncate: true)
+    do {
+      try file.append(bytes)
+      try file.flush()
+      file.close()
+    } catch {
+      file.close()
+      unlink(temporary)
+      throw error
+    }
+    guard rename(temporary, path) == 0 else {
+      let e = Errno.current
+      unlink(temporary)
+      throw SystemError("rename '\(temporary)' to '\(path)'", e)
+    }
+    try syncFolder(FileSystem.folder(of: path))
+  }
+
+  /// Flushes a folder's entries (renames, new files) to disk.
+  public static func syncFolder(_ path: String) throws(SystemError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw SystemError("open folder '\(path)'", .current) }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw SystemError("flush folder '\(path)'", .current) }
+  }
+
+  /// Copies the file at `source` to a new file `destination` (mode 0600), flushed.
+  public static func copy(_ source: String, to destination: String) throws(SystemError) {
+    let bytes = try read(source) ?? []
+    let file = try AppendOnlyFile(path: destination, truncate: true)
+    defer { file.close() }
+    try file.append(bytes)
+    try file.flush()
+  }
+
+  /// A name beside `path` that no file has yet: `path.<suffix>`, `path.<suffix>.1`, …
+  public static func unusedName(beside path: String, suffix: String) -> String {
+    var candidate = "\(path).\(suffix)"
+    var n = 1
+    while FileSystem.exists(candidate) {
+      candidate = "\(path).\(suffix).\(n)"
+      n += 1
+    }
+    return candidate
+  }
+
+  /// Seconds since the epoch, for naming kept copies of damaged files.
+  public static var wallClockSeconds: Int { Int(time(nil)) }
+}
+
+/// A file opened for appending (mode 0600), as the journal is.
+public final class AppendOnlyFile {
+  public let path: String
+  private var fd: CInt
+  /// The file's size: what was there when opened plus everything appended.
+  public private(set) var size: Int
+
+  public init(path: String, truncate: Bool = false) throws(SystemError) {
+    self.path = path
+    var flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
+    if truncate { flags |= O_TRUNC }
+    fd = open(path, flags, 0o600)
+    guard fd >= 0 else { throw SystemError("open '\(path)' for writing", .current) }
+    var st = stat()
+    fstat(fd, &st)
+    size = Int(st.st_size)
+  }
+
+  deinit { close() }
+
+  /// Writes all of `bytes` at the end of the file.
+  public func append(_ bytes: [UInt8]) throws(SystemError) {
+    var offset = 0
+    while offset < bytes.count {
+      let result = bytes.withUnsafeBytes { raw in
+        retrying { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
+      }
+      switch result {
+      case .success(let n):
+        offset += n
+        size += n
+      case .failure(let e): throw SystemError("write to '\(path)'", e)
+      }
+    }
+  }
+
+  /// Flushes the file's data to disk (`fdatasync`).
+  public func flush() throws(SystemError) {
+    guard fdatasync(fd) == 0 else { throw SystemError("flush '\(path)' to disk", .current) }
+  }
+
+  /// Cuts the file back to `length` bytes (dropping a write that failed half-way).
+  public func truncate(to length: Int) {
+    if ftruncate(fd, off_t(length)) == 0 { size = length }
+  }
+
+  public func close() {
+    if fd >= 0 { Glibc.close(fd) }
+    fd = -1
+  }
+}
+
+/// An exclusive lock on a file (`flock`), held until the process exits.
+public final class FolderLock {
+  private let fd: CInt
+
+  /// Takes the lock at `path`, creating the file (mode 0600).
+  ///
+  /// - Throws: `SystemError` with `EWOULDBLOCK` when another process holds it.
+  public init(_ path: String) throws(SystemError) {
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw SystemError("open '\(path)'", .current) }
+    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+      let e = Errno.current
+      Glibc.close(fd)
+      throw SystemError("lock '\(path)' (is another badged using it?)", e)
+    }
+  }
+
+  deinit { Glibc.close(fd) }
+}

@@ -1,0 +1,60 @@
+import BadgeCore
+import Testing
+
+@testable import BadgePersistence
+
+/// Records: every field survives a round trip, and the frame protects it.
+@Suite struct RecordTests {
+  static let overrides: [SettingsOverride] = [
+    SettingsOverride(),
+    SettingsOverride(muted: true),
+    SettingsOverride(muted: false),
+    SettingsOverride(maxLabel: 9),
+    SettingsOverride(style: .dot),
+    SettingsOverride(style: .count, pulseMs: 0),
+    SettingsOverride(maxLabel: Limits.maxCount, style: .dot, pulseMs: 3_600_000, muted: true),
+  ]
+
+  @Test(arguments: overrides)
+  func aChannelRecordRoundTrips(override: SettingsOverride) throws {
+    let name = try #require(ChannelName("app:org.telegram.desktop"))
+    let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, override: override, seq: UInt64.max - 1))
+    var bytes = RecordFile.journalMagic
+    RecordEncoder.append(record, to: &bytes)
+    let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
+    #expect(contents.records == [record])
+    #expect(contents.damage == nil)
+    #expect(contents.validLength == bytes.count)
+  }
+
+  @Test func framesCarryLengthThenChecksumLittleEndian() throws {
+    var bytes: [UInt8] = []
+    RecordEncoder.append(.snapshotEnd(channels: 258), to: &bytes)
+    #expect(bytes.count == 8 + 5)
+    #expect(Array(bytes[0..<4]) == [5, 0, 0, 0])
+    #expect(Array(bytes[8...]) == [3, 2, 1, 0, 0])
+    let crc = bytes[8...].withUnsafeBytes { Checksum.crc32($0) }
+    #expect(Array(bytes[4..<8]) == [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+  }
+
+  @Test func zlibsCRC32IsTheStandardOne() {
+    // The check value of CRC-32/ISO-HDLC for "123456789".
+    let crc = Array("123456789".utf8).withUnsafeBytes { Checksum.crc32($0) }
+    #expect(crc == 0xCBF4_3926)
+  }
+
+  @Test func payloadsThatMakeNoSenseAreRefused() {
+    let bad: [[UInt8]] = [
+      [],
+      [9],  // unknown kind
+      [1, 1, 0, 0, 0, 0, 0, 0, 0],  // channel cut short
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x2F, 0, 0, 0, 0, 0],  // name "/"
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 0xFF, 0xFF, 0xFF, 0xFF, 0],  // count over the maximum
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 2, 7],  // style byte 7
+      [3, 1, 0, 0, 0, 9],  // a byte too many
+    ]
+    for payload in bad {
+      #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(payload)")
+    }
+  }
+}
