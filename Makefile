@@ -6,7 +6,7 @@ PREFIX ?= $(HOME)/.local
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: all deps build release run test clean
+.PHONY: all deps build release run test bench clean
 
 all: build
 
@@ -20,7 +20,7 @@ build: deps
 # Release binaries with the Swift runtime linked in: badgectl is spawned by status bars every
 # second, and a static runtime starts faster (see BENCHMARKS.md).
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	for p in badged badgectl; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -33,3 +33,7 @@ test: build
 
 clean:
 	rm -rf .build
+
+# Measures throughput and state size (release build); see BENCHMARKS.md.
+bench: deps
+	SWIFT=$(SWIFT) bench/run

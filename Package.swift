@@ -37,6 +37,8 @@ let package = Package(
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
+    // The load generator of `make bench` (BENCHMARKS.md); not installed.
+    .executableTarget(name: "badged-bench"),
 
     // Helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
