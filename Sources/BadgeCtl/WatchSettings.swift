@@ -3,7 +3,7 @@ import BadgeRender
 import BadgeSystem
 
 /// What `badgectl watch` was asked for, checked: the output format, how badges move, how they
-/// are drawn.
+/// are drawn, and whether clicks come in on standard input.
 ///
 /// Every value the command line or the environment can get wrong is refused here with a usage
 /// error (exit 64), before anything connects.
@@ -11,6 +11,8 @@ struct WatchSettings {
   var format: OutputFormat
   var animator: AnimatorOptions
   var render: RenderOptions
+  /// i3blocks sends clicks to a persistent block's standard input.
+  var readsClicks: Bool
 
   /// The facts about the process's surroundings that the settings depend on.
   struct Surroundings {
@@ -23,6 +25,8 @@ struct WatchSettings {
     /// `NO_MOTION` is set.
     var noMotion: Bool
     var outputIsTerminal: Bool
+    /// Standard input is open and not a terminal: a bar may write clicks to it.
+    var inputIsPipe: Bool
 
     static var current: Surroundings {
       let colourTerm = Environment.value("COLORTERM")
@@ -31,7 +35,8 @@ struct WatchSettings {
         dumbTerminal: Environment.value("TERM") == "dumb",
         trueColour: colourTerm == "truecolor" || colourTerm == "24bit",
         noMotion: Environment.value("NO_MOTION") != nil,
-        outputIsTerminal: FileDescriptor.standardOutput.isTerminal)
+        outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
+        inputIsPipe: FileDescriptor.standardInput.isOpen && !FileDescriptor.standardInput.isTerminal)
     }
   }
 
@@ -83,6 +88,7 @@ struct WatchSettings {
     render = RenderOptions(
       template: template, colour: colour, rewrite: !plainTerminal, big: command.has("--big"),
       clickCommand: command.value("--click"))
+    readsClicks = format == .i3blocks && surroundings.inputIsPipe
   }
 
   private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {

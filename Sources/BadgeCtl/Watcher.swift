@@ -9,7 +9,8 @@ import Glibc
 /// The snapshot `WATCH` answers with is shown as it is; every event after it animates. When
 /// the daemon goes away every channel takes the offline look and the watcher reconnects with
 /// exponential backoff (0.1 s doubling to 5 s), showing the fresh snapshot once it is back.
-/// It exits only on SIGTERM, SIGINT or SIGHUP, or when its reader goes away.
+/// SIGUSR1 and, for i3blocks, a left click on standard input clear the watched channels
+/// (`ClickTargets`). It exits only on SIGTERM, SIGINT or SIGHUP, or when its reader goes away.
 final class Watcher {
   private let socket: String
   private let patterns: [ChannelPattern]
@@ -24,9 +25,10 @@ final class Watcher {
   private var signalSources: [EventSource] = []
   private var outputWatch: IOSource?
   private var start: EventSource?
+  private var clicks: ClickInput?
 
   /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
-  /// the snapshot.
+  /// the snapshot, and afterwards anything but an event answers a click's `CLEAR`.
   private var watching = false
   /// The channels the current snapshot listed.
   private var listed: Set<String> = []
@@ -44,7 +46,7 @@ final class Watcher {
     self.socket = socket
     self.patterns = patterns
     self.settings = settings
-    Signals.block([SIGTERM, SIGINT, SIGHUP])
+    Signals.block([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
     do {
       loop = try EventLoop()
       display = try WatchDisplay(settings, loop: loop)
@@ -57,6 +59,10 @@ final class Watcher {
     do {
       for signal in [SIGTERM, SIGINT, SIGHUP] {
         signalSources.append(try loop.addSignal(signal) { [unowned self] in loop.exit(code: 0) })
+      }
+      signalSources.append(try loop.addSignal(SIGUSR1) { [unowned self] in clearWatchedChannels() })
+      if settings.readsClicks {
+        clicks = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
       }
       retryTimer = try loop.addTimer(at: UInt64.max) { [unowned self] in connect() }
       retryTimer?.disarm()
@@ -133,11 +139,13 @@ final class Watcher {
       watching = true
       backoff = Watcher.minBackoff  // the snapshot is complete: this connection counts as good
       snapshotEnded()
-    case .error(let code, let message):
+    case .error(let code, let message) where !watching:
       Output.error(CtlError.daemon(code: code, message: message).message)
       Environment.exit(CtlError.ExitStatus.daemonError)
+    case .error(let code, let message):
+      Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
     case .state, .ok, .data:
-      break
+      break  // the reply to a click's CLEAR; the change itself arrives as an event
     }
   }
 
@@ -190,5 +198,21 @@ final class Watcher {
       }
     }
     display.setOnline(false)
+  }
+
+  // MARK: - Clicks
+
+  /// Sends `CLEAR` for each channel a click clears, over the watch connection; the daemon's
+  /// events then show the badges clearing. Nothing happens while the daemon is away.
+  private func clearWatchedChannels() {
+    guard let fd else { return }
+    let names = ClickTargets.channels(patterns: patterns, shown: display.channels)
+    guard !names.isEmpty else { return }
+    let requests = names.map { "CLEAR \($0)\n" }.joined()
+    do {
+      try fd.writeAll(requests.utf8, socket: true)
+    } catch {
+      disconnected()
+    }
   }
 }
