@@ -149,7 +149,7 @@ extension CommandSpec {
         Counts bounce and roll, badges fade in and out, dots pulse during their pulse window;
         nothing wakes the watcher while nothing moves.
         Clicks: SIGUSR1 clears the watched channels (polybar: click-left = kill -USR1 %pid%); with
-        --format i3blocks a left click read on standard input does the same.
+        --format i3blocks (i3blocks 1.5 or later) a left click read on standard input does the same.
         NO_COLOR, TERM=dumb and output that is not a terminal turn colour and cursor codes off;
         COLORTERM=truecolor (or 24bit) selects 24-bit colour, else 256 colours.
         """,

@@ -27,6 +27,12 @@ struct WatchSettings {
     var outputIsTerminal: Bool
     /// Standard input is open and not a terminal: a bar may write clicks to it.
     var inputIsPipe: Bool
+    /// Standard input is shared with i3blocks itself. i3blocks 1.4 (Debian 12's) gives a
+    /// persistent block no input of its own: the block inherits the click stream i3bar sends
+    /// i3blocks, and reading it would steal other blocks' clicks. It sets BLOCK_INTERVAL but
+    /// not the lower-case block properties (`interval`) that 1.5 and later set beside the
+    /// pipe they give each persistent block.
+    var inputIsSharedWithI3blocks: Bool
 
     static var current: Surroundings {
       let colourTerm = Environment.value("COLORTERM")
@@ -36,7 +42,8 @@ struct WatchSettings {
         trueColour: colourTerm == "truecolor" || colourTerm == "24bit",
         noMotion: Environment.value("NO_MOTION") != nil,
         outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
-        inputIsPipe: FileDescriptor.standardInput.isOpen && !FileDescriptor.standardInput.isTerminal)
+        inputIsPipe: FileDescriptor.standardInput.isOpen && !FileDescriptor.standardInput.isTerminal,
+        inputIsSharedWithI3blocks: Environment.value("BLOCK_INTERVAL") != nil && Environment.value("interval") == nil)
     }
   }
 
@@ -88,7 +95,7 @@ struct WatchSettings {
     render = RenderOptions(
       template: template, colour: colour, rewrite: !plainTerminal, big: command.has("--big"),
       clickCommand: command.value("--click"))
-    readsClicks = format == .i3blocks && surroundings.inputIsPipe
+    readsClicks = format == .i3blocks && surroundings.inputIsPipe && !surroundings.inputIsSharedWithI3blocks
   }
 
   private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {

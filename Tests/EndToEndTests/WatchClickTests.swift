@@ -50,4 +50,20 @@ import Testing
     #expect(watch.isRunning)
     #expect(try cpuTicks(watch.pid) - before <= 1)
   }
+
+  @Test func underI3blocks14TheSharedInputIsLeftAlone() throws {
+    // i3blocks 1.4 hands a persistent block its own standard input, the click stream of the
+    // whole bar: the watcher must not read (and so steal) other blocks' clicks from it.
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "5"], socket: daemon.socket)
+    let clicks = Pipe()
+    let watch = try WatchProcess(
+      ["mail", "--format", "i3blocks"], socket: daemon.socket, environment: ["BLOCK_INTERVAL": "persist"],
+      input: clicks)
+    _ = try watch.readLine()
+    try clicks.fileHandleForWriting.write(contentsOf: Data(#"{"name":"mail","button":1}"#.utf8 + [0x0A]))
+    usleep(500_000)
+    #expect(try currentCount("mail", socket: daemon.socket) == 5, "the click line was read")
+    #expect(watch.isRunning)
+  }
 }
