@@ -118,7 +118,9 @@ import Testing
     lines += watch.collect(quiet: 2.5)
     #expect(lines.count >= 2 && lines.count <= 3, "\(lines.map(\.1))")
     for (earlier, later) in zip(lines, lines.dropFirst()) {
-      #expect(later.0.timeIntervalSince(earlier.0) > 0.9, "\(earlier.1) then \(later.1)")
+      // Written a second apart; read at most a little less apart when the test was slow to
+      // read the first.
+      #expect(later.0.timeIntervalSince(earlier.0) > 0.75, "\(earlier.1) then \(later.1)")
     }
     let last = try #require(lines.last?.1)
     #expect(last.hasPrefix("#[fg=#") && last.contains("]5#[default]"), "the last state wins: \(last)")
