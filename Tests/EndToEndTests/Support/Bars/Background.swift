@@ -9,8 +9,6 @@ import Foundation
 final class Background {
   let folder: TemporaryFolder
   private var started: [(name: String, pid: pid_t)] = []
-  /// Exit statuses of the processes reaped so far.
-  private var exited: [pid_t: Int32] = [:]
 
   init(folder: TemporaryFolder) {
     self.folder = folder
@@ -46,20 +44,18 @@ final class Background {
     return text
   }
 
-  /// Whether `pid` (started here) still runs.
+  /// Whether `pid` (started here) still runs. A process that ended is left a zombie, not
+  /// reaped (`WNOWAIT`): its id, and so its session's, cannot be taken by a new process until
+  /// `deinit` has swept the session.
   func isRunning(_ pid: pid_t) -> Bool {
-    if exited[pid] != nil { return false }
-    var status: Int32 = 0
-    let result = waitpid(pid, &status, WNOHANG)
-    if result == pid || result == -1 {
-      exited[pid] = status
-      return false
-    }
-    return true
+    var info = siginfo_t()
+    let result = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT)
+    return result == 0 && info._sifields._sigchld.si_pid == 0
   }
 
   /// Stops every process started, the last first: SIGTERM, then SIGKILL if it still runs
-  /// after 3 s. Whatever they left behind in their sessions is killed afterwards by `deinit`.
+  /// after 3 s. What they started in their sessions is left to end by itself (a watcher must
+  /// end with its bar, and the tests check that); `deinit` kills whatever remains.
   func stopAll() {
     while let (_, pid) = started.popLast() {
       if isRunning(pid) { kill(pid, SIGTERM) }
@@ -67,16 +63,20 @@ final class Background {
         kill(pid, SIGKILL)
         _ = waitUntil(timeout: 3) { !isRunning(pid) }
       }
-      sessions.append(pid)
+      ended.append(pid)
     }
   }
 
-  /// The sessions (named by their leaders) to sweep when the test ends.
-  private var sessions: [pid_t] = []
+  /// Session leaders that ended and are not reaped yet.
+  private var ended: [pid_t] = []
 
   deinit {
     stopAll()
-    for session in sessions { kill(-session, SIGKILL) }
+    for leader in ended {
+      kill(-leader, SIGKILL)  // safe: the unreaped leader still holds the session's id
+      var status: Int32 = 0
+      waitpid(leader, &status, 0)
+    }
   }
 
   /// `posix_spawn` with a clean signal mask and default dispositions, a new session, standard
