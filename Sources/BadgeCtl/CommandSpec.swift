@@ -1,3 +1,5 @@
+import BadgeRender
+
 /// The commands of `badgectl`, as data: names, arguments, options and help texts. The parser,
 /// the help screens, the completions and the man page all read this one table.
 struct CommandSpec: Sendable {
@@ -43,6 +45,36 @@ extension CommandSpec {
   static let formatOption = Option(
     "--format", value: "format", choices: ["plain", "json"],
     help: "plain (one line per channel) or json (one object per line). (default: plain)")
+
+  /// `watch`'s options. What each value may be, and which format it applies to, is checked in
+  /// `WatchSettings`.
+  static let watchOptions: [Option] = [
+    Option(
+      "--format", value: "format", choices: OutputFormat.allCases.map(\.rawValue),
+      help: "term (ANSI, animated), waybar, polybar, i3blocks, tmux, eww, json, yambar, plain or "
+        + "frames (the engine's values, one JSON object per frame). "
+        + "(default: term on a terminal, else plain)"),
+    Option(
+      "--fps", value: "n",
+      help: "Frames per second while a badge moves, 1-1000, capped per format: term 60, frames 120, "
+        + "i3blocks 20, tmux 1, others 30. (default: 30)"),
+    Option(
+      "--no-motion",
+      help: "Show end states only, with no animation; also when NO_MOTION is set."),
+    Option(
+      "--template", value: "template",
+      help: "The text of each channel in term, plain, tmux, polybar, waybar and i3blocks: "
+        + "{channel} {count} {label} {icon} {text}, {{ and }} for braces. "
+        + "(default: {label}; {channel} {label} for several channels and in a terminal)"),
+    Option(
+      "--max", value: "n",
+      help: "Show counts above N as 'N+', 1-2147483647, whatever the daemon's max_label. "
+        + "(default: the daemon's label)"),
+    Option("--big", help: "term only: draw counts in a five-row digit font whose digits slide."),
+    Option(
+      "--click", value: "command",
+      help: "polybar only: make the module a left-click area that runs this command."),
+  ]
 
   /// The options every command accepts.
   static let globalOptions: [Option] = [
@@ -108,15 +140,22 @@ extension CommandSpec {
       arguments: [channelArgument, Argument(name: "<key>=<value>", help: "A setting, e.g. style=dot or max_label=9.")],
       options: [formatOption], positionals: 2...32),
     CommandSpec(
-      name: "watch", abstract: "Print every change of the watched channels, forever.",
+      name: "watch", abstract: "Show every change of the watched channels, forever.",
       discussion: """
-        Prints the current state of each channel, then one line per change. Never exits on its own:
-        when the daemon goes away it prints an offline state and reconnects with backoff.
+        Shows the current state of the channels, then every change as it happens, in the format of
+        a terminal or a status bar. Never exits on its own: when the daemon goes away the badges
+        take an offline look and it reconnects with backoff.
         Without arguments it watches every channel. Globs use * and ? (quote them for the shell).
+        Counts bounce and roll, badges fade in and out, dots pulse during their pulse window;
+        nothing wakes the watcher while nothing moves.
+        Clicks: SIGUSR1 clears the watched channels (polybar: click-left = kill -USR1 %pid%); with
+        --format i3blocks (i3blocks 1.5 or later) a left click read on standard input does the same.
+        NO_COLOR, TERM=dumb and output that is not a terminal turn colour and cursor codes off;
+        COLORTERM=truecolor (or 24bit) selects 24-bit colour, else 256 colours.
         """,
       usage: "[<channel or glob> ...]",
       arguments: [Argument(name: "<channel or glob>", help: "A channel name, or a pattern such as 'app:*'.")],
-      options: [formatOption], positionals: 0...64),
+      options: watchOptions, positionals: 0...64),
     CommandSpec(
       name: "ping", abstract: "Check that the daemon answers.",
       discussion: "Exits 0 when it does, 69 when it cannot be reached.",

@@ -33,7 +33,8 @@ public enum BadgeCtl {
     switch command.spec.name {
     case "watch":
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
-      try Watcher(socket: socket, patterns: patterns, format: format).run()
+      let settings = try WatchSettings(command)
+      try Watcher(socket: socket, patterns: patterns, settings: settings).run()
     case "ping":
       _ = try DaemonConnection(socket: socket).request("PING")
     default:

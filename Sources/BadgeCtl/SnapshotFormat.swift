@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeRender
 
 /// The one-line forms of a channel's state that `get`, `list` and the mutating commands print.
 enum SnapshotFormat: String, CaseIterable {
@@ -24,29 +25,8 @@ enum SnapshotFormat: String, CaseIterable {
   }
 
   static func jsonLine(_ s: ChannelSnapshot) -> String {
-    "{\"channel\":\(JSONText.string(s.channel)),\"count\":\(s.count),\"label\":\(JSONText.string(s.label)),"
-      + "\"dot\":\(s.dot),\"pulse\":\(s.pulseMs),\"muted\":\(s.muted),\"seq\":\(s.seq),\"online\":\(s.online)}"
-  }
-}
-
-/// JSON text without Foundation.
-enum JSONText {
-  /// `text` as a JSON string literal, quotes included.
-  static func string(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    var object = JSONObject()
+    object.addState(of: s)
+    return object.text
   }
 }

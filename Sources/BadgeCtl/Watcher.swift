@@ -3,17 +3,20 @@ import BadgeProtocol
 import BadgeSystem
 import Glibc
 
-/// `badgectl watch`: follows the daemon's push stream forever.
+/// `badgectl watch`: follows the daemon's push stream forever and shows it, animated, in one
+/// output format (`WatchDisplay`).
 ///
-/// It prints the snapshot `WATCH` answers with, then every event. When the daemon goes away it
-/// prints the last known states as offline and reconnects with exponential backoff (0.1 s
-/// doubling to 5 s), printing the fresh snapshot once it is back. It exits only on SIGTERM,
-/// SIGINT or SIGHUP, or when its reader goes away.
+/// The snapshot `WATCH` answers with is shown as it is; every event after it animates. When
+/// the daemon goes away every channel takes the offline look and the watcher reconnects with
+/// exponential backoff (0.1 s doubling to 5 s), showing the fresh snapshot once it is back.
+/// SIGUSR1 and, for i3blocks, a left click on standard input clear the watched channels
+/// (`ClickTargets`). It exits only on SIGTERM, SIGINT or SIGHUP, or when its reader goes away.
 final class Watcher {
   private let socket: String
   private let patterns: [ChannelPattern]
-  private let format: SnapshotFormat
+  private let settings: WatchSettings
   private let loop: EventLoop
+  private let display: WatchDisplay
 
   private var fd: FileDescriptor?
   private var source: IOSource?
@@ -21,24 +24,32 @@ final class Watcher {
   private var retryTimer: TimerSource?
   private var signalSources: [EventSource] = []
   private var outputWatch: IOSource?
+  private var start: EventSource?
+  private var clicks: ClickInput?
 
-  /// Every channel seen, by name, in the order first seen.
-  private var known: [String: ChannelSnapshot] = [:]
-  private var order: [String] = []
-  /// Whether the last thing printed was an online state; offline is printed once per outage.
+  /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
+  /// the snapshot, and afterwards anything but an event answers a click's `CLEAR`.
+  private var watching = false
+  /// The channels the current snapshot listed.
+  private var listed: Set<String> = []
+  /// Stand-ins shown while nothing is known (the watched names, offline); the snapshot
+  /// replaces them.
+  private var standIns: Set<String> = []
+  /// Whether the last thing shown was online; offline is taken once per outage.
   private var online: Bool?
   private var backoff: UInt64 = Watcher.minBackoff
 
   static let minBackoff: UInt64 = 100_000
   static let maxBackoff: UInt64 = 5_000_000
 
-  init(socket: String, patterns: [ChannelPattern], format: SnapshotFormat) throws(CtlError) {
+  init(socket: String, patterns: [ChannelPattern], settings: WatchSettings) throws(CtlError) {
     self.socket = socket
     self.patterns = patterns
-    self.format = format
-    Signals.block([SIGTERM, SIGINT, SIGHUP])
+    self.settings = settings
+    Signals.block([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
     do {
       loop = try EventLoop()
+      display = try WatchDisplay(settings, loop: loop)
     } catch {
       throw .unreachable(socket: socket, cause: error.description)
     }
@@ -49,13 +60,19 @@ final class Watcher {
       for signal in [SIGTERM, SIGINT, SIGHUP] {
         signalSources.append(try loop.addSignal(signal) { [unowned self] in loop.exit(code: 0) })
       }
+      signalSources.append(try loop.addSignal(SIGUSR1) { [unowned self] in clearWatchedChannels() })
+      if settings.readsClicks {
+        clicks = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
+      }
       retryTimer = try loop.addTimer(at: UInt64.max) { [unowned self] in connect() }
       retryTimer?.disarm()
       // A pipe to a bar reports an error as soon as the bar closes it: exit then, not at the
       // next write. (A terminal or file cannot be watched; then EPIPE on write ends us.)
       outputWatch = try? loop.addIO(fd: .standardOutput, events: []) { [unowned self] _ in loop.exit(code: 0) }
-      connect()
+      // Connect from inside the loop, so that the first turn draws whatever it shows.
+      start = try loop.addDefer { [unowned self] in connect() }
       _ = try loop.run()
+      display.finish()
     } catch {
       throw .unreachable(socket: socket, cause: error.description)
     }
@@ -75,6 +92,8 @@ final class Watcher {
       return
     }
     self.fd = fd
+    watching = false
+    listed = []
     do {
       source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in readable() }
     } catch {
@@ -111,18 +130,44 @@ final class Watcher {
 
   private func received(_ line: ReplyLine) {
     switch line {
-    case .state(let snapshot), .event(let snapshot):
-      remember(snapshot)
-      online = true
-      Output.line(format.line(snapshot))
-    case .ok:
+    case .state(let snapshot) where !watching:
+      listed.insert(snapshot.channel)
+      show(snapshot)
+    case .event(let snapshot):
+      show(snapshot)
+    case .ok where !watching:
+      watching = true
       backoff = Watcher.minBackoff  // the snapshot is complete: this connection counts as good
-      online = true
-    case .error(let code, let message):
+      snapshotEnded()
+    case .error(let code, let message) where !watching:
       Output.error(CtlError.daemon(code: code, message: message).message)
       Environment.exit(CtlError.ExitStatus.daemonError)
-    case .data:
-      break
+    case .error(let code, let message):
+      Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
+    case .state, .ok, .data:
+      break  // the reply to a click's CLEAR; the change itself arrives as an event
+    }
+  }
+
+  private func show(_ snapshot: ChannelSnapshot) {
+    if standIns.remove(snapshot.channel) != nil { display.remove(channel: snapshot.channel) }
+    online = true
+    display.update(snapshot)
+  }
+
+  /// After a snapshot: stand-ins give way to what it listed, and a channel shown from before an
+  /// outage that it no longer lists has no count and no setting any more (a glob matched it):
+  /// it is shown cleared.
+  private func snapshotEnded() {
+    for name in standIns { display.remove(channel: name) }
+    standIns = []
+    online = true
+    for var snapshot in display.channels where !snapshot.online && !listed.contains(snapshot.channel) {
+      snapshot.online = true
+      snapshot.count = 0
+      snapshot.label = ""
+      snapshot.pulseMs = 0
+      display.update(snapshot)
     }
   }
 
@@ -131,32 +176,43 @@ final class Watcher {
     source = nil
     fd?.close()
     fd = nil
+    watching = false
     reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
     if online != false {
       online = false
-      printOffline()
+      goOffline()
     }
     retryTimer?.schedule(at: loop.now + backoff)
     backoff = min(backoff * 2, Watcher.maxBackoff)
   }
 
-  // MARK: - State
-
-  private func remember(_ snapshot: ChannelSnapshot) {
-    if known.updateValue(snapshot, forKey: snapshot.channel) == nil { order.append(snapshot.channel) }
+  /// Every channel takes the offline look; when none is known yet, the watched names stand in
+  /// for them (a glob for its channels, `*` for every channel).
+  private func goOffline() {
+    if display.channels.isEmpty {
+      let names = patterns.isEmpty ? [ChannelPattern.all.description] : patterns.map(\.description)
+      for name in names {
+        standIns.insert(name)
+        display.update(
+          ChannelSnapshot(channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0, online: false))
+      }
+    }
+    display.setOnline(false)
   }
 
-  /// The last known state of every channel, marked offline; the watched names themselves when
-  /// nothing is known yet (a glob stands for its channels).
-  private func printOffline() {
-    var names = order
-    if names.isEmpty { names = patterns.isEmpty ? ["*"] : patterns.map(\.description) }
-    for name in names {
-      var snapshot = known[name]
-        ?? ChannelSnapshot(channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
-      snapshot.online = false
-      snapshot.pulseMs = 0
-      Output.line(format.line(snapshot))
+  // MARK: - Clicks
+
+  /// Sends `CLEAR` for each channel a click clears, over the watch connection; the daemon's
+  /// events then show the badges clearing. Nothing happens while the daemon is away.
+  private func clearWatchedChannels() {
+    guard let fd else { return }
+    let names = ClickTargets.channels(patterns: patterns, shown: display.channels)
+    guard !names.isEmpty else { return }
+    let requests = names.map { "CLEAR \($0)\n" }.joined()
+    do {
+      try fd.writeAll(requests.utf8, socket: true)
+    } catch {
+      disconnected()
     }
   }
 }

@@ -187,7 +187,14 @@ public struct BadgeAnimator: Sendable {
       scale: timeline.value(.scale, at: time), opacity: opacity, dot: snapshot.dot,
       dotScale: timeline.value(.dotScale, at: time), dotOpacity: timeline.value(.dotOpacity, at: time),
       muted: snapshot.muted, online: snapshot.online, pulsing: isPulsing(at: time),
-      elapsed: max(0, time - motionStart))
+      elapsed: max(0, time - motionStart), pulseMs: pulseMillisecondsLeft(at: time),
+      seq: snapshot.seq)
+  }
+
+  /// The pulse window's milliseconds left at `time`, rounded up as the daemon rounds them.
+  private func pulseMillisecondsLeft(at time: Double) -> Int {
+    guard let pulseEnd, isPulsing(at: time) else { return 0 }
+    return Int(((pulseEnd - time) * 1000 - FrameRate.slack).rounded(.up))
   }
 
   /// When the badge must next be drawn after `time`: the next frame on the grid while

@@ -53,12 +53,16 @@ public struct BadgeFrame: Sendable, Equatable {
   public var pulsing: Bool
   /// Seconds since the change that started the current motion.
   public var elapsed: Double
+  /// Milliseconds left in the pulse window at this instant, rounded up; 0 when not pulsing.
+  public var pulseMs: Int
+  /// The sequence number of the channel's last change, as the daemon sent it.
+  public var seq: UInt64
 
   public init(
     channel: String, count: Int, label: String, drawnLabel: String? = nil, roll: Roll? = nil,
     scale: Double = 1, opacity: Double = 1, dot: Bool = false, dotScale: Double = 1,
     dotOpacity: Double = 1, muted: Bool = false, online: Bool = true, pulsing: Bool = false,
-    elapsed: Double = 0
+    elapsed: Double = 0, pulseMs: Int = 0, seq: UInt64 = 0
   ) {
     self.channel = channel
     self.count = count
@@ -74,6 +78,8 @@ public struct BadgeFrame: Sendable, Equatable {
     self.online = online
     self.pulsing = pulsing
     self.elapsed = elapsed
+    self.pulseMs = pulseMs
+    self.seq = seq
   }
 
   /// Whether nothing is drawn: no label and no fading one. An offline channel is always drawn,

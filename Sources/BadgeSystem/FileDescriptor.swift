@@ -79,6 +79,10 @@ public struct FileDescriptor: Hashable, Sendable {
   /// Whether the descriptor is a terminal.
   public var isTerminal: Bool { isatty(rawValue) == 1 }
 
+  /// Whether the descriptor is open (a closed standard input must not be read, nor mistaken
+  /// for the next descriptor opened).
+  public var isOpen: Bool { fcntl(rawValue, F_GETFD) != -1 }
+
   public func close() {
     _ = Glibc.close(rawValue)
   }

@@ -14,7 +14,7 @@ import TestSupport
 
   @Test func firstSnapshotShowsWithoutMotion() {
     let animator = BadgeAnimator(snapshot(count: 4, pulseMs: 0), at: 10)
-    #expect(animator.frame(at: 10) == BadgeFrame(channel: "mail", count: 4, label: "4"))
+    #expect(animator.frame(at: 10) == BadgeFrame(channel: "mail", count: 4, label: "4", seq: 1))
     #expect(animator.nextWake(after: 10) == nil)
   }
 
@@ -38,7 +38,7 @@ import TestSupport
     var settled = animator.frame(at: 10 + settle + 0.001)
     expectClose(settled.elapsed, settle + 0.001, 1e-9)
     settled.elapsed = 0
-    #expect(settled == BadgeFrame(channel: "mail", count: 4, label: "4"))
+    #expect(settled == BadgeFrame(channel: "mail", count: 4, label: "4", seq: 1))
     #expect(animator.nextWake(after: 10 + settle + 0.001) == nil)
     animator.update(snapshot(count: 4), at: 12)  // a repeat of the same state is not a change
     #expect(animator.nextWake(after: 12) == nil)
@@ -233,7 +233,7 @@ import TestSupport
     var frame = animator.frame(at: 1.4)
     expectClose(frame.elapsed, 0.4, 1e-9)
     frame.elapsed = 0
-    #expect(frame == BadgeFrame(channel: "alerts", count: 3, label: "•", dot: true, pulsing: true))
+    #expect(frame == BadgeFrame(channel: "alerts", count: 3, label: "•", dot: true, pulsing: true, pulseMs: 2600, seq: 1))
     #expect(animator.nextWake(after: 1.4) == nil)
     animator.update(snapshot("alerts", count: 0, dot: true), at: 2)
     #expect(animator.frame(at: 2).isHidden)

@@ -1,17 +1,12 @@
 /// One JSON object per channel per line, for eww (`deflisten`, then `v.count`) and scripts:
-/// the snapshot's fields with the animated properties beside them.
+/// the fields `badgectl get --format json` prints, with the animated properties after them.
 enum ChannelJSONFormat {
   static func render(_ frames: [BadgeFrame]) -> String {
     JSONObject.lines(frames) { object, frame in
-      object.add("channel", frame.channel)
-      object.add("count", frame.count)
-      object.add("label", frame.label)
+      object.addState(of: frame)
+      object.add("pulsing", frame.pulsing)
       object.add("shown", frame.drawnLabel)
       object.add("previous", frame.roll?.from ?? "")
-      object.add("dot", frame.dot)
-      object.add("pulse", frame.pulsing)
-      object.add("muted", frame.muted)
-      object.add("online", frame.online)
       object.add("direction", frame.roll?.direction.rawValue ?? "")
       object.addMotion(of: frame)
       object.add("text", AccessibleText.describe(frame))

@@ -1,41 +1,49 @@
 /// A JSON object written one member at a time, in the order given, as one line.
 ///
-/// The formats that speak JSON (Waybar, i3blocks, eww, frames) need only flat objects of
-/// strings, numbers, booleans and string arrays; writing them by hand keeps Foundation out.
-struct JSONObject {
+/// The formats that speak JSON (Waybar, i3blocks, eww, frames, and `badgectl`'s
+/// `--format json`) need only flat objects of strings, numbers, booleans and string arrays;
+/// writing them by hand keeps Foundation out.
+public struct JSONObject: Sendable {
   private var members: [String] = []
 
+  public init() {}
+
   /// Adds a string member.
-  mutating func add(_ key: String, _ value: String) {
+  public mutating func add(_ key: String, _ value: String) {
     members.append(JSONObject.quoted(key) + ":" + JSONObject.quoted(value))
   }
 
   /// Adds an integer member.
-  mutating func add(_ key: String, _ value: Int) {
+  public mutating func add(_ key: String, _ value: Int) {
+    members.append(JSONObject.quoted(key) + ":" + String(value))
+  }
+
+  /// Adds an unsigned integer member (sequence numbers).
+  public mutating func add(_ key: String, _ value: UInt64) {
     members.append(JSONObject.quoted(key) + ":" + String(value))
   }
 
   /// Adds a number member with six decimals, so every frame's values read alike.
-  mutating func add(_ key: String, _ value: Double) {
+  public mutating func add(_ key: String, _ value: Double) {
     members.append(JSONObject.quoted(key) + ":" + DecimalFormat.fixed(value))
   }
 
   /// Adds a boolean member.
-  mutating func add(_ key: String, _ value: Bool) {
+  public mutating func add(_ key: String, _ value: Bool) {
     members.append(JSONObject.quoted(key) + ":" + (value ? "true" : "false"))
   }
 
   /// Adds an array of strings.
-  mutating func add(_ key: String, _ values: [String]) {
+  public mutating func add(_ key: String, _ values: [String]) {
     let items = values.map(JSONObject.quoted).joined(separator: ",")
     members.append(JSONObject.quoted(key) + ":[" + items + "]")
   }
 
   /// The object as one line, without a line end.
-  var text: String { "{" + members.joined(separator: ",") + "}" }
+  public var text: String { "{" + members.joined(separator: ",") + "}" }
 
   /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
-  static func quoted(_ text: String) -> String {
+  public static func quoted(_ text: String) -> String {
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -38,7 +38,9 @@ final class WatchProcess {
   private let out = Pipe()
   private var buffer: [UInt8] = []
 
-  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:]) throws {
+  /// Starts `badgectl watch` with `arguments`; `input`, when given, becomes its standard input
+  /// (a bar's click pipe), else it reads from /dev/null.
+  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:], input: Pipe? = nil) throws {
     try Binaries.check()
     process.executableURL = Binaries.badgectl
     process.arguments = ["watch"] + arguments
@@ -48,8 +50,11 @@ final class WatchProcess {
     process.environment = environment
     process.standardOutput = out
     process.standardError = FileHandle.nullDevice
+    process.standardInput = input ?? FileHandle.nullDevice
     try process.run()
   }
+
+  var pid: Int32 { process.processIdentifier }
 
   /// The next line, waiting up to `timeout` seconds.
   func readLine(timeout: Double = 10) throws -> String {

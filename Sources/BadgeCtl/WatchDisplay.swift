@@ -1,0 +1,97 @@
+import BadgeCore
+import BadgeRender
+import BadgeSystem
+
+/// What `badgectl watch` shows: the animators of every watched channel, the renderer, and the
+/// one frame timer, on the watcher's event loop.
+///
+/// Changes only mark the display dirty; a post handler draws once per loop turn, so a
+/// snapshot of many channels (or a burst of events read at once) is one update. Each draw
+/// renders the frames at the loop's time and arms the timer for the animators' next wake, or
+/// disarms it when they have none: an idle watcher is never woken.
+final class WatchDisplay {
+  private let loop: EventLoop
+  private let format: OutputFormat
+  private var group: AnimatorGroup
+  private var renderer: Renderer
+  private var timer: TimerSource?
+  private var post: EventSource?
+
+  /// Whether something changed since the last draw.
+  private var dirty = false
+  /// The last output written: an identical update is not written again.
+  private var written = ""
+  /// When output was last written, for formats that take at most one update per interval.
+  private var lastWrite: Double?
+  /// The least time between two writes: tmux redraws its status at most once a second, so a
+  /// tmux watcher writes at most one line a second (the last state wins). 0 for the others.
+  private let minimumGap: Double
+
+  init(_ settings: WatchSettings, loop: EventLoop) throws(SystemError) {
+    self.loop = loop
+    format = settings.format
+    group = AnimatorGroup(options: settings.animator)
+    renderer = Renderer(format: settings.format, options: settings.render)
+    minimumGap = settings.format.showsMotion ? 0 : settings.animator.frameInterval
+    timer = try loop.addTimer(at: UInt64.max) { [unowned self] in dirty = true }
+    timer?.disarm()
+    post = try loop.addPost { [unowned self] in if dirty { draw() } }
+  }
+
+  /// The loop's monotonic time in seconds: the clock every animator runs on.
+  var now: Double { Double(loop.now) / 1_000_000 }
+
+  /// The latest snapshot of every channel shown, in the order they arrived.
+  var channels: [ChannelSnapshot] { group.animators.map(\.snapshot) }
+
+  /// Takes in a snapshot that arrived now.
+  func update(_ snapshot: ChannelSnapshot) {
+    group.update(snapshot, at: now)
+    dirty = true
+  }
+
+  /// Marks every channel online or offline.
+  func setOnline(_ online: Bool) {
+    group.setOnline(online, at: now)
+    dirty = true
+  }
+
+  /// Stops showing `channel`.
+  func remove(channel: String) {
+    group.remove(channel: channel)
+    dirty = true
+  }
+
+  /// Ends a terminal line that was being rewritten in place, so that the shell's prompt starts
+  /// on a line of its own.
+  func finish() {
+    if format == .term, renderer.options.rewrite, !written.isEmpty { Output.write("\n") }
+  }
+
+  private func draw() {
+    let time = now
+    if let lastWrite, time < lastWrite + minimumGap {
+      arm(at: lastWrite + minimumGap)  // still dirty: drawn when the gap has passed
+      return
+    }
+    dirty = false
+    let output = renderer.render(group.frames(at: time))
+    if output != written {
+      Output.write(output)
+      written = output
+      lastWrite = time
+    }
+    if let wake = group.nextWake(after: time) {
+      arm(at: wake)
+    } else {
+      timer?.disarm()
+    }
+  }
+
+  /// Arms the frame timer for `time` (seconds), rounded up to the next microsecond so that the
+  /// loop's time at the wake is never before it.
+  private func arm(at time: Double) {
+    let deadline = UInt64((time * 1_000_000).rounded(.up))
+    timer?.schedule(at: max(deadline, loop.now + 1))
+  }
+}

@@ -1,0 +1,119 @@
+import BadgeCore
+import BadgeRender
+import BadgeSystem
+
+/// What `badgectl watch` was asked for, checked: the output format, how badges move, how they
+/// are drawn, and whether clicks come in on standard input.
+///
+/// Every value the command line or the environment can get wrong is refused here with a usage
+/// error (exit 64), before anything connects.
+struct WatchSettings {
+  var format: OutputFormat
+  var animator: AnimatorOptions
+  var render: RenderOptions
+  /// i3blocks sends clicks to a persistent block's standard input.
+  var readsClicks: Bool
+
+  /// The facts about the process's surroundings that the settings depend on.
+  struct Surroundings {
+    /// `NO_COLOR` is set (to anything but the empty string).
+    var noColour: Bool
+    /// `TERM=dumb`: no escape codes at all.
+    var dumbTerminal: Bool
+    /// `COLORTERM` is `truecolor` or `24bit`.
+    var trueColour: Bool
+    /// `NO_MOTION` is set.
+    var noMotion: Bool
+    var outputIsTerminal: Bool
+    /// Standard input is open and not a terminal: a bar may write clicks to it.
+    var inputIsPipe: Bool
+    /// Standard input is shared with i3blocks itself. i3blocks 1.4 (Debian 12's) gives a
+    /// persistent block no input of its own: the block inherits the click stream i3bar sends
+    /// i3blocks, and reading it would steal other blocks' clicks. It sets BLOCK_INTERVAL but
+    /// not the lower-case block properties (`interval`) that 1.5 and later set beside the
+    /// pipe they give each persistent block.
+    var inputIsSharedWithI3blocks: Bool
+
+    static var current: Surroundings {
+      let colourTerm = Environment.value("COLORTERM")
+      return Surroundings(
+        noColour: Environment.value("NO_COLOR") != nil,
+        dumbTerminal: Environment.value("TERM") == "dumb",
+        trueColour: colourTerm == "truecolor" || colourTerm == "24bit",
+        noMotion: Environment.value("NO_MOTION") != nil,
+        outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
+        inputIsPipe: FileDescriptor.standardInput.isOpen && !FileDescriptor.standardInput.isTerminal,
+        inputIsSharedWithI3blocks: Environment.value("BLOCK_INTERVAL") != nil && Environment.value("interval") == nil)
+    }
+  }
+
+  /// The most frames per second `--fps` takes; each format caps it lower (`FrameRate`).
+  static let maxFramesPerSecond = 1000
+
+  /// The formats whose text a `--template` shapes.
+  static let templatedFormats: [OutputFormat] = [.term, .plain, .tmux, .polybar, .waybar, .i3blocks]
+
+  /// Checks `command`'s options against each other and the surroundings.
+  ///
+  /// - Throws: `CtlError.usage` naming the option and what it takes.
+  init(_ command: ParsedCommand, surroundings: Surroundings = .current) throws(CtlError) {
+    let terminal = surroundings.outputIsTerminal
+    // --big draws only in the terminal format, so it picks that format when none is named.
+    let fallback: OutputFormat = terminal || command.has("--big") ? .term : .plain
+    format = command.value("--format").flatMap(OutputFormat.init) ?? fallback
+
+    let fps = try command.value("--fps").map { (text) throws(CtlError) in
+      try WatchSettings.number(text, option: "--fps <n>", range: 1...WatchSettings.maxFramesPerSecond)
+    }
+    let maxLabel = try command.value("--max").map { (text) throws(CtlError) in
+      try WatchSettings.number(text, option: "--max <n>", range: Limits.maxLabel)
+    }
+    animator = AnimatorOptions(
+      maxLabel: maxLabel,
+      noMotion: command.has("--no-motion") || surroundings.noMotion || !format.showsMotion,
+      frameInterval: FrameRate.interval(for: format, requested: fps))
+
+    var template: Template?
+    if let text = command.value("--template") {
+      try WatchSettings.require(
+        WatchSettings.templatedFormats.contains(format), "--template",
+        appliesTo: WatchSettings.templatedFormats.map(\.rawValue).joined(separator: ", "), not: format)
+      do {
+        template = try Template(text)
+      } catch {
+        throw WatchSettings.usage(error.description)
+      }
+    }
+    try WatchSettings.require(!command.has("--big") || format == .term, "--big", appliesTo: "term", not: format)
+    try WatchSettings.require(
+      command.value("--click") == nil || format == .polybar, "--click", appliesTo: "polybar", not: format)
+
+    // No escape codes unless a real terminal that understands them reads the output.
+    let plainTerminal = surroundings.dumbTerminal || !terminal
+    let colour: ColourMode =
+      plainTerminal || surroundings.noColour ? .none : surroundings.trueColour ? .trueColour : .palette256
+    render = RenderOptions(
+      template: template, colour: colour, rewrite: !plainTerminal, big: command.has("--big"),
+      clickCommand: command.value("--click"))
+    readsClicks = format == .i3blocks && surroundings.inputIsPipe && !surroundings.inputIsSharedWithI3blocks
+  }
+
+  private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {
+    guard let value = DecimalParser.parse(text.utf8), range.contains(value) else {
+      throw usage(
+        "Invalid value '\(text)' for '\(option)'; expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+  }
+
+  private static func require(
+    _ condition: Bool, _ option: String, appliesTo formats: String, not format: OutputFormat
+  ) throws(CtlError) {
+    guard !condition else { return }
+    throw usage("'\(option)' applies to --format \(formats), not '\(format.rawValue)'")
+  }
+
+  private static func usage(_ message: String) -> CtlError {
+    .usage(UsageError(message, command: "watch"))
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// Clicks: SIGUSR1 (polybar's `kill -USR1 %pid%`) and i3blocks' click lines clear what the
+/// watcher shows.
+@Suite struct WatchClickTests {
+  @Test func sigusr1ClearsTheNamedChannelsAndTheShownOnesAGlobMatches() throws {
+    let daemon = try DaemonProcess()
+    for (name, count) in [("mail", "2"), ("app:a", "3"), ("other", "4")] {
+      try badgectl(["set", name, count], socket: daemon.socket)
+    }
+    let watch = try WatchProcess(["mail", "app:*", "--format", "json"], socket: daemon.socket)
+    _ = try watch.readLine { $0.contains(#""channel":"mail""#) }  // the snapshot is in
+    kill(watch.pid, SIGUSR1)
+    #expect(waitUntil(timeout: 5) {
+      (try? currentCount("mail", socket: daemon.socket)) == 0
+        && (try? currentCount("app:a", socket: daemon.socket)) == 0
+    })
+    #expect(try currentCount("other", socket: daemon.socket) == 4, "a channel it does not show is left alone")
+    // The watcher shows the clear it caused, and keeps running.
+    _ = try watch.readLine { $0.contains(#""channel":"mail","count":0"#) }
+    #expect(watch.isRunning)
+  }
+
+  @Test func anI3blocksLeftClickClearsAndTheEndOfInputIsHarmless() throws {
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "5"], socket: daemon.socket)
+    let clicks = Pipe()
+    let watch = try WatchProcess(["mail", "--format", "i3blocks"], socket: daemon.socket, input: clicks)
+    _ = try watch.readLine()
+    func click(_ line: String) throws {
+      try clicks.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+    }
+    // What i3blocks 1.4 writes for a persistent JSON block: every key of the block.
+    try click(#"{"":"","name":"mail","full_text":"5","button":3,"x":10,"y":5}"#)
+    usleep(300_000)
+    #expect(try currentCount("mail", socket: daemon.socket) == 5, "a right click clears nothing")
+    try click(#"{"":"","name":"mail","full_text":"\"button\":3","button":1,"x":10,"y":5}"#)
+    #expect(waitUntil(timeout: 5) { (try? currentCount("mail", socket: daemon.socket)) == 0 })
+    // The raw format writes the button alone.
+    try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    try click("1")
+    #expect(waitUntil(timeout: 5) { (try? currentCount("mail", socket: daemon.socket)) == 0 })
+
+    // The bar closing the pipe neither ends the watcher nor makes it spin.
+    try clicks.fileHandleForWriting.close()
+    usleep(200_000)
+    let before = try cpuTicks(watch.pid)
+    usleep(1_500_000)
+    #expect(watch.isRunning)
+    #expect(try cpuTicks(watch.pid) - before <= 1)
+  }
+
+  @Test func underI3blocks14TheSharedInputIsLeftAlone() throws {
+    // i3blocks 1.4 hands a persistent block its own standard input, the click stream of the
+    // whole bar: the watcher must not read (and so steal) other blocks' clicks from it.
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "5"], socket: daemon.socket)
+    let clicks = Pipe()
+    let watch = try WatchProcess(
+      ["mail", "--format", "i3blocks"], socket: daemon.socket, environment: ["BLOCK_INTERVAL": "persist"],
+      input: clicks)
+    _ = try watch.readLine()
+    try clicks.fileHandleForWriting.write(contentsOf: Data(#"{"name":"mail","button":1}"#.utf8 + [0x0A]))
+    usleep(500_000)
+    #expect(try currentCount("mail", socket: daemon.socket) == 5, "the click line was read")
+    #expect(watch.isRunning)
+  }
+}
