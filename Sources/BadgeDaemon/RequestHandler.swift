@@ -67,7 +67,12 @@ extension Server {
     let now = loop.now
     do {
       let outcome = try store.apply(mutation, to: name, now: now)
-      if outcome.changed { changed(outcome.channel) }
+      if outcome.changed {
+        changed(outcome.channel)
+        logger.debug(
+          "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
+          [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
+      }
       ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &client.output)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {

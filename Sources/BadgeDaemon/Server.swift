@@ -89,7 +89,9 @@ final class Server {
         continue
       }
       clients[client.id] = client
-      logger.debug("Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).")
+      logger.debug(
+        "Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).",
+        client.pid.map { [.clientPID($0)] } ?? [])
     }
   }
 

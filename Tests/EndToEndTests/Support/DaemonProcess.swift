@@ -15,9 +15,10 @@ final class DaemonProcess {
   ///     daemon on the same state).
   ///   - config: the config file's text, if any.
   ///   - arguments: more arguments.
+  ///   - environment: variables to set for the daemon (e.g. `NOTIFY_SOCKET`).
   init(
     folder: TemporaryFolder? = nil, socket: String? = nil, config: String? = nil, arguments: [String] = [],
-    waitForSocket: Bool = true
+    environment extra: [String: String] = [:], waitForSocket: Bool = true
   ) throws {
     try Binaries.check()
     self.folder = try folder ?? TemporaryFolder()
@@ -34,6 +35,7 @@ final class DaemonProcess {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "BADGED_SOCKET")
     environment.removeValue(forKey: "NOTIFY_SOCKET")
+    environment.merge(extra) { $1 }
     process.environment = environment
     try process.run()
     if waitForSocket {
