@@ -36,6 +36,8 @@ public enum BadgeCtl {
       try Watcher(socket: socket, patterns: patterns, format: format).run()
     case "ping":
       _ = try DaemonConnection(socket: socket).request("PING")
+    case "reload":
+      _ = try DaemonConnection(socket: socket).request("RELOAD")
     default:
       let request = try requestLine(for: command)
       let replies = try DaemonConnection(socket: socket).request(request)

@@ -69,7 +69,14 @@ public enum Daemon {
       let loop = try EventLoop()
       let store = Store(config: config)
       let server = try Server(loop: loop, store: store, listener: listener, logger: logger)
+      // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
+      let notifier = try ServiceNotifier(loop: loop, server: server)
+      let reloader = ConfigReloader(
+        path: configPath, required: options.configFile != nil, store: store, server: server,
+        notifier: notifier, logger: logger)
+      server.reloadConfig = reloader.reload
       let stop = { [unowned server] in
+        notifier.stopping()
         logger.info("Shutting down.")
         server.stopAccepting()
         loop.exit(code: 0)
@@ -77,11 +84,10 @@ public enum Daemon {
       let signals = [
         try loop.addSignal(SIGTERM, stop),
         try loop.addSignal(SIGINT, stop),
-        try loop.addSignal(SIGHUP) {
-          reload(store: store, server: server, path: configPath, required: options.configFile != nil, logger: logger)
-        },
+        try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
       logger.info("Listening on \(socketPath).")
+      notifier.ready()
       let status = try loop.run()
       server.closeAll()
       withExtendedLifetime(signals) {}
@@ -100,18 +106,6 @@ public enum Daemon {
   static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
     if !required && !FileSystem.exists(path) { return DaemonConfig() }
     return try DaemonConfig.parse(IniFile.read(path: path), file: path)
-  }
-
-  /// Re-reads the config and swaps it in only when it is valid; watchers get events for every
-  /// channel whose settings changed.
-  static func reload(store: Store, server: Server, path: String, required: Bool, logger: Logger) {
-    do throws(ConfigError) {
-      let config = try loadConfig(path: path, required: required)
-      store.reconfigure(config) { server.push($0) }
-      logger.info("Reloaded configuration from \(path).")
-    } catch {
-      logger.error("Failed to reload configuration, keeping the old one: \(error)")
-    }
   }
 
   static func write(_ text: String, to fd: FileDescriptor) {

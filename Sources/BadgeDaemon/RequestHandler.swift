@@ -55,6 +55,8 @@ extension Server {
       ReplyEncoder.appendOK(to: &client.output)
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
+    case .reload:
+      reload(for: client)
     case .quit:
       ReplyEncoder.appendOK("bye", to: &client.output)
       client.closeAfterFlush = true
@@ -82,6 +84,20 @@ extension Server {
           ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &client.output)
       }
+    }
+  }
+
+  /// `RELOAD`: `OK reloaded`, or `ERR failed <file:line: reason>` with the old config kept.
+  private func reload(for client: Client) {
+    guard let reloadConfig else {
+      ReplyEncoder.appendError(ProtocolError(.failed, "This daemon cannot reload"), to: &client.output)
+      return
+    }
+    do throws(ConfigError) {
+      try reloadConfig()
+      ReplyEncoder.appendOK("reloaded", to: &client.output)
+    } catch {
+      ReplyEncoder.appendError(ProtocolError(.failed, error.description), to: &client.output)
     }
   }
 

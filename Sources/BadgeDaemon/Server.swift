@@ -18,6 +18,8 @@ final class Server {
   let store: Store
   var logger: Logger
   var changeLog: ChangeLog?
+  /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
+  var reloadConfig: (() throws(ConfigError) -> Void)?
 
   private let listener: FileDescriptor
   private var listenSource: IOSource?
