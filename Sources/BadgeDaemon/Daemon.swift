@@ -50,16 +50,16 @@ public enum Daemon {
     let socketPath = options.socketPath ?? XDGPaths.defaultSocket
     let stateFolder = options.stateFolder ?? XDGPaths.defaultStateFolder
     do throws(SystemError) {
-      try FileSystem.makeFolder(FileSystem.folder(of: socketPath), mode: 0o700)
       try FileSystem.makeFolder(stateFolder, mode: 0o700)
     } catch {
       logger.error("\(error)")
       return ExitStatus.failure
     }
 
-    let listener: FileDescriptor
-    do throws(UnixSocket.ListenError) {
-      listener = try UnixSocket.listen(path: socketPath)
+    // The socket the service manager passed (socket activation), else our own at socketPath.
+    let listener: ListeningSocket
+    do throws(ListeningSocket.Error) {
+      listener = try ListeningSocket.open(path: socketPath)
     } catch {
       logger.error("\(error)")
       return ExitStatus.failure
@@ -68,7 +68,7 @@ public enum Daemon {
     do throws(SystemError) {
       let loop = try EventLoop()
       let store = Store(config: config)
-      let server = try Server(loop: loop, store: store, listener: listener, logger: logger)
+      let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
       let notifier = try ServiceNotifier(loop: loop, server: server)
       let reloader = ConfigReloader(
@@ -86,18 +86,16 @@ public enum Daemon {
         try loop.addSignal(SIGINT, stop),
         try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
-      logger.info("Listening on \(socketPath).")
+      logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
       notifier.ready()
       let status = try loop.run()
       server.closeAll()
       withExtendedLifetime(signals) {}
       listener.close()
-      FileSystem.remove(socketPath)
       return status
     } catch {
       logger.error("\(error)")
       listener.close()
-      FileSystem.remove(socketPath)
       return ExitStatus.failure
     }
   }
