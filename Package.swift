@@ -33,6 +33,9 @@ let package = Package(
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
 
+    // Test tool: runs a program under systemd's MemoryDenyWriteExecute= seccomp rules.
+    .executableTarget(name: "mdwe-run", path: "Tests/Tools/mdwe-run"),
+
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion"]),
