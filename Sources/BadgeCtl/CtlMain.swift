@@ -16,6 +16,8 @@ public enum BadgeCtl {
       switch invocation {
       case .version:
         Output.line("badgectl \(BadgedVersion.current)")
+      case .completion(let shell):
+        Output.write(CompletionScript.script(for: shell))
       case .help(let command):
         Output.write(command.flatMap(CommandSpec.named).map(HelpText.command) ?? HelpText.tool())
       case .run(let parsed, let socket):
