@@ -30,7 +30,7 @@ public enum SocketActivation {
       throw Error(description: "The service manager passed \(count) sockets; badged serves exactly one listening Unix stream socket, refusing to start")
     }
     let fd = FileDescriptor(rawValue: SD_LISTEN_FDS_START)
-    let isListeningStream = sd_is_socket_unix(fd.rawValue, Int32(SOCK_STREAM.rawValue), 1, nil, 0)
+    let isListeningStream = sd_is_socket_unix(fd.rawValue, UnixSocket.streamType, 1, nil, 0)
     guard isListeningStream > 0 else {
       throw Error(description: "The socket passed by the service manager (fd \(fd.rawValue)) is not a listening Unix stream socket; check ListenStream= in badged.socket, refusing to start")
     }
