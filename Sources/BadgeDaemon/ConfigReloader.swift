@@ -14,6 +14,8 @@ final class ConfigReloader {
   private unowned let server: Server
   private let notifier: ServiceNotifier
   private let logger: Logger
+  /// Called with each config put in force, for what follows the config besides the store.
+  var didApply: ((DaemonConfig) -> Void)?
 
   init(path: String, required: Bool, store: Store, server: Server, notifier: ServiceNotifier, logger: Logger) {
     self.path = path
@@ -41,6 +43,7 @@ final class ConfigReloader {
       logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
       server.push(channel)
     }
+    didApply?(config)
     logger.info("Reloaded configuration from \(path).")
   }
 }
