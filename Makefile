@@ -2,11 +2,24 @@
 # The two commands a new machine needs: `make run` and `make test`.
 
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
-PREFIX ?= $(HOME)/.local
 DEBUG_BIN := .build/debug
 RELEASE_BIN := .build/release
 
-.PHONY: all deps build release run test bench clean
+# Where `make install` puts things (DESTDIR is prepended to each, for packaging).
+PREFIX ?= $(HOME)/.local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/badged
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+XDG_CONFIG_HOME ?= $(HOME)/.config
+UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
+# The folder of already built binaries to install; empty: build release binaries first.
+BINDIR_SOURCE ?=
+
+.PHONY: all deps build release run test bench install uninstall clean
 
 all: build
 
@@ -30,6 +43,39 @@ run: build
 test: build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR), man pages, the example
+# config and completions for bash, zsh and fish. Then: systemctl --user enable --now badged.socket
+install: $(if $(BINDIR_SOURCE),,release)
+	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(DESTDIR)$(BINDIR)/
+	sed 's|@bindir@|$(BINDIR)|g' systemd/badged.service > $(DESTDIR)$(UNITDIR)/badged.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/badged.service
+	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
+	install -m 0644 man/badged.1 man/badgectl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
+	$(SOURCE)/badgectl --generate-completion bash > $(DESTDIR)$(BASHCOMPDIR)/badgectl
+	$(SOURCE)/badgectl --generate-completion zsh > $(DESTDIR)$(ZSHCOMPDIR)/_badgectl
+	$(SOURCE)/badgectl --generate-completion fish > $(DESTDIR)$(FISHCOMPDIR)/badgectl.fish
+	install -m 0644 completions/badged.bash $(DESTDIR)$(BASHCOMPDIR)/badged
+	install -m 0644 completions/_badged $(DESTDIR)$(ZSHCOMPDIR)/_badged
+	install -m 0644 completions/badged.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
+	@echo "Installed. Start it with: systemctl --user daemon-reload && systemctl --user enable --now badged.socket"
+
+# Removes exactly what `make install` put (same variables). Disable the units first:
+# systemctl --user disable --now badged.socket badged.service
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl
+	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket
+	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man5/badged.conf.5
+	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/badgectl $(DESTDIR)$(BASHCOMPDIR)/badged
+	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_badgectl $(DESTDIR)$(ZSHCOMPDIR)/_badged
+	rm -f $(DESTDIR)$(FISHCOMPDIR)/badgectl.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
 
 clean:
 	rm -rf .build

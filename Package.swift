@@ -42,6 +42,9 @@ let package = Package(
 
     // Helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Test tool: runs a program under systemd's MemoryDenyWriteExecute= seccomp rules.
+    .executableTarget(name: "mdwe-run", path: "Tests/Tools/mdwe-run"),
+
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),

@@ -1,7 +1,8 @@
 import BadgeRender
 
 /// The commands of `badgectl`, as data: names, arguments, options and help texts. The parser,
-/// the help screens, the completions and the man page all read this one table.
+/// the help screens and the shell completions read this one table; a test checks that
+/// badgectl(1) describes every command and option in it.
 struct CommandSpec: Sendable {
   /// An option a command accepts.
   struct Option: Sendable {
@@ -156,6 +157,14 @@ extension CommandSpec {
       usage: "[<channel or glob> ...]",
       arguments: [Argument(name: "<channel or glob>", help: "A channel name, or a pattern such as 'app:*'.")],
       options: watchOptions, positionals: 0...64),
+    CommandSpec(
+      name: "reload", abstract: "Make the daemon re-read its config file.",
+      discussion: """
+        Does what SIGHUP does: a valid file applies to every channel, and watchers are sent the
+        channels whose label or style changed. A broken file is refused with file:line: reason
+        (exit status 1) and the daemon keeps its old config.
+        """,
+      usage: "", arguments: [], options: [], positionals: 0...0),
     CommandSpec(
       name: "ping", abstract: "Check that the daemon answers.",
       discussion: "Exits 0 when it does, 69 when it cannot be reached.",

@@ -16,6 +16,8 @@ public enum BadgeCtl {
       switch invocation {
       case .version:
         Output.line("badgectl \(BadgedVersion.current)")
+      case .completion(let shell):
+        Output.write(CompletionScript.script(for: shell))
       case .help(let command):
         Output.write(command.flatMap(CommandSpec.named).map(HelpText.command) ?? HelpText.tool())
       case .run(let parsed, let socket):
@@ -37,6 +39,8 @@ public enum BadgeCtl {
       try Watcher(socket: socket, patterns: patterns, settings: settings).run()
     case "ping":
       _ = try DaemonConnection(socket: socket).request("PING")
+    case "reload":
+      _ = try DaemonConnection(socket: socket).request("RELOAD")
     default:
       let request = try requestLine(for: command)
       let replies = try DaemonConnection(socket: socket).request(request)

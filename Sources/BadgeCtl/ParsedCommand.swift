@@ -28,6 +28,8 @@ enum Invocation {
   case run(ParsedCommand, socket: String?)
   case help(command: String?)
   case version
+  /// `--generate-completion <shell>`: print a completion script.
+  case completion(CompletionScript.Shell)
 }
 
 enum ArgumentScanner {
@@ -58,6 +60,12 @@ enum ArgumentScanner {
         socket = value
       case "--version" where commandName == nil:
         return .version
+      case "--generate-completion" where commandName == nil:
+        let shells = CompletionScript.Shell.allCases.map(\.rawValue)
+        guard let value = inline ?? rest.popFirst(), let shell = CompletionScript.Shell(rawValue: value) else {
+          throw UsageError("Expected '--generate-completion <shell>' with one of \(shells.joined(separator: ", "))")
+        }
+        return .completion(shell)
       case "-h", "--help":
         return .help(command: commandName)
       default:

@@ -52,16 +52,16 @@ public enum Daemon {
     let socketPath = options.socketPath ?? XDGPaths.defaultSocket
     let stateFolder = options.stateFolder ?? XDGPaths.defaultStateFolder
     do throws(SystemError) {
-      try FileSystem.makeFolder(FileSystem.folder(of: socketPath), mode: 0o700)
       try FileSystem.makeFolder(stateFolder, mode: 0o700)
     } catch {
       logger.error("\(error)")
       return ExitStatus.failure
     }
 
-    let listener: FileDescriptor
-    do throws(UnixSocket.ListenError) {
-      listener = try UnixSocket.listen(path: socketPath)
+    // The socket the service manager passed (socket activation), else our own at socketPath.
+    let listener: ListeningSocket
+    do throws(ListeningSocket.Error) {
+      listener = try ListeningSocket.open(path: socketPath)
     } catch {
       logger.error("\(error)")
       return ExitStatus.failure
@@ -77,9 +77,17 @@ public enum Daemon {
         throw SystemError("use the state folder '\(stateFolder)' (\(error.operation))", error.errno)
       }
       try persistence.attach(to: loop)
-      let server = try Server(loop: loop, store: store, listener: listener, logger: logger)
+      let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
       server.changeLog = persistence
+      // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
+      let notifier = try ServiceNotifier(loop: loop, server: server)
+      let reloader = ConfigReloader(
+        path: configPath, required: options.configFile != nil, store: store, server: server,
+        notifier: notifier, logger: logger)
+      reloader.didApply = { persistence.sync = $0.sync }
+      server.reloadConfig = reloader.reload
       let stop = { [unowned server] in
+        notifier.stopping()
         logger.info("Shutting down.")
         server.stopAccepting()
         loop.exit(code: 0)
@@ -87,13 +95,10 @@ public enum Daemon {
       let signals = [
         try loop.addSignal(SIGTERM, stop),
         try loop.addSignal(SIGINT, stop),
-        try loop.addSignal(SIGHUP) {
-          reload(
-            store: store, server: server, persistence: persistence, path: configPath,
-            required: options.configFile != nil, logger: logger)
-        },
+        try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
-      logger.info("Listening on \(socketPath).")
+      logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
+      notifier.ready()
       var status = try loop.run()
       server.closeAll()
       do {
@@ -104,12 +109,10 @@ public enum Daemon {
       }
       withExtendedLifetime(signals) {}
       listener.close()
-      FileSystem.remove(socketPath)
       return status
     } catch {
       logger.error("\(error)")
       listener.close()
-      FileSystem.remove(socketPath)
       return ExitStatus.failure
     }
   }
@@ -118,21 +121,6 @@ public enum Daemon {
   static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
     if !required && !FileSystem.exists(path) { return DaemonConfig() }
     return try DaemonConfig.parse(IniFile.read(path: path), file: path)
-  }
-
-  /// Re-reads the config and swaps it in only when it is valid; watchers get events for every
-  /// channel whose settings changed.
-  static func reload(
-    store: Store, server: Server, persistence: Persistence, path: String, required: Bool, logger: Logger
-  ) {
-    do throws(ConfigError) {
-      let config = try loadConfig(path: path, required: required)
-      store.reconfigure(config) { server.push($0) }
-      persistence.sync = config.sync
-      logger.info("Reloaded configuration from \(path).")
-    } catch {
-      logger.error("Failed to reload configuration, keeping the old one: \(error)")
-    }
   }
 
   static func write(_ text: String, to fd: FileDescriptor) {

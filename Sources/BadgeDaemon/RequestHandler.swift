@@ -56,6 +56,8 @@ extension Server {
       ReplyEncoder.appendOK(to: &client.output)
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
+    case .reload:
+      reload(for: client)
     case .quit:
       ReplyEncoder.appendOK("bye", to: &client.output)
       client.closeAfterFlush = true
@@ -69,7 +71,12 @@ extension Server {
     if refuseChange(client) { return }
     do {
       let outcome = try store.apply(mutation, to: name, now: now)
-      if outcome.changed { changed(outcome.channel, by: client) }
+      if outcome.changed {
+        changed(outcome.channel, by: client)
+        logger.debug(
+          "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
+          [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
+      }
       ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &client.output)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
@@ -79,6 +86,20 @@ extension Server {
           ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &client.output)
       }
+    }
+  }
+
+  /// `RELOAD`: `OK reloaded`, or `ERR failed <file:line: reason>` with the old config kept.
+  private func reload(for client: Client) {
+    guard let reloadConfig else {
+      ReplyEncoder.appendError(ProtocolError(.failed, "This daemon cannot reload"), to: &client.output)
+      return
+    }
+    do throws(ConfigError) {
+      try reloadConfig()
+      ReplyEncoder.appendOK("reloaded", to: &client.output)
+    } catch {
+      ReplyEncoder.appendError(ProtocolError(.failed, error.description), to: &client.output)
     }
   }
 

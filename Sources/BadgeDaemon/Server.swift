@@ -20,6 +20,8 @@ final class Server {
   let store: Store
   var logger: Logger
   var changeLog: ChangeLog?
+  /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
+  var reloadConfig: (() throws(ConfigError) -> Void)?
 
   private let listener: FileDescriptor
   private var listenSource: IOSource?
@@ -96,7 +98,9 @@ final class Server {
         continue
       }
       clients[client.id] = client
-      logger.debug("Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).")
+      logger.debug(
+        "Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).",
+        client.pid.map { [.clientPID($0)] } ?? [])
     }
   }
 

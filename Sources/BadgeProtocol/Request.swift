@@ -19,13 +19,15 @@ public enum Request: Equatable, Sendable {
   /// Subscribe to the channels matching any pattern; no pattern means every channel.
   case watch([ChannelPattern])
   case unwatch
+  /// Re-read the config file, as SIGHUP does.
+  case reload
   case quit
 
   /// The command words, as clients send them (in any case).
   public enum Command: String, CaseIterable, Sendable {
     case hello = "HELLO", ping = "PING", incr = "INCR", decr = "DECR", set = "SET"
     case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
-    case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", quit = "QUIT"
+    case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", reload = "RELOAD", quit = "QUIT"
   }
 }
 

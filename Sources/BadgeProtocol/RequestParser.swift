@@ -46,6 +46,7 @@ public enum RequestParser {
     case .configure: return "CONFIGURE <channel> <key>=<value|default> ..."
     case .watch: return "WATCH [<channel or glob> ...]"
     case .unwatch: return "UNWATCH"
+    case .reload: return "RELOAD"
     case .quit: return "QUIT"
     }
   }
@@ -97,6 +98,7 @@ public enum RequestParser {
     case .ping: return .ping
     case .list: return .list
     case .unwatch: return .unwatch
+    case .reload: return .reload
     case .quit: return .quit
     }
   }

@@ -16,9 +16,10 @@ final class DaemonProcess {
   ///   - config: the config file's text, if any.
   ///   - arguments: more arguments.
   ///   - wrapper: a command that runs badged (`setpriv …`, `prlimit …`), if any.
+  ///   - environment: variables to set for the daemon (e.g. `NOTIFY_SOCKET`).
   init(
     folder: TemporaryFolder? = nil, socket: String? = nil, config: String? = nil, arguments: [String] = [],
-    wrapper: [String] = [], waitForSocket: Bool = true
+    wrapper: [String] = [], environment extra: [String: String] = [:], waitForSocket: Bool = true
   ) throws {
     try Binaries.check()
     self.folder = try folder ?? TemporaryFolder()
@@ -40,6 +41,7 @@ final class DaemonProcess {
     var environment = ProcessInfo.processInfo.environment
     environment.removeValue(forKey: "BADGED_SOCKET")
     environment.removeValue(forKey: "NOTIFY_SOCKET")
+    environment.merge(extra) { $1 }
     process.environment = environment
     try process.run()
     if waitForSocket {

@@ -10,13 +10,7 @@ final class RawClient {
 
   init(path: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      let bytes = Array(path.utf8)
-      raw.copyBytes(from: bytes)
-      raw[bytes.count] = 0
-    }
+    var address = unixAddress(path)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -103,6 +97,18 @@ final class RawClient {
     var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&poller, 1, Int32(seconds * 1000)) == 0
   }
+}
+
+/// The `sockaddr_un` of a socket path.
+func unixAddress(_ path: String) -> sockaddr_un {
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { raw in
+    let bytes = Array(path.utf8)
+    raw.copyBytes(from: bytes)
+    raw[bytes.count] = 0
+  }
+  return address
 }
 
 /// The value of `key=` in a STATE or EVENT line.

@@ -1,0 +1,94 @@
+import BadgeCore
+import Foundation
+import Testing
+
+/// The man pages render cleanly and describe what the programs do.
+@Suite struct ManPageTests {
+  static let pages = ["badged.1", "badgectl.1", "badged.conf.5"]
+
+  /// A page as `man -l` prints it, without line wrapping in the way of the checks.
+  private func rendered(_ page: String, width: Int = 200) throws -> String {
+    let result = try run("man", ["-l", Repository.path("man/\(page)")], environment: ["MANWIDTH": String(width), "MANPAGER": "cat", "PAGER": "cat"])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty, "\(page): \(result.stderr)")
+    return result.stdout
+  }
+
+  /// The lines of one section (`COMMANDS`, `OPTIONS`, …) of a rendered page.
+  private func section(_ name: String, of text: String) -> [Substring] {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(of: Substring(name)) else { return [] }
+    let rest = lines[(start + 1)...]
+    let end = rest.firstIndex { !$0.isEmpty && !$0.hasPrefix(" ") } ?? rest.endIndex
+    return Array(rest[..<end])
+  }
+
+  @Test(arguments: pages)
+  func rendersWithTheClassicSections(page: String) throws {
+    let text = try rendered(page, width: 80)
+    #expect(text.count > 1000)
+    for name in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXAMPLES", "SEE ALSO"] {
+      #expect(text.contains("\n\(name)\n"), "\(page): \(name)")
+    }
+    // As a user would keep it: rendered to a file.
+    let folder = try TemporaryFolder()
+    let result = try run("/bin/sh", ["-c", "man -l \"$1\" > \"$2\"", "sh", Repository.path("man/\(page)"), folder.file("page.txt")])
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let size = try FileManager.default.attributesOfItem(atPath: folder.file("page.txt"))[.size] as? Int ?? 0
+    #expect(size > 1000)
+  }
+
+  @Test(arguments: pages)
+  func groffFindsNothingToWarnAbout(page: String) throws {
+    let result = try run("groff", ["-ww", "-man", "-Tutf8", "-z", Repository.path("man/\(page)")])
+    #expect(result.status == 0)
+    #expect(result.stderr.isEmpty, "\(page): \(result.stderr)")
+  }
+
+  @Test func badgectlPageDescribesEveryCommandAndOption() throws {
+    let help = try badgectl(["--help"], socket: nil).stdout
+    let commands = section("SUBCOMMANDS:", of: help).compactMap { $0.split(separator: " ").first.map(String.init) }
+      .filter { !$0.hasPrefix("See") }
+    #expect(commands.contains("reload") && commands.count >= 12, "\(commands)")
+    let page = try rendered("badgectl.1")
+    let described = section("COMMANDS", of: page).filter { $0.hasPrefix("       ") && !$0.hasPrefix("        ") }
+    for command in commands {
+      #expect(described.contains { $0.dropFirst(7).hasPrefix(command + " ") || $0.dropFirst(7) == command }, "\(command)")
+      let options = try badgectl(["help", command], socket: nil).stdout
+      for word in section("OPTIONS:", of: options).flatMap({ $0.split(separator: " ") }) where word.hasPrefix("-") {
+        let option = word.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+        #expect(section("OPTIONS", of: page).contains { $0.contains(option) }, "\(command): \(option)")
+      }
+    }
+    for status in ["0", "1", "64", "69"] {
+      #expect(section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
+    }
+  }
+
+  @Test func badgedPageDescribesEveryOptionAndExitStatus() throws {
+    let help = try run(Binaries.badged.path, ["--help"]).stdout
+    let options = section("OPTIONS:", of: help).compactMap { $0.split(separator: " ").first }
+      .filter { $0.hasPrefix("-") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+    #expect(options.count >= 7, "\(options)")
+    let page = try rendered("badged.1")
+    for option in options {
+      #expect(section("OPTIONS", of: page).contains { $0.hasPrefix("       " + option) }, "\(option)")
+    }
+    for status in ["0", "1", "64", "78"] {
+      #expect(section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
+    }
+    for signal in ["SIGTERM, SIGINT", "SIGHUP"] {
+      #expect(section("SIGNALS", of: page).contains { $0.contains(signal) })
+    }
+  }
+
+  @Test func badgedConfPageDescribesEveryKey() throws {
+    let page = try rendered("badged.conf.5")
+    for key in DaemonConfig.DaemonKey.allCases {
+      #expect(section("[daemon]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+    for key in SettingKey.allCases {
+      #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+  }
+}
