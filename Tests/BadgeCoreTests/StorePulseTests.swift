@@ -123,6 +123,17 @@ import Testing
     #expect(store.nextPulseDeadline == clock.now + 500_000)
   }
 
+  @Test mutating func anIncreaseWithPulsingOffEndsARunningWindow() {
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    clock.advance(ms: 1000)
+    apply(.configure(set: SettingsOverride(pulseMs: 0), reset: []), "mail", on: store, at: clock.now)
+    #expect(pulseLeft("mail") == 2000, "a new length applies from the next increase")
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    #expect(pulseLeft("mail") == 0, "the increase restarts the window with its length, 0")
+    clock.advance(ms: 5000)
+    #expect(expire().isEmpty)
+  }
+
   @Test mutating func windowsEndInDeadlineOrder() {
     let lengths = ["a": 3000, "b": 1000, "c": 2000, "d": 1000]
     for (channel, ms) in lengths {
