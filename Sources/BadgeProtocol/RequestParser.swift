@@ -135,7 +135,7 @@ public enum RequestParser {
       throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
     }
     if value == 0 && !allowZero {
-      throw ProtocolError(.badNumber, "Invalid number '0'; expected \(wanted)")
+      throw ProtocolError(.badNumber, "Invalid number '\(quoted(word))'; expected \(wanted)")
     }
     return value
   }

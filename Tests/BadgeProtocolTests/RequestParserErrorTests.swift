@@ -61,6 +61,7 @@ import Testing
     ("INCR mail x", .badNumber, "Invalid number 'x'; \(fromOne)"),
     ("INCR mail 0", .badNumber, "Invalid number '0'; \(fromOne)"),
     ("DECR mail 0", .badNumber, "Invalid number '0'; \(fromOne)"),
+    ("INCR mail 000", .badNumber, "Invalid number '000'; \(fromOne)"),
     ("INCR mail -1", .badNumber, "Invalid number '-1'; \(fromOne)"),
     ("INCR mail +1", .badNumber, "Invalid number '+1'; \(fromOne)"),
     ("DECR mail 1.5", .badNumber, "Invalid number '1.5'; \(fromOne)"),
