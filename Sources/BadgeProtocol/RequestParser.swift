@@ -153,8 +153,11 @@ public enum RequestParser {
       let keys = SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
       throw ProtocolError(.badSetting, "Unknown setting '\(keyText)'; expected one of \(keys)")
     }
+    // A key may be given more than once; the last word for it wins, so it ends up either set
+    // or reset, never both (the store applies resets after sets).
     if value == "default" {
-      reset.append(key)
+      key.reset(in: &set)
+      if !reset.contains(key) { reset.append(key) }
       return
     }
     do throws(SettingKey.InvalidValue) {
@@ -162,6 +165,7 @@ public enum RequestParser {
     } catch {
       throw ProtocolError(.badSetting, "Invalid value '\(value)' for \(keyText): \(error.reason)")
     }
+    reset.removeAll { $0 == key }
   }
 
   // MARK: - Bytes

@@ -57,6 +57,26 @@ import Testing
     }
   }
 
+  @Test(arguments: [
+    ("max_label=5 max_label=7", SettingsOverride(maxLabel: 7), [SettingKey]()),
+    ("max_label=default max_label=5", SettingsOverride(maxLabel: 5), []),
+    ("max_label=5 max_label=default", SettingsOverride(), [.maxLabel]),
+    ("muted=yes style=dot muted=default style=count", SettingsOverride(style: .count), [.muted]),
+  ])
+  func theLastWordForAKeyWins(_ settings: String, _ set: SettingsOverride, _ reset: [SettingKey]) throws {
+    #expect(parse("CONFIGURE mail " + settings) == .success(.configure(name("mail"), set: set, reset: reset)))
+  }
+
+  @Test func aResetThenASetOfOneKeyLeavesTheSetValueInTheStore() throws {
+    let store = Store()
+    guard case .success(.configure(let channel, let set, let reset)) = parse("CONFIGURE mail max_label=default max_label=5") else {
+      Issue.record("did not parse")
+      return
+    }
+    let outcome = try store.apply(.configure(set: set, reset: reset), to: channel, now: 0)
+    #expect(outcome.channel.settings.maxLabel == 5)
+  }
+
   @Test(arguments: ["", " ", "\t", "   \t  \t "])
   func blankLinesAreIgnored(_ line: String) {
     #expect(parse(line) == nil)
