@@ -18,6 +18,9 @@ public enum IniFile {
     let result = withExtendedLifetime(context) {
       ini_parse_stream(readLine, userdata, handleEntry, userdata)
     }
+    if let readError = context.readError {
+      throw ConfigError(file: path, line: 0, reason: "Failed to read: \(readError)")
+    }
     if let long = context.firstLongLine, result == 0 || long <= result {
       throw ConfigError(file: path, line: long, reason: "Line is too long")
     }
@@ -37,13 +40,19 @@ public enum IniFile {
     var line = 0
     /// The first line longer than inih's buffer (199 bytes before the LF).
     var firstLongLine: Int?
+    /// Why reading stopped early, if it did.
+    var readError: Errno?
     var entries: [ConfigEntry] = []
     init(file: UnsafeMutablePointer<FILE>) { self.file = file }
   }
 
   private static let readLine: ini_reader = { buffer, size, stream in
     let context = Unmanaged<Context>.fromOpaque(stream!).takeUnretainedValue()
-    guard let result = fgets(buffer, size, context.file) else { return nil }
+    guard let result = fgets(buffer, size, context.file) else {
+      // NULL is both the end of the file and a read error; inih takes either as the end.
+      if ferror(context.file) != 0 { context.readError = .current }
+      return nil
+    }
     context.line += 1
     let length = strlen(result)
     if length == Int(size) - 1 && result[length - 1] != 0x0A {

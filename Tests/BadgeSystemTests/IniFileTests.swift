@@ -94,6 +94,15 @@ import Testing
     }
   }
 
+  @Test func aFileThatCannotBeReadIsAnErrorNotAnEmptyConfig() throws {
+    try TemporaryFolder.with { folder in
+      // fopen succeeds on a folder; reading it fails with EISDIR.
+      #expect(throws: ConfigError(file: folder.path, line: 0, reason: "Failed to read: Is a directory")) {
+        try IniFile.read(path: folder.path)
+      }
+    }
+  }
+
   @Test func aReadFileParsesIntoAConfig() throws {
     try TemporaryFolder.with { folder in
       let path = try folder.write("badged.conf", Self.example)
