@@ -1,3 +1,4 @@
+import Foundation
 import BadgeSystem
 import Glibc
 import Testing
@@ -96,6 +97,25 @@ import Testing
       #expect(!accepted.isEmpty, "the first listener still accepts")
       try client.send("x")
       #expect(try accepted.last!.receive() == (.processed(1), "x"))
+    }
+  }
+
+  @Test func aFileThatIsNotASocketIsLeftAlone() throws {
+    try TemporaryFolder.with { folder in
+      let path = try folder.write("notes.txt", "keep me\n")
+      do throws(UnixSocket.ListenError) {
+        let fd = try UnixSocket.listen(path: path)
+        fd.close()
+        Issue.record("listened in place of a regular file")
+      } catch {
+        guard case .system(let failure) = error else {
+          Issue.record("unexpected \(error)")
+          return
+        }
+        #expect(failure.errno == .addressInUse)
+        #expect(error.description == "Failed to bind to '\(path)': Address already in use")
+      }
+      #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
     }
   }
 
