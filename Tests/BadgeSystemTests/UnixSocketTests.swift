@@ -14,6 +14,22 @@ import Testing
     }
   }
 
+  /// Why listening on `path` failed, or `nil` (and the listener closed) when it worked.
+  func listenFailure(_ path: String) -> UnixSocket.ListenError? {
+    do throws(UnixSocket.ListenError) {
+      try UnixSocket.listen(path: path).close()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  /// The errno of a `.system` listen failure.
+  func errno(of error: UnixSocket.ListenError?) -> Errno? {
+    guard case .system(let failure) = error else { return nil }
+    return failure.errno
+  }
+
   @Test func listenConnectAcceptAndTalk() throws {
     try TemporaryFolder.with { folder in
       let path = folder.file("badged.sock")
@@ -74,18 +90,13 @@ import Testing
       defer { first.close() }
       let inode = try #require(fileStatus(path)).st_ino
 
-      do throws(UnixSocket.ListenError) {
-        let second = try UnixSocket.listen(path: path)
-        second.close()
-        Issue.record("a second listener took the path")
-      } catch {
-        guard case .alreadyServed(let served) = error else {
-          Issue.record("unexpected \(error)")
-          return
-        }
-        #expect(served == path)
-        #expect(error.description == "Another badged is already serving '\(path)', refusing to start")
+      let refused = listenFailure(path)
+      guard case .alreadyServed(let served) = refused else {
+        Issue.record("expected .alreadyServed, got \(String(describing: refused))")
+        return
       }
+      #expect(served == path)
+      #expect(refused?.description == "Another badged is already serving '\(path)', refusing to start")
 
       #expect(try #require(fileStatus(path)).st_ino == inode, "the file was not replaced")
       let client = try UnixSocket.connect(path: path)
@@ -103,18 +114,9 @@ import Testing
   @Test func aFileThatIsNotASocketIsLeftAlone() throws {
     try TemporaryFolder.with { folder in
       let path = try folder.write("notes.txt", "keep me\n")
-      do throws(UnixSocket.ListenError) {
-        let fd = try UnixSocket.listen(path: path)
-        fd.close()
-        Issue.record("listened in place of a regular file")
-      } catch {
-        guard case .system(let failure) = error else {
-          Issue.record("unexpected \(error)")
-          return
-        }
-        #expect(failure.errno == .addressInUse)
-        #expect(error.description == "Failed to bind to '\(path)': Address already in use")
-      }
+      let refused = listenFailure(path)
+      #expect(errno(of: refused) == .addressInUse)
+      #expect(refused?.description == "Failed to bind to '\(path)': Address already in use")
       #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me\n")
     }
   }
@@ -122,21 +124,12 @@ import Testing
   @Test func pathsThatDoNotFitAreRefused() throws {
     #expect(UnixSocket.maxPathLength == 107)
     for path in ["", "/tmp/" + String(repeating: "s", count: 103)] {
-      do throws(UnixSocket.ListenError) {
-        let fd = try UnixSocket.listen(path: path)
-        fd.close()
-        Issue.record("listened on a path of \(path.utf8.count) bytes")
-      } catch {
-        guard case .system(let failure) = error else {
-          Issue.record("unexpected \(error)")
-          continue
-        }
-        #expect(failure.errno == Errno(rawValue: ENAMETOOLONG))
-        #expect(error.description == "Failed to use socket path '\(path)': File name too long")
-      }
-      let refused = connectFailure(path)
-      #expect(refused?.errno == Errno(rawValue: ENAMETOOLONG))
-      #expect(refused?.operation == "use socket path '\(path)'")
+      let refused = listenFailure(path)
+      #expect(errno(of: refused) == Errno(rawValue: ENAMETOOLONG))
+      #expect(refused?.description == "Failed to use socket path '\(path)': File name too long")
+      let notConnected = connectFailure(path)
+      #expect(notConnected?.errno == Errno(rawValue: ENAMETOOLONG))
+      #expect(notConnected?.operation == "use socket path '\(path)'")
     }
   }
 
