@@ -6,6 +6,7 @@ struct TemporaryFolder {
   let path: String
 
   /// Runs `body` with a new folder under /tmp (short, so socket paths fit in `sockaddr_un`).
+  @discardableResult
   static func with<R>(_ body: (TemporaryFolder) throws -> R) throws -> R {
     var template = Array("/tmp/badged-test.XXXXXX".utf8CString)
     guard let raw = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
