@@ -178,11 +178,12 @@ public final class Store {
     }
   }
 
-  /// Every increase restarts the window; reaching 0 or being muted ends it.
+  /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
+  /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
-    if channel.count == 0 || channel.settings.muted {
+    if channel.count == 0 || channel.settings.muted || (grew && channel.settings.pulseMs == 0) {
       channel.pulseUntil = 0
-    } else if grew, channel.settings.pulseMs > 0 {
+    } else if grew {
       channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
       pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count)
     }

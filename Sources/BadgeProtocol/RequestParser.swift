@@ -137,7 +137,7 @@ public enum RequestParser {
       throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
     }
     if value == 0 && !allowZero {
-      throw ProtocolError(.badNumber, "Invalid number '0'; expected \(wanted)")
+      throw ProtocolError(.badNumber, "Invalid number '\(quoted(word))'; expected \(wanted)")
     }
     return value
   }
@@ -155,8 +155,11 @@ public enum RequestParser {
       let keys = SettingKey.allCases.map(\.rawValue).joined(separator: ", ")
       throw ProtocolError(.badSetting, "Unknown setting '\(keyText)'; expected one of \(keys)")
     }
+    // A key may be given more than once; the last word for it wins, so it ends up either set
+    // or reset, never both (the store applies resets after sets).
     if value == "default" {
-      reset.append(key)
+      key.reset(in: &set)
+      if !reset.contains(key) { reset.append(key) }
       return
     }
     do throws(SettingKey.InvalidValue) {
@@ -164,6 +167,7 @@ public enum RequestParser {
     } catch {
       throw ProtocolError(.badSetting, "Invalid value '\(value)' for \(keyText): \(error.reason)")
     }
+    reset.removeAll { $0 == key }
   }
 
   // MARK: - Bytes

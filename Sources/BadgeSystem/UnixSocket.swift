@@ -51,11 +51,20 @@ public enum UnixSocket {
     var result = bindRaw(fd, &address)
     if result != 0 && Errno.current == .addressInUse {
       if isServed(path: path) { throw .alreadyServed(path: path) }
+      // Only a socket file can be a crashed daemon's; anything else at the path (a file named
+      // by mistake) is not ours to delete.
+      guard isSocketFile(path) else { throw .system(SystemError("bind to '\(path)'", .addressInUse)) }
       unlink(path)
       result = bindRaw(fd, &address)
     }
     guard result == 0 else { throw .system(SystemError("bind to '\(path)'", .current)) }
     chmod(path, 0o600)
+  }
+
+  /// Whether `path` itself (not what a link points to) is a socket file.
+  private static func isSocketFile(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK
   }
 
   /// Whether a process accepts connections on `path` now.

@@ -1,0 +1,94 @@
+import BadgeCore
+import Testing
+
+@Suite struct SettingKeyTests {
+  /// Why `body` refused its value, or `nil` when it did not.
+  func reason(_ body: () throws -> Void) -> String? {
+    do {
+      try body()
+      return nil
+    } catch {
+      return (error as? SettingKey.InvalidValue)?.reason ?? "unexpected \(error)"
+    }
+  }
+
+  @Test func keysAreTheConfigFileWords() {
+    #expect(SettingKey.allCases.map(\.rawValue) == ["max_label", "style", "pulse_ms", "muted"])
+  }
+
+  @Test(arguments: [
+    ("yes", true), ("YES", true), ("true", true), ("True", true), ("on", true), ("ON", true), ("1", true),
+    ("no", false), ("No", false), ("false", false), ("FALSE", false), ("off", false), ("Off", false), ("0", false),
+  ])
+  func booleansInAnyCase(_ text: String, _ value: Bool) throws {
+    #expect(try SettingKey.boolean(text) == value)
+  }
+
+  @Test(arguments: ["", "y", "n", "2", "yes please", " yes", "enabled"])
+  func otherBooleansAreRefused(_ text: String) {
+    #expect(reason { _ = try SettingKey.boolean(text) } == "expected yes or no")
+  }
+
+  @Test func integersWithinTheirRange() throws {
+    #expect(try SettingKey.integer("1", in: 1...5) == 1)
+    #expect(try SettingKey.integer("5", in: 1...5) == 5)
+    #expect(reason { _ = try SettingKey.integer("0", in: 1...5) } == "expected a number from 1 to 5")
+    #expect(reason { _ = try SettingKey.integer("6", in: 1...5) } == "expected a number from 1 to 5")
+    for text in ["", "-1", "+1", "1.5", "five", "99999999999999999999999"] {
+      #expect(reason { _ = try SettingKey.integer(text, in: 1...5) } == "expected a whole number", "'\(text)'")
+    }
+  }
+
+  @Test func parseSetsOnlyItsOwnField() throws {
+    var override = SettingsOverride()
+    try SettingKey.maxLabel.parse("9", into: &override)
+    #expect(override == SettingsOverride(maxLabel: 9))
+    try SettingKey.style.parse("dot", into: &override)
+    try SettingKey.pulseMs.parse("0", into: &override)
+    try SettingKey.muted.parse("yes", into: &override)
+    #expect(override == SettingsOverride(maxLabel: 9, style: .dot, pulseMs: 0, muted: true))
+  }
+
+  @Test func valueLimits() throws {
+    var override = SettingsOverride()
+    try SettingKey.maxLabel.parse("2147483647", into: &override)
+    try SettingKey.pulseMs.parse("3600000", into: &override)
+    #expect(override == SettingsOverride(maxLabel: 2_147_483_647, pulseMs: 3_600_000))
+    #expect(reason { try SettingKey.maxLabel.parse("0", into: &override) } == "expected a number from 1 to 2147483647")
+    #expect(reason { try SettingKey.maxLabel.parse("2147483648", into: &override) } == "expected a number from 1 to 2147483647")
+    #expect(reason { try SettingKey.pulseMs.parse("3600001", into: &override) } == "expected a number from 0 to 3600000")
+    #expect(reason { try SettingKey.style.parse("Dot", into: &override) } == "expected 'count' or 'dot'")
+    #expect(override == SettingsOverride(maxLabel: 2_147_483_647, pulseMs: 3_600_000), "a refused value changes nothing")
+  }
+
+  @Test(arguments: [
+    (SettingKey.maxLabel, SettingsOverride(style: .dot, pulseMs: 0, muted: true)),
+    (.style, SettingsOverride(maxLabel: 9, pulseMs: 0, muted: true)),
+    (.pulseMs, SettingsOverride(maxLabel: 9, style: .dot, muted: true)),
+    (.muted, SettingsOverride(maxLabel: 9, style: .dot, pulseMs: 0)),
+  ])
+  func resetClearsOnlyItsOwnField(_ key: SettingKey, _ expected: SettingsOverride) {
+    var override = SettingsOverride(maxLabel: 9, style: .dot, pulseMs: 0, muted: true)
+    key.reset(in: &override)
+    #expect(override == expected)
+  }
+
+  @Test func formatWritesWhatParseReads() throws {
+    let settings = ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 250, muted: true)
+    #expect(SettingKey.allCases.map { $0.format(settings) } == ["9", "dot", "250", "yes"])
+    #expect(SettingKey.muted.format(.defaults) == "no")
+    var override = SettingsOverride()
+    for key in SettingKey.allCases { try key.parse(key.format(settings), into: &override) }
+    #expect(override.applied(to: .defaults) == settings)
+  }
+
+  @Test func overridesLayer() {
+    let base = ChannelSettings.defaults
+    #expect(SettingsOverride().isEmpty)
+    #expect(!SettingsOverride(muted: false).isEmpty)
+    #expect(SettingsOverride().applied(to: base) == base)
+    #expect(SettingsOverride(maxLabel: 5).applied(to: base) == ChannelSettings(maxLabel: 5, style: .count, pulseMs: 3000, muted: false))
+    let merged = SettingsOverride(maxLabel: 5, style: .dot).merged(with: SettingsOverride(maxLabel: 7, muted: true))
+    #expect(merged == SettingsOverride(maxLabel: 7, style: .dot, muted: true))
+  }
+}

@@ -1,0 +1,101 @@
+import BadgeCore
+import BadgeProtocol
+import Testing
+
+/// The exact bytes of every line a server sends.
+@Suite struct ReplyEncoderTests {
+  /// A store whose channels were changed at 1 s on its clock.
+  static func store() -> Store {
+    var config = DaemonConfig()
+    config.sections = [ChannelSection(pattern: pattern("dots:*"), override: SettingsOverride(style: .dot), line: 1)]
+    return Store(config: config)
+  }
+
+  static func state(_ channel: Channel, _ kind: ReplyEncoder.StateKind = .state, now: UInt64) -> String {
+    var out: [UInt8] = []
+    ReplyEncoder.appendState(channel, kind: kind, now: now, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  @Test func stateAndEventLines() throws {
+    let store = Self.store()
+    let mail = try store.apply(.increment(5), to: name("mail"), now: 1_000_000).channel
+    #expect(Self.state(mail, now: 1_000_000) == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1\n")
+    #expect(Self.state(mail, .event, now: 1_000_000) == "EVENT mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1\n")
+  }
+
+  @Test func pulseIsTheTimeLeftRoundedUp() throws {
+    let mail = try Self.store().apply(.increment(1), to: name("mail"), now: 1_000_000).channel
+    #expect(Self.state(mail, now: 1_000_001).contains(" pulse=3000 "))
+    #expect(Self.state(mail, now: 2_500_000).contains(" pulse=1500 "))
+    #expect(Self.state(mail, now: 3_999_999).contains(" pulse=1 "))
+    #expect(Self.state(mail, now: 4_000_000).contains(" pulse=0 "))
+    #expect(Self.state(mail, now: 9_000_000).contains(" pulse=0 "))
+  }
+
+  @Test func labelsPastMaxLabelAndDots() throws {
+    let store = Self.store()
+    let many = try store.apply(.set(100), to: name("chat"), now: 0).channel
+    #expect(Self.state(many, now: 5_000_000) == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1\n")
+    let dot = try store.apply(.increment(3), to: name("dots:a"), now: 0).channel
+    #expect(Self.state(dot, now: 0) == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2\n")
+    let zero = try store.apply(.set(0), to: name("dots:a"), now: 0).channel
+    #expect(Self.state(zero, .event, now: 0) == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3\n")
+  }
+
+  @Test func mutedAndNeverWrittenChannels() throws {
+    let store = Self.store()
+    _ = try store.apply(.mute, to: name("news"), now: 0)
+    let news = try store.apply(.increment(2), to: name("news"), now: 0).channel
+    #expect(Self.state(news, now: 0) == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2\n")
+    #expect(Self.state(store.channel(named: name("unseen")), now: 0) == "STATE unseen count=0 label= dot=0 pulse=0 muted=0 seq=0\n")
+  }
+
+  @Test func largestValues() throws {
+    let store = Self.store()
+    store.restoreSeq(atLeast: UInt64.max - 2)
+    _ = try store.apply(.configure(set: SettingsOverride(maxLabel: Limits.maxCount, pulseMs: 0), reset: []), to: name("big"), now: 0)
+    let big = try store.apply(.set(Limits.maxCount), to: name("big"), now: 0).channel
+    #expect(Self.state(big, now: 0) == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615\n")
+  }
+
+  @Test func linesAreAppended() throws {
+    let mail = try Self.store().apply(.increment(1), to: name("mail"), now: 0).channel
+    var out: [UInt8] = []
+    ReplyEncoder.appendState(mail, kind: .state, now: 0, to: &out)
+    ReplyEncoder.appendOK(to: &out)
+    ReplyEncoder.appendData("badged 0.1.0 protocol=1", to: &out)
+    ReplyEncoder.appendOK("pong", to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == """
+      STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1
+      OK
+      badged 0.1.0 protocol=1
+      OK pong
+
+      """)
+  }
+
+  @Test(arguments: ProtocolError.Code.allCases)
+  func errorLines(_ code: ProtocolError.Code) {
+    var out: [UInt8] = []
+    ReplyEncoder.appendError(ProtocolError(code, "Something 'x' went wrong"), to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == "ERR \(code.rawValue) Something 'x' went wrong\n")
+  }
+
+  @Test func anErrorMessageNeverSpansLines() {
+    var out: [UInt8] = []
+    ReplyEncoder.appendError(ProtocolError(.failed, "bad.conf:3: Oops\nand\r\nmore"), to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == "ERR failed bad.conf:3: Oops and  more\n")
+  }
+
+  @Test func exactErrorLines() {
+    var out: [UInt8] = []
+    ReplyEncoder.appendError(ProtocolError(.lineTooLong, "Line is longer than 4096 bytes; the rest of it was discarded"), to: &out)
+    ReplyEncoder.appendError(ProtocolError(.badName, "Invalid channel name '.x'; \(namingRule)"), to: &out)
+    #expect(String(decoding: out, as: UTF8.self) == """
+      ERR line-too-long Line is longer than 4096 bytes; the rest of it was discarded
+      ERR bad-name Invalid channel name '.x'; names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit
+
+      """)
+  }
+}

@@ -1,0 +1,92 @@
+import BadgeCore
+import BadgeProtocol
+import Testing
+
+/// The client side: classifying the lines a daemon sends.
+@Suite struct ReplyLineTests {
+  static func snapshot(
+    _ channel: String, count: Int, label: String, dot: Bool = false, pulse: Int = 0, muted: Bool = false, seq: UInt64
+  ) -> ChannelSnapshot {
+    ChannelSnapshot(channel: channel, count: count, label: label, dot: dot, pulseMs: pulse, muted: muted, seq: seq)
+  }
+
+  static let table: [(String, ReplyLine)] = [
+    ("OK", .ok("")),
+    ("OK pong", .ok("pong")),
+    ("OK watching", .ok("watching")),
+    ("ERR bad-name Invalid channel name '.x'; names are …", .error(code: "bad-name", message: "Invalid channel name '.x'; names are …")),
+    ("ERR failed", .error(code: "failed", message: "")),
+    ("ERR failed ", .error(code: "failed", message: "")),
+    ("STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1", .state(snapshot("mail", count: 5, label: "5", pulse: 3000, seq: 1))),
+    ("EVENT mail count=0 label= dot=1 pulse=0 muted=1 seq=9", .event(snapshot("mail", count: 0, label: "", dot: true, muted: true, seq: 9))),
+    ("EVENT chat count=120 label=99+ dot=0 pulse=0 muted=0 seq=18446744073709551615",
+     .event(snapshot("chat", count: 120, label: "99+", seq: UInt64.max))),
+    ("STATE d count=2 label=• dot=1 pulse=12 muted=0 seq=4", .state(snapshot("d", count: 2, label: "•", dot: true, pulse: 12, seq: 4))),
+    ("STATE mail seq=2 muted=0 pulse=0 dot=0 label=1 count=1", .state(snapshot("mail", count: 1, label: "1", seq: 2))),
+    ("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=2 colour=red", .state(snapshot("mail", count: 1, label: "1", seq: 2))),
+    ("badged 0.1.0 protocol=1", .data("badged 0.1.0 protocol=1")),
+    ("", .data("")),
+    ("OKAY", .data("OKAY")),
+    ("ok", .data("ok")),
+    ("ERR", .data("ERR")),
+    ("STATE", .data("STATE")),
+    ("STATE ", .data("STATE ")),
+    ("STATE mail", .data("STATE mail")),
+    ("STATE mail count=1 label=1 dot=0 pulse=0 muted=0", .data("STATE mail count=1 label=1 dot=0 pulse=0 muted=0")),
+    ("STATE mail count=x label=1 dot=0 pulse=0 muted=0 seq=1", .data("STATE mail count=x label=1 dot=0 pulse=0 muted=0 seq=1")),
+    ("EVENT mail count=1 label=1 dot=0 pulse=soon muted=0 seq=1", .data("EVENT mail count=1 label=1 dot=0 pulse=soon muted=0 seq=1")),
+    ("EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=-1", .data("EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=-1")),
+    ("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 junk", .data("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 junk")),
+  ]
+
+  @Test(arguments: table)
+  func classifies(_ line: String, _ expected: ReplyLine) {
+    #expect(ReplyLine(line) == expected)
+  }
+
+  @Test func onlyOKAndERREndAReply() {
+    #expect(ReplyLine("OK").isStatus)
+    #expect(ReplyLine("ERR failed x").isStatus)
+    #expect(!ReplyLine("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1").isStatus)
+    #expect(!ReplyLine("EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1").isStatus)
+    #expect(!ReplyLine("badged 0.1.0 protocol=1").isStatus)
+  }
+
+  /// Encodes with `ReplyEncoder`, then parses the line back without its LF.
+  static func roundTrip(_ encode: (inout [UInt8]) -> Void) -> ReplyLine {
+    var out: [UInt8] = []
+    encode(&out)
+    #expect(out.last == 0x0A)
+    #expect(out.dropLast().contains(0x0A) == false, "one line")
+    return ReplyLine(String(decoding: out.dropLast(), as: UTF8.self))
+  }
+
+  @Test func stateAndEventLinesRoundTrip() throws {
+    var config = DaemonConfig()
+    config.sections = [ChannelSection(pattern: pattern("d*"), override: SettingsOverride(style: .dot), line: 1)]
+    let store = Store(config: config)
+    _ = try store.apply(.increment(7), to: name("mail"), now: 1_000_000)
+    _ = try store.apply(.set(250), to: name("chat"), now: 1_500_000)
+    _ = try store.apply(.mute, to: name("dnd"), now: 1_500_000)
+    _ = try store.apply(.increment(1), to: name("dnd"), now: 1_500_000)
+    _ = try store.apply(.configure(set: SettingsOverride(maxLabel: 9), reset: []), to: name("zero"), now: 0)
+    let now: UInt64 = 2_000_000
+    for channel in store.listed + [store.channel(named: name("unseen"))] {
+      let expected = channel.snapshot(at: now)
+      #expect(Self.roundTrip { ReplyEncoder.appendState(channel, kind: .state, now: now, to: &$0) } == .state(expected))
+      #expect(Self.roundTrip { ReplyEncoder.appendState(channel, kind: .event, now: now, to: &$0) } == .event(expected))
+    }
+  }
+
+  @Test(arguments: ProtocolError.Code.allCases)
+  func errorLinesRoundTrip(_ code: ProtocolError.Code) {
+    let error = ProtocolError(code, "Invalid channel name 'x y'; names are 1-64 characters")
+    #expect(Self.roundTrip { ReplyEncoder.appendError(error, to: &$0) } == .error(code: code.rawValue, message: error.message))
+  }
+
+  @Test func okAndDataLinesRoundTrip() {
+    #expect(Self.roundTrip { ReplyEncoder.appendOK(to: &$0) } == .ok(""))
+    #expect(Self.roundTrip { ReplyEncoder.appendOK("bye", to: &$0) } == .ok("bye"))
+    #expect(Self.roundTrip { ReplyEncoder.appendData("badged 0.1.0 protocol=1", to: &$0) } == .data("badged 0.1.0 protocol=1"))
+  }
+}
