@@ -149,15 +149,19 @@ import Testing
     #expect(store.seq == 2)
   }
 
-  @Test func mutingAChannelTheConfigMutesRecordsTheOverride() throws {
+  @Test func mutingToWhatTheConfigSaysLeavesNoOverride() throws {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("quiet")!, override: SettingsOverride(muted: true), line: 1)]
     let store = Store(config: config)
     #expect(store.channel(named: name("quiet")).settings.muted)
-    let outcome = apply(.mute, "quiet", on: store)
-    #expect(outcome.changed, "the override is new, and keeps the channel muted through a reload")
-    #expect(outcome.channel.override.muted == true)
-    #expect(!apply(.mute, "quiet", on: store).changed)
+    let mute = apply(.mute, "quiet", on: store)
+    #expect(!mute.changed, "muted already, by the config")
+    #expect(mute.channel.override.muted == nil)
+    let unmute = apply(.unmute, "quiet", on: store)
+    #expect(unmute.changed && unmute.channel.override.muted == false, "unmuting against the config is a setting")
+    let again = apply(.mute, "quiet", on: store)
+    #expect(again.changed && again.channel.override.muted == nil, "back to what the config says: no setting left")
+    #expect(again.channel.settings.muted)
   }
 
   @Test func clearAllZeroesEveryCountInNameOrder() {

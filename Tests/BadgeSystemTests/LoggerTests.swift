@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func messagesLessSevereThanTheLevelAreDropped() {
-    let logger = Logger(level: .warning, prefixesPriority: true)
+    let logger = Logger(level: .warning, destination: .standardError(priorityPrefix: true))
     let lines = Self.capture {
       for level in Logger.Level.allCases { logger.log(level, "\(Self.marker) \(level.name)") }
     }
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func eachShorthandLogsAtItsLevel() {
-    let logger = Logger(level: .debug, prefixesPriority: true)
+    let logger = Logger(level: .debug, destination: .standardError(priorityPrefix: true))
     let lines = Self.capture {
       logger.error("\(Self.marker) e")
       logger.warning("\(Self.marker) w")
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func withoutPrefixesLinesAreTheMessageAlone() {
-    let logger = Logger(level: .info, prefixesPriority: false)
+    let logger = Logger(level: .info, destination: .standardError(priorityPrefix: false))
     let lines = Self.capture {
       logger.error("\(Self.marker) Failed to bind: Address already in use")
       logger.debug("\(Self.marker) dropped")
@@ -87,7 +87,7 @@ import Testing
       built += 1
       return "\(Self.marker) built"
     }
-    let logger = Logger(level: .error, prefixesPriority: true)
+    let logger = Logger(level: .error, destination: .standardError(priorityPrefix: true))
     let lines = Self.capture {
       logger.info(message())
       logger.debug(message())
@@ -100,6 +100,9 @@ import Testing
   @Test func defaultsAreInfoAndPrefixesWhenStandardErrorIsNotATerminal() {
     let logger = Logger()
     #expect(logger.level == .info)
-    #expect(logger.prefixesPriority == (isatty(2) != 1))
+    // Outside systemd (no JOURNAL_STREAM naming standard error), lines go to standard error.
+    if Environment.value("JOURNAL_STREAM") == nil {
+      #expect(logger.destination == .standardError(priorityPrefix: isatty(2) != 1))
+    }
   }
 }
