@@ -120,7 +120,8 @@ public final class Store {
   }
 
   /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
-  /// changed. Counts, overrides and `seq` stay.
+  /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
+  /// overrides and `seq` stay.
   public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
     config = newConfig
     for i in channels.indices {
@@ -132,7 +133,7 @@ public final class Store {
       if channels[i].settings.muted { channels[i].pulseUntil = 0 }
       if channels[i].settings != before { changed(channels[i]) }
     }
-    createConfiguredChannels()
+    createConfiguredChannels(created: changed)
   }
 
   /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
@@ -170,10 +171,12 @@ public final class Store {
   }
 
   /// Channels named by an exact `[channel NAME]` section exist (and are listed) from the start.
-  private func createConfiguredChannels() {
+  private func createConfiguredChannels(created: (Channel) -> Void = { _ in }) {
     for section in config.sections {
       if let name = section.pattern.exactName, index[name] == nil {
-        store(newChannel(name), at: nil)
+        let channel = newChannel(name)
+        store(channel, at: nil)
+        created(channel)
       }
     }
   }

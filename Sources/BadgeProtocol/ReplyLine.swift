@@ -48,7 +48,7 @@ public enum ReplyLine: Equatable, Sendable {
     guard let channel = words.popFirst() else { return nil }
     var snapshot = ChannelSnapshot(
       channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
-    var seen = 0
+    var seen: Set<Substring> = []
     for word in words {
       guard let eq = word.firstIndex(of: "=") else { return nil }
       let key = word[..<eq]
@@ -68,8 +68,8 @@ public enum ReplyLine: Equatable, Sendable {
         snapshot.seq = n
       default: continue
       }
-      seen += 1
+      seen.insert(key)
     }
-    return seen >= 6 ? snapshot : nil
+    return seen.count == 6 ? snapshot : nil
   }
 }

@@ -100,7 +100,8 @@ public struct Logger: Sendable {
 
   private func writeLine(_ level: Level, _ message: String, priorityPrefix: Bool) {
     var line = priorityPrefix ? "<\(level.rawValue)>" : ""
-    line += message
+    // One event, one line: a message quoting client input must not forge further lines.
+    line += message.contains(where: \.isNewline) ? String(message.map { $0.isNewline ? " " : $0 }) : message
     line += "\n"
     var bytes = Array(line.utf8)
     _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }

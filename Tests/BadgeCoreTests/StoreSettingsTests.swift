@@ -111,7 +111,7 @@ import Testing
     #expect(store.listed.map(\.name) == [name("new")])
     #expect(!store.channel(named: name("old")).hasConfigSection)
     #expect(store.channel(named: name("new")).settings.maxLabel == 5)
-    #expect(changed.map(\.name) == [name("old")], "old went back to the count style")
+    #expect(changed.map(\.name) == [name("old"), name("new")], "old went back to the count style; new joined LIST")
   }
 
   @Test func aReloadThatMutesEndsTheWindow() {

@@ -36,6 +36,7 @@ import Testing
     ("STATE mail count=x label=1 dot=0 pulse=0 muted=0 seq=1", .data("STATE mail count=x label=1 dot=0 pulse=0 muted=0 seq=1")),
     ("EVENT mail count=1 label=1 dot=0 pulse=soon muted=0 seq=1", .data("EVENT mail count=1 label=1 dot=0 pulse=soon muted=0 seq=1")),
     ("EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=-1", .data("EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=-1")),
+    ("STATE mail count=1 count=1 count=1 count=1 count=1 count=1", .data("STATE mail count=1 count=1 count=1 count=1 count=1 count=1")),
     ("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 junk", .data("STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 junk")),
   ]
 

@@ -81,6 +81,14 @@ import Testing
     #expect(lines == ["logger-test Failed to bind: Address already in use"])
   }
 
+  @Test func aMessageIsAlwaysOneLine() {
+    let logger = Logger(level: .info, destination: .standardError(priorityPrefix: true))
+    let lines = Self.capture {
+      logger.error("\(Self.marker) Unknown command 'x\n<0>forged\r\nline'")
+    }
+    #expect(lines == ["<3>logger-test Unknown command 'x <0>forged line'"])  // CR LF is one character
+  }
+
   @Test func aDroppedMessageIsNotBuilt() {
     var built = 0
     func message() -> String {
