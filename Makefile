@@ -19,13 +19,17 @@ UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
 
-.PHONY: all deps build release run test bench install uninstall clean
+.PHONY: all deps test-deps build release run test bench install uninstall clean
 
 all: build
 
-# Installs the Debian packages that are missing (apt-get; sudo when not root).
+# Installs the Debian packages that are missing (apt-get; sudo when not root): to build and
+# run, and with test-deps also what the tests use (real status bars, man, zsh, fish).
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --test
 
 build: deps
 	$(SWIFT) build
@@ -40,7 +44,7 @@ run: build
 	exec $(DEBUG_BIN)/badged
 
 # Builds everything, then runs every test (unit and end-to-end against the built binaries).
-test: build
+test: test-deps build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
