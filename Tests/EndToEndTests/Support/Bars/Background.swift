@@ -83,7 +83,7 @@ final class Background {
   /// input from /dev/null and standard output and error appended to `output`.
   static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
     guard let path = which(arguments[0]) else {
-      throw TestFailure("'\(arguments[0])' is not installed: run scripts/install-deps (CI does)")
+      throw TestFailure("'\(arguments[0])' is not installed: run scripts/install-deps --test (make test and CI do)")
     }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
