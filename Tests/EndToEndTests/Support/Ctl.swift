@@ -36,7 +36,7 @@ func badgectl(_ arguments: [String], socket: String?, environment extra: [String
 final class WatchProcess {
   let process = Process()
   private let out = Pipe()
-  private var buffer: [UInt8] = []
+  private lazy var input = LineInput(fd: out.fileHandleForReading.fileDescriptor)
 
   /// Starts `badgectl watch` with `arguments`; `input`, when given, becomes its standard input
   /// (a bar's click pipe), else it reads from /dev/null.
@@ -58,23 +58,10 @@ final class WatchProcess {
 
   /// The next line, waiting up to `timeout` seconds.
   func readLine(timeout: Double = 10) throws -> String {
-    let fd = out.fileHandleForReading.fileDescriptor
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-      if let lf = buffer.firstIndex(of: 0x0A) {
-        let line = String(decoding: buffer[..<lf], as: UTF8.self)
-        buffer.removeSubrange(...lf)
-        return line
-      }
-      let left = deadline.timeIntervalSinceNow
-      guard left > 0 else { throw TestFailure("watch printed no line within \(timeout) s") }
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      guard n > 0 else { throw TestFailure("watch closed its output") }
-      buffer += chunk[..<n]
+    guard let line = try input.next(timeout: timeout, what: "badgectl watch") else {
+      throw TestFailure("watch closed its output")
     }
+    return line
   }
 
   /// Reads lines until one satisfies `match`; returns it.

@@ -6,10 +6,11 @@ import Glibc
 /// A protocol client over a raw Unix socket: sends exact bytes and reads lines with a timeout.
 final class RawClient {
   let fd: Int32
-  private var buffer: [UInt8] = []
+  private var input: LineInput
 
   init(path: String) throws {
     fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    input = LineInput(fd: fd)
     var address = unixAddress(path)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -47,23 +48,7 @@ final class RawClient {
 
   /// The next line (without LF), or nil when the daemon closed the connection.
   func readLine(timeout: Double = 10) throws -> String? {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-      if let lf = buffer.firstIndex(of: 0x0A) {
-        let line = String(decoding: buffer[..<lf], as: UTF8.self)
-        buffer.removeSubrange(...lf)
-        return line
-      }
-      let left = deadline.timeIntervalSinceNow
-      guard left > 0 else { throw TestFailure("no line from the daemon within \(timeout) s; have \(String(decoding: buffer, as: UTF8.self))") }
-      var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }
-      var chunk = [UInt8](repeating: 0, count: 65536)
-      let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if n == 0 { return nil }
-      guard n > 0 else { throw TestFailure("recv failed: errno \(errno)") }
-      buffer += chunk[..<n]
-    }
+    try input.next(timeout: timeout, what: "the daemon")
   }
 
   /// Reads lines up to and including the next status line (`OK…` or `ERR…`).
@@ -93,7 +78,7 @@ final class RawClient {
 
   /// Whether nothing arrives within `seconds`.
   func isSilent(for seconds: Double) -> Bool {
-    guard buffer.isEmpty else { return false }
+    guard input.buffer.isEmpty else { return false }
     var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
     return poll(&poller, 1, Int32(seconds * 1000)) == 0
   }
