@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// docs/PROTOCOL.md's examples are one session; replaying it against the real daemon keeps the
+/// document true to what badged answers.
+@Suite struct ProtocolDocTests {
+  /// One step of the documented session.
+  enum Step: Equatable {
+    /// `> line`: sent by the main client.
+    case send(String)
+    /// `>> line`: sent by a second client, whose reply is read and not checked.
+    case sendOther(String)
+    /// `< line`: the next line the main client receives.
+    case receive(String)
+  }
+
+  /// The steps in every fenced block of the document, in order; blocks fenced as `text` are
+  /// illustrations (such as a failure that needs a broken file) and are left out.
+  static func session(_ markdown: String) -> [Step] {
+    var steps: [Step] = []
+    var inBlock = false
+    var replayed = false
+    for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.hasPrefix("```") {
+        inBlock.toggle()
+        replayed = inBlock && line == "```"
+        continue
+      }
+      guard inBlock, replayed else { continue }
+      if line.hasPrefix(">> ") {
+        steps.append(.sendOther(String(line.dropFirst(3))))
+      } else if line.hasPrefix("> ") {
+        steps.append(.send(String(line.dropFirst(2))))
+      } else if line.hasPrefix("< ") {
+        steps.append(.receive(String(line.dropFirst(2))))
+      }
+    }
+    return steps
+  }
+
+  /// Whether `actual` is the documented line: the same words, except that a documented running
+  /// pulse window (`pulse=` above 0) matches any running window.
+  static func matches(_ actual: String, documented: String) -> Bool {
+    let a = actual.split(separator: " ", omittingEmptySubsequences: false)
+    let d = documented.split(separator: " ", omittingEmptySubsequences: false)
+    guard a.count == d.count else { return false }
+    for (x, y) in zip(a, d) where x != y {
+      guard x.hasPrefix("pulse="), y.hasPrefix("pulse="),
+        let xs = Int(x.dropFirst(6)), let ys = Int(y.dropFirst(6)), xs > 0, ys > 0
+      else { return false }
+    }
+    return true
+  }
+
+  @Test func theDocumentedSessionIsWhatTheDaemonAnswers() throws {
+    let document = try String(contentsOfFile: Repository.path("docs/PROTOCOL.md"), encoding: .utf8)
+    let steps = Self.session(document)
+    #expect(steps.filter { if case .send = $0 { true } else { false } }.count >= 20, "the session covers every command")
+    let folder = try TemporaryFolder()
+    // The default config path, which does not exist: the daemon runs on defaults, as the
+    // document says, and RELOAD reads the same (absent) file.
+    let daemon = try DaemonProcess(folder: folder, environment: ["XDG_CONFIG_HOME": folder.file("config")])
+    let client = try daemon.client()
+    let other = try daemon.client()
+    var sent = Set<String>()
+    for step in steps {
+      switch step {
+      case .send(let line):
+        try client.send(line + "\n")
+        sent.insert(String(line.split(separator: " ")[0]))
+      case .sendOther(let line):
+        _ = try other.request(line)
+      case .receive(let documented):
+        let actual = try #require(try client.readLine(timeout: 10), "the daemon closed before '\(documented)'")
+        #expect(Self.matches(actual, documented: documented), "documented '\(documented)', got '\(actual)'")
+      }
+    }
+    // The session ends with QUIT: nothing more than the document shows, then the end.
+    #expect(try client.readLine(timeout: 5) == nil)
+    for command in ["HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
+                    "WATCH", "UNWATCH", "RELOAD", "QUIT"] {
+      #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
+    }
+  }
+
+  @Test func pulseMillisecondsAreTheOnlyWordAllowedToDiffer() {
+    let documented = "STATE mail count=3 label=3 dot=0 pulse=2994 muted=0 seq=9"
+    #expect(Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0 seq=9", documented: documented))
+    #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=0 muted=0 seq=9", documented: documented))
+    #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0 seq=10", documented: documented))
+    #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0", documented: documented))
+  }
+}
