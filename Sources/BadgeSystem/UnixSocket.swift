@@ -45,9 +45,10 @@ public enum UnixSocket {
 
   private static func bindWithPrivateMode(_ fd: FileDescriptor, path: String) throws(ListenError) {
     var address = try makeAddress(path).mapError(ListenError.system).get()
-    // The socket file is created with the umask applied; 0177 leaves 0600.
-    let oldMask = umask(0o177)
-    defer { umask(oldMask) }
+    // The file is created with the process's umask (connecting needs write permission, which
+    // the usual 022 gives the owner alone) and set to 0600 right after. The umask itself is left
+    // alone: it is process-wide, and changing it for a moment would change the mode of files
+    // other threads create meanwhile (seen in the test process).
     var result = bindRaw(fd, &address)
     if result != 0 && Errno.current == .addressInUse {
       if isServed(path: path) { throw .alreadyServed(path: path) }
@@ -58,7 +59,7 @@ public enum UnixSocket {
       result = bindRaw(fd, &address)
     }
     guard result == 0 else { throw .system(SystemError("bind to '\(path)'", .current)) }
-    chmod(path, 0o600)
+    guard chmod(path, 0o600) == 0 else { throw .system(SystemError("make '\(path)' private", .current)) }
   }
 
   /// Whether `path` itself (not what a link points to) is a socket file.

@@ -11,9 +11,6 @@ struct TemporaryFolder {
     var template = Array("/tmp/badged-test.XXXXXX".utf8CString)
     guard let raw = mkdtemp(&template) else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     let folder = TemporaryFolder(path: String(cString: raw))
-    // mkdtemp's 0700 goes through the umask, and UnixSocket.listen sets a umask of 0177 for a
-    // moment; a folder made in that moment by a test running in parallel would lack its x bit.
-    chmod(folder.path, 0o700)
     defer { try? FileManager.default.removeItem(atPath: folder.path) }
     return try body(folder)
   }

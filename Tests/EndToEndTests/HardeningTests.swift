@@ -22,10 +22,10 @@ import Testing
     environment["WATCHDOG_USEC"] = "200000"
     environment.removeValue(forKey: "BADGED_SOCKET")
     let config = try folder.write("badged.conf", "[daemon]\nmax_label = 9\n")
-    let daemon = try SpawnedProcess(
+    let daemon = try Child(
       [Self.mdweRun, Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"),
        "--config", config, "--log-level", "debug"],
-      environment: environment, stderrPath: folder.file("badged.log"))
+      environment: environment, stderr: .file(folder.file("badged.log")))
 
     _ = try notify.next { $0.contains("READY=1") }
     let watcher = try RawClient(path: socket)

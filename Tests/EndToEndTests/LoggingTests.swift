@@ -48,10 +48,10 @@ import Testing
       mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/journal \
         && mount --bind "$1" /run/systemd/journal && shift && exec "$@"
       """
-    let daemon = try SpawnedProcess(
+    let daemon = try Child(
       ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", script, "sh", folder.file("journal"),
        Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"), "--log-level", "debug"],
-      environment: environment, stderrPath: logPath)
+      environment: environment, stderr: .file(logPath))
     defer {
       daemon.signal(SIGTERM)
       _ = daemon.wait()

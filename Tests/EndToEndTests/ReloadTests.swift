@@ -88,7 +88,7 @@ import Testing
     #expect(daemon.log.contains("keeping the old one"))
     // Still running, on the old config (max_label 99), max_label 9 of the broken file unused.
     #expect(try field(client.request("GET mail")[0], "label") == "99+")
-    #expect(daemon.process.isRunning)
+    #expect(daemon.isRunning)
   }
 
   @Test func reloadTakesNoArguments() throws {

@@ -11,7 +11,7 @@ import Testing
     let folder: TemporaryFolder
     /// The sockets `systemd-socket-activate` listens on; badged gets them from fd 3 on.
     let sockets: [String]
-    let process: SpawnedProcess
+    let process: Child
     let logPath: String
     var socket: String { sockets[0] }
     var ownSocket: String { folder.file("own.sock") }
@@ -27,7 +27,7 @@ import Testing
         + (datagram ? ["--datagram"] : [])
         + ["-E", "XDG_CONFIG_HOME=\(folder.path)", "-E", "BADGED_SOCKET=\(folder.file("own.sock"))",
            Binaries.badged.path, "--state-dir", folder.file("state")]
-      process = try SpawnedProcess(arguments, environment: ProcessInfo.processInfo.environment, stderrPath: logPath)
+      process = try Child(arguments, environment: ProcessInfo.processInfo.environment, stderr: .file(logPath))
       guard waitUntil(timeout: 5, { self.sockets.allSatisfy { FileManager.default.fileExists(atPath: $0) } }) else {
         throw TestFailure("systemd-socket-activate did not listen: \(log)")
       }

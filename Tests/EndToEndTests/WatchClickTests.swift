@@ -25,11 +25,10 @@ import Testing
   @Test func anI3blocksLeftClickClearsAndTheEndOfInputIsHarmless() throws {
     let daemon = try DaemonProcess()
     try badgectl(["set", "mail", "5"], socket: daemon.socket)
-    let clicks = Pipe()
-    let watch = try WatchProcess(["mail", "--format", "i3blocks"], socket: daemon.socket, input: clicks)
+    let watch = try WatchProcess(["mail", "--format", "i3blocks"], socket: daemon.socket, clickInput: true)
     _ = try watch.readLine()
     func click(_ line: String) throws {
-      try clicks.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+      try watch.writeInput(line + "\n")
     }
     // What i3blocks 1.4 writes for a persistent JSON block: every key of the block.
     try click(#"{"":"","name":"mail","full_text":"5","button":3,"x":10,"y":5}"#)
@@ -43,7 +42,7 @@ import Testing
     #expect(waitUntil(timeout: 5) { (try? currentCount("mail", socket: daemon.socket)) == 0 })
 
     // The bar closing the pipe neither ends the watcher nor makes it spin.
-    try clicks.fileHandleForWriting.close()
+    watch.closeInput()
     usleep(200_000)
     let before = try cpuTicks(watch.pid)
     usleep(1_500_000)
@@ -56,12 +55,11 @@ import Testing
     // whole bar: the watcher must not read (and so steal) other blocks' clicks from it.
     let daemon = try DaemonProcess()
     try badgectl(["set", "mail", "5"], socket: daemon.socket)
-    let clicks = Pipe()
     let watch = try WatchProcess(
       ["mail", "--format", "i3blocks"], socket: daemon.socket, environment: ["BLOCK_INTERVAL": "persist"],
-      input: clicks)
+      clickInput: true)
     _ = try watch.readLine()
-    try clicks.fileHandleForWriting.write(contentsOf: Data(#"{"name":"mail","button":1}"#.utf8 + [0x0A]))
+    try watch.writeInput(#"{"name":"mail","button":1}"# + "\n")
     usleep(500_000)
     #expect(try currentCount("mail", socket: daemon.socket) == 5, "the click line was read")
     #expect(watch.isRunning)

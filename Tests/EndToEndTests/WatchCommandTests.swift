@@ -52,17 +52,12 @@ import Testing
 
   @Test func exitsWhenItsReaderGoesAway() throws {
     let daemon = try DaemonProcess()
-    let process = Process()
-    process.executableURL = Binaries.badgectl
-    process.arguments = ["watch", "mail"]
-    process.environment = ["BADGED_SOCKET": daemon.socket]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
+    let watch = try Child(
+      [Binaries.badgectl.path, "watch", "mail"], environment: ["BADGED_SOCKET": daemon.socket], stdout: .pipe)
     var byte: UInt8 = 0
-    _ = read(pipe.fileHandleForReading.fileDescriptor, &byte, 1)  // the snapshot has arrived
-    try pipe.fileHandleForReading.close()
+    _ = read(watch.output, &byte, 1)  // the snapshot has arrived
+    watch.closeOutput()
     _ = try badgectl(["incr", "mail"], socket: daemon.socket)
-    #expect(waitUntil(timeout: 5) { !process.isRunning })
+    #expect(waitUntil(timeout: 5) { !watch.isRunning })
   }
 }

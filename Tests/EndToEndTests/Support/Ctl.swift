@@ -11,50 +11,39 @@ struct CtlResult {
 @discardableResult
 func badgectl(_ arguments: [String], socket: String?, environment extra: [String: String] = [:]) throws -> CtlResult {
   try Binaries.check()
-  let process = Process()
-  process.executableURL = Binaries.badgectl
-  process.arguments = arguments
-  var environment = ProcessInfo.processInfo.environment
-  environment.removeValue(forKey: "BADGED_SOCKET")
+  var environment = Child.environment(extra)
   if let socket { environment["BADGED_SOCKET"] = socket }
-  environment.merge(extra) { $1 }
-  process.environment = environment
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let stdout = out.fileHandleForReading.readDataToEndOfFile()
-  let stderr = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return CtlResult(
-    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-    stderr: String(decoding: stderr, as: UTF8.self))
+  return try capture([Binaries.badgectl.path] + arguments, environment: environment)
 }
 
 /// A long-running `badgectl watch`, read line by line.
 final class WatchProcess {
-  let process = Process()
-  private let out = Pipe()
-  private lazy var input = LineInput(fd: out.fileHandleForReading.fileDescriptor)
+  private let child: Child
+  private var input: LineInput
 
-  /// Starts `badgectl watch` with `arguments`; `input`, when given, becomes its standard input
-  /// (a bar's click pipe), else it reads from /dev/null.
-  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:], input: Pipe? = nil) throws {
+  /// Starts `badgectl watch` with `arguments`. With `clickInput` its standard input is a pipe
+  /// the test writes to (a bar's click stream, `writeInput`), else /dev/null.
+  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:], clickInput: Bool = false) throws {
     try Binaries.check()
-    process.executableURL = Binaries.badgectl
-    process.arguments = ["watch"] + arguments
-    var environment = ProcessInfo.processInfo.environment
+    var environment = Child.environment(extra)
     environment["BADGED_SOCKET"] = socket
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = input ?? FileHandle.nullDevice
-    try process.run()
+    child = try Child(
+      [Binaries.badgectl.path, "watch"] + arguments, environment: environment, stdin: clickInput ? .pipe : .null,
+      stdout: .pipe)
+    input = LineInput(fd: child.output)
   }
 
-  var pid: Int32 { process.processIdentifier }
+  var pid: Int32 { child.pid }
+
+  /// Writes `text` to the watcher's standard input.
+  func writeInput(_ text: String) throws {
+    let bytes = Array(text.utf8)
+    let n = bytes.withUnsafeBytes { write(child.input, $0.baseAddress, $0.count) }
+    guard n == bytes.count else { throw TestFailure("writing to the watcher's input failed: errno \(errno)") }
+  }
+
+  /// Closes the watcher's standard input, as a bar that goes away does.
+  func closeInput() { child.closeInput() }
 
   /// The next line, waiting up to `timeout` seconds.
   func readLine(timeout: Double = 10) throws -> String {
@@ -73,18 +62,10 @@ final class WatchProcess {
     }
   }
 
-  var isRunning: Bool { process.isRunning }
+  var isRunning: Bool { child.isRunning }
 
   func stop() -> Int32 {
-    if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-    process.waitUntilExit()
-    return process.terminationStatus
-  }
-
-  deinit {
-    if process.isRunning {
-      kill(process.processIdentifier, SIGKILL)
-      process.waitUntilExit()
-    }
+    child.signal(SIGTERM)
+    return child.wait()
   }
 }

@@ -5,7 +5,7 @@ final class DaemonProcess {
   let folder: TemporaryFolder
   let socket: String
   let stateFolder: String
-  let process = Process()
+  private let child: Child
   private let stderrPath: String
 
   /// Starts `badged` and waits until its socket answers.
@@ -29,24 +29,12 @@ final class DaemonProcess {
     _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
     var args = ["--socket", self.socket, "--state-dir", stateFolder]
     if let config { args += ["--config", try self.folder.write("badged.conf", config)] }
-    if let tool = wrapper.first {
-      process.executableURL = URL(fileURLWithPath: tool)
-      process.arguments = Array(wrapper.dropFirst()) + [Binaries.badged.path] + args + arguments
-    } else {
-      process.executableURL = Binaries.badged
-      process.arguments = args + arguments
-    }
-    process.standardError = FileHandle(forWritingAtPath: stderrPath)
-    process.standardOutput = FileHandle.nullDevice
-    var environment = ProcessInfo.processInfo.environment
-    environment.removeValue(forKey: "BADGED_SOCKET")
-    environment.removeValue(forKey: "NOTIFY_SOCKET")
-    environment.merge(extra) { $1 }
-    process.environment = environment
-    try process.run()
+    child = try Child(
+      wrapper + [Binaries.badged.path] + args + arguments, environment: Child.environment(extra),
+      stderr: .file(stderrPath))
     if waitForSocket {
-      let up = waitUntil { RawClient.canConnect(self.socket) || !process.isRunning }
-      guard up, process.isRunning else {
+      let up = waitUntil { RawClient.canConnect(self.socket) || !child.isRunning }
+      guard up, child.isRunning else {
         throw TestFailure("badged did not start: \(log)")
       }
     }
@@ -55,20 +43,24 @@ final class DaemonProcess {
   /// What the daemon wrote to standard error so far.
   var log: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
-  var pid: Int32 { process.processIdentifier }
+  var pid: Int32 { child.pid }
+
+  var isRunning: Bool { child.isRunning }
+
+  /// Waits for the daemon to exit by itself; its exit status.
+  func exitStatus() -> Int32 { child.wait() }
 
   /// SIGTERM, then the exit status.
   @discardableResult
   func stop() -> Int32 {
-    if process.isRunning { kill(pid, SIGTERM) }
-    process.waitUntilExit()
-    return process.terminationStatus
+    child.signal(SIGTERM)
+    return child.wait()
   }
 
   /// SIGKILL: a crash.
   func crash() {
-    if process.isRunning { kill(pid, SIGKILL) }
-    process.waitUntilExit()
+    child.signal(SIGKILL)
+    child.wait()
   }
 
   /// The state folder's files: `journal`, `snapshot`.
@@ -76,11 +68,4 @@ final class DaemonProcess {
 
   /// A new client connected to this daemon.
   func client() throws -> RawClient { try RawClient(path: socket) }
-
-  deinit {
-    if process.isRunning {
-      kill(pid, SIGKILL)
-      process.waitUntilExit()
-    }
-  }
 }

@@ -13,7 +13,7 @@ final class DatagramListener {
 
   init(path: String) throws {
     self.path = path
-    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+    fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var address = unixAddress(path)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

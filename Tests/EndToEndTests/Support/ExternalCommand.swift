@@ -15,32 +15,28 @@ enum Repository {
 /// - Parameters:
 ///   - executable: an absolute path, or a name looked up in `PATH`.
 ///   - environment: variables to set or override on top of the test's own.
+///   - currentDirectory: the folder to run it in (through `env -C`).
 @discardableResult
 func run(
   _ executable: String, _ arguments: [String], environment extra: [String: String] = [:],
   currentDirectory: String? = nil
 ) throws -> CtlResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-  process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
+  let prefix = currentDirectory.map { ["/usr/bin/env", "-C", $0] } ?? []
   var environment = ProcessInfo.processInfo.environment
   environment.merge(extra) { $1 }
-  process.environment = environment
-  if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-  // Standard error goes to a file, so a program that fills it while we read standard output
-  // never blocks.
-  let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("bdt-err-\(UUID().uuidString)")
-  _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-  defer { try? FileManager.default.removeItem(at: errorFile) }
-  let out = Pipe()
-  process.standardOutput = out
-  process.standardError = try FileHandle(forWritingTo: errorFile)
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let stdout = out.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  let stderr = (try? Data(contentsOf: errorFile)) ?? Data()
+  return try capture(prefix + [executable] + arguments, environment: environment)
+}
+
+/// Runs `arguments` with exactly `environment` and waits; standard output through a pipe,
+/// standard error through a file, so a program that fills one while the other is read never
+/// blocks.
+func capture(_ arguments: [String], environment: [String: String]) throws -> CtlResult {
+  let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("bdt-err-\(UUID().uuidString)").path
+  defer { try? FileManager.default.removeItem(atPath: errorFile) }
+  let child = try Child(arguments, environment: environment, stdout: .pipe, stderr: .file(errorFile))
+  let stdout = child.readAllOutput()
+  let status = child.wait()
+  let stderr = (try? Data(contentsOf: URL(fileURLWithPath: errorFile))) ?? Data()
   return CtlResult(
-    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-    stderr: String(decoding: stderr, as: UTF8.self))
+    status: status, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
 }

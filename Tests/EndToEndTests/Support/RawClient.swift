@@ -9,8 +9,16 @@ final class RawClient {
   private var input: LineInput
 
   init(path: String) throws {
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    // Connect before the object exists: a class whose initializer throws after setting every
+    // property is deinitialized, and `deinit` would close the descriptor a second time, which
+    // by then may belong to another test.
+    fd = try RawClient.connect(path)
     input = LineInput(fd: fd)
+  }
+
+  private static func connect(_ path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
     var address = unixAddress(path)
     let result = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -22,6 +30,7 @@ final class RawClient {
       Glibc.close(fd)
       throw TestFailure("connect to \(path) failed: errno \(e)")
     }
+    return fd
   }
 
   static func canConnect(_ path: String) -> Bool {

@@ -79,37 +79,14 @@ final class Background {
     }
   }
 
-  /// `posix_spawn` with a clean signal mask and default dispositions, a new session, standard
-  /// input from /dev/null and standard output and error appended to `output`.
+  /// Starts `arguments` in a new session with a clean signal mask, standard input from
+  /// /dev/null and standard output and error appended to `output`; not reaped (see
+  /// `isRunning`).
   static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
-    guard let path = which(arguments[0]) else {
-      throw TestFailure("'\(arguments[0])' is not installed: run scripts/install-deps --test (make test and CI do)")
-    }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    // POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSID (glibc's 0x80, which
-    // Swift's Glibc module does not export).
-    posix_spawnattr_setflags(&attributes, Int16(0x08 | 0x04 | 0x80))
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = Background.environment(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-    guard result == 0 else { throw TestFailure("could not start \(path): error \(result)") }
-    return pid
+    try Child.spawn(
+      arguments, environment: Background.environment(environment), stdout: .file(output), stderr: .standardOutput,
+      newSession: true
+    ).pid
   }
 
   /// The test's environment without anything that would point a bar at another display,
@@ -124,13 +101,6 @@ final class Background {
     }
     environment["LANG"] = "C.UTF-8"
     return environment.merging(extra) { $1 }
-  }
-
-  /// The full path of `tool`, searched on PATH (and the usual folders).
-  static func which(_ tool: String) -> String? {
-    if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "") + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin"
-    return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 }
 

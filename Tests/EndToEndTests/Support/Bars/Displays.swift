@@ -44,7 +44,8 @@ struct HeadlessSway {
 }
 
 /// An Xvfb server for the X11 bars (polybar, i3bar), on a free display it picks itself
-/// (`-displayfd`).
+/// (`-displayfd`). `-noreset`: by default an X server resets when its last client leaves, and a
+/// bar connecting during the reset loses its connection.
 struct XServer {
   let display: String
   let background: Background
@@ -53,7 +54,7 @@ struct XServer {
     self.background = background
     let file = background.folder.file("display")
     try background.start(
-      "xvfb", ["sh", "-c", "exec Xvfb -displayfd 3 -screen 0 1280x200x24 -nolisten tcp 3>\"$0\"", file])
+      "xvfb", ["sh", "-c", "exec Xvfb -displayfd 3 -screen 0 1280x200x24 -nolisten tcp -noreset 3>\"$0\"", file])
     var number: String?
     _ = waitUntil(timeout: 15) {
       let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
