@@ -51,12 +51,6 @@ public enum Daemon {
 
     let socketPath = options.socketPath ?? XDGPaths.defaultSocket
     let stateFolder = options.stateFolder ?? XDGPaths.defaultStateFolder
-    do throws(SystemError) {
-      try FileSystem.makeFolder(stateFolder, mode: 0o700)
-    } catch {
-      logger.error("\(error)")
-      return ExitStatus.failure
-    }
 
     // The socket the service manager passed (socket activation), else our own at socketPath.
     let listener: ListeningSocket
@@ -72,11 +66,10 @@ public enum Daemon {
       let store = Store(config: config)
       let persistence: Persistence
       do {
-        persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, logger: logger)
+        persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, loop: loop, logger: logger)
       } catch {
         throw SystemError("use the state folder '\(stateFolder)' (\(error.operation))", error.errno)
       }
-      try persistence.attach(to: loop)
       let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
       server.changeLog = persistence
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.

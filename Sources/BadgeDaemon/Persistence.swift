@@ -15,57 +15,51 @@ final class Persistence: ChangeLog {
   static let journalName = "journal"
   static let snapshotName = "snapshot"
 
-  let folder: String
+  let journalPath: String
+  let snapshotPath: String
   var sync: SyncMode
   private let store: Store
   private let logger: Logger
+  private let loop: EventLoop
   private var journal: AppendOnlyFile
   /// Records of this loop turn, written together by `commit()`.
   private var pending: [UInt8] = []
   /// With `everysec`: written but not yet flushed.
   private var unflushed = false
+  /// Flushes a second after the first unflushed write (`everysec`); disarmed otherwise, so an
+  /// idle daemon is never woken.
   private var flushTimer: TimerSource?
-  private var loop: EventLoop?
-  private var snapshotSize = 0
+  private var snapshotSize: Int
   /// Held while the daemon runs: two daemons must never write one state folder.
   private let lock: FolderLock
-
-  var journalPath: String { folder + "/" + Persistence.journalName }
-  var snapshotPath: String { folder + "/" + Persistence.snapshotName }
 
   /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
   /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
   var compactionThreshold: Int { max(4 << 20, 2 * snapshotSize) }
 
-  /// Loads the state folder into `store` (snapshot, then the journal's later records),
-  /// reports any damage, and starts a fresh snapshot and journal.
+  /// Creates the state folder (mode 0700) if needed, loads it into `store` (snapshot, then the
+  /// journal's later records), reports any damage, and starts a fresh snapshot and journal.
   ///
-  /// - Throws: `SystemError` when the folder cannot be read or written: the daemon must not
-  ///   start then, as it could not keep its promise.
-  init(folder: String, store: Store, sync: SyncMode, logger: Logger) throws(SystemError) {
-    self.folder = folder
+  /// - Throws: `SystemError` when the folder cannot be created, read or written: the daemon
+  ///   must not start then, as it could not keep its promise.
+  init(folder: String, store: Store, sync: SyncMode, loop: EventLoop, logger: Logger) throws(SystemError) {
+    journalPath = folder + "/" + Persistence.journalName
+    snapshotPath = folder + "/" + Persistence.snapshotName
     self.store = store
     self.sync = sync
+    self.loop = loop
     self.logger = logger
     pending.reserveCapacity(4096)
+    try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
-    for leftover in [Persistence.snapshotName, Persistence.journalName] {
-      FileSystem.remove(folder + "/" + leftover + ".tmp")  // a compaction cut short by a crash
+    for path in [snapshotPath, journalPath] {
+      FileSystem.remove(path + ".tmp")  // a compaction cut short by a crash
     }
-    let snapshotSeq = try Persistence.loadSnapshot(at: folder + "/" + Persistence.snapshotName, into: store, logger: logger)
-    try Persistence.replayJournal(at: folder + "/" + Persistence.journalName, after: snapshotSeq, into: store, logger: logger)
-    // A placeholder until compaction opens the new journal.
-    journal = try AppendOnlyFile(path: folder + "/" + Persistence.journalName)
-    try compact()
-  }
-
-  /// Arms the once-a-second flush of `everysec` on `loop`.
-  func attach(to loop: EventLoop) throws(SystemError) {
-    flushTimer = try loop.addTimer(at: UInt64.max, accuracy: 50_000) { [unowned self] in
-      flushDeferred()
-    }
+    let snapshotSeq = try Persistence.loadSnapshot(at: snapshotPath, into: store, logger: logger)
+    try Persistence.replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    (journal, snapshotSize) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
+    flushTimer = try loop.addTimer(at: UInt64.max, accuracy: 50_000) { [unowned self] in flushDeferred() }
     flushTimer?.disarm()
-    self.loop = loop
   }
 
   // MARK: - ChangeLog
@@ -77,19 +71,18 @@ final class Persistence: ChangeLog {
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
   func commit() throws(SystemError) {
     guard !pending.isEmpty else { return }
+    defer { pending.removeAll(keepingCapacity: true) }
     let before = journal.size
     do {
       try journal.append(pending)
       if sync == .always { try journal.flush() }
     } catch {
-      pending.removeAll(keepingCapacity: true)
       journal.truncate(to: before)  // never leave half a record for the next append to follow
       throw error
     }
-    pending.removeAll(keepingCapacity: true)
     if sync == .everysec && !unflushed {
       unflushed = true
-      if let loop { flushTimer?.schedule(at: loop.now + 1_000_000) }
+      flushTimer?.schedule(at: loop.now + 1_000_000)
     }
     if journal.size > compactionThreshold {
       do {
@@ -102,15 +95,24 @@ final class Persistence: ChangeLog {
 
   /// Writes the whole state to a new snapshot and starts an empty journal.
   func compact() throws(SystemError) {
-    let bytes = Snapshot(of: store).encoded()
-    try StateFiles.replace(snapshotPath, with: bytes)
-    snapshotSize = bytes.count
-    // The snapshot is on disk: the old journal's records are all covered by it now.
-    try StateFiles.replace(journalPath, with: RecordFile.header(magic: RecordFile.journalMagic))
+    let (fresh, size) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
     journal.close()
-    journal = try AppendOnlyFile(path: journalPath)
+    journal = fresh
+    snapshotSize = size
     unflushed = false
     flushTimer?.disarm()
+  }
+
+  /// The snapshot of `store`, then an empty journal, each replaced crash-safely and in this
+  /// order: once the snapshot is on disk, the old journal's records are all covered by it.
+  /// Returns the new journal, open for appending, and the snapshot's size.
+  private static func writeFreshFiles(
+    of store: Store, snapshot: String, journal: String
+  ) throws(SystemError) -> (AppendOnlyFile, Int) {
+    let bytes = Snapshot(of: store).encoded()
+    try StateFiles.replace(snapshot, with: bytes)
+    try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
+    return (try AppendOnlyFile(path: journal), bytes.count)
   }
 
   /// After a failed commit: a compaction writes the whole state, including the changes whose

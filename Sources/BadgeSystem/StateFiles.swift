@@ -9,14 +9,17 @@ public enum StateFiles {
       if Errno.current == .noSuchFile { return nil }
       throw SystemError("open '\(path)'", .current)
     }
-    defer { close(fd) }
+    let file = FileDescriptor(rawValue: fd)
+    defer { file.close() }
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let n = chunk.withUnsafeMutableBytes { raw in retrying { Glibc.read(fd, raw.baseAddress, raw.count) } }
-      switch n {
-      case .success(0): return bytes
-      case .success(let n): bytes += chunk[..<n]
+      let result: Result<IOResult, Errno> = chunk.withUnsafeMutableBytes { raw in
+        Result { () throws(Errno) in try file.read(into: raw) }
+      }
+      switch result {
+      case .success(.processed(let n)): bytes += chunk[..<n]
+      case .success: return bytes  // end of file (a regular file never blocks)
       case .failure(let e): throw SystemError("read '\(path)'", e)
       }
     }
@@ -97,20 +100,15 @@ public final class AppendOnlyFile {
 
   deinit { close() }
 
-  /// Writes all of `bytes` at the end of the file.
+  /// Writes all of `bytes` at the end of the file. After a failure, `size` is what it was
+  /// before: `truncate(to: size)` drops whatever part of `bytes` was written.
   public func append(_ bytes: [UInt8]) throws(SystemError) {
-    var offset = 0
-    while offset < bytes.count {
-      let result = bytes.withUnsafeBytes { raw in
-        retrying { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) }
-      }
-      switch result {
-      case .success(let n):
-        offset += n
-        size += n
-      case .failure(let e): throw SystemError("write to '\(path)'", e)
-      }
+    do {
+      try FileDescriptor(rawValue: fd).writeAll(bytes)
+    } catch {
+      throw SystemError("write to '\(path)'", error)
     }
+    size += bytes.count
   }
 
   /// Flushes the file's data to disk (`fdatasync`).
