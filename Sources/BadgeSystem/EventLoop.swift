@@ -135,7 +135,6 @@ public struct IOEvents: OptionSet, Sendable {
   public static let writable = IOEvents(rawValue: EPOLLOUT.rawValue)
   public static let hangUp = IOEvents(rawValue: EPOLLHUP.rawValue)
   public static let error = IOEvents(rawValue: EPOLLERR.rawValue)
-  public static let readHangUp = IOEvents(rawValue: EPOLLRDHUP.rawValue)
 }
 
 /// An event source: active until `cancel()` or release.
@@ -169,12 +168,6 @@ public final class IOSource: EventSource {
   public func setEvents(_ events: IOEvents) {
     guard let raw else { return }
     _ = sd_event_source_set_io_events(raw, events.rawValue)
-  }
-
-  /// Pauses or resumes the watch without forgetting it.
-  public func setEnabled(_ on: Bool) {
-    guard let raw else { return }
-    _ = sd_event_source_set_enabled(raw, CInt(on ? SD_EVENT_ON : SD_EVENT_OFF))
   }
 }
 

@@ -20,10 +20,4 @@ public enum Signals {
   public static func ignore(_ number: CInt) {
     signal(number, SIG_IGN)
   }
-
-  /// Sends `signal` to `pid`.
-  @discardableResult
-  public static func send(_ signal: CInt, to pid: pid_t) -> Bool {
-    kill(pid, signal) == 0
-  }
 }

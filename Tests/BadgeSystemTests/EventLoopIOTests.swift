@@ -72,26 +72,6 @@ import Testing
     }
   }
 
-  @Test func aDisabledSourceWaitsUntilEnabled() throws {
-    try withSocketPair { a, b throws in
-      let loop = try EventLoop()
-      var order: [String] = []
-      let source = try loop.addIO(fd: a, events: .readable) { _ in
-        order.append("io")
-        loop.exit(code: 4)
-      }
-      source.setEnabled(false)
-      try b.send("waiting")
-      let enabler = try loop.addTimer(at: Environment.monotonicMicroseconds + 20_000) {
-        order.append("enable")
-        source.setEnabled(true)
-      }
-      defer { source.cancel(); enabler.cancel() }
-      #expect(try loop.runGuarded() == 4)
-      #expect(order == ["enable", "io"])
-    }
-  }
-
   @Test func aPostSourceRunsAfterTheOtherSourcesOfItsTurn() throws {
     try withSocketPair { a, b throws in
       let loop = try EventLoop()
@@ -149,7 +129,6 @@ import Testing
       source.cancel()
       source.cancel()  // twice is harmless
       source.setEvents(.writable)  // and so is using it afterwards
-      source.setEnabled(true)
       try b.send("x")
       let stop = try loop.exit(code: 8, afterMs: 30)
       defer { stop.cancel() }
