@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// Which way a count's digits roll: numericText's direction.
 public enum RollDirection: String, Sendable, Equatable {
   /// The count grew: the old glyph exits upwards, the new one enters from below.
@@ -57,6 +59,14 @@ public struct BadgeFrame: Sendable, Equatable {
   public var pulseMs: Int
   /// The sequence number of the channel's last change, as the daemon sent it.
   public var seq: UInt64
+
+  /// The channel's state as this frame shows it, for writers of the state's fields: its label
+  /// (a watcher's own `--max` included) and the pulse window's milliseconds left now.
+  public var state: ChannelSnapshot {
+    ChannelSnapshot(
+      channel: channel, count: count, label: label, dot: dot, pulseMs: pulseMs, muted: muted, seq: seq,
+      online: online)
+  }
 
   public init(
     channel: String, count: Int, label: String, drawnLabel: String? = nil, roll: Roll? = nil,

@@ -14,12 +14,8 @@ enum BigFormat {
       }
       append(channelColumn(frame.channel), to: &rows)
       guard !frame.isHidden else { continue }
-      var style = TextStyle(foreground: frame.ink(options.palette), bold: frame.emphasis >= .bold)
-      if options.colour == .none { style = .plain }
-      var cells = LabelCell.cells(of: frame)
-      if frame.dot, frame.online, !cells.isEmpty {
-        cells[0].glyph = DotGlyph.glyph(scale: frame.inkScale)
-      }
+      let style = TextStyle(foreground: frame.ink(options.palette), bold: frame.emphasis >= .bold)
+      let cells = LabelCell.sizedCells(of: frame)
       for (column, cell) in cells.enumerated() {
         for row in 0..<BigFont.height {
           rows[row].append((column > 0 ? " " : "") + slice(of: cell, row: row), style)

@@ -3,7 +3,7 @@
 enum ChannelJSONFormat {
   static func render(_ frames: [BadgeFrame]) -> String {
     JSONObject.lines(frames) { object, frame in
-      object.addState(of: frame)
+      object.addState(of: frame.state)
       object.add("pulsing", frame.pulsing)
       object.add("shown", frame.drawnLabel)
       object.add("previous", frame.roll?.from ?? "")

@@ -13,10 +13,7 @@ struct TermDialect: TextDialect {
   func styled(_ frame: BadgeFrame) -> StyledText {
     var styled = StyledText()
     guard !frame.isHidden else { return styled }
-    var cells = LabelCell.cells(of: frame)
-    if frame.dot, frame.online, !cells.isEmpty {
-      cells[0].glyph = DotGlyph.glyph(scale: frame.inkScale)
-    }
+    let cells = LabelCell.sizedCells(of: frame)
     if frame.dot {
       styled.append(LabelCell.text(of: cells), TextStyle(foreground: frame.ink(palette)))
     } else if mode == .none {

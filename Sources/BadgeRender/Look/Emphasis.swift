@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// How a scale shows where text cannot scale: a terminal cell or a bar without Pango.
 ///
 /// The thresholds cut the bounce (1 → 1.31 → 1) into a bold stretch around a short peak, and
@@ -27,7 +29,7 @@ enum Emphasis: Int, Comparable {
 /// The dot at three sizes, for targets that scale a dot by changing its glyph.
 enum DotGlyph {
   static let small: Character = "·"
-  static let regular: Character = "•"
+  static let regular = Character(Label.dot)
   static let large: Character = "●"
 
   /// The glyph for a dot at `scale`; the pulse (1 → 1.5) switches to the large dot half way.

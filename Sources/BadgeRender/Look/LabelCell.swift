@@ -31,6 +31,14 @@ struct LabelCell: Equatable {
     return cells
   }
 
+  /// The cells of `frame` for the terminal formats, whose dot changes glyph with its scale
+  /// (· • ●): a live dot-style channel's dot is sized, an offline one keeps its "?".
+  static func sizedCells(of frame: BadgeFrame) -> [LabelCell] {
+    var cells = cells(of: frame)
+    if frame.dot, frame.online, !cells.isEmpty { cells[0].glyph = DotGlyph.glyph(scale: frame.inkScale) }
+    return cells
+  }
+
   private static func rolling(_ frame: BadgeFrame) -> [LabelCell] {
     guard let roll = frame.roll else { return frame.drawnLabel.map { LabelCell(glyph: $0) } }
     let incoming = Array(frame.drawnLabel)
