@@ -38,8 +38,8 @@ extension Animation {
       return MotionState(value: 1 + moved.value, velocity: moved.velocity)
     case .timing(let timing, let duration):
       guard duration > 0, elapsed < duration else { return .resting(1) }
-      let x = elapsed / duration
-      return MotionState(value: timing.value(at: x), velocity: timing.slope(at: x) / duration)
+      let (value, slope) = timing.state(at: elapsed / duration)
+      return MotionState(value: value, velocity: slope / duration)
     }
   }
 

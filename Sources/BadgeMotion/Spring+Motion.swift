@@ -29,7 +29,7 @@ extension Spring {
     switch regime {
     case .underdamped:
       let lambda = decayRate
-      let wd = w0 * (1 - dampingRatio * dampingRatio).squareRoot()
+      let wd = dampedFrequency
       let b = (velocity + lambda * offset) / wd
       let envelope = exp(-lambda * time)
       let (c, s) = (cos(wd * time), sin(wd * time))
@@ -59,11 +59,6 @@ extension Spring {
   /// The velocity at `time` of the same motion as `value(target:initialVelocity:time:)`.
   public func velocity(target: Double, initialVelocity: Double = 0, time: Double) -> Double {
     state(offset: -target, velocity: initialVelocity, time: time).velocity
-  }
-
-  /// The value at `time` of a spring moving from `from` (with `initialVelocity`) to `to`.
-  public func value(from: Double, to: Double, initialVelocity: Double = 0, time: Double) -> Double {
-    to + state(offset: from - to, velocity: initialVelocity, time: time).value
   }
 
   /// The decay rates of an overdamped spring, slow (closer to 0) first.
@@ -107,7 +102,7 @@ extension Spring {
     let w0 = angularFrequency
     switch regime {
     case .underdamped:
-      let wd = w0 * (1 - dampingRatio * dampingRatio).squareRoot()
+      let wd = dampedFrequency
       let b = (velocity + decayRate * offset) / wd
       let amplitude = (offset * offset + b * b).squareRoot()
       return amplitude > epsilon ? log(amplitude / epsilon) / decayRate : 0

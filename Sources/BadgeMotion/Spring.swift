@@ -45,9 +45,6 @@ public struct Spring: Sendable, Equatable {
   /// The perceptual duration; the same number as `response`.
   public var duration: Double { response }
 
-  /// The mass is always 1, as in SwiftUI's response-based springs.
-  public var mass: Double { 1 }
-
   /// The undamped angular frequency w0, in radians per second.
   public var angularFrequency: Double { 2 * Double.pi / response }
 
@@ -60,17 +57,20 @@ public struct Spring: Sendable, Equatable {
   /// The decay rate λ = ζ·w0 of the oscillation's envelope.
   public var decayRate: Double { dampingRatio * angularFrequency }
 
+  /// The damped angular frequency wd = w0·√(1 − ζ²) of an underdamped spring.
+  var dampedFrequency: Double { angularFrequency * (1 - dampingRatio * dampingRatio).squareRoot() }
+
   /// How far past its target an underdamped spring goes from rest, as a fraction of the
   /// distance travelled; 0 when it does not overshoot.
   public var overshoot: Double {
     guard dampingRatio < 1 else { return 0 }
-    return exp(-Double.pi * dampingRatio / (1 - dampingRatio * dampingRatio).squareRoot())
+    return exp(-Double.pi * decayRate / dampedFrequency)
   }
 
   /// When an underdamped spring started at rest reaches its first peak; `nil` when it has none.
   public var firstPeakTime: Double? {
     guard dampingRatio < 1 else { return nil }
-    return Double.pi / (angularFrequency * (1 - dampingRatio * dampingRatio).squareRoot())
+    return Double.pi / dampedFrequency
   }
 
   // MARK: - Presets

@@ -29,22 +29,26 @@ public struct TimingCurve: Sendable, Equatable {
 
   /// The progress at `time` (0…1); exactly 0 and 1 at and beyond the ends.
   public func value(at time: Double) -> Double {
-    if time <= 0 { return 0 }
-    if time >= 1 { return 1 }
-    if isLinear { return time }
-    return TimingCurve.bezier(parameter(at: time), p1.y, p2.y)
+    state(at: time).value
   }
 
   /// dy/dx at `time`: the rate of progress per unit of time, for carrying velocity over.
   public func slope(at time: Double) -> Double {
-    if isLinear { return 1 }
+    state(at: time).slope
+  }
+
+  /// The progress and its slope at `time`, from one solve of the Bézier parameter (a frame
+  /// needs both, and the solve is the costly part).
+  func state(at time: Double) -> (value: Double, slope: Double) {
+    if isLinear { return (min(max(time, 0), 1), 1) }
     var u = parameter(at: min(max(time, 0), 1))
+    let value = time <= 0 ? 0 : time >= 1 ? 1 : TimingCurve.bezier(u, p1.y, p2.y)
     // Where a control point sits on an end point both derivatives vanish there; the slope is
     // their limit, which a parameter a hair inside the curve gives.
     if TimingCurve.derivative(u, p1.x, p2.x) < 1e-9 {
       u = min(max(u, 1e-6), 1 - 1e-6)
     }
-    return TimingCurve.derivative(u, p1.y, p2.y) / TimingCurve.derivative(u, p1.x, p2.x)
+    return (value, TimingCurve.derivative(u, p1.y, p2.y) / TimingCurve.derivative(u, p1.x, p2.x))
   }
 
   /// The Bézier parameter u with x(u) = `time`: Newton's method from u = time, falling back to

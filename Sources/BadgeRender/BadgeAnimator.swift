@@ -30,6 +30,8 @@ public struct BadgeAnimator: Sendable {
   public let options: AnimatorOptions
   /// The latest snapshot.
   public private(set) var snapshot: ChannelSnapshot
+  /// The latest snapshot's label under these options (kept: every frame draws it).
+  private var label: String
 
   /// The animated properties.
   enum Property: Hashable, Sendable { case scale, opacity, roll, dotScale, dotOpacity }
@@ -50,6 +52,7 @@ public struct BadgeAnimator: Sendable {
     self.snapshot = snapshot
     motionStart = time
     let label = BadgeAnimator.label(of: snapshot, options: options)
+    self.label = label
     fadingLabel = label
     timeline = Timeline([
       .scale: 1, .opacity: label.isEmpty ? 0 : 1, .roll: 1, .dotScale: 1, .dotOpacity: 1,
@@ -66,9 +69,10 @@ public struct BadgeAnimator: Sendable {
   /// Takes in a snapshot that arrived at `time`.
   public mutating func update(_ next: ChannelSnapshot, at time: Double) {
     let previous = snapshot
-    let before = BadgeAnimator.label(of: previous, options: options)
+    let before = label
     let after = BadgeAnimator.label(of: next, options: options)
     snapshot = next
+    label = after
     if next.count != previous.count || before != after {
       motionStart = time
       switch (before.isEmpty, after.isEmpty) {
@@ -174,7 +178,6 @@ public struct BadgeAnimator: Sendable {
 
   /// What the badge looks like at `time`.
   public func frame(at time: Double) -> BadgeFrame {
-    let label = BadgeAnimator.label(of: snapshot, options: options)
     let opacity = timeline.value(.opacity, at: time)
     let drawn = !label.isEmpty ? label : (opacity > 0 ? fadingLabel : "")
     var roll: Roll?
