@@ -25,7 +25,7 @@ let package = Package(
     .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
 
     // The only module that imports Glibc for I/O, CSystemd and CInih.
-    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih"]),
+    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(

@@ -22,16 +22,8 @@ final class ClickInput {
   /// One `read(2)` per readiness: the descriptor may be blocking (it is the bar's pipe, and its
   /// flags are shared with the bar), and readiness guarantees that one read returns at once.
   private func readable() {
-    var ended = false
-    _ = reader.read { space in
-      switch try? FileDescriptor.standardInput.read(into: space) {
-      case .processed(let n): return n
-      case .wouldBlock: return 0
-      case .endOfFile, nil:
-        ended = true
-        return 0
-      }
-    }
+    let result = try? reader.read(from: .standardInput).get()
+    let ended = result == nil || result == .endOfFile
     var clicked = false
     reader.forEachFrame { frame in
       if case .line(let bytes) = frame, I3blocksClick.button(in: bytes) == I3blocksClick.clearButton {

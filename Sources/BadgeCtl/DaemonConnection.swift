@@ -50,17 +50,11 @@ final class DaemonConnection {
     while pending.isEmpty {
       var failure: Errno?
       var ended = false
-      _ = reader.read { space in
-        do throws(Errno) {
-          switch try fd.read(into: space) {
-          case .processed(let n): return n
-          case .endOfFile: ended = true
-          case .wouldBlock: failure = Errno(rawValue: 110)  // SO_RCVTIMEO ran out: ETIMEDOUT
-          }
-        } catch {
-          failure = error
-        }
-        return 0
+      switch reader.read(from: fd) {
+      case .success(.processed): break
+      case .success(.endOfFile): ended = true
+      case .success(.wouldBlock): failure = .timedOut  // SO_RCVTIMEO ran out
+      case .failure(let error): failure = error
       }
       reader.forEachFrame { frame in
         if case .line(let bytes) = frame { pending.append(String(decoding: bytes, as: UTF8.self)) }

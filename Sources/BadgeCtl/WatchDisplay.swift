@@ -11,7 +11,6 @@ import BadgeSystem
 /// disarms it when they have none: an idle watcher is never woken.
 final class WatchDisplay {
   private let loop: EventLoop
-  private let format: OutputFormat
   private var group: AnimatorGroup
   private var renderer: Renderer
   private var timer: TimerSource?
@@ -29,12 +28,10 @@ final class WatchDisplay {
 
   init(_ settings: WatchSettings, loop: EventLoop) throws(SystemError) {
     self.loop = loop
-    format = settings.format
     group = AnimatorGroup(options: settings.animator)
     renderer = Renderer(format: settings.format, options: settings.render)
     minimumGap = settings.format.showsMotion ? 0 : settings.animator.frameInterval
-    timer = try loop.addTimer(at: UInt64.max) { [unowned self] in dirty = true }
-    timer?.disarm()
+    timer = try loop.addTimer { [unowned self] in dirty = true }
     post = try loop.addPost { [unowned self] in if dirty { draw() } }
   }
 
@@ -65,7 +62,7 @@ final class WatchDisplay {
   /// Ends a terminal line that was being rewritten in place, so that the shell's prompt starts
   /// on a line of its own.
   func finish() {
-    if format == .term, renderer.options.rewrite, !written.isEmpty { Output.write("\n") }
+    if renderer.format == .term, renderer.options.rewrite, !written.isEmpty { Output.write("\n") }
   }
 
   private func draw() {

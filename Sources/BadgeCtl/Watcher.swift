@@ -64,8 +64,7 @@ final class Watcher {
       if settings.readsClicks {
         clicks = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
       }
-      retryTimer = try loop.addTimer(at: UInt64.max) { [unowned self] in connect() }
-      retryTimer?.disarm()
+      retryTimer = try loop.addTimer { [unowned self] in connect() }
       // A pipe to a bar reports an error as soon as the bar closes it: exit then, not at the
       // next write. (A terminal or file cannot be watched; then EPIPE on write ends us.)
       outputWatch = try? loop.addIO(fd: .standardOutput, events: []) { [unowned self] _ in loop.exit(code: 0) }
@@ -105,16 +104,8 @@ final class Watcher {
     guard let fd else { return }
     var ended = false
     while !ended {
-      var result = IOResult.wouldBlock
-      _ = reader.read { space in
-        do throws(Errno) {
-          result = try fd.read(into: space)
-        } catch {
-          result = .endOfFile
-        }
-        if case .processed(let n) = result { return n }
-        return 0
-      }
+      // A read error ends the connection the way an end of file does.
+      let result = (try? reader.read(from: fd).get()) ?? .endOfFile
       reader.forEachFrame { frame in
         if case .line(let bytes) = frame { received(ReplyLine(String(decoding: bytes, as: UTF8.self))) }
         return true

@@ -58,8 +58,7 @@ final class Persistence: ChangeLog {
     let snapshotSeq = try Persistence.loadSnapshot(at: snapshotPath, into: store, logger: logger)
     try Persistence.replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
     (journal, snapshotSize) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
-    flushTimer = try loop.addTimer(at: UInt64.max, accuracy: 50_000) { [unowned self] in flushDeferred() }
-    flushTimer?.disarm()
+    flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
   }
 
   // MARK: - ChangeLog

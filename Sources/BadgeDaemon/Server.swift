@@ -54,8 +54,7 @@ final class Server {
     eventScratch.reserveCapacity(256)
     listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptClients() }
     postSource = try loop.addPost { [unowned self] in endOfTurn() }
-    pulseTimer = try loop.addTimer(at: UInt64.max) { [unowned self] in pulseTimerFired() }
-    pulseTimer?.disarm()
+    pulseTimer = try loop.addTimer { [unowned self] in pulseTimerFired() }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -116,29 +115,16 @@ final class Server {
     var total = 0
     var sawEnd = false
     reading: while total < Server.readBudget && !client.readPaused {
-      var failure: Errno?
-      var result = IOResult.wouldBlock
-      let n = client.input.read { space in
-        do throws(Errno) {
-          result = try client.fd.read(into: space)
-        } catch {
-          failure = error
-          return 0
-        }
-        if case .processed(let n) = result { return n }
-        return 0
-      }
-      if let failure {
+      switch client.input.read(from: client.fd) {
+      case .failure(let failure):
         logger.debug("Client \(client.id): read failed: \(failure), closing.")
         close(client)
         return
-      }
-      switch result {
-      case .endOfFile:
+      case .success(.endOfFile):
         sawEnd = true
         break reading
-      case .wouldBlock: break reading
-      case .processed:
+      case .success(.wouldBlock): break reading
+      case .success(.processed(let n)):
         if n == 0 { break reading }  // input buffer full: lines wait for the output to drain
         total += n
       }

@@ -26,8 +26,7 @@ final class ServiceNotifier {
     guard active else { return }
     // WATCHDOG=1 at half of WATCHDOG_USEC, from inside the loop: a hung loop stops the pings.
     loop.enableWatchdog()
-    timer = try loop.addTimer(at: UInt64.max, accuracy: 50_000) { [unowned self] in statusTimerFired() }
-    timer?.disarm()
+    timer = try loop.addTimer(accuracy: 50_000) { [unowned self] in statusTimerFired() }
     post = try loop.addPost { [unowned self] in somethingHappened() }
   }
 

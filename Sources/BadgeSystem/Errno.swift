@@ -25,6 +25,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
   public static let connectionReset = Errno(rawValue: ECONNRESET)
   /// `EACCES`.
   public static let permissionDenied = Errno(rawValue: EACCES)
+  /// `ETIMEDOUT`.
+  public static let timedOut = Errno(rawValue: ETIMEDOUT)
   /// `EEXIST`.
   public static let exists = Errno(rawValue: EEXIST)
 

@@ -63,9 +63,10 @@ public final class EventLoop {
   }
 
   /// Calls `handler` once at `deadline` (monotonic microseconds); re-arm with `schedule(at:)`.
+  /// Without a deadline the timer starts disarmed, waiting for its first `schedule(at:)`.
   /// `accuracy` is how late the loop may fire to save wake-ups.
   public func addTimer(
-    at deadline: UInt64, accuracy: UInt64 = 1, _ handler: @escaping () -> Void
+    at deadline: UInt64? = nil, accuracy: UInt64 = 1, _ handler: @escaping () -> Void
   ) throws(SystemError) -> TimerSource {
     let source = TimerSource(handler: handler)
     var raw: OpaquePointer?
@@ -75,9 +76,10 @@ public final class EventLoop {
       return 0
     }
     try checkSD(
-      sd_event_add_time(self.raw, &raw, CLOCK_MONOTONIC, deadline, accuracy, thunk, source.userdata),
+      sd_event_add_time(self.raw, &raw, CLOCK_MONOTONIC, deadline ?? UInt64.max, accuracy, thunk, source.userdata),
       "add a timer")
     source.raw = raw
+    if deadline == nil { source.disarm() }
     return source
   }
 
