@@ -6,6 +6,10 @@ public struct ChannelName: Hashable, Sendable, Comparable, CustomStringConvertib
   /// The longest name accepted, in bytes.
   public static let maxLength = 64
 
+  /// The rule, as error messages state it (the daemon's and the CLI's alike).
+  public static let namingRule =
+    "names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit"
+
   private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
     (0, 0, 0, 0, 0, 0, 0, 0)
   /// The number of bytes in use.

@@ -31,64 +31,77 @@ public enum BadgeCtl {
   }
 
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
-    let format = SnapshotFormat(rawValue: command.value("--format") ?? "plain") ?? .plain
-    switch command.spec.name {
-    case "watch":
+    guard command.spec.name != "watch" else {
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
       let settings = try WatchSettings(command)
       try Watcher(socket: socket, patterns: patterns, settings: settings).run()
-    case "ping":
-      _ = try DaemonConnection(socket: socket).request("PING")
-    case "reload":
-      _ = try DaemonConnection(socket: socket).request("RELOAD")
-    default:
-      let request = try requestLine(for: command)
-      let replies = try DaemonConnection(socket: socket).request(request)
-      for case .state(let snapshot) in replies { Output.line(format.line(snapshot)) }
+      return
     }
+    let request = try requestLine(try requestWords(for: command), command)
+    let replies = try DaemonConnection(socket: socket).request(request)
+    let format = SnapshotFormat(rawValue: command.value("--format") ?? "plain") ?? .plain
+    // One write for all the lines: `list` of many channels is one system call, not one each.
+    Output.write(replies.compactMap { reply in
+      if case .state(let snapshot) = reply { return format.line(snapshot) + "\n" }
+      return nil
+    }.joined())
   }
 
-  /// The protocol line for a one-shot command, with its arguments checked here first so that
-  /// a typo is a usage error (64) that never reaches the daemon.
-  static func requestLine(for command: ParsedCommand) throws(CtlError) -> String {
+  /// The words of the request for a one-shot command, with its arguments checked here first
+  /// so that a typo is a usage error (64) that never reaches the daemon.
+  static func requestWords(for command: ParsedCommand) throws(CtlError) -> [String] {
     let args = command.positionals
     switch command.spec.name {
     case "incr", "decr":
       let name = try channel(args[0], command)
       let amount = args.count > 1 ? try number(args[1], command, allowZero: false) : 1
-      return "\(command.spec.name.uppercased()) \(name) \(amount)"
+      return [command.spec.name.uppercased(), name, String(amount)]
     case "set":
-      return "SET \(try channel(args[0], command)) \(try number(args[1], command, allowZero: true))"
+      return ["SET", try channel(args[0], command), String(try number(args[1], command, allowZero: true))]
     case "clear":
       if command.has("--all") {
         guard args.isEmpty else {
           throw .usage(UsageError("Give a channel or --all, not both", command: "clear"))
         }
-        return "CLEAR *"
+        return ["CLEAR", "*"]
       }
       guard let name = args.first else {
         throw .usage(UsageError("Missing expected argument '<channel>' (or --all)", command: "clear"))
       }
-      return "CLEAR \(try channel(name, command))"
-    case "get": return "GET \(try channel(args[0], command))"
-    case "list": return "LIST"
-    case "mute": return "MUTE \(try channel(args[0], command))"
-    case "unmute": return "UNMUTE \(try channel(args[0], command))"
+      return ["CLEAR", try channel(name, command)]
+    case "get": return ["GET", try channel(args[0], command)]
+    case "list": return ["LIST"]
+    case "mute": return ["MUTE", try channel(args[0], command)]
+    case "unmute": return ["UNMUTE", try channel(args[0], command)]
+    case "ping": return ["PING"]
+    case "reload": return ["RELOAD"]
     case "configure":
       let name = try channel(args[0], command)
-      for setting in args.dropFirst() where !setting.contains("=") || setting.contains(" ") {
+      for setting in args.dropFirst() where !setting.contains("=") {
         throw .usage(UsageError("Expected <key>=<value>, got '\(setting)'", command: command.spec.name))
       }
-      return "CONFIGURE \(name) " + args.dropFirst().joined(separator: " ")
+      return ["CONFIGURE", name] + args.dropFirst()
     default:
       throw .usage(UsageError("Unknown command '\(command.spec.name)'"))
     }
   }
 
+  /// The request line of `words`. A word holding a blank or a control character would be split
+  /// into more words, or end the line and start another request, on the daemon's side: it is
+  /// refused here, whatever command it came from.
+  static func requestLine(_ words: [String], _ command: ParsedCommand) throws(CtlError) -> String {
+    for word in words where word.isEmpty || word.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+      throw .usage(UsageError(
+        "Invalid argument '\(word.debugDescription.dropFirst().dropLast())'; arguments hold no spaces or control characters",
+        command: command.spec.name))
+    }
+    return words.joined(separator: " ")
+  }
+
   static func channel(_ text: String, _ command: ParsedCommand) throws(CtlError) -> String {
     guard ChannelName(text) != nil else {
       throw .usage(UsageError(
-        "Invalid channel name '\(text)'; names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit",
+        "Invalid channel name '\(text)'; \(ChannelName.namingRule)",
         command: command.spec.name))
     }
     return text
@@ -97,18 +110,26 @@ public enum BadgeCtl {
   static func pattern(_ text: String, _ command: ParsedCommand) throws(CtlError) -> ChannelPattern {
     guard let pattern = ChannelPattern(text) else {
       throw .usage(UsageError(
-        "Invalid channel or pattern '\(text)'; use name characters (A-Z a-z 0-9 . _ - :) and * or ?",
+        "Invalid channel or pattern '\(text)'; \(ChannelName.namingRule), or * and ?",
         command: command.spec.name))
     }
     return pattern
   }
 
   static func number(_ text: String, _ command: ParsedCommand, allowZero: Bool) throws(CtlError) -> Int {
-    let range = (allowZero ? 0 : 1)...Limits.maxCount
+    try wholeNumber(text, in: (allowZero ? 0 : 1)...Limits.maxCount, command: command.spec.name) {
+      "Invalid number '\($0)'"
+    }
+  }
+
+  /// `text` as a whole number within `range`, or a usage error that begins with `invalid(text)`
+  /// and names the range.
+  static func wholeNumber(
+    _ text: String, in range: ClosedRange<Int>, command: String, invalid: (String) -> String
+  ) throws(CtlError) -> Int {
     guard let value = DecimalParser.parse(text.utf8), range.contains(value) else {
       throw .usage(UsageError(
-        "Invalid number '\(text)'; expected a whole number from \(range.lowerBound) to \(range.upperBound)",
-        command: command.spec.name))
+        "\(invalid(text)); expected a whole number from \(range.lowerBound) to \(range.upperBound)", command: command))
     }
     return value
   }

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The mouse button of a click that i3blocks writes to a persistent block's standard input:
 /// with `format=json` one JSON object per line holding `"button":N` among the block's other
 /// keys, in the raw format a line holding the button number alone.
@@ -27,9 +29,7 @@ enum I3blocksClick {
 
   /// The decimal number `digits` spells, surrounded by blanks at most.
   private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
-    let trimmed = digits.drop(while: isBlank).reversed().drop(while: isBlank).reversed()
-    guard !trimmed.isEmpty, trimmed.count <= 9, trimmed.allSatisfy(isDigit) else { return nil }
-    return trimmed.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    DecimalParser.parse(digits.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
   }
 
   private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

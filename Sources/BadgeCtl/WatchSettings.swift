@@ -99,11 +99,7 @@ struct WatchSettings {
   }
 
   private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {
-    guard let value = DecimalParser.parse(text.utf8), range.contains(value) else {
-      throw usage(
-        "Invalid value '\(text)' for '\(option)'; expected a whole number from \(range.lowerBound) to \(range.upperBound)")
-    }
-    return value
+    try BadgeCtl.wholeNumber(text, in: range, command: "watch") { "Invalid value '\($0)' for '\(option)'" }
   }
 
   private static func require(

@@ -103,7 +103,7 @@ public enum RequestParser {
     }
   }
 
-  static let namingRule = "names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit"
+  static let namingRule = ChannelName.namingRule
 
   private static func channel(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> ChannelName {
     guard let word = words.next() else {

@@ -56,6 +56,9 @@ import Testing
     (["clear", "mail", "--all"], "Give a channel or --all, not both"),
     (["watch", "a/b"], "Invalid channel or pattern 'a/b'"),
     (["configure", "mail", "style"], "Expected <key>=<value>, got 'style'"),
+    // A newline or tab in an argument would be a second request on the daemon's side.
+    (["configure", "mail", "style=count\nINCR\tinjected\t5"], "Invalid argument 'style=count\\nINCR\\tinjected\\t5'"),
+    (["configure", "mail", "style=dot max_label=9"], "arguments hold no spaces or control characters"),
     (["--socket"], "Missing value for '--socket <path>'"),
     (["help", "frob"], "Unknown command 'frob'"),
   ])
