@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeRender
 
 /// The commands of `badgectl`, as data: names, arguments, options and help texts. The parser,
@@ -44,7 +45,7 @@ struct CommandSpec: Sendable {
 
 extension CommandSpec {
   static let formatOption = Option(
-    "--format", value: "format", choices: ["plain", "json"],
+    "--format", value: "format", choices: SnapshotFormat.allCases.map(\.rawValue),
     help: "plain (one line per channel) or json (one object per line). (default: plain)")
 
   /// `watch`'s options. What each value may be, and which format it applies to, is checked in
@@ -57,8 +58,10 @@ extension CommandSpec {
         + "(default: term on a terminal, else plain)"),
     Option(
       "--fps", value: "n",
-      help: "Frames per second while a badge moves, 1-1000, capped per format: term 60, frames 120, "
-        + "i3blocks 20, tmux 1, others 30. (default: 30)"),
+      help: "Frames per second while a badge moves, 1-\(WatchSettings.maxFramesPerSecond), capped per format: "
+        + "term \(OutputFormat.term.maxFramesPerSecond), frames \(OutputFormat.frames.maxFramesPerSecond), "
+        + "i3blocks \(OutputFormat.i3blocks.maxFramesPerSecond), tmux \(OutputFormat.tmux.maxFramesPerSecond), "
+        + "others \(OutputFormat.plain.maxFramesPerSecond). (default: \(FrameRate.standard))"),
     Option(
       "--no-motion",
       help: "Show end states only, with no animation; also when NO_MOTION is set."),
@@ -69,7 +72,7 @@ extension CommandSpec {
         + "(default: {label}; {channel} {label} for several channels and in a terminal)"),
     Option(
       "--max", value: "n",
-      help: "Show counts above N as 'N+', 1-2147483647, whatever the daemon's max_label. "
+      help: "Show counts above N as 'N+', \(range(Limits.maxLabel)), whatever the daemon's max_label. "
         + "(default: the daemon's label)"),
     Option("--big", help: "term only: draw counts in a five-row digit font whose digits slide."),
     Option(
@@ -94,19 +97,19 @@ extension CommandSpec {
       name: "incr", abstract: "Add to a channel's count.",
       discussion: "Adds N (default 1) and starts the channel's pulse window. Prints the new state.",
       usage: "<channel> [<n>]",
-      arguments: [channelArgument, Argument(name: "<n>", help: "How many to add, 1-2147483647. (default: 1)")],
+      arguments: [channelArgument, Argument(name: "<n>", help: "How many to add, 1-\(Limits.maxCount). (default: 1)")],
       options: [formatOption], positionals: 1...2),
     CommandSpec(
       name: "decr", abstract: "Take from a channel's count.",
       discussion: "Subtracts N (default 1); the count stops at 0. Prints the new state.",
       usage: "<channel> [<n>]",
-      arguments: [channelArgument, Argument(name: "<n>", help: "How many to take, 1-2147483647. (default: 1)")],
+      arguments: [channelArgument, Argument(name: "<n>", help: "How many to take, 1-\(Limits.maxCount). (default: 1)")],
       options: [formatOption], positionals: 1...2),
     CommandSpec(
       name: "set", abstract: "Set a channel's count.",
       discussion: "Sets the count to N; a rise starts the pulse window. Prints the new state.",
       usage: "<channel> <n>",
-      arguments: [channelArgument, Argument(name: "<n>", help: "The new count, 0-2147483647.")],
+      arguments: [channelArgument, Argument(name: "<n>", help: "The new count, 0-\(Limits.maxCount).")],
       options: [formatOption], positionals: 2...2),
     CommandSpec(
       name: "clear", abstract: "Set a channel's count, or every count, to 0.",
@@ -134,7 +137,7 @@ extension CommandSpec {
       name: "configure", abstract: "Change a channel's settings.",
       discussion: """
         Settings made here win over the config file and are kept across restarts.
-        Keys: max_label (1-2147483647), style (count or dot), pulse_ms (0-3600000), muted (yes or no).
+        Keys: max_label (\(range(Limits.maxLabel))), style (count or dot), pulse_ms (\(range(Limits.pulseMs))), muted (yes or no).
         'key=default' drops a setting so that the config file's value applies again.
         """,
       usage: "<channel> <key>=<value> ...",
@@ -174,6 +177,9 @@ extension CommandSpec {
       discussion: "", usage: "[<command>]",
       arguments: [Argument(name: "<command>", help: "The command to explain.")], options: [], positionals: 0...1),
   ]
+
+  /// `1-2147483647`: a range as the help texts write it.
+  private static func range(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound)-\(range.upperBound)" }
 
   static func named(_ name: String) -> CommandSpec? {
     all.first { $0.name == name }

@@ -30,8 +30,8 @@ final class Watcher {
   /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
   /// the snapshot, and afterwards anything but an event answers a click's `CLEAR`.
   private var watching = false
-  /// The channels the current snapshot listed.
-  private var listed: Set<String> = []
+  /// Why the watcher must end, when the daemon refused the `WATCH` itself.
+  private var failure: CtlError?
   /// Stand-ins shown while nothing is known (the watched names, offline); the snapshot
   /// replaces them.
   private var standIns: Set<String> = []
@@ -75,6 +75,7 @@ final class Watcher {
     } catch {
       throw .unreachable(socket: socket, cause: error.description)
     }
+    if let failure { throw failure }
   }
 
   // MARK: - Connection
@@ -92,7 +93,6 @@ final class Watcher {
     }
     self.fd = fd
     watching = false
-    listed = []
     do {
       source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in readable() }
     } catch {
@@ -122,7 +122,6 @@ final class Watcher {
   private func received(_ line: ReplyLine) {
     switch line {
     case .state(let snapshot) where !watching:
-      listed.insert(snapshot.channel)
       show(snapshot)
     case .event(let snapshot):
       show(snapshot)
@@ -131,8 +130,8 @@ final class Watcher {
       backoff = Watcher.minBackoff  // the snapshot is complete: this connection counts as good
       snapshotEnded()
     case .error(let code, let message) where !watching:
-      Output.error(CtlError.daemon(code: code, message: message).message)
-      Environment.exit(CtlError.ExitStatus.daemonError)
+      failure = .daemon(code: code, message: message)
+      loop.exit(code: 1)
     case .error(let code, let message):
       Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
     case .state, .ok, .data:
@@ -148,12 +147,13 @@ final class Watcher {
 
   /// After a snapshot: stand-ins give way to what it listed, and a channel shown from before an
   /// outage that it no longer lists has no count and no setting any more (a glob matched it):
-  /// it is shown cleared.
+  /// it is shown cleared. Every channel the snapshot listed is online again (`show`), so the
+  /// ones still offline are exactly those it did not list.
   private func snapshotEnded() {
     for name in standIns { display.remove(channel: name) }
     standIns = []
     online = true
-    for var snapshot in display.channels where !snapshot.online && !listed.contains(snapshot.channel) {
+    for var snapshot in display.channels where !snapshot.online {
       snapshot.online = true
       snapshot.count = 0
       snapshot.label = ""

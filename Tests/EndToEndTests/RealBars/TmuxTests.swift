@@ -6,7 +6,9 @@ import Testing
 /// pane shows the first one's status line.
 @Suite struct TmuxTests {
   @Test func theStatusLineShowsTheBadgeBlinkingDuringThePulse() throws {
-    let rig = try BarRig(pulseMs: 2500)
+    // tmux redraws its status line once a second at most, and a loaded machine can take
+    // longer: a pulse window of 5 s leaves it several redraws to show the blinking badge.
+    let rig = try BarRig(pulseMs: 5000)
     let inner = rig.daemon.folder.file("in")
     let outer = rig.daemon.folder.file("out")
     let config = try rig.file("tmux.conf", Contrib.config("tmux/tmux.conf"))
