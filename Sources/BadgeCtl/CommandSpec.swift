@@ -28,7 +28,13 @@ struct CommandSpec: Sendable {
 
   /// A positional argument, for the help screen.
   struct Argument: Sendable {
+    /// What the argument is, for completion.
+    enum Kind: Sendable {
+      case channel, channelOrGlob, setting, command, number
+    }
+
     let name: String
+    let kind: Kind
     let help: String
   }
 
@@ -89,7 +95,7 @@ extension CommandSpec {
   ]
 
   static let channelArgument = Argument(
-    name: "<channel>",
+    name: "<channel>", kind: .channel,
     help: "A channel name: 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit.")
 
   static let all: [CommandSpec] = [
@@ -97,19 +103,19 @@ extension CommandSpec {
       name: "incr", abstract: "Add to a channel's count.",
       discussion: "Adds N (default 1) and starts the channel's pulse window. Prints the new state.",
       usage: "<channel> [<n>]",
-      arguments: [channelArgument, Argument(name: "<n>", help: "How many to add, 1-\(Limits.maxCount). (default: 1)")],
+      arguments: [channelArgument, Argument(name: "<n>", kind: .number, help: "How many to add, 1-\(Limits.maxCount). (default: 1)")],
       options: [formatOption], positionals: 1...2),
     CommandSpec(
       name: "decr", abstract: "Take from a channel's count.",
       discussion: "Subtracts N (default 1); the count stops at 0. Prints the new state.",
       usage: "<channel> [<n>]",
-      arguments: [channelArgument, Argument(name: "<n>", help: "How many to take, 1-\(Limits.maxCount). (default: 1)")],
+      arguments: [channelArgument, Argument(name: "<n>", kind: .number, help: "How many to take, 1-\(Limits.maxCount). (default: 1)")],
       options: [formatOption], positionals: 1...2),
     CommandSpec(
       name: "set", abstract: "Set a channel's count.",
       discussion: "Sets the count to N; a rise starts the pulse window. Prints the new state.",
       usage: "<channel> <n>",
-      arguments: [channelArgument, Argument(name: "<n>", help: "The new count, 0-\(Limits.maxCount).")],
+      arguments: [channelArgument, Argument(name: "<n>", kind: .number, help: "The new count, 0-\(Limits.maxCount).")],
       options: [formatOption], positionals: 2...2),
     CommandSpec(
       name: "clear", abstract: "Set a channel's count, or every count, to 0.",
@@ -141,7 +147,7 @@ extension CommandSpec {
         'key=default' drops a setting so that the config file's value applies again.
         """,
       usage: "<channel> <key>=<value> ...",
-      arguments: [channelArgument, Argument(name: "<key>=<value>", help: "A setting, e.g. style=dot or max_label=9.")],
+      arguments: [channelArgument, Argument(name: "<key>=<value>", kind: .setting, help: "A setting, e.g. style=dot or max_label=9.")],
       options: [formatOption], positionals: 2...32),
     CommandSpec(
       name: "watch", abstract: "Show every change of the watched channels, forever.",
@@ -158,7 +164,7 @@ extension CommandSpec {
         COLORTERM=truecolor (or 24bit) selects 24-bit colour, else 256 colours.
         """,
       usage: "[<channel or glob> ...]",
-      arguments: [Argument(name: "<channel or glob>", help: "A channel name, or a pattern such as 'app:*'.")],
+      arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
       options: watchOptions, positionals: 0...64),
     CommandSpec(
       name: "reload", abstract: "Make the daemon re-read its config file.",
@@ -175,7 +181,7 @@ extension CommandSpec {
     CommandSpec(
       name: "help", abstract: "Show help for badgectl or one of its commands.",
       discussion: "", usage: "[<command>]",
-      arguments: [Argument(name: "<command>", help: "The command to explain.")], options: [], positionals: 0...1),
+      arguments: [Argument(name: "<command>", kind: .command, help: "The command to explain.")], options: [], positionals: 0...1),
   ]
 
   /// `1-2147483647`: a range as the help texts write it.

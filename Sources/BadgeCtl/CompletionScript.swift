@@ -33,10 +33,13 @@ enum CompletionScript {
   }
 
   static func arguments(of spec: CommandSpec) -> Arguments {
-    if spec.name == "help" { return .commands }
-    guard let first = spec.arguments.first, first.name.hasPrefix("<channel") else { return .none }
-    if spec.arguments.count > 1, spec.arguments[1].name.contains("=") { return .channelThenSettings }
-    return spec.positionals.upperBound > spec.arguments.count ? .channels : .channel
+    switch (spec.arguments.first?.kind, spec.arguments.dropFirst().first?.kind) {
+    case (.command, _): return .commands
+    case (.channelOrGlob, _): return .channels
+    case (.channel, .setting): return .channelThenSettings
+    case (.channel, _): return .channel
+    default: return .none
+    }
   }
 
   static var commandNames: String { CommandSpec.all.map(\.name).joined(separator: " ") }

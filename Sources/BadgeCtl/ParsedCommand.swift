@@ -84,25 +84,22 @@ enum ArgumentScanner {
       if let first = leftover.first { throw UsageError("Unknown option '\(first)'") }
       return .help(command: nil)
     }
-    guard let spec = CommandSpec.named(commandName) else {
-      var message = "Unknown command '\(commandName)'."
-      if let suggestion = Suggestion.closest(to: commandName, among: CommandSpec.all.map(\.name)) {
-        message += " Did you mean '\(suggestion)'?"
-      }
-      throw UsageError(message)
-    }
+    guard let spec = CommandSpec.named(commandName) else { throw unknownCommand(commandName) }
     if spec.name == "help" {
       guard leftover.count <= 1 else { throw UsageError("Unexpected argument '\(leftover[1])'", command: "help") }
-      if let topic = leftover.first, CommandSpec.named(topic) == nil {
-        var message = "Unknown command '\(topic)'."
-        if let suggestion = Suggestion.closest(to: topic, among: CommandSpec.all.map(\.name)) {
-          message += " Did you mean '\(suggestion)'?"
-        }
-        throw UsageError(message)
-      }
+      if let topic = leftover.first, CommandSpec.named(topic) == nil { throw unknownCommand(topic) }
       return .help(command: leftover.first)
     }
     return .run(try parseCommand(spec, leftover), socket: socket)
+  }
+
+  /// "Unknown command 'x'.", with a "Did you mean" hint when one is close.
+  private static func unknownCommand(_ name: String) -> UsageError {
+    var message = "Unknown command '\(name)'."
+    if let suggestion = Suggestion.closest(to: name, among: CommandSpec.all.map(\.name)) {
+      message += " Did you mean '\(suggestion)'?"
+    }
+    return UsageError(message)
   }
 
   /// Parses the arguments of one command against its spec.

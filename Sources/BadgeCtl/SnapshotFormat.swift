@@ -3,7 +3,7 @@ import BadgeRender
 
 /// The one-line forms of a channel's state that `get`, `list` and the mutating commands print.
 enum SnapshotFormat: String, CaseIterable {
-  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`, `mail offline`.
+  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`.
   case plain
   /// One JSON object per line.
   case json
@@ -20,7 +20,6 @@ enum SnapshotFormat: String, CaseIterable {
     if !s.label.isEmpty && s.label != String(s.count) { line += " (\(s.label))" }
     if s.muted { line += " muted" }
     if s.isPulsing { line += " pulsing" }
-    if !s.online { line += " offline" }
     return line
   }
 
