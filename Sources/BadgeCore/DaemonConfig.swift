@@ -10,6 +10,8 @@ public struct DaemonConfig: Equatable, Sendable {
   public var sections: [ChannelSection] = []
   /// `[daemon]` `sync`: when changes reach the disk.
   public var sync: SyncMode = .always
+  /// `[limits]`: the bounds on what clients can make the daemon hold.
+  public var limits: ResourceLimits = .defaults
 
   public init() {}
 
@@ -112,6 +114,15 @@ extension DaemonConfig {
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
         }
+      } else if entry.section == "limits" {
+        guard let key = ResourceLimits.Key(rawValue: entry.key) else {
+          throw fail("Unknown key '\(entry.key)' in [limits]; expected one of \(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        do throws(SettingKey.InvalidValue) {
+          try config.limits.parse(key, entry.value)
+        } catch {
+          throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
+        }
       } else if words.count == 2, words[0] == "channel" {
         guard let pattern = ChannelPattern(words[1]) else {
           throw fail("Invalid channel name or pattern '\(words[1])' in [\(entry.section)]")
@@ -133,9 +144,9 @@ extension DaemonConfig {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
         }
       } else if entry.section.isEmpty {
-        throw fail("Key '\(entry.key)' is outside any section; put it under [daemon] or [channel NAME]")
+        throw fail("Key '\(entry.key)' is outside any section; put it under [daemon], [limits] or [channel NAME]")
       } else {
-        throw fail("Unknown section [\(entry.section)]; expected [daemon] or [channel NAME]")
+        throw fail("Unknown section [\(entry.section)]; expected [daemon], [limits] or [channel NAME]")
       }
     }
     return config

@@ -85,6 +85,10 @@ extension Server {
         ReplyEncoder.appendError(
           ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &client.output)
+      case .full(let limit):
+        ReplyEncoder.appendError(
+          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
+          to: &client.output)
       }
     }
   }
