@@ -15,6 +15,8 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // Glibc calls Swift's Glibc module leaves out (accept4), as inline C functions.
+    .systemLibrary(name: "CLinux"),
 
     // Pure code: no I/O, no clock of its own.
     .target(name: "BadgeCore"),
@@ -24,8 +26,8 @@ let package = Package(
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
     .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
 
-    // The only module that imports Glibc for I/O, CSystemd and CInih.
-    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih"]),
+    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
+    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih", "CLinux"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(

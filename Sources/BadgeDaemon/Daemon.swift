@@ -91,6 +91,7 @@ public enum Daemon {
         try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
       logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
+      for warning in listener.accessWarnings() { logger.warning(warning) }
       notifier.ready()
       var status = try loop.run()
       server.closeAll()
