@@ -76,17 +76,4 @@ import Testing
     #expect(try client.readReply()[0].hasPrefix("ERR bad-name "))
     #expect(try client.request("LIST") == ["OK"])
   }
-
-  @Test func aPeerThatHangsUpMidRequestDoesNotHurtTheDaemon() throws {
-    let daemon = try DaemonProcess()
-    for _ in 0..<20 {
-      let client = try daemon.client()
-      try client.send(String(repeating: "INCR mail\n", count: 500) + "INCR ma")
-      client.close()
-    }
-    let client = try daemon.client()
-    let count = Int(try field(client.request("GET mail")[0], "count") ?? "") ?? -1
-    #expect(count >= 0 && count <= 10_000)
-    #expect(try client.request("PING") == ["OK pong"])
-  }
 }
