@@ -37,10 +37,10 @@ final class Client {
   var closeAfterFlush = false
   var closed = false
 
-  init(id: Int, fd: FileDescriptor) {
+  init(id: Int, fd: FileDescriptor, pid: Int32?) {
     self.id = id
     self.fd = fd
-    self.pid = UnixSocket.peerPID(fd)
+    self.pid = pid
     output.reserveCapacity(4096)
   }
 

@@ -24,7 +24,7 @@ final class Server {
   var reloadConfig: (() throws(ConfigError) -> Void)?
 
   private let listener: FileDescriptor
-  private var listenSource: IOSource?
+  private var acceptor: Acceptor?
   private var postSource: EventSource?
   private var pulseTimer: TimerSource?
   private var armedPulseDeadline: UInt64?
@@ -52,7 +52,10 @@ final class Server {
     self.listener = listener
     self.logger = logger
     eventScratch.reserveCapacity(256)
-    listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptClients() }
+    acceptor = try Acceptor(loop: loop, listener: listener, logger: logger)
+    acceptor?.clientCount = { [unowned self] in clients.count }
+    acceptor?.maxClients = { [store] in store.config.limits.maxClients }
+    acceptor?.admit = { [unowned self] (fd, peer) throws(SystemError) in try admit(fd, peer) }
     postSource = try loop.addPost { [unowned self] in endOfTurn() }
     pulseTimer = try loop.addTimer { [unowned self] in pulseTimerFired() }
   }
@@ -63,8 +66,8 @@ final class Server {
 
   /// Stops accepting new clients (shutdown).
   func stopAccepting() {
-    listenSource?.cancel()
-    listenSource = nil
+    acceptor?.stop()
+    acceptor = nil
   }
 
   /// Sends what can be sent and closes every client (shutdown).
@@ -75,32 +78,14 @@ final class Server {
 
   // MARK: - Accepting and reading
 
-  private func acceptClients() {
-    while true {
-      let fd: FileDescriptor?
-      do {
-        fd = try UnixSocket.accept(listener)
-      } catch {
-        logger.warning("Failed to accept a connection: \(error), ignoring.")
-        return
-      }
-      guard let fd else { return }
-      let client = Client(id: nextClientID, fd: fd)
-      nextClientID += 1
-      do {
-        client.source = try loop.addIO(fd: fd, events: .readable) { [unowned self, unowned client] events in
-          clientReady(client, events)
-        }
-      } catch {
-        logger.warning("\(error), closing the connection.")
-        fd.close()
-        continue
-      }
-      clients[client.id] = client
-      logger.debug(
-        "Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).",
-        client.pid.map { [.clientPID($0)] } ?? [])
+  private func admit(_ fd: FileDescriptor, _ peer: UnixSocket.PeerCredentials) throws(SystemError) {
+    let client = Client(id: nextClientID, fd: fd, pid: peer.pid)
+    nextClientID += 1
+    client.source = try loop.addIO(fd: fd, events: .readable) { [unowned self, unowned client] events in
+      clientReady(client, events)
     }
+    clients[client.id] = client
+    logger.debug("Client \(client.id) connected (pid \(peer.pid)).", [.clientPID(peer.pid)])
   }
 
   private func clientReady(_ client: Client, _ events: IOEvents) {

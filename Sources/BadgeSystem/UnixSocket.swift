@@ -121,6 +121,9 @@ public enum UnixSocket {
     public let pid: pid_t
     public let uid: uid_t
     public let gid: gid_t
+
+    /// Whether the peer runs as the user this process runs as (its effective uid).
+    public var isThisUser: Bool { uid == geteuid() }
   }
 
   /// The peer's credentials, or `nil` when the kernel cannot tell (not a Unix socket).
