@@ -34,7 +34,7 @@ public enum BadgeCtl {
     guard command.spec.name != "watch" else {
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
       let settings = try WatchSettings(command)
-      try Watcher(socket: socket, patterns: patterns, settings: settings).run()
+      try Watcher.watch(socket: socket, patterns: patterns, settings: settings).run()
       return
     }
     let request = try requestLine(try requestWords(for: command), command)
