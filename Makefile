@@ -58,6 +58,8 @@ install: $(if $(BINDIR_SOURCE),,release)
 	sed 's|@bindir@|$(BINDIR)|g' systemd/badged.service > $(DESTDIR)$(UNITDIR)/badged.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/badged.service
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(UNITDIR)/badged.service.d
+	install -m 0644 systemd/badged.service.d/sandbox.conf $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled
 	install -m 0644 man/badged.1 man/badgectl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
@@ -74,6 +76,8 @@ install: $(if $(BINDIR_SOURCE),,release)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket
+	rm -f $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf
+	-rmdir $(DESTDIR)$(UNITDIR)/badged.service.d 2>/dev/null
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null

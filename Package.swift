@@ -42,8 +42,10 @@ let package = Package(
 
     // Helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    // Test tool: runs a program under systemd's MemoryDenyWriteExecute= seccomp rules.
-    .executableTarget(name: "mdwe-run", path: "Tests/Tools/mdwe-run"),
+    // Test tool: runs a program under the seccomp rules systemd installs for badged.service's
+    // options (libseccomp, from libseccomp-dev).
+    .executableTarget(
+      name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),

@@ -6,7 +6,7 @@ import Testing
 @Suite struct InstallTests {
   static let installed = [
     "prefix/bin/badged", "prefix/bin/badgectl",
-    "units/badged.service", "units/badged.socket",
+    "units/badged.service", "units/badged.socket", "units/badged.service.d/sandbox.conf.disabled",
     "prefix/share/man/man1/badged.1", "prefix/share/man/man1/badgectl.1", "prefix/share/man/man5/badged.conf.5",
     "prefix/share/doc/badged/badged.conf",
     "prefix/share/bash-completion/completions/badgectl", "prefix/share/bash-completion/completions/badged",
@@ -68,5 +68,36 @@ import Testing
     let uninstall = try make("uninstall", folder)
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
     #expect(files(folder) == ["prefix/bin/other", "units/other.service"])
+  }
+
+  /// The installed unit's exposure in `systemd-analyze security --offline=true --user`, on its
+  /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
+  /// 5.9 is all a user manager can enforce without a user namespace (see badged.service).
+  @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let install = try make("install", folder)
+    #expect(install.status == 0, "\(install.stderr)")
+    let runtime = folder.file("run")
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    let units = folder.file("units")
+
+    let plain = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(plain.score == 5.9, "\(plain.report)")
+    #expect(plain.report.contains("✓ SystemCallFilter=~@privileged"))
+
+    try FileManager.default.moveItem(
+      atPath: folder.file("units/badged.service.d/sandbox.conf.disabled"), toPath: folder.file("units/badged.service.d/sandbox.conf"))
+    let sandboxed = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
+    #expect(sandboxed.report.contains("✓ PrivateUsers="))
+
+    // The sandboxed unit still verifies without a warning.
+    let verify = try run(
+      ServiceUnit.analyze, ["--user", "verify", folder.file("units/badged.service")],
+      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("prefix/share/man"), "SYSTEMD_UNIT_PATH": units + ":"])
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    #expect(try make("uninstall", folder).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: folder.file("units/badged.service.d")))
   }
 }
