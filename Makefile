@@ -19,7 +19,7 @@ UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
 
-.PHONY: all deps test-deps build release run test bench install uninstall clean
+.PHONY: all deps test-deps build release run test fuzz bench install uninstall clean
 
 all: build
 
@@ -43,12 +43,24 @@ release: deps
 run: build
 	exec $(DEBUG_BIN)/badged
 
-# Builds everything, then runs every test (unit and end-to-end against the built binaries).
+# Builds everything, then runs every test (unit and end-to-end against the built binaries),
+# then each fuzz target briefly (its seed corpus, which holds every input that once crashed,
+# and a few seconds more).
 test: test-deps build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
 
-# Binaries, the systemd user units (ExecStart= pointing at BINDIR), man pages, the example
+# Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
+# request, config and recovery. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_SECONDS ?= 15
+FUZZ_TARGETS ?=
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR) with the opt-in sandbox
+# drop-in beside them (badged.service.d/sandbox.conf.disabled; see badged(1)), man pages, the example
 # config and completions for bash, zsh and fish. Then: systemctl --user enable --now badged.socket
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))

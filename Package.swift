@@ -57,3 +57,18 @@ let package = Package(
       name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
   ]
 )
+
+// libFuzzer targets (Tests/Fuzz, `make fuzz`): executables with no main of their own, which
+// link only with `--sanitize=fuzzer`, so they exist only when the build asks for them.
+if Context.environment["BADGED_FUZZ"] != nil {
+  package.targets += [
+    .target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"),
+    .executableTarget(name: "FuzzRequest", dependencies: ["BadgeProtocol"], path: "Tests/Fuzz/FuzzRequest"),
+    .executableTarget(
+      name: "FuzzConfig", dependencies: ["BadgeCore", "BadgeDaemon", "FuzzSupport"], path: "Tests/Fuzz/FuzzConfig"),
+    .executableTarget(
+      name: "FuzzRecovery",
+      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
+      path: "Tests/Fuzz/FuzzRecovery"),
+  ]
+}

@@ -111,7 +111,7 @@ public enum Daemon {
   }
 
   /// The config at `path`; defaults when the file is absent and was not named explicitly.
-  static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
+  public static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
     if !required && !FileSystem.exists(path) { return DaemonConfig() }
     return try DaemonConfig.parse(IniFile.read(path: path), file: path)
   }

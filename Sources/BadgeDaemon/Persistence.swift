@@ -52,11 +52,7 @@ final class Persistence: ChangeLog {
     pending.reserveCapacity(4096)
     try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
-    for path in [snapshotPath, journalPath] {
-      FileSystem.remove(path + ".tmp")  // a compaction cut short by a crash
-    }
-    let snapshotSeq = try Persistence.loadSnapshot(at: snapshotPath, into: store, logger: logger)
-    try Persistence.replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
     (journal, snapshotSize) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
   }
