@@ -53,6 +53,10 @@ let package = Package(
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
+    .testTarget(
+      name: "CrashConsistencyTests",
+      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
   ]

@@ -8,7 +8,7 @@ public enum FuzzFiles {
     let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array("\(base)/badged-fuzz-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed: errno \(errno)") }
-    let path = String(cString: template)
+    let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     atexit { FuzzFiles.removeAll() }
     return path
   }()
