@@ -18,11 +18,18 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   return 0
 }
 
-/// What a client's bytes become: each line's parse result (as text) or a too-long mark.
-private func frames(of stream: Slice<UnsafeBufferPointer<UInt8>>, chunk: Int) -> [String] {
+/// What one line of a client's bytes becomes.
+private enum Framed: Equatable {
+  case tooLong
+  case empty
+  case parsed(Result<Request, ProtocolError>)
+}
+
+/// What a client's bytes become, line by line.
+private func frames(of stream: Slice<UnsafeBufferPointer<UInt8>>, chunk: Int) -> [Framed] {
   var reader = LineReader()
   let limit = reader.maxLineLength
-  var out: [String] = []
+  var out: [Framed] = []
   var rest = stream[...]
   while !rest.isEmpty {
     let n = reader.read { space in
@@ -35,14 +42,10 @@ private func frames(of stream: Slice<UnsafeBufferPointer<UInt8>>, chunk: Int) ->
     reader.forEachFrame { frame in
       switch frame {
       case .tooLong:
-        out.append("too long")
+        out.append(.tooLong)
       case .line(let line):
         precondition(line.count <= limit, "a line over the limit was handed out")
-        switch RequestParser.parse(line) {
-        case nil: out.append("empty")
-        case .success(let request)?: out.append("\(request)")
-        case .failure(let error)?: out.append("\(error)")
-        }
+        out.append(RequestParser.parse(line).map(Framed.parsed) ?? .empty)
       }
       return true
     }
