@@ -14,8 +14,11 @@ DOCDIR ?= $(DATADIR)/doc/badged
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-XDG_CONFIG_HOME ?= $(HOME)/.config
-UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
+# The user units go under the prefix, into a folder of systemd's user unit search path:
+# ~/.local/share/systemd/user for a prefix inside the home folder (the default), else
+# PREFIX/lib/systemd/user (for /usr, what `pkg-config --variable=systemduserunitdir systemd`
+# says). ~/.config/systemd/user stays the user's own, for overrides.
+UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
 
