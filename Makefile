@@ -14,12 +14,17 @@ DOCDIR ?= $(DATADIR)/doc/badged
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-XDG_CONFIG_HOME ?= $(HOME)/.config
-UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
+# The user units go under the prefix, into a folder of systemd's user unit search path:
+# ~/.local/share/systemd/user for a prefix inside the home folder (the default), else
+# PREFIX/lib/systemd/user (for /usr, what `pkg-config --variable=systemduserunitdir systemd`
+# says). ~/.config/systemd/user stays the user's own, for overrides.
+UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
+# Where `make deb` writes badged_<version>_<arch>.deb.
+DEBDIR ?= .
 
-.PHONY: all deps test-deps build release run test fuzz bench install uninstall clean
+.PHONY: all deps test-deps build release run test fuzz bench install uninstall deb clean
 
 all: build
 
@@ -45,8 +50,9 @@ run: build
 
 # Builds everything, then runs every test (unit and end-to-end against the built binaries),
 # then each fuzz target briefly (its seed corpus, which holds every input that once crashed,
-# and a few seconds more).
-test: test-deps build
+# and a few seconds more). The release binaries too: the Debian package test packages them
+# (PackageTests).
+test: test-deps build release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
@@ -96,6 +102,12 @@ uninstall:
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/badgectl $(DESTDIR)$(BASHCOMPDIR)/badged
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_badgectl $(DESTDIR)$(ZSHCOMPDIR)/_badged
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/badgectl.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
+
+# The Debian package, from the static release binaries (or BINDIR_SOURCE's), with dpkg-deb;
+# see docs/PACKAGING.md. Check it with: lintian badged_*.deb
+deb: $(if $(BINDIR_SOURCE),,release)
+	@scripts/install-deps --package
+	scripts/build-deb $(or $(BINDIR_SOURCE),$(RELEASE_BIN)) $(DEBDIR)
 
 clean:
 	rm -rf .build

@@ -64,6 +64,9 @@ public enum Daemon {
     do throws(SystemError) {
       let loop = try EventLoop()
       let store = Store(config: config)
+      // The day compaction at start prunes history by; requests keep it current after that.
+      var dayClock = LocalDayClock()
+      store.today = dayClock.today()
       let persistence: Persistence
       do {
         persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, loop: loop, logger: logger)

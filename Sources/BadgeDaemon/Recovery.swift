@@ -27,6 +27,7 @@ public enum Recovery {
     for channel in decoded.snapshot.channels {
       store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
     }
+    for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -45,9 +46,15 @@ public enum Recovery {
     guard let bytes = try StateFiles.read(path) else { return }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
-    for case .channel(let channel) in contents.records where channel.seq > snapshotSeq {
-      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
-      applied += 1
+    for record in contents.records {
+      switch record {
+      case .channel(let channel) where channel.seq > snapshotSeq:
+        store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+        applied += 1
+      case .day(let day) where day.seq > snapshotSeq:
+        store.restoreHistory(of: day.name, day.entry)
+      default: continue
+      }
     }
     switch contents.damage {
     case nil: break
