@@ -51,6 +51,9 @@ let package = Package(
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // The server's pure parts in-process, without sockets: commands, group commit, fan-out.
+    .testTarget(
+      name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
   ]
