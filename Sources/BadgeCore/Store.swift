@@ -40,11 +40,18 @@ public final class Store {
   public private(set) var channels: [Channel] = []
   private var index: [ChannelName: Int] = [:]
   private var pulses = PulseQueue()
+  /// Arrivals, clears and peaks per channel and local day (`STATS`).
+  public private(set) var history = History()
+  /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
+  /// The daemon sets it from the wall clock before it applies requests; the store reads no
+  /// clock.
+  public var today = 0
   /// Whether changes are remembered until `forgetUndo()`, so `undoChanges` can take them back.
   public var keepsUndo = false
-  /// Each touched channel as it was before a change (`nil`: it had never been written), in
-  /// change order; the one record of everything a change alters, so that undoing restores it.
-  private var undo: [(name: ChannelName, before: Channel?)] = []
+  /// Each touched channel as it was before a change (`nil`: it had never been written) and its
+  /// history entry of the day the change was counted on, in change order: the one record of
+  /// everything a change alters, so that undoing restores it.
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
   /// `seq` before the first change in `undo`.
   private var seqBeforeUndo: UInt64 = 0
 
@@ -100,8 +107,9 @@ public final class Store {
     updatePulse(&after, grew: after.count > before.count, now: now)
     if keepsUndo {
       if undo.isEmpty { seqBeforeUndo = seq }
-      undo.append((name, position == nil ? nil : before))
+      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
     }
+    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -127,12 +135,13 @@ public final class Store {
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
-  /// channel and `seq` are as they were before; calls `undone` with each touched channel's
-  /// name (once per change, so a name may come more than once). Settings from the config stay
-  /// those in force now (a reload in between is not undone), and a restored pulse window ends
-  /// on time.
+  /// channel, its day of history and `seq` are as they were before; calls `undone` with each
+  /// touched channel's name (once per change, so a name may come more than once). Settings
+  /// from the config stay those in force now (a reload in between is not undone), and a
+  /// restored pulse window ends on time.
   public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
-    for (name, before) in undo.reversed() {
+    for (name, before, day, historyBefore) in undo.reversed() {
+      history.putBack(historyBefore, of: name, on: day)
       guard let position = index[name] else { continue }
       var channel = before ?? newChannel(name)
       applyConfig(to: &channel)
@@ -184,6 +193,16 @@ public final class Store {
     seq = max(seq, channelSeq)
   }
 
+  /// Puts back one day of a channel's history as it was persisted (recovery).
+  public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
+    history.restore(name, entry)
+  }
+
+  /// Drops history older than `History.keptDays` before `today` (compaction).
+  public func pruneHistory() {
+    history.prune(today: today)
+  }
+
   /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
   /// longer exist still used their numbers).
   public func restoreSeq(atLeast value: UInt64) {
@@ -191,6 +210,12 @@ public final class Store {
   }
 
   // MARK: - Internals
+
+  /// The one place a change reaches history: whatever undoes a change of the store must undo
+  /// this too.
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+    history.record(name, from: before, to: after, on: today)
+  }
 
   private func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)

@@ -4,7 +4,8 @@ import BadgeSystem
 
 /// Carries out requests: each command's meaning against the store, with its reply appended to
 /// the peer's output. Changes go through `GroupCommit`, `WATCH` and `UNWATCH` through
-/// `Subscriptions`. Pure: nothing here touches a socket or a clock (`now` comes with the line).
+/// `Subscriptions`. Pure: nothing here touches a socket or a clock (`now` comes with the line,
+/// and the reader sets the store's `today` before it hands lines over).
 final class CommandExecutor {
   let store: Store
   let subscriptions: Subscriptions
@@ -67,6 +68,8 @@ final class CommandExecutor {
       ReplyEncoder.appendOK(to: &peer.output)
     case .ping:
       ReplyEncoder.appendOK("pong", to: &peer.output)
+    case .stats(let period, let patterns):
+      stats(period, patterns, for: peer)
     case .reload:
       reload(for: peer)
     case .quit:

@@ -20,6 +20,8 @@ final class ConnectionReader {
   /// Connections whose reading resumed: read in the deferred source's turn.
   private var resumed: [Connection] = []
   private var resumeSource: DeferSource?
+  /// Which local day it is, for history; read before each batch of lines, cached until midnight.
+  private var dayClock = LocalDayClock()
 
   init(loop: EventLoop, executor: CommandExecutor, outbox: Outbox, logger: Logger) throws(SystemError) {
     self.loop = loop
@@ -94,6 +96,7 @@ final class ConnectionReader {
   private func processLines(_ connection: Connection) {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused else { return }
     let now = loop.now
+    executor.store.today = dayClock.today()  // the local day history counts these requests on
     connection.input.forEachFrame { frame in
       switch frame {
       case .line(let line): executor.handleLine(line, from: connection, now: now)

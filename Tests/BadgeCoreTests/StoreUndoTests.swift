@@ -87,4 +87,20 @@ import Testing
     #expect(channel.count == 0)
     #expect(channel.settings.maxLabel == 7)
   }
+
+  @Test func historyOfTheDayIsUndoneToo() {
+    store.today = 100
+    apply(.increment(2), "mail", on: store)
+    store.forgetUndo()
+    let saved = store.history.days(of: name("mail"))
+    apply(.increment(3), "mail", on: store)
+    apply(.set(0), "mail", on: store)
+    store.today = 101
+    apply(.increment(1), "mail", on: store)  // a new day within the same turn
+    apply(.increment(1), "other", on: store)
+    store.undoChanges()
+    #expect(store.history.days(of: name("mail")) == saved)
+    #expect(store.history.days(of: name("other")).isEmpty)
+    #expect(store.history.names == [name("mail")])
+  }
 }
