@@ -31,6 +31,10 @@ public enum BadgeCtl {
   }
 
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
+    if command.spec.name == "stats" {
+      try StatsCommand.run(try StatsSettings(command), socket: socket)
+      return
+    }
     guard command.spec.name != "watch" else {
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
       let settings = try WatchSettings(command)
