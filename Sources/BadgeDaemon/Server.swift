@@ -22,6 +22,8 @@ final class Server {
   var changeLog: ChangeLog?
   /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
   var reloadConfig: (() throws(ConfigError) -> Void)?
+  /// Sees every channel state pushed to watchers (the LauncherEntry export).
+  var observer: ((Channel) -> Void)?
 
   private let listener: FileDescriptor
   private var listenSource: IOSource?
@@ -235,10 +237,11 @@ final class Server {
 
   // MARK: - Changes and events
 
-  /// Records a change made by `client`'s request and pushes it to every watcher of the channel.
-  func changed(_ channel: Channel, by client: Client) {
+  /// Records a change, made by `client`'s request or by no client (the bus bridges), and
+  /// pushes it to every watcher of the channel.
+  func changed(_ channel: Channel, by client: Client?) {
     changeLog?.record(channel)
-    if !client.changedThisTurn {
+    if let client, !client.changedThisTurn {
       client.changedThisTurn = true
       committers.append(client)
     }
@@ -278,6 +281,7 @@ final class Server {
 
   /// Pushes the channel's state to every watcher of it, merging when a watcher is congested.
   func push(_ channel: Channel) {
+    observer?(channel)
     guard !watchers.isEmpty else { return }
     eventScratch.removeAll(keepingCapacity: true)
     ReplyEncoder.appendState(channel, kind: .event, now: loop.now, to: &eventScratch)
