@@ -90,8 +90,8 @@ final class LauncherEntryBridge {
     else { return }
     if name.hasPrefix(":"), newOwner.isEmpty {
       appsLeft(table.senderLeft(name))
-    } else if name == LauncherEntryExport.dockName, !newOwner.isEmpty {
-      // A new dock: it knows nothing yet.
+    } else if name == LauncherEntryExport.dockName, !newOwner.isEmpty, newOwner != bus?.uniqueName {
+      // A new dock: it knows nothing yet. (Taking the name ourselves tells no one anything.)
       announced.removeAll()
       announceAll()
     }

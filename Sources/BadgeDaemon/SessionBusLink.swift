@@ -47,6 +47,7 @@ final class SessionBusLink {
       let bus = try BusConnection.session(loop: loop, description: "badged", monitor: monitor)
       disconnectFilter = try bus.addFilter { [unowned self] message in
         if message.isDisconnected { scheduleTeardown() }
+        return false
       }
       connection = bus
       try connected(bus)

@@ -65,9 +65,12 @@ public final class BusConnection {
   }
 
   /// Calls `handler` with every message the connection receives, before matches see it:
-  /// a monitor's messages, and sd-bus's own `Disconnected` when the bus goes away.
-  public func addFilter(_ handler: @escaping (BusMessage) -> Void) throws(SystemError) -> BusSlot {
-    let slot = BusSlot(handler: handler)
+  /// a monitor's messages, and sd-bus's own `Disconnected` when the bus goes away. The filter
+  /// added last runs first; when it returns true, the message is handled and goes no further
+  /// (in particular sd-bus does not answer a method call meant for someone else, which would
+  /// get a monitor disconnected).
+  public func addFilter(_ handler: @escaping (BusMessage) -> Bool) throws(SystemError) -> BusSlot {
+    let slot = BusSlot(filter: handler)
     var raw: OpaquePointer?
     try checkSD(sd_bus_add_filter(self.raw, &raw, BusSlot.thunk, slot.userdata), "add a bus filter")
     slot.raw = raw
@@ -175,16 +178,16 @@ public struct BusNameFlags: OptionSet, Sendable {
 /// A match, filter or pending call with its handler: active until released or cancelled.
 public final class BusSlot {
   fileprivate var raw: OpaquePointer?
-  private let handler: (BusMessage) -> Void
+  private let handler: (BusMessage) -> Bool
 
-  fileprivate init(handler: @escaping (BusMessage) -> Void) { self.handler = handler }
+  fileprivate init(handler: @escaping (BusMessage) -> Void) { self.handler = { handler($0); return false } }
+  fileprivate init(filter: @escaping (BusMessage) -> Bool) { self.handler = filter }
 
   fileprivate var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
   fileprivate static let thunk: sd_bus_message_handler_t = { message, userdata, _ in
     let slot = Unmanaged<BusSlot>.fromOpaque(userdata!).takeUnretainedValue()
-    withExtendedLifetime(slot) { slot.handler(BusMessage(raw: message!)) }
-    return 0
+    return withExtendedLifetime(slot) { slot.handler(BusMessage(raw: message!)) ? 1 : 0 }
   }
 
   /// Removes the match, filter or pending call.
