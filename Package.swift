@@ -46,8 +46,10 @@ let package = Package(
 
     // Helpers shared by the test targets.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    // Test tool: runs a program under systemd's MemoryDenyWriteExecute= seccomp rules.
-    .executableTarget(name: "mdwe-run", path: "Tests/Tools/mdwe-run"),
+    // Test tool: runs a program under the seccomp rules systemd installs for badged.service's
+    // options (libseccomp, from libseccomp-dev).
+    .executableTarget(
+      name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
@@ -56,7 +58,26 @@ let package = Package(
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
+    .testTarget(
+      name: "CrashConsistencyTests",
+      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
     .testTarget(
       name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
   ]
 )
+
+// libFuzzer targets (Tests/Fuzz, `make fuzz`): executables with no main of their own, which
+// link only with `--sanitize=fuzzer`, so they exist only when the build asks for them.
+if Context.environment["BADGED_FUZZ"] != nil {
+  package.targets += [
+    .target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"),
+    .executableTarget(name: "FuzzRequest", dependencies: ["BadgeProtocol"], path: "Tests/Fuzz/FuzzRequest"),
+    .executableTarget(
+      name: "FuzzConfig", dependencies: ["BadgeCore", "BadgeDaemon", "FuzzSupport"], path: "Tests/Fuzz/FuzzConfig"),
+    .executableTarget(
+      name: "FuzzRecovery",
+      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
+      path: "Tests/Fuzz/FuzzRecovery"),
+  ]
+}

@@ -37,6 +37,12 @@ public final class Store {
   public private(set) var channels: [Channel] = []
   private var index: [ChannelName: Int] = [:]
   private var pulses = PulseQueue()
+  /// Arrivals, clears and peaks per channel and local day (`STATS`).
+  public private(set) var history = History()
+  /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
+  /// The daemon sets it from the wall clock before it applies requests; the store reads no
+  /// clock.
+  public var today = 0
 
   public init(config: DaemonConfig = DaemonConfig()) {
     self.config = config
@@ -88,6 +94,7 @@ public final class Store {
       return Outcome(channel: before, changed: false)
     }
     updatePulse(&after, grew: after.count > before.count, now: now)
+    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -166,6 +173,16 @@ public final class Store {
     seq = max(seq, channelSeq)
   }
 
+  /// Puts back one day of a channel's history as it was persisted (recovery).
+  public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
+    history.restore(name, entry)
+  }
+
+  /// Drops history older than `History.keptDays` before `today` (compaction).
+  public func pruneHistory() {
+    history.prune(today: today)
+  }
+
   /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
   /// longer exist still used their numbers).
   public func restoreSeq(atLeast value: UInt64) {
@@ -173,6 +190,12 @@ public final class Store {
   }
 
   // MARK: - Internals
+
+  /// The one place a change reaches history: whatever undoes a change of the store must undo
+  /// this too.
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+    history.record(name, from: before, to: after, on: today)
+  }
 
   private func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)

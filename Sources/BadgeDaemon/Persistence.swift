@@ -52,19 +52,20 @@ final class Persistence: ChangeLog {
     pending.reserveCapacity(4096)
     try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
-    for path in [snapshotPath, journalPath] {
-      FileSystem.remove(path + ".tmp")  // a compaction cut short by a crash
-    }
-    let snapshotSeq = try Persistence.loadSnapshot(at: snapshotPath, into: store, logger: logger)
-    try Persistence.replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
     (journal, snapshotSize) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
   }
 
   // MARK: - ChangeLog
 
+  /// The channel's record, then its day of history as the change left it (a settings change
+  /// rewrites the day unchanged, which replays the same).
   func record(_ channel: Channel) {
     RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
+    if let entry = store.history.entry(of: channel.name, on: store.today) {
+      RecordEncoder.append(.day(DayRecord(name: channel.name, entry: entry, seq: channel.seq)), to: &pending)
+    }
   }
 
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
@@ -102,12 +103,14 @@ final class Persistence: ChangeLog {
     flushTimer?.disarm()
   }
 
-  /// The snapshot of `store`, then an empty journal, each replaced crash-safely and in this
-  /// order: once the snapshot is on disk, the old journal's records are all covered by it.
-  /// Returns the new journal, open for appending, and the snapshot's size.
+  /// The snapshot of `store` (its history pruned to the kept days first), then an empty
+  /// journal, each replaced crash-safely and in this order: once the snapshot is on disk, the
+  /// old journal's records are all covered by it. Returns the new journal, open for appending,
+  /// and the snapshot's size.
   private static func writeFreshFiles(
     of store: Store, snapshot: String, journal: String
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
+    store.pruneHistory()
     let bytes = Snapshot(of: store).encoded()
     try StateFiles.replace(snapshot, with: bytes)
     try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))

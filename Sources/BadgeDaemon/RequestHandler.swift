@@ -17,6 +17,7 @@ extension Server {
 
   func handle(_ request: Request, from client: Client) {
     let now = loop.now
+    store.today = dayClock.today()  // the local day history counts this request on
     switch request {
     case .increment(let name, let n): mutate(.increment(n), name, client, command: "INCR")
     case .decrement(let name, let n): mutate(.decrement(n), name, client, command: "DECR")
@@ -56,6 +57,8 @@ extension Server {
       ReplyEncoder.appendOK(to: &client.output)
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
+    case .stats(let period, let patterns):
+      stats(period, patterns, for: client)
     case .reload:
       reload(for: client)
     case .quit:

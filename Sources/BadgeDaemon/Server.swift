@@ -20,6 +20,8 @@ final class Server {
   let store: Store
   var logger: Logger
   var changeLog: ChangeLog?
+  /// Which local day it is, for history; asked on every request, cached until midnight.
+  var dayClock = LocalDayClock()
   /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
   var reloadConfig: (() throws(ConfigError) -> Void)?
   /// Sees every channel state pushed to watchers (the LauncherEntry export).
