@@ -104,7 +104,7 @@ final class LauncherEntryBridge {
   }
 
   private func set(_ channel: ChannelName, _ count: Int, why: String) {
-    do throws(Server.ChangeRefusal) {
+    do throws(CommandExecutor.ChangeRefusal) {
       let outcome = try server.applyChange(.set(count), to: channel)
       refusedChannels.remove(channel)
       if outcome.changed {

@@ -81,7 +81,7 @@ final class NotificationMonitor {
   }
 
   private func change(_ mutation: Store.Mutation, _ channel: ChannelName, why: String) {
-    do throws(Server.ChangeRefusal) {
+    do throws(CommandExecutor.ChangeRefusal) {
       let outcome = try server.applyChange(mutation, to: channel)
       refusedChannels.remove(channel)
       logger.debug("'\(channel)' is now \(outcome.channel.count) (\(why)).", [.channel(channel)])
