@@ -35,10 +35,14 @@ public enum BadgeCtl {
       try StatsCommand.run(try StatsSettings(command), socket: socket)
       return
     }
+    if command.spec.name == "top" {
+      try TopCommand.run(command, socket: socket)
+      return
+    }
     guard command.spec.name != "watch" else {
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
       let settings = try WatchSettings(command)
-      try Watcher(socket: socket, patterns: patterns, settings: settings).run()
+      try Watcher.watch(socket: socket, patterns: patterns, settings: settings).run()
       return
     }
     let request = try requestLine(try requestWords(for: command), command)
