@@ -176,7 +176,8 @@ extension CommandSpec {
         Keys: ←/→, Tab/Shift-Tab and 1-9, 0 select a channel (or click its segment); - and + step
         the count (hold for faster, ×10 after a second; or click the buttons); p opens the
         number wheel (↑/↓, PgUp/PgDn, the mouse wheel or digits; Enter sets, Esc cancels);
-        c clears; m mutes or unmutes; ? shows the keys; q or Ctrl-C quits.
+        c clears; m mutes or unmutes; s opens the statistics of the channel ([ and ] change the
+        period: day, week, month, year); ? shows the keys; q or Ctrl-C quits.
         When the daemon goes away every channel takes the offline look and top reconnects with
         backoff. Nothing wakes it while nothing moves. Needs a terminal.
         """,
