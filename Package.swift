@@ -67,6 +67,9 @@ let package = Package(
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // The server's pure parts in-process, without sockets: commands, group commit, fan-out.
+    .testTarget(
+      name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
     // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
     .testTarget(
       name: "CrashConsistencyTests",
