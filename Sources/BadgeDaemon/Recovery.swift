@@ -3,7 +3,23 @@ import BadgePersistence
 import BadgeSystem
 
 /// Loading the state folder at start, and saying plainly what was wrong with it.
-extension Persistence {
+///
+/// Public and free of the event loop so that the fuzz target (Tests/Fuzz) and the
+/// crash-consistency check can run exactly the loading the daemon runs.
+public enum Recovery {
+  /// Loads the state folder's `snapshot`, then the `journal`'s later records, into `store`,
+  /// after removing what a compaction cut short by a crash left (`*.tmp`). Damage is logged
+  /// and a copy of a damaged file is kept beside it; what could be read is loaded.
+  ///
+  /// - Throws: `SystemError` when a file cannot be read or the copy cannot be written.
+  public static func load(snapshot snapshotPath: String, journal journalPath: String, into store: Store, logger: Logger) throws(SystemError) {
+    for path in [snapshotPath, journalPath] {
+      FileSystem.remove(path + ".tmp")
+    }
+    let snapshotSeq = try loadSnapshot(at: snapshotPath, into: store, logger: logger)
+    try replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+  }
+
   /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one).
   static func loadSnapshot(at path: String, into store: Store, logger: Logger) throws(SystemError) -> UInt64 {
     guard let bytes = try StateFiles.read(path) else { return 0 }
@@ -11,6 +27,7 @@ extension Persistence {
     for channel in decoded.snapshot.channels {
       store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
     }
+    for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -29,9 +46,15 @@ extension Persistence {
     guard let bytes = try StateFiles.read(path) else { return }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
-    for case .channel(let channel) in contents.records where channel.seq > snapshotSeq {
-      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
-      applied += 1
+    for record in contents.records {
+      switch record {
+      case .channel(let channel) where channel.seq > snapshotSeq:
+        store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+        applied += 1
+      case .day(let day) where day.seq > snapshotSeq:
+        store.restoreHistory(of: day.name, day.entry)
+      default: continue
+      }
     }
     switch contents.damage {
     case nil: break

@@ -29,6 +29,7 @@ import Testing
     var files: [String] {
       [
         "bin/badged", "bin/badgectl", "\(units)/badged.service", "\(units)/badged.socket",
+        "\(units)/badged.service.d/sandbox.conf.disabled",
         "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
         "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
@@ -143,5 +144,40 @@ import Testing
     let uninstall = try make("uninstall", [], home: home, writable: home)
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
     #expect(files(home).isEmpty)
+  }
+
+  /// The installed unit's exposure in `systemd-analyze security --offline=true --user`, on its
+  /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
+  /// 5.9 is all a user manager can enforce without a user namespace (see badged.service).
+  @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let home = folder.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    let install = try make("install", [], home: home, writable: home)
+    #expect(install.status == 0, "\(install.stderr)")
+    let units = home + "/.local/share/systemd/user"
+    let runtime = folder.file("run")
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+
+    let plain = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(plain.score == 5.9, "\(plain.report)")
+    #expect(plain.report.contains("✓ SystemCallFilter=~@privileged"))
+
+    try FileManager.default.moveItem(
+      atPath: units + "/badged.service.d/sandbox.conf.disabled", toPath: units + "/badged.service.d/sandbox.conf")
+    let sandboxed = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
+    #expect(sandboxed.report.contains("✓ PrivateUsers="))
+
+    // The sandboxed unit still verifies without a warning.
+    let verify = try run(
+      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service"],
+      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":"])
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    let uninstall = try make("uninstall", [], home: home, writable: home)
+    #expect(uninstall.status == 0, "\(uninstall.stderr)")
+    #expect(files(home).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: units + "/badged.service.d"))
   }
 }
