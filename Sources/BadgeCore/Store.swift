@@ -126,6 +126,24 @@ public final class Store {
     }
   }
 
+  /// Starts the channel's pulse window, or extends it to `pulse_ms` from `now`, without
+  /// changing its count: what an app's `urgent` flag asks for, and the one mechanism for any
+  /// pulse that is not an increase. It follows the rules of an increase: a muted channel, a
+  /// channel at 0 and `pulse_ms = 0` do not pulse. Like a window's end it is not a change:
+  /// `seq` stays and nothing needs persisting.
+  ///
+  /// - Returns: the channel when its window started or moved later (to push to watchers).
+  public func pulse(_ name: ChannelName, now: UInt64) -> Channel? {
+    guard let position = index[name] else { return nil }  // never written: count 0
+    var channel = channels[position]
+    let until = pulseDeadline(channel, now: now)
+    guard until > channel.pulseUntil else { return nil }
+    channel.pulseUntil = until
+    pulses.push(until, channel: position)
+    channels[position] = channel
+    return channel
+  }
+
   /// Whether changes were made since the last `forgetUndo()` (with `keepsUndo` on).
   public var hasUndo: Bool { !undo.isEmpty }
 
@@ -254,11 +272,18 @@ public final class Store {
   /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
   /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
-    if channel.count == 0 || channel.settings.muted || (grew && channel.settings.pulseMs == 0) {
+    if grew {
+      channel.pulseUntil = pulseDeadline(channel, now: now)
+      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count) }
+    } else if channel.count == 0 || channel.settings.muted {
       channel.pulseUntil = 0
-    } else if grew {
-      channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
-      pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count)
     }
+  }
+
+  /// When a window started at `now` ends: 0 (no window) for a channel at 0, a muted one, or
+  /// `pulse_ms = 0`.
+  private func pulseDeadline(_ channel: Channel, now: UInt64) -> UInt64 {
+    guard channel.count > 0, !channel.settings.muted, channel.settings.pulseMs > 0 else { return 0 }
+    return now + UInt64(channel.settings.pulseMs) * 1000
   }
 }
