@@ -32,9 +32,14 @@ let package = Package(
     .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
     .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
+    // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
+    // notification counting), kept apart from sd-bus so that they are tested without a bus.
+    .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
     // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
-    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih", "CLinux"]),
+    .target(
+      name: "BadgeSystem",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"]),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
@@ -43,11 +48,12 @@ let package = Package(
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeSystem"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"]),
     .target(
       name: "BadgeCtl",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
+        "BadgeScreen",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
@@ -64,6 +70,7 @@ let package = Package(
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
+    .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),

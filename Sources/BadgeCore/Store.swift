@@ -56,7 +56,7 @@ public final class Store {
   /// Each touched channel as it was before a change (`nil`: it had never been written) and its
   /// history entry of the day the change was counted on, in change order: the one record of
   /// everything a change alters, so that undoing restores it.
-  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: History.EntryBefore)] = []
   /// `seq` before the first change in `undo`.
   private var seqBeforeUndo: UInt64 = 0
 
@@ -113,11 +113,11 @@ public final class Store {
       throw .full(limit: config.limits.maxChannels)
     }
     updatePulse(&after, grew: after.count > before.count, now: now)
+    let historyBefore = recordHistory(of: name, from: before.count, to: after.count)
     if keepsUndo {
       if undo.isEmpty { seqBeforeUndo = seq }
-      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
+      undo.append((name, position == nil ? nil : before, today, historyBefore))
     }
-    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -132,6 +132,24 @@ public final class Store {
         changed(outcome.channel)
       }
     }
+  }
+
+  /// Starts the channel's pulse window, or extends it to `pulse_ms` from `now`, without
+  /// changing its count: what an app's `urgent` flag asks for, and the one mechanism for any
+  /// pulse that is not an increase. It follows the rules of an increase: a muted channel, a
+  /// channel at 0 and `pulse_ms = 0` do not pulse. Like a window's end it is not a change:
+  /// `seq` stays and nothing needs persisting.
+  ///
+  /// - Returns: the channel when its window started or moved later (to push to watchers).
+  public func pulse(_ name: ChannelName, now: UInt64) -> Channel? {
+    guard let position = index[name] else { return nil }  // never written: count 0
+    var channel = channels[position]
+    let until = pulseDeadline(channel, now: now)
+    guard until > channel.pulseUntil else { return nil }
+    channel.pulseUntil = until
+    pulses.schedule(until, for: name)
+    channels[position] = channel
+    return channel
   }
 
   /// Whether changes were made since the last `forgetUndo()` (with `keepsUndo` on).
@@ -230,7 +248,7 @@ public final class Store {
 
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
-  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) -> History.EntryBefore {
     history.record(name, from: before, to: after, on: today)
   }
 
@@ -286,11 +304,16 @@ public final class Store {
   /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
   /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
-    if channel.count == 0 || channel.settings.muted || (grew && channel.settings.pulseMs == 0) {
+    if grew {
+      let until = pulseDeadline(channel, now: now)
+      if until > 0 {
+        channel.pulseUntil = until
+        pulses.schedule(until, for: channel.name)
+      } else {
+        endPulse(&channel)
+      }
+    } else if channel.count == 0 || channel.settings.muted {
       endPulse(&channel)
-    } else if grew {
-      channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
-      pulses.schedule(channel.pulseUntil, for: channel.name)
     }
   }
 
@@ -302,4 +325,11 @@ public final class Store {
   /// The number of pulse windows queued: one per pulsing channel, whatever the rate of
   /// increases (for tests of that bound).
   var queuedPulseCount: Int { pulses.count }
+
+  /// When a window started at `now` ends: 0 (no window) for a channel at 0, a muted one, or
+  /// `pulse_ms = 0`.
+  private func pulseDeadline(_ channel: Channel, now: UInt64) -> UInt64 {
+    guard channel.count > 0, !channel.settings.muted, channel.settings.pulseMs > 0 else { return 0 }
+    return now + UInt64(channel.settings.pulseMs) * 1000
+  }
 }

@@ -30,6 +30,9 @@ final class GroupCommit {
   /// The events of this turn, in order: the channel's state after each change, pulse window
   /// end or reload.
   private var staged: [Channel] = []
+  /// Sees every event once it is published, whether anyone watches or not (the LauncherEntry
+  /// export announces exported channels from here).
+  var observer: ((Channel) -> Void)?
 
   init(store: Store, subscriptions: Subscriptions, policy: StorageFailurePolicy) {
     self.store = store
@@ -46,10 +49,11 @@ final class GroupCommit {
   /// Whether this turn changed something that is not saved yet.
   var hasUnsavedChanges: Bool { store.hasUndo }
 
-  /// A change made by `peer`'s request: recorded, and its event staged.
-  func changed(_ channel: Channel, by peer: Peer) {
+  /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
+  /// event staged.
+  func changed(_ channel: Channel, by peer: Peer?) {
     changeLog?.record(channel)
-    depend(peer)
+    if let peer { depend(peer) }
     stage(channel)
   }
 
@@ -61,7 +65,7 @@ final class GroupCommit {
 
   /// An event that is not a change (a pulse window ended, a reload), sent after the commit.
   func stage(_ channel: Channel) {
-    if !subscriptions.isEmpty { staged.append(channel) }
+    if !subscriptions.isEmpty || observer != nil { staged.append(channel) }
   }
 
   private func depend(_ peer: Peer) {
@@ -99,6 +103,7 @@ final class GroupCommit {
     dependents.removeAll(keepingCapacity: true)
     for (index, channel) in staged.enumerated() where undone.isEmpty || !undone.contains(channel.name) {
       subscriptions.publish(channel, index: index, now: now)
+      observer?(channel)
     }
     staged.removeAll(keepingCapacity: staged.capacity <= 4096)
     subscriptions.turnEnded()
