@@ -109,7 +109,7 @@ final class Server {
     let now = loop.now
     commit.commit(now: now) { close(unsafeDowncast($0, to: Connection.self)) }
     outbox.sendAll(
-      appendMerged: { subscriptions.appendMergedEvents(to: $0, from: store, now: now) },
+      appendMerged: { subscriptions.appendMergedEvents(to: $0, now: now) },
       drained: { [unowned self] in drained($0) },
       close: { [unowned self] in close($0) })
     pulseTimer.arm()
