@@ -28,6 +28,25 @@ import Testing
     exec setpriv --bounding-set -all --inh-caps -all --no-new-privs "$@"
     """
 
+  /// Sends `lines` (then `QUIT`) as nobody, the user the daemon runs as outside its namespace
+  /// (the peer check lets in only the daemon's own user, as PrivateUsers= maps the user to
+  /// itself); every line of the replies.
+  static func requests(_ socket: String, _ lines: [String]) throws -> [String] {
+    let script = """
+      import socket, sys
+      s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+      s.sendall("".join(line + "\\n" for line in sys.argv[2:] + ["QUIT"]).encode())
+      data = b""
+      while chunk := s.recv(65536): data += chunk
+      sys.stdout.write(data.decode())
+      """
+    let result = try run(
+      "/usr/bin/setpriv",
+      ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", script, socket] + lines)
+    guard result.status == 0 else { throw TestFailure("the client failed: \(result.stderr)") }
+    return result.stdout.split(separator: "\n").map(String.init)
+  }
+
   @Test func badgedServesAndKeepsItsStateInsideTheSandbox() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
@@ -42,17 +61,19 @@ import Testing
     ]
 
     let daemon = try DaemonProcess(folder: folder, wrapper: wrapper)
-    let client = try daemon.client()
-    #expect(try client.request("INCR mail 3").map(withoutPulse) == ["STATE mail count=3 label=3 dot=0 muted=0 seq=1", "OK"])
-    #expect(try client.request("SET chat 7").map(withoutPulse) == ["STATE chat count=7 label=7 dot=0 muted=0 seq=2", "OK"])
+    #expect(try Self.requests(daemon.socket, ["INCR mail 3", "SET chat 7"]).map(withoutPulse) == [
+      "STATE mail count=3 label=3 dot=0 muted=0 seq=1", "OK", "STATE chat count=7 label=7 dot=0 muted=0 seq=2", "OK", "OK bye",
+    ])
+    // Another user (root here, outside the namespace) is refused.
+    #expect(try daemon.client().readLine()?.hasPrefix("ERR denied ") == true)
     #expect(daemon.stop() == 0, "\(daemon.log)")
     // Its files belong to nobody outside the namespace: root inside mapped to it.
     let owner = try FileManager.default.attributesOfItem(atPath: daemon.stateFile("snapshot"))[.ownerAccountID] as? Int
     #expect(owner == 65534)
 
     let again = try DaemonProcess(folder: folder, wrapper: wrapper)
-    #expect(try again.client().request("LIST").map(withoutPulse) == [
-      "STATE chat count=7 label=7 dot=0 muted=0 seq=2", "STATE mail count=3 label=3 dot=0 muted=0 seq=1", "OK",
+    #expect(try Self.requests(again.socket, ["LIST"]).map(withoutPulse) == [
+      "STATE chat count=7 label=7 dot=0 muted=0 seq=2", "STATE mail count=3 label=3 dot=0 muted=0 seq=1", "OK", "OK bye",
     ])
     #expect(again.stop() == 0, "\(again.log)")
   }
