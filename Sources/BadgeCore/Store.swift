@@ -9,6 +9,8 @@ public final class Store {
     case increment(Int)
     case decrement(Int)
     case set(Int)
+    /// `SEEN`: every unread item is now seen (`unseen` goes to 0); the count stays.
+    case seen
     case mute
     case unmute
     /// Settings made over the socket: `set` fields are put over the channel's override, then the
@@ -29,6 +31,8 @@ public final class Store {
     /// Whether anything changed; only then did `seq` move, and only then is there anything to
     /// persist or push.
     public let changed: Bool
+    /// The count before the call.
+    public let previousCount: Int
   }
 
   public private(set) var config: DaemonConfig
@@ -37,6 +41,8 @@ public final class Store {
   public private(set) var channels: [Channel] = []
   private var index: [ChannelName: Int] = [:]
   private var pulses = PulseQueue()
+  /// Do-not-disturb, daemon-wide.
+  public private(set) var dnd = DoNotDisturb.off
 
   public init(config: DaemonConfig = DaemonConfig()) {
     self.config = config
@@ -73,6 +79,8 @@ public final class Store {
     case .set(let n):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: before.count) }
       after.count = n
+    case .seen:
+      after.unseen = 0
     case .mute, .unmute:
       // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
       // leaves no setting behind and the channel follows the config again.
@@ -84,24 +92,67 @@ public final class Store {
       after.override = override
     }
     after.settle()
-    guard after.count != before.count || after.override != before.override else {
-      return Outcome(channel: before, changed: false)
+    Store.countUnseen(&after, before: before.count)
+    guard after.count != before.count || after.unseen != before.unseen || after.override != before.override else {
+      return Outcome(channel: before, changed: false, previousCount: before.count)
     }
+    after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
     seq += 1
     after.seq = seq
     store(after, at: position)
-    return Outcome(channel: after, changed: true)
+    return Outcome(channel: after, changed: true, previousCount: before.count)
+  }
+
+  /// The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
+  /// lowers `unseen` to at most the new count (so `CLEAR` zeroes it), and `SEEN` has set it
+  /// to 0 already.
+  static func countUnseen(_ channel: inout Channel, before: Int) {
+    if channel.count > before {
+      channel.unseen += channel.count - before
+    } else {
+      channel.unseen = min(channel.unseen, channel.count)
+    }
   }
 
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
-  public func clearAll(now: UInt64, changed: (Channel) -> Void) {
+  public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
       // A decrement to 0 cannot be refused.
       if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
-        changed(outcome.channel)
+        changed(outcome)
       }
     }
+  }
+
+  /// Marks every channel's items seen (`SEEN *`), calling `changed` for each channel that had
+  /// unseen items, in name order.
+  public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
+    for channel in listed where channel.unseen > 0 {
+      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+        changed(outcome)
+      }
+    }
+  }
+
+  /// Starts the channel's pulse window, or extends it, without changing its count: `PULSE`,
+  /// and what an app's `urgent` flag asks for; the one mechanism for any pulse that is not an
+  /// increase. The window lasts `ms`, or the channel's `pulse_ms` without it. It follows the
+  /// rules of an increase: a muted or silenced channel, a channel at 0 and `pulse_ms = 0` (when
+  /// `ms` is not given) do not pulse, and a window never ends earlier than it would have. Like a
+  /// window's end it is not a change: `seq` stays and nothing needs persisting.
+  ///
+  /// - Returns: the channel when its window started or moved later (to push to watchers).
+  @discardableResult
+  public func pulse(_ name: ChannelName, for ms: Int? = nil, now: UInt64) -> Channel? {
+    guard let position = index[name] else { return nil }  // never written: count 0
+    var channel = channels[position]
+    let until = pulseDeadline(channel, ms: ms, now: now)
+    guard until > channel.pulseUntil else { return nil }
+    channel.pulseUntil = until
+    pulses.push(until, channel: position)
+    channels[position] = channel
+    return channel
   }
 
   /// When the next pulse window ends, if any channel pulses.
@@ -119,6 +170,41 @@ public final class Store {
     }
   }
 
+  // MARK: - Do not disturb
+
+  /// Turns do-not-disturb on (`until` 0: until turned off) or off, calling `changed` with every
+  /// channel it starts or stops silencing. A silenced channel's pulse window ends. Counts and
+  /// `seq` stay: a channel's own state did not change, only how it shows.
+  ///
+  /// - Returns: whether the state changed (on to off, off to on, or a new end).
+  @discardableResult
+  public func setDND(_ state: DoNotDisturb, changed: (Channel) -> Void = { _ in }) -> Bool {
+    guard state != dnd else { return false }
+    dnd = state
+    for i in channels.indices {
+      let silenced = silencing(channels[i].settings)
+      guard silenced != channels[i].silenced else { continue }
+      channels[i].silenced = silenced
+      if silenced != nil { channels[i].pulseUntil = 0 }
+      changed(channels[i])
+    }
+    return true
+  }
+
+  /// When a timed do-not-disturb ends, if one runs.
+  public var nextDNDDeadline: UInt64? {
+    dnd.isOn && dnd.until > 0 ? dnd.until : nil
+  }
+
+  /// Ends a timed do-not-disturb due at `now`, calling `changed` as `setDND` does.
+  ///
+  /// - Returns: whether it ended.
+  @discardableResult
+  public func expireDND(now: UInt64, changed: (Channel) -> Void = { _ in }) -> Bool {
+    guard let deadline = nextDNDDeadline, deadline <= now else { return false }
+    return setDND(.off, changed: changed)
+  }
+
   /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
   /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
   /// overrides and `seq` stay.
@@ -130,20 +216,27 @@ public final class Store {
       channels[i].configured = configured
       channels[i].hasConfigSection = matched
       channels[i].settle()
-      if channels[i].settings.muted { channels[i].pulseUntil = 0 }
-      if channels[i].settings != before { changed(channels[i]) }
+      let wasSilenced = channels[i].silenced
+      channels[i].silenced = silencing(channels[i].settings)
+      if channels[i].settings.muted || channels[i].silenced != nil { channels[i].pulseUntil = 0 }
+      if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
     }
     createConfiguredChannels(created: changed)
   }
 
   /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
-  public func restore(name: ChannelName, count: Int, override: SettingsOverride, seq channelSeq: UInt64) {
+  /// `unseen` is kept within 0 … count; without it every item is unseen.
+  public func restore(
+    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq channelSeq: UInt64
+  ) {
     var channel = channel(named: name)
     channel.count = min(max(0, count), Limits.maxCount)
+    channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
     channel.override = override
     channel.seq = channelSeq
     channel.pulseUntil = 0
     channel.settle()
+    channel.silenced = silencing(channel.settings)
     store(channel, at: index[name])
     seq = max(seq, channelSeq)
   }
@@ -158,7 +251,9 @@ public final class Store {
 
   private func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)
-    return Channel(name: name, configured: settings, hasConfigSection: matched)
+    var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
+    channel.silenced = silencing(settings)
+    return channel
   }
 
   private func store(_ channel: Channel, at position: Int?) {
@@ -181,14 +276,28 @@ public final class Store {
     }
   }
 
-  /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
-  /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
+  /// Every increase restarts the window; reaching 0, being muted or silenced ends it. With
+  /// `pulse_ms` at 0 the restarted window is empty, so an increase ends a window begun under a
+  /// longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
-    if channel.count == 0 || channel.settings.muted || (grew && channel.settings.pulseMs == 0) {
+    if grew {
+      channel.pulseUntil = pulseDeadline(channel, ms: nil, now: now)
+      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count) }
+    } else if channel.count == 0 || channel.settings.muted || channel.silenced != nil {
       channel.pulseUntil = 0
-    } else if grew {
-      channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
-      pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count)
     }
+  }
+
+  /// When a window started at `now` ends: `ms` (or `pulse_ms`) later, or 0 (no window) for a
+  /// channel at 0, a muted or silenced one, or an empty window.
+  private func pulseDeadline(_ channel: Channel, ms: Int?, now: UInt64) -> UInt64 {
+    let length = ms ?? channel.settings.pulseMs
+    guard channel.count > 0, !channel.settings.muted, channel.silenced == nil, length > 0 else { return 0 }
+    return now + UInt64(length) * 1000
+  }
+
+  /// How do-not-disturb shows a channel with `settings` now; `nil` when it does not silence it.
+  private func silencing(_ settings: ChannelSettings) -> DNDBadges? {
+    dnd.isOn && settings.dnd == .obey ? config.dndBadges : nil
   }
 }

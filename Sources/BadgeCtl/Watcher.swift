@@ -136,6 +136,8 @@ final class Watcher {
       Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
     case .state, .ok, .data:
       break  // the reply to a click's CLEAR; the change itself arrives as an event
+    case .dnd:
+      break  // each channel's own line says how do-not-disturb shows it
     }
   }
 

@@ -26,6 +26,8 @@ final class Client {
   /// order they first changed.
   var mergedChannels: [ChannelName] = []
   var mergedSet: Set<ChannelName> = []
+  /// Do-not-disturb changed while the output was congested: its latest state is owed.
+  var mergedDND = false
 
   /// Whether a request of this client changed something in the current loop turn.
   var changedThisTurn = false
@@ -90,4 +92,7 @@ final class Client {
   func mergeEvent(for name: ChannelName) {
     if mergedSet.insert(name).inserted { mergedChannels.append(name) }
   }
+
+  /// Whether anything held back while congested is still to be sent.
+  var hasMergedEvents: Bool { mergedDND || !mergedChannels.isEmpty }
 }

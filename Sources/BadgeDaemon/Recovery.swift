@@ -4,12 +4,15 @@ import BadgeSystem
 
 /// Loading the state folder at start, and saying plainly what was wrong with it.
 extension Persistence {
-  /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one).
-  static func loadSnapshot(at path: String, into store: Store, logger: Logger) throws(SystemError) -> UInt64 {
-    guard let bytes = try StateFiles.read(path) else { return 0 }
+  /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one) and
+  /// the do-not-disturb it holds (as `Record.doNotDisturb` writes it).
+  static func loadSnapshot(
+    at path: String, into store: Store, logger: Logger
+  ) throws(SystemError) -> (seq: UInt64, dndUntil: UInt64?) {
+    guard let bytes = try StateFiles.read(path) else { return (0, nil) }
     let decoded = Snapshot.decode(bytes)
     for channel in decoded.snapshot.channels {
-      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+      store.restore(name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override, seq: channel.seq)
     }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
@@ -21,17 +24,31 @@ extension Persistence {
           "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost.")
       }
     }
-    return decoded.snapshot.seq
+    return (decoded.snapshot.seq, decoded.snapshot.dndUntil)
   }
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
-  static func replayJournal(at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger) throws(SystemError) {
-    guard let bytes = try StateFiles.read(path) else { return }
+  /// Returns the last do-not-disturb record's value, `.some(nil)` for off; `nil` without one.
+  static func replayJournal(
+    at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger
+  ) throws(SystemError) -> UInt64?? {
+    guard let bytes = try StateFiles.read(path) else { return nil }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
-    for case .channel(let channel) in contents.records where channel.seq > snapshotSeq {
-      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
-      applied += 1
+    var dnd: UInt64?? = nil
+    for record in contents.records {
+      switch record {
+      case .channel(let channel) where channel.seq > snapshotSeq:
+        store.restore(
+          name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+          seq: channel.seq)
+        applied += 1
+      case .doNotDisturb(let until):
+        // Not numbered: the journal is newer than the snapshot it follows, and a journal left
+        // from before a compaction ends with the state the snapshot holds.
+        dnd = .some(until)
+      default: break
+      }
     }
     switch contents.damage {
     case nil: break
@@ -48,6 +65,7 @@ extension Persistence {
         "The journal '\(path)' is not a badged journal: loaded nothing from it, kept a copy in '\(copy)'.")
     }
     if applied > 0 { logger.info("Replayed \(applied) changes from the journal.") }
+    return dnd
   }
 
   /// Keeps a damaged file beside the original (`journal.damaged-<seconds>`), for inspection.

@@ -28,11 +28,21 @@ extension Server {
       mutate(.configure(set: set, reset: reset), name, client, command: "CONFIGURE")
     case .clearAll:
       if refuseChange(client) { return }
-      store.clearAll(now: now) { channel in
-        changed(channel, by: client)
-        ReplyEncoder.appendState(channel, kind: .state, now: now, to: &client.output)
+      store.clearAll(now: now) { outcome in
+        changed(outcome, by: client)
+        ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &client.output)
       }
       ReplyEncoder.appendOK(to: &client.output)
+    case .seen(let name): mutate(.seen, name, client, command: "SEEN")
+    case .seenAll:
+      if refuseChange(client) { return }
+      store.seeAll(now: now) { outcome in
+        changed(outcome, by: client)
+        ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &client.output)
+      }
+      ReplyEncoder.appendOK(to: &client.output)
+    case .pulse(let name, let ms): pulse(name, for: ms, client)
+    case .dnd(let request): doNotDisturb(request, client)
     case .get(let name):
       ReplyEncoder.appendState(store.channel(named: name), kind: .state, now: now, to: &client.output)
       ReplyEncoder.appendOK(to: &client.output)
@@ -42,6 +52,7 @@ extension Server {
       }
       ReplyEncoder.appendOK(to: &client.output)
     case .watch(let patterns):
+      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, to: &client.output)
       for channel in snapshot(for: patterns) {
         ReplyEncoder.appendState(channel, kind: .state, now: now, to: &client.output)
       }
@@ -72,7 +83,7 @@ extension Server {
     do {
       let outcome = try store.apply(mutation, to: name, now: now)
       if outcome.changed {
-        changed(outcome.channel, by: client)
+        changed(outcome, by: client)
         logger.debug(
           "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
@@ -104,7 +115,7 @@ extension Server {
   }
 
   /// While changes cannot be saved, replies `ERR failed` and returns true.
-  private func refuseChange(_ client: Client) -> Bool {
+  func refuseChange(_ client: Client) -> Bool {
     guard let failure = persistenceFailure else { return false }
     ReplyEncoder.appendError(
       ProtocolError(.failed, "Changes are refused until the state can be saved again: \(failure)"),

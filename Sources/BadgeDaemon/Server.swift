@@ -7,6 +7,8 @@ import Glibc
 protocol ChangeLog: AnyObject {
   /// Called for every change, in order, with the channel as it is after the change.
   func record(_ channel: Channel)
+  /// Called when a request turned do-not-disturb on or off (not for its end by time).
+  func record(_ dnd: DoNotDisturb)
   /// Called once per loop turn before any reply of that turn is sent.
   func commit() throws(SystemError)
   /// Called after a failed commit, once a second until it succeeds: makes the log whole again.
@@ -20,6 +22,8 @@ final class Server {
   let store: Store
   var logger: Logger
   var changeLog: ChangeLog?
+  /// Runs the feedback hooks of changes.
+  var hooks: HookRunner?
   /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
   var reloadConfig: (() throws(ConfigError) -> Void)?
 
@@ -28,6 +32,9 @@ final class Server {
   private var postSource: EventSource?
   private var pulseTimer: TimerSource?
   private var armedPulseDeadline: UInt64?
+  /// Ends a timed do-not-disturb.
+  var dndTimer: TimerSource?
+  var armedDNDDeadline: UInt64?
 
   private var clients: [Int: Client] = [:]
   private var nextClientID = 1
@@ -55,6 +62,7 @@ final class Server {
     listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptClients() }
     postSource = try loop.addPost { [unowned self] in endOfTurn() }
     pulseTimer = try loop.addTimer { [unowned self] in pulseTimerFired() }
+    dndTimer = try loop.addTimer { [unowned self] in dndTimerFired() }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -187,6 +195,7 @@ final class Server {
       flushClient(client)
     }
     armPulseTimer()
+    armDNDTimer()
   }
 
   private func flushClient(_ client: Client) {
@@ -204,7 +213,7 @@ final class Server {
         close(client)
         return
       }
-      if !client.mergedChannels.isEmpty {
+      if client.hasMergedEvents {
         sendMergedEvents(client)
         queueWrite(client)
         return
@@ -235,14 +244,22 @@ final class Server {
 
   // MARK: - Changes and events
 
-  /// Records a change made by `client`'s request and pushes it to every watcher of the channel.
-  func changed(_ channel: Channel, by client: Client) {
+  /// Records a change made by `client`'s request, pushes it to every watcher of the channel,
+  /// and runs the hooks of a count change.
+  func changed(_ outcome: Store.Outcome, by client: Client) {
+    let channel = outcome.channel
     changeLog?.record(channel)
+    committed(by: client)
+    push(channel)
+    if channel.count != outcome.previousCount { hooks?.countChanged(channel, from: outcome.previousCount) }
+  }
+
+  /// Marks `client`'s replies of this turn as waiting for the commit of its changes.
+  func committed(by client: Client) {
     if !client.changedThisTurn {
       client.changedThisTurn = true
       committers.append(client)
     }
-    push(channel)
   }
 
   /// The changes of this turn could not be recorded. Their requesters must not get an `OK`:
@@ -294,6 +311,10 @@ final class Server {
   /// Sends the latest state of every channel held back while the watcher was congested.
   private func sendMergedEvents(_ client: Client) {
     let now = loop.now
+    if client.mergedDND {
+      client.mergedDND = false
+      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, to: &client.output)
+    }
     var sent = 0
     while sent < client.mergedChannels.count && client.pendingOutput < Client.eventHighWater {
       let name = client.mergedChannels[sent]
@@ -320,6 +341,7 @@ final class Server {
     client.patterns = nil
     client.mergedChannels.removeAll()
     client.mergedSet.removeAll()
+    client.mergedDND = false
     watchers.removeAll { $0 === client }
   }
 
@@ -334,6 +356,9 @@ final class Server {
 
   private func pulseTimerFired() {
     armedPulseDeadline = nil
-    store.expirePulses(now: loop.now) { push($0) }
+    store.expirePulses(now: loop.now) { channel in
+      push(channel)
+      hooks?.pulseEnded(channel)
+    }
   }
 }

@@ -13,31 +13,41 @@ public enum Record: Equatable, Sendable {
   case snapshotStart(seq: UInt64)
   /// Snapshot trailer: how many channel records came before it, so truncation is detected.
   case snapshotEnd(channels: Int)
+  /// Do-not-disturb after a change: off (`nil`), on until turned off (0), or on until a wall-clock
+  /// time (microseconds since the epoch: the monotonic clock starts again at boot).
+  case doNotDisturb(until: UInt64?)
 
   enum Kind: UInt8 {
     case channel = 1
     case snapshotStart = 2
     case snapshotEnd = 3
+    case doNotDisturb = 4
   }
 }
 
-/// What persists of one channel: its count, the settings made over the socket, and the
-/// sequence number of its last change. Config-file settings and pulse windows are not stored.
+/// What persists of one channel: its count and unseen items, the settings made over the
+/// socket, and the sequence number of its last change. Config-file settings and pulse windows
+/// are not stored.
 public struct ChannelRecord: Equatable, Sendable {
   public var name: ChannelName
   public var count: Int
+  /// The unseen items; a record written before `unseen` existed reads as all unseen.
+  public var unseen: Int
   public var override: SettingsOverride
   public var seq: UInt64
 
-  public init(name: ChannelName, count: Int, override: SettingsOverride, seq: UInt64) {
+  public init(name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq: UInt64) {
     self.name = name
     self.count = count
+    self.unseen = unseen ?? count
     self.override = override
     self.seq = seq
   }
 
   public init(_ channel: Channel) {
-    self.init(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+    self.init(
+      name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+      seq: channel.seq)
   }
 }
 

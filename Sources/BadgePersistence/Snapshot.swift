@@ -4,19 +4,24 @@ import BadgeCore
 public struct Snapshot: Equatable, Sendable {
   public var seq: UInt64
   public var channels: [ChannelRecord]
+  /// Do-not-disturb, as `Record.doNotDisturb` writes it; `nil` when off.
+  public var dndUntil: UInt64?
 
-  public init(seq: UInt64, channels: [ChannelRecord]) {
+  public init(seq: UInt64, channels: [ChannelRecord], dndUntil: UInt64? = nil) {
     self.seq = seq
     self.channels = channels
+    self.dndUntil = dndUntil
   }
 
-  /// The store's persistent state: channels with a count or a setting made over the socket.
-  /// (A channel at 0 with no override reads the same as one never written.)
-  public init(of store: Store) {
+  /// The store's persistent state: channels with a count or a setting made over the socket
+  /// (a channel at 0 with no override reads the same as one never written), and
+  /// do-not-disturb with its end as `dndUntil` gives it (the store's clock is monotonic).
+  public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
     channels = store.channels
       .filter { $0.count > 0 || !$0.override.isEmpty }
       .map(ChannelRecord.init)
+    self.dndUntil = dndUntil
   }
 
   /// The snapshot file's bytes.
@@ -24,6 +29,7 @@ public struct Snapshot: Equatable, Sendable {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48)
     RecordEncoder.append(.snapshotStart(seq: seq), to: &out)
+    if dndUntil != nil { RecordEncoder.append(.doNotDisturb(until: dndUntil), to: &out) }
     for channel in channels { RecordEncoder.append(.channel(channel), to: &out) }
     RecordEncoder.append(.snapshotEnd(channels: channels.count), to: &out)
     return out
@@ -47,6 +53,7 @@ public struct Snapshot: Equatable, Sendable {
       switch record {
       case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
+      case .doNotDisturb(let until) where i > 0 && !ended: snapshot.dndUntil = until
       case .snapshotEnd(let count) where !ended:
         ended = true
         if count != snapshot.channels.count {
