@@ -29,7 +29,7 @@ import Testing
 
     _ = try notify.next { $0.contains("READY=1") }
     let watcher = try RawClient(path: socket)
-    #expect(try watcher.request("WATCH mail") == ["STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0", "OK watching"])
+    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
     let client = try RawClient(path: socket)
     #expect(try field(client.request("SET mail 12")[0], "label") == "9+")
     #expect(try watcher.readLine()?.hasPrefix("EVENT mail count=12 ") == true)

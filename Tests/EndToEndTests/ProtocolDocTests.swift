@@ -39,14 +39,14 @@ import Testing
   }
 
   /// Whether `actual` is the documented line: the same words, except that a documented running
-  /// pulse window (`pulse=` above 0) matches any running window.
+  /// pulse window or timed do-not-disturb (`pulse=` or `left=` above 0) matches any running one.
   static func matches(_ actual: String, documented: String) -> Bool {
     let a = actual.split(separator: " ", omittingEmptySubsequences: false)
     let d = documented.split(separator: " ", omittingEmptySubsequences: false)
     guard a.count == d.count else { return false }
     for (x, y) in zip(a, d) where x != y {
-      guard x.hasPrefix("pulse="), y.hasPrefix("pulse="),
-        let xs = Int(x.dropFirst(6)), let ys = Int(y.dropFirst(6)), xs > 0, ys > 0
+      guard let key = ["pulse=", "left="].first(where: { x.hasPrefix($0) && y.hasPrefix($0) }),
+        let xs = Int(x.dropFirst(key.count)), let ys = Int(y.dropFirst(key.count)), xs > 0, ys > 0
       else { return false }
     }
     return true
@@ -78,7 +78,7 @@ import Testing
     // The session ends with QUIT: nothing more than the document shows, then the end.
     #expect(try client.readLine(timeout: 5) == nil)
     for command in ["HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
-                    "WATCH", "UNWATCH", "RELOAD", "QUIT"] {
+                    "WATCH", "UNWATCH", "RELOAD", "QUIT", "SEEN", "PULSE", "DND"] {
       #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
     }
   }
@@ -89,5 +89,7 @@ import Testing
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=0 muted=0 seq=9", documented: documented))
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0 seq=10", documented: documented))
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0", documented: documented))
+    #expect(Self.matches("STATE * dnd=1 left=1799990", documented: "STATE * dnd=1 left=1800000"))
+    #expect(!Self.matches("STATE * dnd=1 left=0", documented: "STATE * dnd=1 left=1800000"))
   }
 }
