@@ -28,10 +28,11 @@ extension Server {
     }
     if let wanted {
       if refuseChange(client) { return }
-      if store.setDND(wanted, changed: { push($0) }) {
+      var silenced: [Channel] = []
+      if store.setDND(wanted, changed: { silenced.append($0) }) {
         changeLog?.record(store.dnd)
         committed(by: client)
-        pushDND()
+        pushDND(then: silenced)
         logger.info(
           wanted.isOn
             ? "Do-not-disturb is on\(wanted.until > 0 ? " for \(wanted.leftMs(at: now)) ms" : "")."
@@ -42,8 +43,10 @@ extension Server {
     ReplyEncoder.appendOK(to: &client.output)
   }
 
-  /// Pushes the do-not-disturb state to every watcher, whatever it watches.
-  func pushDND() {
+  /// Pushes the do-not-disturb state to every watcher, whatever it watches, then the channels
+  /// it started or stopped silencing: the cause before its effects.
+  func pushDND(then channels: [Channel]) {
+    defer { channels.forEach(push) }
     let now = loop.now
     for watcher in watchers {
       if watcher.pendingOutput >= Client.eventHighWater || watcher.hasMergedEvents {
@@ -67,8 +70,9 @@ extension Server {
   /// pulse window's end it is derived from time: nothing is saved (a restart reads the end).
   func dndTimerFired() {
     armedDNDDeadline = nil
-    if store.expireDND(now: loop.now, changed: { push($0) }) {
-      pushDND()
+    var silenced: [Channel] = []
+    if store.expireDND(now: loop.now, changed: { silenced.append($0) }) {
+      pushDND(then: silenced)
       logger.info("Do-not-disturb ended.")
     }
   }
