@@ -168,6 +168,19 @@ import Testing
     #expect(daemon.log.components(separatedBy: "'/nonexistent/hook') failed").count - 1 == 2)
   }
 
+  @Test func hooksRunUnderTheServicesSeccompRules() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("hooks.txt")
+    // mdwe-run installs the rules badged.service's sandbox does (HardeningTests); a hook is
+    // spawned, runs a shell, and is reaped under them.
+    let daemon = try DaemonProcess(
+      folder: folder, config: "[daemon]\non_increase = \(Self.recorder(file))\n", wrapper: [HardeningTests.mdweRun])
+    _ = try daemon.client().request("INCR mail")
+    #expect(try Self.lines(file, count: 1) == ["increase mail 1 0 1 1 "])
+    #expect(waitUntil { (try? Self.children(of: daemon.pid))?.isEmpty == true }, "reaped")
+    #expect(!daemon.log.contains("failed"), "\(daemon.log)")
+  }
+
   /// The daemon's child processes (its running hooks).
   static func children(of pid: Int32) throws -> [String] {
     let text = try String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)
