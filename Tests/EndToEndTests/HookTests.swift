@@ -88,12 +88,20 @@ import Testing
     let client = try daemon.client()
     _ = try client.request("INCR mail")
     #expect(waitUntil { FileManager.default.fileExists(atPath: started) })
-    let before = Date()
-    #expect(try client.request("PING") == ["OK pong"])
-    let roundTrip = Date().timeIntervalSince(before)
+    // 200 round trips, one after the other, while the hook sleeps (figures for BENCHMARKS.md;
+    // only that every reply arrives while the hook still runs is asserted).
+    var roundTrips: [Double] = []
+    for _ in 0..<200 {
+      let before = Date()
+      #expect(try client.request("PING") == ["OK pong"])
+      roundTrips.append(Date().timeIntervalSince(before) * 1000)
+    }
     let children = try Self.children(of: daemon.pid)
-    #expect(children.count == 1, "the hook still runs after the reply arrived: \(children)")
-    print("PING round trip while a 10 s hook runs: \(String(format: "%.3f", roundTrip * 1000)) ms")
+    #expect(children.count == 1, "the hook still runs after the replies arrived: \(children)")
+    roundTrips.sort()
+    print(
+      "PING round trips while a 10 s hook runs (ms): median \(String(format: "%.3f", roundTrips[100])), "
+        + "max \(String(format: "%.3f", roundTrips[199]))")
     #expect(try client.request("INCR mail")[0].hasPrefix("STATE mail count=2 "))
     #expect(daemon.stop() == 0)
   }
