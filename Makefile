@@ -14,12 +14,17 @@ DOCDIR ?= $(DATADIR)/doc/badged
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
-XDG_CONFIG_HOME ?= $(HOME)/.config
-UNITDIR ?= $(XDG_CONFIG_HOME)/systemd/user
+# The user units go under the prefix, into a folder of systemd's user unit search path:
+# ~/.local/share/systemd/user for a prefix inside the home folder (the default), else
+# PREFIX/lib/systemd/user (for /usr, what `pkg-config --variable=systemduserunitdir systemd`
+# says). ~/.config/systemd/user stays the user's own, for overrides.
+UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
+# Where `make deb` writes badged_<version>_<arch>.deb.
+DEBDIR ?= .
 
-.PHONY: all deps test-deps build release run test bench install uninstall clean
+.PHONY: all deps test-deps build release run test fuzz bench install uninstall deb clean
 
 all: build
 
@@ -43,12 +48,25 @@ release: deps
 run: build
 	exec $(DEBUG_BIN)/badged
 
-# Builds everything, then runs every test (unit and end-to-end against the built binaries).
-test: test-deps build
+# Builds everything, then runs every test (unit and end-to-end against the built binaries),
+# then each fuzz target briefly (its seed corpus, which holds every input that once crashed,
+# and a few seconds more). The release binaries too: the Debian package test packages them
+# (PackageTests).
+test: test-deps build release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
 
-# Binaries, the systemd user units (ExecStart= pointing at BINDIR), man pages, the example
+# Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
+# request, config and recovery. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
+FUZZ_SECONDS ?= 600
+FUZZ_TEST_SECONDS ?= 15
+FUZZ_TARGETS ?=
+fuzz: deps
+	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR) with the opt-in sandbox
+# drop-in beside them (badged.service.d/sandbox.conf.disabled; see badged(1)), man pages, the example
 # config and completions for bash, zsh and fish. Then: systemctl --user enable --now badged.socket
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
@@ -58,6 +76,8 @@ install: $(if $(BINDIR_SOURCE),,release)
 	sed 's|@bindir@|$(BINDIR)|g' systemd/badged.service > $(DESTDIR)$(UNITDIR)/badged.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/badged.service
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
+	install -d $(DESTDIR)$(UNITDIR)/badged.service.d
+	install -m 0644 systemd/badged.service.d/sandbox.conf $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled
 	install -m 0644 man/badged.1 man/badgectl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
@@ -74,12 +94,20 @@ install: $(if $(BINDIR_SOURCE),,release)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket
+	rm -f $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf
+	-rmdir $(DESTDIR)$(UNITDIR)/badged.service.d 2>/dev/null
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/badgectl $(DESTDIR)$(BASHCOMPDIR)/badged
 	rm -f $(DESTDIR)$(ZSHCOMPDIR)/_badgectl $(DESTDIR)$(ZSHCOMPDIR)/_badged
 	rm -f $(DESTDIR)$(FISHCOMPDIR)/badgectl.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
+
+# The Debian package, from the static release binaries (or BINDIR_SOURCE's), with dpkg-deb;
+# see docs/PACKAGING.md. Check it with: lintian badged_*.deb
+deb: $(if $(BINDIR_SOURCE),,release)
+	@scripts/install-deps --package
+	scripts/build-deb $(or $(BINDIR_SOURCE),$(RELEASE_BIN)) $(DEBDIR)
 
 clean:
 	rm -rf .build

@@ -22,10 +22,10 @@ public enum Label {
     } else if settings.style == .dot {
       buffer.append(contentsOf: dotBytes)
     } else if shown > settings.maxLabel {
-      DecimalParser.append(settings.maxLabel, to: &buffer)
+      DecimalFormatter.append(settings.maxLabel, to: &buffer)
       buffer.append(UInt8(ascii: "+"))
     } else {
-      DecimalParser.append(shown, to: &buffer)
+      DecimalFormatter.append(shown, to: &buffer)
     }
   }
 

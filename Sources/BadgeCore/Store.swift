@@ -3,6 +3,9 @@
 /// The store is pure: the caller passes the monotonic time (`now`, in microseconds) with each
 /// call, and gets back what changed, to persist and to push to watchers. A call that fails
 /// changes nothing.
+///
+/// With `keepsUndo` on (the daemon), the store remembers how to undo every change since the
+/// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 public final class Store {
   /// A change a request asks for.
   public enum Mutation: Sendable, Equatable {
@@ -43,6 +46,22 @@ public final class Store {
   private var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
   public private(set) var dnd = DoNotDisturb.off
+  /// Arrivals, clears and peaks per channel and local day (`STATS`).
+  public private(set) var history = History()
+  /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
+  /// The daemon sets it from the wall clock before it applies requests; the store reads no
+  /// clock.
+  public var today = 0
+  /// Whether changes are remembered until `forgetUndo()`, so `undoChanges` can take them back.
+  public var keepsUndo = false
+  /// Each touched channel as it was before a change (`nil`: it had never been written) and its
+  /// history entry of the day the change was counted on, in change order: the one record of
+  /// everything a change alters, so that undoing restores it.
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
+  /// `seq` before the first change in `undo`.
+  private var seqBeforeUndo: UInt64 = 0
+  /// Do-not-disturb before its first change since the last `forgetUndo()`, if it changed.
+  private var dndBeforeUndo: DoNotDisturb?
 
   public init(config: DaemonConfig = DaemonConfig()) {
     self.config = config
@@ -98,6 +117,11 @@ public final class Store {
     }
     after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
+    if keepsUndo {
+      if undo.isEmpty { seqBeforeUndo = seq }
+      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
+    }
+    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -155,6 +179,46 @@ public final class Store {
     return channel
   }
 
+  /// Whether changes were made since the last `forgetUndo()` (with `keepsUndo` on).
+  public var hasUndo: Bool { !undo.isEmpty || dndBeforeUndo != nil }
+
+  /// The changes so far are saved: they will never be undone.
+  public func forgetUndo() {
+    undo.removeAll(keepingCapacity: true)
+    dndBeforeUndo = nil
+  }
+
+  /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
+  /// channel, its day of history and `seq` are as they were before; calls `undone` with each
+  /// touched channel's name (once per change, so a name may come more than once). Settings
+  /// from the config stay those in force now (a reload in between is not undone), and a
+  /// restored pulse window ends on time.
+  public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
+    for (name, before, day, historyBefore) in undo.reversed() {
+      history.putBack(historyBefore, of: name, on: day)
+      guard let position = index[name] else { continue }
+      var channel = before ?? newChannel(name)
+      applyConfig(to: &channel)
+      channels[position] = channel
+      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: position) }
+      undone(name)
+    }
+    if !undo.isEmpty { seq = seqBeforeUndo }
+    undo.removeAll(keepingCapacity: true)
+    if let before = dndBeforeUndo {
+      dndBeforeUndo = nil
+      dnd = before
+    }
+    // Do-not-disturb as it is now (back, or unchanged) decides how every channel shows.
+    for i in channels.indices {
+      let silenced = silencing(channels[i].settings)
+      if silenced != channels[i].silenced {
+        channels[i].silenced = silenced
+        undone(channels[i].name)
+      }
+    }
+  }
+
   /// When the next pulse window ends, if any channel pulses.
   public var nextPulseDeadline: UInt64? {
     pulses.earliest
@@ -180,6 +244,7 @@ public final class Store {
   @discardableResult
   public func setDND(_ state: DoNotDisturb, changed: (Channel) -> Void = { _ in }) -> Bool {
     guard state != dnd else { return false }
+    if keepsUndo && dndBeforeUndo == nil { dndBeforeUndo = dnd }
     dnd = state
     for i in channels.indices {
       let silenced = silencing(channels[i].settings)
@@ -212,13 +277,8 @@ public final class Store {
     config = newConfig
     for i in channels.indices {
       let before = channels[i].settings
-      let (configured, matched) = config.settings(for: channels[i].name)
-      channels[i].configured = configured
-      channels[i].hasConfigSection = matched
-      channels[i].settle()
       let wasSilenced = channels[i].silenced
-      channels[i].silenced = silencing(channels[i].settings)
-      if channels[i].settings.muted || channels[i].silenced != nil { channels[i].pulseUntil = 0 }
+      applyConfig(to: &channels[i])
       if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
     }
     createConfiguredChannels(created: changed)
@@ -241,6 +301,16 @@ public final class Store {
     seq = max(seq, channelSeq)
   }
 
+  /// Puts back one day of a channel's history as it was persisted (recovery).
+  public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
+    history.restore(name, entry)
+  }
+
+  /// Drops history older than `History.keptDays` before `today` (compaction).
+  public func pruneHistory() {
+    history.prune(today: today)
+  }
+
   /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
   /// longer exist still used their numbers).
   public func restoreSeq(atLeast value: UInt64) {
@@ -249,11 +319,28 @@ public final class Store {
 
   // MARK: - Internals
 
+  /// The one place a change reaches history: whatever undoes a change of the store must undo
+  /// this too.
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+    history.record(name, from: before, to: after, on: today)
+  }
+
   private func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)
     var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
     channel.silenced = silencing(settings)
     return channel
+  }
+
+  /// Puts the config's settings for the channel in force; a muted or silenced channel stops
+  /// pulsing.
+  private func applyConfig(to channel: inout Channel) {
+    let (configured, matched) = config.settings(for: channel.name)
+    channel.configured = configured
+    channel.hasConfigSection = matched
+    channel.settle()
+    channel.silenced = silencing(channel.settings)
+    if channel.settings.muted || channel.silenced != nil { channel.pulseUntil = 0 }
   }
 
   private func store(_ channel: Channel, at position: Int?) {

@@ -65,6 +65,9 @@ public enum Daemon {
     do throws(SystemError) {
       let loop = try EventLoop()
       let store = Store(config: config)
+      // The day compaction at start prunes history by; requests keep it current after that.
+      var dayClock = LocalDayClock()
+      store.today = dayClock.today()
       let persistence: Persistence
       do {
         persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, loop: loop, logger: logger)
@@ -117,7 +120,7 @@ public enum Daemon {
   }
 
   /// The config at `path`; defaults when the file is absent and was not named explicitly.
-  static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
+  public static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
     if !required && !FileSystem.exists(path) { return DaemonConfig() }
     return try DaemonConfig.parse(IniFile.read(path: path), file: path)
   }

@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgePersistence
 import BadgeSystem
+import Glibc
 
 /// Keeps the store on disk in the state folder: `journal`, an append-only record of every
 /// change, and `snapshot`, the whole state at the last compaction.
@@ -32,6 +33,13 @@ final class Persistence: ChangeLog {
   private var snapshotSize: Int
   /// Held while the daemon runs: two daemons must never write one state folder.
   private let lock: FolderLock
+  /// Whether `journal` is the file at `journalPath`, whole: false from the start of a
+  /// compaction until it succeeds, so nothing is appended to a file a failed compaction may
+  /// have replaced (or half replaced) on disk.
+  private var journalIsCurrent = true
+  /// Called when storing fails outside `commit()`: a deferred flush, or a compaction after the
+  /// turn's records were saved.
+  var failed: ((SystemError) -> Void)?
 
   /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
   /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
@@ -52,11 +60,7 @@ final class Persistence: ChangeLog {
     pending.reserveCapacity(4096)
     try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
-    for path in [snapshotPath, journalPath] {
-      FileSystem.remove(path + ".tmp")  // a compaction cut short by a crash
-    }
-    let (snapshotSeq, snapshotDND) = try Persistence.loadSnapshot(at: snapshotPath, into: store, logger: logger)
-    let dnd = try Persistence.replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger) ?? snapshotDND
+    let dnd = try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
     store.setDND(Persistence.monotonic(dnd, now: loop.now))
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
@@ -65,8 +69,13 @@ final class Persistence: ChangeLog {
 
   // MARK: - ChangeLog
 
+  /// The channel's record, then its day of history as the change left it (a settings change
+  /// rewrites the day unchanged, which replays the same).
   func record(_ channel: Channel) {
     RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
+    if let entry = store.history.entry(of: channel.name, on: store.today) {
+      RecordEncoder.append(.day(DayRecord(name: channel.name, entry: entry, seq: channel.seq)), to: &pending)
+    }
   }
 
   func record(_ dnd: DoNotDisturb) {
@@ -91,9 +100,14 @@ final class Persistence: ChangeLog {
   }
 
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
+  /// A compaction that follows and fails does not undo the records (they are on disk, in the
+  /// old journal or in the new snapshot) but is reported to `failed`.
   func commit() throws(SystemError) {
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
+    guard journalIsCurrent else {
+      throw SystemError("append to '\(journalPath)' (not reopened since a failed compaction)", Errno(rawValue: EIO))
+    }
     let before = journal.size
     do {
       try journal.append(pending)
@@ -110,28 +124,33 @@ final class Persistence: ChangeLog {
       do {
         try compact()
       } catch {
-        logger.warning("\(error); compaction will be tried again, ignoring.")
+        failed?(error)
       }
     }
   }
 
-  /// Writes the whole state to a new snapshot and starts an empty journal.
+  /// Writes the whole state to a new snapshot and starts an empty journal. Until every step
+  /// succeeded, nothing more is appended (`commit` throws).
   func compact() throws(SystemError) {
+    journalIsCurrent = false
     let (fresh, size) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     journal.close()
     journal = fresh
+    journalIsCurrent = true
     snapshotSize = size
     unflushed = false
     flushTimer?.disarm()
   }
 
-  /// The snapshot of `store`, then an empty journal, each replaced crash-safely and in this
-  /// order: once the snapshot is on disk, the old journal's records are all covered by it.
-  /// Returns the new journal, open for appending, and the snapshot's size.
+  /// The snapshot of `store` (its history pruned to the kept days first), then an empty
+  /// journal, each replaced crash-safely and in this order: once the snapshot is on disk, the
+  /// old journal's records are all covered by it. Returns the new journal, open for appending,
+  /// and the snapshot's size.
   private static func writeFreshFiles(
     of store: Store, snapshot: String, journal: String, now: UInt64
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
+    store.pruneHistory()
     let bytes = Snapshot(of: store, dndUntil: wallClock(store.dnd, now: now)).encoded()
     try StateFiles.replace(snapshot, with: bytes)
     try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
@@ -151,13 +170,15 @@ final class Persistence: ChangeLog {
     journal.close()
   }
 
+  /// The `everysec` flush. Its failure is reported to `failed`: the changes since the last
+  /// flush were acknowledged, so the repair (a compaction) must put them on disk.
   private func flushDeferred() {
     guard unflushed else { return }
     unflushed = false
     do {
       try journal.flush()
     } catch {
-      logger.error("\(error)")
+      failed?(error)
     }
   }
 }

@@ -3,17 +3,42 @@ import BadgePersistence
 import BadgeSystem
 
 /// Loading the state folder at start, and saying plainly what was wrong with it.
-extension Persistence {
+///
+/// Public and free of the event loop so that the fuzz target (Tests/Fuzz) and the
+/// crash-consistency check can run exactly the loading the daemon runs.
+public enum Recovery {
+  /// Loads the state folder's `snapshot`, then the `journal`'s later records, into `store`,
+  /// after removing what a compaction cut short by a crash left (`*.tmp`). Damage is logged
+  /// and a copy of a damaged file is kept beside it; what could be read is loaded.
+  ///
+  /// - Returns: the do-not-disturb the files hold, as `Record.doNotDisturb` writes it (`nil`:
+  ///   off); the caller puts it in force, since only it knows the clocks.
+  /// - Throws: `SystemError` when a file cannot be read or the copy cannot be written.
+  @discardableResult
+  public static func load(
+    snapshot snapshotPath: String, journal journalPath: String, into store: Store, logger: Logger
+  ) throws(SystemError) -> UInt64? {
+    for path in [snapshotPath, journalPath] {
+      FileSystem.remove(path + ".tmp")
+    }
+    let (snapshotSeq, snapshotDND) = try loadSnapshot(at: snapshotPath, into: store, logger: logger)
+    let journalDND = try replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    return journalDND ?? snapshotDND
+  }
+
   /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one) and
-  /// the do-not-disturb it holds (as `Record.doNotDisturb` writes it).
+  /// the do-not-disturb it holds.
   static func loadSnapshot(
     at path: String, into store: Store, logger: Logger
   ) throws(SystemError) -> (seq: UInt64, dndUntil: UInt64?) {
     guard let bytes = try StateFiles.read(path) else { return (0, nil) }
     let decoded = Snapshot.decode(bytes)
     for channel in decoded.snapshot.channels {
-      store.restore(name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override, seq: channel.seq)
+      store.restore(
+        name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+        seq: channel.seq)
     }
+    for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -28,7 +53,7 @@ extension Persistence {
   }
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
-  /// Returns the last do-not-disturb record's value, `.some(nil)` for off; `nil` without one.
+  /// Returns the last do-not-disturb record's value (`.some(nil)`: off), `nil` without one.
   static func replayJournal(
     at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger
   ) throws(SystemError) -> UInt64?? {
@@ -47,7 +72,9 @@ extension Persistence {
         // Not numbered: the journal is newer than the snapshot it follows, and a journal left
         // from before a compaction ends with the state the snapshot holds.
         dnd = .some(until)
-      default: break
+      case .day(let day) where day.seq > snapshotSeq:
+        store.restoreHistory(of: day.name, day.entry)
+      default: continue
       }
     }
     switch contents.damage {

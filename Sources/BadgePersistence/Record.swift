@@ -4,15 +4,18 @@ import BadgeCore
 ///
 /// On disk each record is framed as `u32 length | u32 crc32(payload) | payload` (little
 /// endian), so a torn or damaged record is detected; the payload starts with a kind byte, so
-/// later versions can add kinds (per-day history for the dashboard) that older ones reject
-/// loudly rather than misread.
+/// later versions can add kinds that older ones reject loudly rather than misread (per-day
+/// history was added that way, as kind 4, and do-not-disturb as kind 5).
 public enum Record: Equatable, Sendable {
   /// A channel's whole persistent state after a change: replaying it is idempotent.
   case channel(ChannelRecord)
   /// Snapshot header: the sequence number the snapshot is complete up to.
   case snapshotStart(seq: UInt64)
-  /// Snapshot trailer: how many channel records came before it, so truncation is detected.
-  case snapshotEnd(channels: Int)
+  /// One channel's figures for one day, whole: replaying it is idempotent too.
+  case day(DayRecord)
+  /// Snapshot trailer: how many channel and day records came before it, so truncation is
+  /// detected. (Files written before history have no day count: it reads as 0.)
+  case snapshotEnd(channels: Int, days: Int = 0)
   /// Do-not-disturb after a change: off (`nil`), on until turned off (0), or on until a wall-clock
   /// time (microseconds since the epoch: the monotonic clock starts again at boot).
   case doNotDisturb(until: UInt64?)
@@ -21,7 +24,23 @@ public enum Record: Equatable, Sendable {
     case channel = 1
     case snapshotStart = 2
     case snapshotEnd = 3
-    case doNotDisturb = 4
+    case day = 4
+    case doNotDisturb = 5
+  }
+}
+
+/// What persists of one channel's day: the figures and the count it ended with so far, and
+/// the sequence number of the change that last touched it (so a snapshot that covers it makes
+/// the journal's copy redundant).
+public struct DayRecord: Equatable, Sendable {
+  public var name: ChannelName
+  public var entry: HistoryDay
+  public var seq: UInt64
+
+  public init(name: ChannelName, entry: HistoryDay, seq: UInt64) {
+    self.name = name
+    self.entry = entry
+    self.seq = seq
   }
 }
 

@@ -20,8 +20,7 @@ public enum RecordEncoder {
     case .channel(let channel):
       out.append(Record.Kind.channel.rawValue)
       appendInteger(channel.seq, to: &out)
-      out.append(UInt8(channel.name.count))
-      channel.name.withBytes { out.append(contentsOf: $0) }
+      appendName(channel.name, to: &out)
       appendInteger(UInt32(channel.count), to: &out)
       let o = channel.override
       var flags: UInt8 = 0
@@ -46,9 +45,20 @@ public enum RecordEncoder {
     case .snapshotStart(let seq):
       out.append(Record.Kind.snapshotStart.rawValue)
       appendInteger(seq, to: &out)
-    case .snapshotEnd(let channels):
+    case .snapshotEnd(let channels, let days):
       out.append(Record.Kind.snapshotEnd.rawValue)
       appendInteger(UInt32(channels), to: &out)
+      // Without history the trailer stays as it was before history existed.
+      if days > 0 { appendInteger(UInt32(days), to: &out) }
+    case .day(let record):
+      out.append(Record.Kind.day.rawValue)
+      appendInteger(record.seq, to: &out)
+      appendName(record.name, to: &out)
+      appendInteger(Int32(clamping: record.entry.day), to: &out)
+      appendInteger(UInt64(record.entry.figures.arrivals), to: &out)
+      appendInteger(UInt64(record.entry.figures.clears), to: &out)
+      appendInteger(UInt32(record.entry.figures.peak), to: &out)
+      appendInteger(UInt32(record.entry.endCount), to: &out)
     }
     let payloadStart = start + RecordLimits.headerSize
     let length = UInt32(out.count - payloadStart)
@@ -57,6 +67,12 @@ public enum RecordEncoder {
       raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
       raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
     }
+  }
+
+  /// A channel name: its length in one byte, then its bytes.
+  static func appendName(_ name: ChannelName, to out: inout [UInt8]) {
+    out.append(UInt8(name.count))
+    name.withBytes { out.append(contentsOf: $0) }
   }
 
   static func appendInteger<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
@@ -70,8 +86,7 @@ public enum RecordEncoder {
     let record: Record
     switch kind {
     case .channel:
-      guard let seq: UInt64 = reader.integer(), let nameLength = reader.byte(),
-        let nameBytes = reader.bytes(Int(nameLength)), let name = ChannelName(bytes: nameBytes),
+      guard let seq: UInt64 = reader.integer(), let name = reader.name(),
         let count: UInt32 = reader.integer(), count <= UInt32(Limits.maxCount), let flags = reader.byte()
       else { return nil }
       var override = SettingsOverride()
@@ -110,7 +125,23 @@ public enum RecordEncoder {
       record = .snapshotStart(seq: seq)
     case .snapshotEnd:
       guard let channels: UInt32 = reader.integer() else { return nil }
-      record = .snapshotEnd(channels: Int(channels))
+      // The day count came with history; a trailer written before it ends here.
+      var days = 0
+      if !reader.isAtEnd {
+        guard let n: UInt32 = reader.integer() else { return nil }
+        days = Int(n)
+      }
+      record = .snapshotEnd(channels: Int(channels), days: days)
+    case .day:
+      guard let seq: UInt64 = reader.integer(), let name = reader.name(),
+        let day: Int32 = reader.integer(), let arrivals: UInt64 = reader.integer(),
+        let clears: UInt64 = reader.integer(), let peak: UInt32 = reader.integer(),
+        let endCount: UInt32 = reader.integer(),
+        arrivals <= UInt64(Int.max), clears <= UInt64(Int.max),
+        peak <= UInt32(Limits.maxCount), endCount <= peak
+      else { return nil }
+      let figures = DayFigures(arrivals: Int(arrivals), clears: Int(clears), peak: Int(peak))
+      record = .day(DayRecord(name: name, entry: HistoryDay(day: Int(day), figures: figures, endCount: Int(endCount)), seq: seq))
     }
     return reader.isAtEnd ? record : nil
   }
@@ -135,6 +166,12 @@ struct ByteReader {
     guard n <= bytes.count - offset else { return nil }
     defer { offset += n }
     return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
+  }
+
+  /// A name as `RecordEncoder.appendName` writes it; `nil` when it breaks the naming rules.
+  mutating func name() -> ChannelName? {
+    guard let length = byte(), let raw = bytes(Int(length)) else { return nil }
+    return ChannelName(bytes: raw)
   }
 
   mutating func integer<T: FixedWidthInteger>() -> T? {

@@ -1,15 +1,18 @@
 import BadgeCore
 
-/// A whole state: the sequence number and every channel worth keeping.
+/// A whole state: the sequence number, every channel worth keeping, and the kept history.
 public struct Snapshot: Equatable, Sendable {
   public var seq: UInt64
   public var channels: [ChannelRecord]
+  /// Every kept day of every channel with history, by name and then day.
+  public var days: [DayRecord]
   /// Do-not-disturb, as `Record.doNotDisturb` writes it; `nil` when off.
   public var dndUntil: UInt64?
 
-  public init(seq: UInt64, channels: [ChannelRecord], dndUntil: UInt64? = nil) {
+  public init(seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = [], dndUntil: UInt64? = nil) {
     self.seq = seq
     self.channels = channels
+    self.days = days
     self.dndUntil = dndUntil
   }
 
@@ -21,17 +24,22 @@ public struct Snapshot: Equatable, Sendable {
     channels = store.channels
       .filter { $0.count > 0 || !$0.override.isEmpty }
       .map(ChannelRecord.init)
+    let history = store.history
+    days = history.names.flatMap { name in
+      history.days(of: name).map { DayRecord(name: name, entry: $0, seq: 0) }
+    }
     self.dndUntil = dndUntil
   }
 
   /// The snapshot file's bytes.
   public func encoded() -> [UInt8] {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
-    out.reserveCapacity(out.count + 32 + channels.count * 48)
+    out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56)
     RecordEncoder.append(.snapshotStart(seq: seq), to: &out)
     if dndUntil != nil { RecordEncoder.append(.doNotDisturb(until: dndUntil), to: &out) }
     for channel in channels { RecordEncoder.append(.channel(channel), to: &out) }
-    RecordEncoder.append(.snapshotEnd(channels: channels.count), to: &out)
+    for day in days { RecordEncoder.append(.day(day), to: &out) }
+    RecordEncoder.append(.snapshotEnd(channels: channels.count, days: days.count), to: &out)
     return out
   }
 
@@ -54,10 +62,13 @@ public struct Snapshot: Equatable, Sendable {
       case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
       case .doNotDisturb(let until) where i > 0 && !ended: snapshot.dndUntil = until
-      case .snapshotEnd(let count) where !ended:
+      case .day(let day) where i > 0 && !ended: snapshot.days.append(day)
+      case .snapshotEnd(let count, let days) where !ended:
         ended = true
         if count != snapshot.channels.count {
           problem = "it ends after \(snapshot.channels.count) of \(count) channels"
+        } else if days != snapshot.days.count {
+          problem = "it ends after \(snapshot.days.count) of \(days) days of history"
         }
       default:
         problem = problem ?? "its records are out of order"

@@ -26,6 +26,9 @@ public enum Request: Equatable, Sendable {
   /// Subscribe to the channels matching any pattern; no pattern means every channel.
   case watch([ChannelPattern])
   case unwatch
+  /// Per-day history of the channels matching any pattern (no pattern: every channel with
+  /// history) over the period ending today.
+  case stats(StatsPeriod, [ChannelPattern])
   /// Re-read the config file, as SIGHUP does.
   case reload
   case quit
@@ -35,6 +38,7 @@ public enum Request: Equatable, Sendable {
     case hello = "HELLO", ping = "PING", incr = "INCR", decr = "DECR", set = "SET"
     case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
     case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", reload = "RELOAD", quit = "QUIT"
+    case stats = "STATS"
     case seen = "SEEN", pulse = "PULSE", dnd = "DND"
   }
 }

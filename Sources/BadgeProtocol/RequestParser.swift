@@ -45,6 +45,7 @@ public enum RequestParser {
     case .unmute: return "UNMUTE <channel>"
     case .configure: return "CONFIGURE <channel> <key>=<value|default> ..."
     case .watch: return "WATCH [<channel or glob> ...]"
+    case .stats: return "STATS [day|week|month|year] [<channel or glob> ...]"
     case .unwatch: return "UNWATCH"
     case .reload: return "RELOAD"
     case .quit: return "QUIT"
@@ -101,14 +102,9 @@ public enum RequestParser {
       }
       return .configure(name, set: set, reset: reset)
     case .watch:
-      var patterns: [ChannelPattern] = []
-      while let word = words.next() {
-        guard let pattern = ChannelPattern(bytes: Array(word)) else {
-          throw ProtocolError(.badName, "Invalid channel or pattern '\(quoted(word))'; \(namingRule), or * and ?")
-        }
-        patterns.append(pattern)
-      }
-      return .watch(patterns)
+      return .watch(try patterns(&words))
+    case .stats:
+      return try stats(&words)
     case .hello: return .hello
     case .ping: return .ping
     case .list: return .list
@@ -119,6 +115,38 @@ public enum RequestParser {
   }
 
   static let namingRule = ChannelName.namingRule
+
+  /// The rest of the line as channel names or globs.
+  private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError) -> [ChannelPattern] {
+    var patterns: [ChannelPattern] = []
+    var next = first ?? words.next()
+    while let word = next {
+      guard let pattern = ChannelPattern(bytes: Array(word)) else {
+        throw ProtocolError(.badName, "Invalid channel or pattern '\(quoted(word))'; \(namingRule), or * and ?")
+      }
+      patterns.append(pattern)
+      next = words.next()
+    }
+    return patterns
+  }
+
+  /// `STATS [period] [patterns]`: a first word that is a period word (in any case) is the
+  /// period, else the period is `day` and the word is the first pattern. A first word that is
+  /// neither is refused with the usage; a later bad pattern is a bad name, as in `WATCH`.
+  private static func stats(_ words: inout Words) throws(ProtocolError) -> Request {
+    guard let first = words.next() else { return .stats(.day, []) }
+    let word = String(decoding: first, as: UTF8.self)
+    if let period = StatsPeriod(rawValue: word.lowercased()) {
+      return .stats(period, try patterns(&words))
+    }
+    guard ChannelPattern(bytes: Array(first)) != nil else {
+      let periods = StatsPeriod.allCases.map(\.rawValue).joined(separator: ", ")
+      throw ProtocolError(
+        .badArguments,
+        "'\(quoted(first))' is neither a period (\(periods)) nor a channel or pattern; usage: \(usage(.stats))")
+    }
+    return .stats(.day, try patterns(&words, first: first))
+  }
 
   private static func channel(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> ChannelName {
     guard let word = words.next() else {

@@ -34,6 +34,6 @@ public enum FileSystem {
 
   /// Removes the file at `path`, if any.
   public static func remove(_ path: String) {
-    unlink(path)
+    if unlink(path) == 0 { StorageTrace.record(.remove(path: path)) }
   }
 }

@@ -37,14 +37,15 @@ public enum StateFiles {
       file.close()
     } catch {
       file.close()
-      unlink(temporary)
+      FileSystem.remove(temporary)
       throw error
     }
     guard rename(temporary, path) == 0 else {
       let e = Errno.current
-      unlink(temporary)
+      FileSystem.remove(temporary)
       throw SystemError("rename '\(temporary)' to '\(path)'", e)
     }
+    StorageTrace.record(.rename(from: temporary, to: path))
     try syncFolder(FileSystem.folder(of: path))
   }
 
@@ -54,6 +55,7 @@ public enum StateFiles {
     guard fd >= 0 else { throw SystemError("open folder '\(path)'", .current) }
     defer { close(fd) }
     guard fsync(fd) == 0 else { throw SystemError("flush folder '\(path)'", .current) }
+    StorageTrace.record(.flushFolder(path: path))
   }
 
   /// Copies the file at `source` to a new file `destination` (mode 0600), flushed.
@@ -93,6 +95,7 @@ public final class AppendOnlyFile {
     if truncate { flags |= O_TRUNC }
     fd = open(path, flags, 0o600)
     guard fd >= 0 else { throw SystemError("open '\(path)' for writing", .current) }
+    StorageTrace.record(.open(path: path, truncate: truncate))
     var st = stat()
     fstat(fd, &st)
     size = Int(st.st_size)
@@ -109,16 +112,21 @@ public final class AppendOnlyFile {
       throw SystemError("write to '\(path)'", error)
     }
     size += bytes.count
+    StorageTrace.record(.append(path: path, bytes: bytes))
   }
 
   /// Flushes the file's data to disk (`fdatasync`).
   public func flush() throws(SystemError) {
     guard fdatasync(fd) == 0 else { throw SystemError("flush '\(path)' to disk", .current) }
+    StorageTrace.record(.flush(path: path))
   }
 
   /// Cuts the file back to `length` bytes (dropping a write that failed half-way).
   public func truncate(to length: Int) {
-    if ftruncate(fd, off_t(length)) == 0 { size = length }
+    if ftruncate(fd, off_t(length)) == 0 {
+      size = length
+      StorageTrace.record(.truncate(path: path, length: length))
+    }
   }
 
   public func close() {

@@ -44,8 +44,13 @@ import Testing
   }
 
   @Test func aDamagedChannelKeepsTheOthersBeforeIt() throws {
-    var bytes = Snapshot(of: try Self.store()).encoded()
-    bytes[bytes.count - 20] ^= 0xFF  // inside the last channel record
+    let snapshot = Snapshot(of: try Self.store())
+    var bytes = snapshot.encoded()
+    // What follows the channel records: the days of history, then the trailer.
+    var tail: [UInt8] = []
+    for day in snapshot.days { RecordEncoder.append(.day(day), to: &tail) }
+    RecordEncoder.append(.snapshotEnd(channels: snapshot.channels.count, days: snapshot.days.count), to: &tail)
+    bytes[bytes.count - tail.count - 7] ^= 0xFF  // inside the last channel record
     let decoded = Snapshot.decode(bytes)
     #expect(decoded.problem?.contains("damage at byte") == true)
     #expect(decoded.snapshot.channels.count == 2)

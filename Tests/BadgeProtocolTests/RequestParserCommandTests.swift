@@ -19,6 +19,13 @@ import Testing
     ("CLEAR *", .clearAll),
     ("GET " + String(repeating: "g", count: 64), .get(name(String(repeating: "g", count: 64)))),
     ("MUTE mail", .mute(name("mail"))),
+    ("STATS", .stats(.day, [])),
+    ("STATS week", .stats(.week, [])),
+    ("STATS Month mail", .stats(.month, [pattern("mail")])),
+    ("STATS year mail app:*", .stats(.year, [pattern("mail"), pattern("app:*")])),
+    ("STATS mail", .stats(.day, [pattern("mail")])),
+    ("STATS day week", .stats(.day, [pattern("week")])),
+    ("STATS fortnight", .stats(.day, [pattern("fortnight")])),
     ("UNMUTE mail", .unmute(name("mail"))),
     ("CONFIGURE mail max_label=9", .configure(name("mail"), set: SettingsOverride(maxLabel: 9), reset: [])),
     ("CONFIGURE mail style=dot pulse_ms=0 muted=yes max_label=2147483647",
@@ -90,7 +97,7 @@ import Testing
   @Test func everyCommandWordIsKnown() {
     #expect(Request.Command.allCases.map(\.rawValue) == [
       "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH", "UNWATCH", "RELOAD", "QUIT",
-      "SEEN", "PULSE", "DND",
+      "STATS", "SEEN", "PULSE", "DND",
     ])
     for command in Request.Command.allCases {
       let result = parse(command.rawValue.lowercased())

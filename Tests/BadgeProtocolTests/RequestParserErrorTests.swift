@@ -44,6 +44,10 @@ import Testing
     ("UNMUTE a b", .badArguments, "Unexpected argument 'b'; usage: UNMUTE <channel>"),
     ("PING " + long, .badArguments, "Unexpected argument '\(cut)'; usage: PING"),
 
+    ("STATS @week", .badArguments,
+     "'@week' is neither a period (day, week, month, year) nor a channel or pattern; usage: STATS [day|week|month|year] [<channel or glob> ...]"),
+    ("STATS week m@il", .badName, "Invalid channel or pattern 'm@il'; \(namingRule), or * and ?"),
+    ("STATS mail .x", .badName, "Invalid channel or pattern '.x'; \(namingRule), or * and ?"),
     ("INCR .mail", .badName, "Invalid channel name '.mail'; \(namingRule)"),
     ("DECR a/b", .badName, "Invalid channel name 'a/b'; \(namingRule)"),
     ("SET mail* 1", .badName, "Invalid channel name 'mail*'; \(namingRule)"),

@@ -1,44 +1,120 @@
 import Foundation
 import Testing
 
-/// badged under the seccomp rules of `MemoryDenyWriteExecute=yes` (with no_new_privs), which
-/// badged.service sets: the tool `mdwe-run` installs the same rules systemd installs, so this
-/// runs without systemd.
+/// badged under the seccomp rules badged.service installs, applied by the test tool
+/// `seccomp-run` (the same rules systemd installs, so this runs without systemd): the
+/// unit's `SystemCallFilter=` lines expanded by `systemd-analyze syscall-filter`, and every
+/// other seccomp or prctl option of the unit.
 @Suite struct HardeningTests {
-  static var mdweRun: String { Binaries.folder.appendingPathComponent("mdwe-run").path }
+  static var seccompRun: String { Binaries.folder.appendingPathComponent("seccomp-run").path }
 
-  @Test func theRulesRefuseWritableExecutableMemory() throws {
-    let result = try run(Self.mdweRun, ["--check"])
-    #expect(result.status == 0, "\(result.stderr)")
+  /// The unit's options that seccomp-run applies. An option added to the unit must be added to
+  /// the tool (and here) too, or this test fails.
+  static let appliedOptions: [String: String] = [
+    "NoNewPrivileges": "yes", "MemoryDenyWriteExecute": "yes", "RestrictAddressFamilies": "AF_UNIX",
+    "RestrictNamespaces": "yes", "RestrictRealtime": "yes", "RestrictSUIDSGID": "yes",
+    "LockPersonality": "yes", "SystemCallErrorNumber": "EPERM", "SystemCallArchitectures": "native",
+  ]
+  /// Options of the unit that are not seccomp rules: the service's type, its start and stop,
+  /// and settings systemd applies without a filter.
+  static let otherOptions: Set<String> = [
+    "Description", "Documentation", "Requires", "After", "Type", "ExecStart", "ExecReload", "Sockets",
+    "Restart", "WatchdogSec", "KeyringMode", "AmbientCapabilities", "UMask", "WantedBy", "Also",
+  ]
+
+  /// A state line without `pulse=` and `seq=`: sequence numbers depend on how the clients'
+  /// requests interleaved.
+  static func withoutOrder(_ line: String) -> String {
+    line.split(separator: " ").filter { !$0.hasPrefix("pulse=") && !$0.hasPrefix("seq=") }.joined(separator: " ")
   }
 
-  @Test func badgedServesReloadsNotifiesAndStopsUnderThem() throws {
+  @Test func theToolAppliesEverySeccompOptionOfTheUnit() throws {
+    var seen: [String: String] = [:]
+    for (key, value) in try ServiceUnit.settings() where key != "SystemCallFilter" && !Self.otherOptions.contains(key) {
+      seen[key] = value
+    }
+    #expect(seen == Self.appliedOptions)
+  }
+
+  @Test func theUnitsAllowListComesFromSystemdsTables() throws {
+    let allowed = try ServiceUnit.allowedSystemCalls()
+    // What badged needs is in, what the unit takes away is out.
+    for call in ["epoll_wait", "accept4", "fdatasync", "rename", "flock", "timerfd_create", "signalfd4", "execve", "clone"] {
+      #expect(allowed.contains(call), "\(call)")
+    }
+    for call in ["setpriority", "setrlimit", "mount", "reboot", "ptrace", "setuid", "chown", "settimeofday"] {
+      #expect(!allowed.contains(call), "\(call)")
+    }
+  }
+
+  @Test func theRulesRefuseWhatTheyShould() throws {
+    let folder = try TemporaryFolder()
+    let result = try run(Self.seccompRun, ["--allow", try ServiceUnit.writeAllowList(in: folder), "--check"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("SystemCallFilter: a call outside the list fails with EPERM"))
+    #expect(result.stdout.contains("MemoryDenyWriteExecute: W+X memory is refused"))
+  }
+
+  @Test func aCallOutsideTheListKillsTheProgramWithKill() throws {
+    // The --kill mode the daemon runs under below does catch a refused call: `nice` calls
+    // setpriority, which the unit's list leaves out.
+    let folder = try TemporaryFolder()
+    let allow = try ServiceUnit.writeAllowList(in: folder)
+    let result = try run(Self.seccompRun, ["--allow", allow, "--kill", "/usr/bin/nice", "-n", "0", "/bin/true"])
+    #expect(result.status == 128 + SIGSYS)
+  }
+
+  /// A run of the daemon's work under the rules, with a refused call killing it (`--kill`):
+  /// start, notify and watchdog, clients and a watcher, every kind of change, a reload, a
+  /// stop that compacts the state, and a second start that loads it.
+  @Test func badgedServesReloadsNotifiesStopsAndRestartsUnderThem() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
-    let socket = folder.file("badged.sock")
+    let wrapper = [Self.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
     let notify = try DatagramListener(path: folder.file("notify.sock"))
-    var environment = ProcessInfo.processInfo.environment
-    environment["NOTIFY_SOCKET"] = notify.path
-    environment["WATCHDOG_USEC"] = "200000"
-    environment.removeValue(forKey: "BADGED_SOCKET")
-    let config = try folder.write("badged.conf", "[daemon]\nmax_label = 9\n")
-    let daemon = try Child(
-      [Self.mdweRun, Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"),
-       "--config", config, "--log-level", "debug"],
-      environment: environment, stderr: .file(folder.file("badged.log")))
+    let environment = ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]
+    _ = try folder.write("badged.conf", "[daemon]\nmax_label = 9\n")
+    let arguments = ["--config", folder.file("badged.conf"), "--log-level", "debug"]
 
+    let daemon = try DaemonProcess(folder: folder, arguments: arguments, wrapper: wrapper, environment: environment)
     _ = try notify.next { $0.contains("READY=1") }
-    let watcher = try RawClient(path: socket)
+    let watcher = try daemon.client()
     #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
-    let client = try RawClient(path: socket)
-    #expect(try field(client.request("SET mail 12")[0], "label") == "9+")
-    #expect(try watcher.readLine()?.hasPrefix("EVENT mail count=12 ") == true)
-    _ = try folder.write("badged.conf", "[daemon]\nmax_label = 99\n")
+    let clients = try (0..<4).map { _ in try daemon.client() }
+    for (i, client) in clients.enumerated() {
+      try client.send(String(repeating: "INCR mail\nINCR chat.\(i) 2\n", count: 50))
+    }
+    for client in clients {
+      for _ in 0..<100 { _ = try client.readReply() }
+    }
+    let client = clients[0]
+    #expect(try field(client.request("GET mail")[0], "count") == "200")
+    #expect(try field(client.request("GET mail")[0], "label") == "9+")
+    #expect(try client.request("MUTE chat.1").last == "OK")
+    #expect(try client.request("CONFIGURE chat.2 style=dot").last == "OK")
+    #expect(try client.request("DECR chat.3 2").last == "OK")
+    _ = try folder.write("badged.conf", "[daemon]\nmax_label = 999\n")
     #expect(try client.request("RELOAD") == ["OK reloaded"])
-    #expect(try field(client.request("GET mail")[0], "label") == "12")
+    #expect(try field(client.request("GET mail")[0], "label") == "200")
+    // The watcher's last event, before its own round trip, is the reload's new label.
+    try watcher.send("PING\n")
+    var lines: [String] = []
+    while let line = try watcher.readLine(), line != "OK pong" { lines.append(line) }
+    #expect(lines.last.map(Self.withoutOrder) == "EVENT mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200")
     _ = try notify.next { $0.contains("WATCHDOG=1") }
-    daemon.signal(SIGTERM)
-    _ = try notify.next { $0.contains("STOPPING=1") }
-    #expect(daemon.wait() == 0, "\((try? String(contentsOfFile: folder.file("badged.log"), encoding: .utf8)) ?? "")")
+    #expect(daemon.stop() == 0, "\(daemon.log)")
+
+    let again = try DaemonProcess(folder: folder, arguments: arguments, wrapper: wrapper, environment: environment)
+    let reader = try again.client()
+    let listed = try reader.request("LIST").map(Self.withoutOrder)
+    #expect(listed == [
+      "STATE chat.0 count=100 label=100 dot=0 muted=0 badge=count dnd=off unseen=100",
+      "STATE chat.1 count=100 label=100 dot=0 muted=1 badge=count dnd=off unseen=100",
+      "STATE chat.2 count=100 label=• dot=1 muted=0 badge=count dnd=off unseen=100",
+      "STATE chat.3 count=98 label=98 dot=0 muted=0 badge=count dnd=off unseen=98",
+      "STATE mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200",
+      "OK",
+    ])
+    #expect(again.stop() == 0, "\(again.log)")
   }
 }

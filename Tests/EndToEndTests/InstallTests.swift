@@ -1,72 +1,183 @@
 import Foundation
 import Testing
 
-/// `make install` and `make uninstall` into a temporary PREFIX, with the binaries the tests
-/// run (BINDIR_SOURCE), so no release build is needed here.
+/// `make install` and `make uninstall` for the two kinds of prefix, with the binaries the tests
+/// run (BINDIR_SOURCE), so no release build is needed here. Each install runs in a private
+/// mount namespace where the whole root file system is read-only except the one folder it may
+/// write to: a write anywhere else fails the install.
 @Suite struct InstallTests {
-  static let installed = [
-    "prefix/bin/badged", "prefix/bin/badgectl",
-    "units/badged.service", "units/badged.socket",
-    "prefix/share/man/man1/badged.1", "prefix/share/man/man1/badgectl.1", "prefix/share/man/man5/badged.conf.5",
-    "prefix/share/doc/badged/badged.conf",
-    "prefix/share/bash-completion/completions/badgectl", "prefix/share/bash-completion/completions/badged",
-    "prefix/share/zsh/site-functions/_badgectl", "prefix/share/zsh/site-functions/_badged",
-    "prefix/share/fish/vendor_completions.d/badgectl.fish", "prefix/share/fish/vendor_completions.d/badged.fish",
-  ]
+  /// One way of installing: the variables given to make, and where the files land.
+  struct Prefix: CustomTestStringConvertible, Sendable {
+    let name: String
+    /// Variables for make (besides DESTDIR and BINDIR_SOURCE), given the fake home folder.
+    let variables: @Sendable (_ home: String) -> [String]
+    /// The prefix the files are installed for (ExecStart= names it), given the home folder.
+    let prefix: @Sendable (_ home: String) -> String
+    /// The unit folder, relative to the prefix.
+    let units: String
 
-  private func make(_ target: String, _ folder: TemporaryFolder) throws -> CtlResult {
-    try run(
-      "make",
-      ["-s", target, "PREFIX=\(folder.file("prefix"))", "UNITDIR=\(folder.file("units"))", "BINDIR_SOURCE=\(Binaries.folder.path)"],
+    var testDescription: String { name }
+
+    /// The default: `~/.local`, units in `~/.local/share/systemd/user`.
+    static let perUser = Prefix(
+      name: "per-user", variables: { _ in [] }, prefix: { $0 + "/.local" }, units: "share/systemd/user")
+    /// What a packager runs: PREFIX=/usr, units in /usr/lib/systemd/user.
+    static let system = Prefix(
+      name: "system", variables: { _ in ["PREFIX=/usr"] }, prefix: { _ in "/usr" }, units: "lib/systemd/user")
+
+    /// Every file `make install` writes, relative to the prefix.
+    var files: [String] {
+      [
+        "bin/badged", "bin/badgectl", "\(units)/badged.service", "\(units)/badged.socket",
+        "\(units)/badged.service.d/sandbox.conf.disabled",
+        "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man5/badged.conf.5",
+        "share/doc/badged/badged.conf",
+        "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
+        "share/zsh/site-functions/_badgectl", "share/zsh/site-functions/_badged",
+        "share/fish/vendor_completions.d/badgectl.fish", "share/fish/vendor_completions.d/badged.fish",
+      ]
+    }
+  }
+
+  /// Runs `make target` with `variables` where only `writable` can be written to, with HOME
+  /// set to `home` and no XDG variables.
+  private func make(_ target: String, _ variables: [String], home: String, writable: String) throws -> CtlResult {
+    let script = "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro / && shift && exec \"$@\""
+    return try run(
+      "/usr/bin/env",
+      ["-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)",
+       "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", writable,
+       "make", "-s", target, "BINDIR_SOURCE=\(Binaries.folder.path)"] + variables,
       currentDirectory: Repository.root.path)
   }
 
-  /// Every file under `folder`, relative to it.
-  private func files(_ folder: TemporaryFolder) -> Set<String> {
-    let enumerator = FileManager.default.enumerator(atPath: folder.path)
+  /// Every file under `path`, relative to it.
+  private func files(_ path: String) -> Set<String> {
+    let enumerator = FileManager.default.enumerator(atPath: path)
     var result = Set<String>()
-    while let path = enumerator?.nextObject() as? String {
+    while let file = enumerator?.nextObject() as? String {
       var isFolder: ObjCBool = false
-      if FileManager.default.fileExists(atPath: folder.file(path), isDirectory: &isFolder), !isFolder.boolValue {
-        result.insert(path)
+      if FileManager.default.fileExists(atPath: path + "/" + file, isDirectory: &isFolder), !isFolder.boolValue {
+        result.insert(file)
       }
     }
     return result
   }
 
-  @Test func installPutsEverythingInPlaceAndUninstallTakesExactlyThatAway() throws {
+  /// The folders of systemd's user unit search path for a user whose home is `home`.
+  private func unitSearchPath(home: String, runtime: String) throws -> [String] {
+    try run(
+      "/usr/bin/env",
+      ["-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)", "XDG_RUNTIME_DIR=\(runtime)",
+       "/usr/bin/systemd-analyze", "--user", "unit-paths"]
+    ).stdout.split(separator: "\n").map(String.init)
+  }
+
+  @Test(arguments: [Prefix.perUser, .system])
+  func aDestdirInstallWritesOnlyThereAndUninstallTakesExactlyThatAway(_ kind: Prefix) throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
+    let home = folder.file("home")
+    let destination = folder.file("dest")
+    let prefix = kind.prefix(home)
+    let staged = destination + prefix
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
     // Files of someone else's in the same folders must survive the uninstall.
-    try FileManager.default.createDirectory(atPath: folder.file("prefix/bin"), withIntermediateDirectories: true)
-    try FileManager.default.createDirectory(atPath: folder.file("units"), withIntermediateDirectories: true)
-    _ = try folder.write("prefix/bin/other", "#!/bin/sh\n")
-    _ = try folder.write("units/other.service", "[Service]\nExecStart=/bin/true\n")
+    try FileManager.default.createDirectory(atPath: staged + "/bin", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(atPath: staged + "/" + kind.units, withIntermediateDirectories: true)
+    try "#!/bin/sh\n".write(toFile: staged + "/bin/other", atomically: true, encoding: .utf8)
+    try "[Service]\nExecStart=/bin/true\n".write(toFile: "\(staged)/\(kind.units)/other.service", atomically: true, encoding: .utf8)
+    let others: Set = ["bin/other", "\(kind.units)/other.service"]
+    let variables = kind.variables(home) + ["DESTDIR=\(destination)"]
 
-    let install = try make("install", folder)
+    let install = try make("install", variables, home: home, writable: destination)
     #expect(install.status == 0, "\(install.stderr)")
     #expect(install.stdout.contains("systemctl --user enable --now badged.socket"))
-    #expect(files(folder) == Set(Self.installed + ["prefix/bin/other", "units/other.service"]))
+    #expect(files(staged) == Set(kind.files).union(others))
+    #expect(files(destination).count == kind.files.count + others.count, "files outside the prefix")
+    #expect(files(home).isEmpty)
 
-    let mode = try FileManager.default.attributesOfItem(atPath: folder.file("prefix/bin/badgectl"))[.posixPermissions] as? Int
+    let mode = try FileManager.default.attributesOfItem(atPath: staged + "/bin/badgectl")[.posixPermissions] as? Int
     #expect(mode == 0o755)
-    #expect(try run(folder.file("prefix/bin/badgectl"), ["--version"]).stdout.hasPrefix("badgectl "))
-    let service = try String(contentsOfFile: folder.file("units/badged.service"), encoding: .utf8)
-    #expect(service.contains("\nExecStart=\(folder.file("prefix/bin/badged"))\n"))
+    let service = try String(contentsOfFile: "\(staged)/\(kind.units)/badged.service", encoding: .utf8)
+    #expect(service.contains("\nExecStart=\(prefix)/bin/badged\n"))
     #expect(!service.contains("@bindir@"))
-    let completion = try String(contentsOfFile: folder.file("prefix/share/bash-completion/completions/badgectl"), encoding: .utf8)
+
+    // The unit folder is one systemd's user manager searches, so enabling needs nothing more.
+    let runtime = folder.file("run")
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+    #expect(try unitSearchPath(home: home, runtime: runtime).contains("\(prefix)/\(kind.units)"))
+    if kind.name == Prefix.system.name {
+      let packagers = try run("pkg-config", ["--variable=systemduserunitdir", "systemd"]).stdout
+      #expect(packagers == "\(prefix)/\(kind.units)\n")
+    }
+
+    let uninstall = try make("uninstall", variables, home: home, writable: destination)
+    #expect(uninstall.status == 0, "\(uninstall.stderr)")
+    #expect(files(destination) == Set(others.map { String(prefix.dropFirst()) + "/" + $0 }))
+  }
+
+  /// The default install as a user runs it (no DESTDIR), writing only into the home folder;
+  /// the installed units pass systemd's checks.
+  @Test func aPerUserInstallWritesOnlyIntoTheHomeFolderAndItsUnitsPassSystemdsChecks() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let home = folder.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+
+    let install = try make("install", [], home: home, writable: home)
+    #expect(install.status == 0, "\(install.stderr)")
+    #expect(files(home) == Set(Prefix.perUser.files.map { ".local/" + $0 }))
+    #expect(try run(home + "/.local/bin/badgectl", ["--version"]).stdout.hasPrefix("badgectl "))
+    let completion = try String(contentsOfFile: home + "/.local/share/bash-completion/completions/badgectl", encoding: .utf8)
     #expect(completion == (try badgectl(["--generate-completion", "bash"], socket: nil)).stdout)
 
-    // The installed units pass systemd's checks, with the installed man pages for Documentation=.
+    // With the installed man pages for Documentation=.
+    let units = home + "/.local/share/systemd/user"
     let runtime = folder.file("run")
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     let verify = try run(
-      "/usr/bin/systemd-analyze", ["--user", "verify", folder.file("units/badged.service"), folder.file("units/badged.socket")],
-      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("prefix/share/man")])
+      "/usr/bin/systemd-analyze", ["--user", "verify", units + "/badged.service", units + "/badged.socket"],
+      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man"])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
 
-    let uninstall = try make("uninstall", folder)
+    let uninstall = try make("uninstall", [], home: home, writable: home)
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
-    #expect(files(folder) == ["prefix/bin/other", "units/other.service"])
+    #expect(files(home).isEmpty)
+  }
+
+  /// The installed unit's exposure in `systemd-analyze security --offline=true --user`, on its
+  /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
+  /// 5.9 is all a user manager can enforce without a user namespace (see badged.service).
+  @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let home = folder.file("home")
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    let install = try make("install", [], home: home, writable: home)
+    #expect(install.status == 0, "\(install.stderr)")
+    let units = home + "/.local/share/systemd/user"
+    let runtime = folder.file("run")
+    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+
+    let plain = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(plain.score == 5.9, "\(plain.report)")
+    #expect(plain.report.contains("✓ SystemCallFilter=~@privileged"))
+
+    try FileManager.default.moveItem(
+      atPath: units + "/badged.service.d/sandbox.conf.disabled", toPath: units + "/badged.service.d/sandbox.conf")
+    let sandboxed = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
+    #expect(sandboxed.report.contains("✓ PrivateUsers="))
+
+    // The sandboxed unit still verifies without a warning.
+    let verify = try run(
+      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service"],
+      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":"])
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    let uninstall = try make("uninstall", [], home: home, writable: home)
+    #expect(uninstall.status == 0, "\(uninstall.stderr)")
+    #expect(files(home).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: units + "/badged.service.d"))
   }
 }

@@ -1,7 +1,8 @@
 /// A JSON object written one member at a time, in the order given, as one line.
 ///
 /// The formats that speak JSON (Waybar, i3blocks, eww, frames, and `badgectl`'s
-/// `--format json`) need only flat objects of strings, numbers, booleans and string arrays;
+/// `--format json`) need only objects of strings, numbers, booleans, string arrays and (for
+/// statistics) arrays of such objects;
 /// writing them by hand keeps Foundation out.
 public struct JSONObject: Sendable {
   private var members: [String] = []
@@ -37,6 +38,11 @@ public struct JSONObject: Sendable {
   public mutating func add(_ key: String, _ values: [String]) {
     let items = values.map(JSONObject.quoted).joined(separator: ",")
     members.append(JSONObject.quoted(key) + ":[" + items + "]")
+  }
+
+  /// Adds an array of objects.
+  public mutating func add(_ key: String, objects: [JSONObject]) {
+    members.append(JSONObject.quoted(key) + ":[" + objects.map(\.text).joined(separator: ",") + "]")
   }
 
   /// The object as one line, without a line end.

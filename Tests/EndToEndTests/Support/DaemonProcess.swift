@@ -17,9 +17,11 @@ final class DaemonProcess {
   ///   - arguments: more arguments.
   ///   - wrapper: a command that runs badged (`setpriv …`, `prlimit …`), if any.
   ///   - environment: variables to set for the daemon (e.g. `NOTIFY_SOCKET`).
+  ///   - executable: the `badged` to run: the one just built unless given (an installed one).
   init(
     folder: TemporaryFolder? = nil, socket: String? = nil, config: String? = nil, arguments: [String] = [],
-    wrapper: [String] = [], environment extra: [String: String] = [:], waitForSocket: Bool = true
+    wrapper: [String] = [], environment extra: [String: String] = [:], waitForSocket: Bool = true,
+    executable: String = Binaries.badged.path
   ) throws {
     try Binaries.check()
     self.folder = try folder ?? TemporaryFolder()
@@ -30,7 +32,7 @@ final class DaemonProcess {
     var args = ["--socket", self.socket, "--state-dir", stateFolder]
     if let config { args += ["--config", try self.folder.write("badged.conf", config)] }
     child = try Child(
-      wrapper + [Binaries.badged.path] + args + arguments, environment: Child.environment(extra),
+      wrapper + [executable] + args + arguments, environment: Child.environment(extra),
       stderr: .file(stderrPath))
     if waitForSocket {
       let up = waitUntil { RawClient.canConnect(self.socket) || !child.isRunning }

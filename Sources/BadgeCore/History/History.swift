@@ -1,0 +1,133 @@
+/// Per channel and per local day: arrivals, clears and the day's peak count.
+///
+/// History belongs to the name, not to the channel's lifetime: a channel that is forgotten
+/// keeps its days until they age out. Memory is bounded twice: each channel keeps only its
+/// days within `keptDays` (older ones go at compaction, and whenever the channel records a new
+/// day), and at most `maxChannels` names have history (a new one pushes out the name that has
+/// been quiet longest).
+///
+/// Pure: the day number comes from the caller, which reads the clock and the time zone.
+public struct History: Sendable {
+  /// How many days back history is kept: more than the longest period, a year.
+  public static let keptDays = 400
+  /// The most channels with history at once.
+  public static let maxChannels = 20_000
+
+  /// Each channel's days with changes, oldest first.
+  private var channels: [ChannelName: [HistoryDay]] = [:]
+
+  public init() {}
+
+  /// The names with history, sorted.
+  public var names: [ChannelName] { channels.keys.sorted() }
+
+  /// How many (channel, day) entries are kept, across every channel.
+  public var entryCount: Int { channels.values.reduce(0) { $0 + $1.count } }
+
+  /// Every kept day of `name`, oldest first.
+  public func days(of name: ChannelName) -> [HistoryDay] { channels[name] ?? [] }
+
+  /// The entry of `name` on `day`, if that day had a change.
+  public func entry(of name: ChannelName, on day: Int) -> HistoryDay? {
+    guard let days = channels[name], let i = index(of: day, in: days) else { return nil }
+    return days[i]
+  }
+
+  /// Counts a change of `name`'s count from `before` to `after`, made on `day`.
+  public mutating func record(_ name: ChannelName, from before: Int, to after: Int, on day: Int) {
+    guard before != after else { return }
+    var entry = entry(of: name, on: day) ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
+    if after > before { entry.figures.arrivals = entry.figures.arrivals.addingSaturated(after - before) }
+    if after == 0 { entry.figures.clears = entry.figures.clears.addingSaturated(1) }
+    entry.figures.peak = max(entry.figures.peak, after)
+    entry.endCount = after
+    put(entry, for: name)
+  }
+
+  /// Puts back an entry as it was persisted (recovery), replacing the one of its day.
+  public mutating func restore(_ name: ChannelName, _ entry: HistoryDay) {
+    put(entry, for: name)
+  }
+
+  /// Puts `name`'s entry of `day` back as it was before a change (`nil`: the day had none):
+  /// undoing a change the disk refused.
+  public mutating func putBack(_ entry: HistoryDay?, of name: ChannelName, on day: Int) {
+    if let entry {
+      put(entry, for: name)
+    } else if var days = channels[name], let i = index(of: day, in: days) {
+      days.remove(at: i)
+      channels[name] = days.isEmpty ? nil : days
+    }
+  }
+
+  /// Drops the days older than `keptDays` before `today`, and the names left with none.
+  public mutating func prune(today: Int) {
+    for name in Array(channels.keys) {
+      var days = channels[name]!
+      History.dropOld(&days, today: today)
+      channels[name] = days.isEmpty ? nil : days
+    }
+  }
+
+  /// `name`'s figures for every day of `period` ending on `today`.
+  public func stats(of name: ChannelName, period: StatsPeriod, today: Int) -> ChannelStats {
+    let range = period.range(endingOn: today)
+    let kept = channels[name] ?? []
+    var figures: [DayFigures] = []
+    figures.reserveCapacity(range.count)
+    // The count carried into the period: the end of the last changed day before it.
+    var i = kept.firstIndex { $0.day >= range.lowerBound } ?? kept.count
+    var carried = i > 0 ? kept[i - 1].endCount : 0
+    for day in range {
+      if i < kept.count, kept[i].day == day {
+        figures.append(kept[i].figures)
+        carried = kept[i].endCount
+        i += 1
+      } else {
+        figures.append(DayFigures(peak: carried))
+      }
+    }
+    return ChannelStats(channel: name.description, period: period, firstDay: range.lowerBound, days: figures)
+  }
+
+  // MARK: - Internals
+
+  private mutating func put(_ entry: HistoryDay, for name: ChannelName) {
+    if channels[name] == nil, channels.count >= History.maxChannels { evictQuietest() }
+    var days = channels[name] ?? []
+    if let last = days.last, last.day == entry.day {
+      days[days.count - 1] = entry
+    } else if let i = index(of: entry.day, in: days) {
+      days[i] = entry
+    } else {
+      let at = days.firstIndex { $0.day > entry.day } ?? days.count
+      days.insert(entry, at: at)
+      if at == days.count - 1 { History.dropOld(&days, today: entry.day) }
+    }
+    channels[name] = days
+  }
+
+  /// Drops the days older than the kept window, but keeps the newest of them when it ended
+  /// above 0: its count is what the first kept days held.
+  private static func dropOld(_ days: inout [HistoryDay], today: Int) {
+    let oldest = today - keptDays + 1
+    guard let first = days.first, first.day < oldest else { return }
+    let old = days.firstIndex { $0.day >= oldest } ?? days.count
+    let keepCarry = days[old - 1].endCount > 0 ? 1 : 0
+    days.removeFirst(old - keepCarry)
+  }
+
+  private func index(of day: Int, in days: [HistoryDay]) -> Int? {
+    var (low, high) = (0, days.count)
+    while low < high {
+      let mid = (low + high) / 2
+      if days[mid].day < day { low = mid + 1 } else { high = mid }
+    }
+    return low < days.count && days[low].day == day ? low : nil
+  }
+
+  private mutating func evictQuietest() {
+    guard let quietest = channels.min(by: { ($0.value.last?.day ?? .min) < ($1.value.last?.day ?? .min) }) else { return }
+    channels[quietest.key] = nil
+  }
+}

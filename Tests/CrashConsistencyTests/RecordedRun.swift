@@ -1,0 +1,127 @@
+@testable import BadgeDaemon
+import BadgeCore
+import BadgePersistence
+import BadgeSystem
+import Glibc
+import TestSupport
+
+/// A run of the real `Persistence` driven the way the server drives it, recorded through
+/// `StorageTrace`: in each loop turn several clients' requests change the store, each change
+/// is `record`ed, one `commit` writes the turn (group commit), and only then are the turn's
+/// replies sent, which is when the clients learn their changes were made. Now and then a
+/// compaction runs, as `commit` runs one past its size threshold.
+struct RecordedRun {
+  /// The trace: storage operations in order, with the points where a change was made and
+  /// where the turn's replies went out.
+  enum Step {
+    case storage(StorageTrace.Event)
+    case change
+    case acknowledged
+  }
+
+  let folder: String
+  /// The state folder's files when the recording started (all on disk).
+  let initialFiles: PowerCutModel.Files
+  var steps: [Step] = []
+  /// The persistent view of the store (`Snapshot(of:)`, by name) after each change;
+  /// `states[0]` is the state loaded at start.
+  var states: [[ChannelRecord]] = []
+
+  static let names = ["mail", "chat", "build", "app:a", "app:b", "news"].map { ChannelName($0)! }
+
+  /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
+  /// a state behind, in a new folder under /tmp.
+  static func record(sync: SyncMode, turns: Int, clients: Int, compactEvery: Int, seed: UInt64) throws -> RecordedRun {
+    var template = Array("/tmp/badged-crash-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else { throw SystemError("mkdtemp", .current) }
+    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let loop = try EventLoop()
+    let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
+    var random = SplitMix(seed: seed)
+
+    // The first life: a few changes, a clean stop.
+    do {
+      let store = Store()
+      let persistence = try Persistence(folder: folder, store: store, sync: .always, loop: loop, logger: quiet)
+      for name in names.prefix(3) {
+        persistence.record(try store.apply(.increment(2), to: name, now: 0).channel)
+      }
+      try persistence.close()
+    }
+    var run = RecordedRun(folder: folder, initialFiles: try files(in: folder))
+
+    // The recorded life. Only this folder's operations: tests running beside this one use
+    // the same storage layer.
+    var events: [StorageTrace.Event] = []
+    var steps: [Step] = []
+    StorageTrace.recorder = { event in
+      let path: String
+      switch event {
+      case .open(let p, _), .append(let p, _), .flush(let p), .truncate(let p, _), .remove(let p): path = p
+      case .rename(let from, _): path = from
+      case .flushFolder(let p): path = p + "/"
+      }
+      if path.hasPrefix(folder + "/") { events.append(event) }
+    }
+    defer { StorageTrace.recorder = nil }
+    func flushEvents() {
+      steps += events.map(Step.storage)
+      events.removeAll()
+    }
+
+    let store = Store()
+    let persistence = try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+    flushEvents()
+    run.states.append(view(of: store))
+    for turn in 0..<turns {
+      for _ in 0..<clients {
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+          let name = names[Int.random(in: 0..<names.count, using: &random)]
+          guard let outcome = try? store.apply(mutation(using: &random), to: name, now: UInt64(turn) * 1000),
+            outcome.changed
+          else { continue }
+          persistence.record(outcome.channel)
+          steps.append(.change)
+          run.states.append(view(of: store))
+        }
+      }
+      try persistence.commit()
+      flushEvents()
+      steps.append(.acknowledged)
+      if turn % compactEvery == compactEvery - 1 {
+        try persistence.compact()
+        flushEvents()
+      }
+    }
+    try persistence.close()
+    flushEvents()
+    run.steps = steps
+    return run
+  }
+
+  private static func mutation(using random: inout SplitMix) -> Store.Mutation {
+    switch Int.random(in: 0..<10, using: &random) {
+    case 0..<4: return .increment(Int.random(in: 1...3, using: &random))
+    case 4..<6: return .decrement(Int.random(in: 1...2, using: &random))
+    case 6: return .set(Int.random(in: 0...9, using: &random))
+    case 7: return .mute
+    case 8: return .unmute
+    default:
+      return .configure(set: SettingsOverride(maxLabel: Int.random(in: 1...99, using: &random)), reset: [])
+    }
+  }
+
+  /// What of the store is kept on disk, in name order.
+  static func view(of store: Store) -> [ChannelRecord] {
+    Snapshot(of: store).channels.sorted { $0.name < $1.name }
+  }
+
+  /// The state folder's files by name, but the lock (no state).
+  static func files(in folder: String) throws -> PowerCutModel.Files {
+    var files: PowerCutModel.Files = [:]
+    for name in ["snapshot", "journal", "snapshot.tmp", "journal.tmp"] {
+      if let bytes = try StateFiles.read(folder + "/" + name) { files[name] = bytes }
+    }
+    return files
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// `make deb` packs the release binaries (`make test` builds them first) into a Debian package
+/// that lintian accepts, that installs with `dpkg -i` on this machine (the tests run as root),
+/// runs from its installed files, and purges without leaving anything behind.
+@Suite struct PackageTests {
+  /// The static release binaries `make release` builds.
+  static let release = Repository.path(".build/release")
+
+  @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
+    for name in ["badged", "badgectl"] where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
+      throw TestFailure("\(Self.release)/\(name) is missing: run 'make release' before 'swift test' (make test does)")
+    }
+    let folder = try TemporaryFolder()
+    let build = try run(
+      "make", ["-s", "deb", "BINDIR_SOURCE=\(Self.release)", "DEBDIR=\(folder.path)"], currentDirectory: Repository.root.path)
+    let version = try run("\(Self.release)/badged", ["--version"]).stdout.replacingOccurrences(of: "badged ", with: "")
+      .trimmingCharacters(in: .newlines)
+    let architecture = try run("dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .newlines)
+    let package = folder.file("badged_\(version)_\(architecture).deb")
+    #expect(build.status == 0 && build.stdout == package + "\n", "\(build.stdout)\(build.stderr)")
+
+    try checkFields(package, version: version, architecture: architecture)
+    let lint = try run("lintian", ["--fail-on", "error,warning", package])
+    #expect(lint.status == 0 && !lint.stdout.contains("E: ") && !lint.stdout.contains("W: "), "\(lint.stdout)")
+
+    try PackageLock.hold { try installRunAndPurge(package, version: version) }
+  }
+
+  /// Depends names the package of every library the binaries load, and Installed-Size is the
+  /// size of what the package installs, as dpkg-gencontrol counts it.
+  private func checkFields(_ package: String, version: String, architecture: String) throws {
+    func field(_ name: String) throws -> String {
+      try run("dpkg-deb", ["--field", package, name]).stdout.trimmingCharacters(in: .newlines)
+    }
+    #expect(try field("Package") == "badged")
+    #expect(try field("Version") == version)
+    #expect(try field("Architecture") == architecture)
+
+    // The packages owning the libraries the binaries name (DT_NEEDED), without the loader.
+    var owners = Set<String>()
+    for name in ["badged", "badgectl"] {
+      let dynamic = try run("objdump", ["-p", "\(Self.release)/\(name)"]).stdout
+      for match in dynamic.matches(of: /NEEDED\s+(\S+)/) where !match.1.hasPrefix("ld-linux") {
+        let owner = try run("dpkg", ["-S", "*/\(match.1)"]).stdout
+        owners.formUnion(owner.split(separator: "\n").compactMap { $0.split(separator: ":").first.map(String.init) })
+      }
+    }
+    let depends = try field("Depends").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(Set(depends.compactMap { $0.split(separator: " ").first.map(String.init) }) == owners)
+    #expect(depends.allSatisfy { $0.contains("(>= ") }, "unversioned: \(depends)")
+
+    // One KiB per started KiB of each file, one per folder, and one for the control folder
+    // (DEBIAN), which dpkg-gencontrol counts as Debian's own tools always do.
+    let listing = try run("dpkg-deb", ["--contents", package]).stdout.split(separator: "\n")
+    let size = listing.reduce(1) { total, line in
+      let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+      let bytes = Int(columns[2]) ?? 0
+      return total + (line.hasPrefix("d") ? 1 : (bytes + 1023) / 1024)
+    }
+    #expect(try field("Installed-Size") == String(size))
+  }
+
+  /// Installs `package`, runs what it installed, purges it, and checks that it left nothing.
+  private func installRunAndPurge(_ package: String, version: String) throws {
+    if try run("dpkg-query", ["-W", "-f=${Status}", "badged"]).stdout.contains("installed") {
+      try dpkg(["--purge", "badged"])
+    }
+    let paths = try run("dpkg-deb", ["--contents", package]).stdout.split(separator: "\n")
+      .compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) } }
+      .filter { $0 != "/" }
+      .map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    let existing = Set(paths.filter { FileManager.default.fileExists(atPath: $0) })
+    #expect(!paths.isEmpty)
+
+    try dpkg(["-i", package])
+    #expect(try run("/usr/bin/badged", ["--version"]).stdout == "badged \(version)\n")
+    #expect(try run("/usr/bin/badgectl", ["--version"]).stdout == "badgectl \(version)\n")
+    let daemon = try DaemonProcess(executable: "/usr/bin/badged")
+    let ping = try run("/usr/bin/badgectl", ["ping"], environment: ["BADGED_SOCKET": daemon.socket])
+    #expect(ping.status == 0, "\(ping.stderr)")
+    #expect(daemon.stop() == 0, "\(daemon.log)")
+    // The installed units pass systemd's checks (ExecStart=/usr/bin/badged exists, and the
+    // man pages of Documentation= are installed), and man finds the pages.
+    let runtime = folder(daemon, "run")
+    let verify = try run(
+      "/usr/bin/systemd-analyze", ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket"],
+      environment: ["XDG_RUNTIME_DIR": runtime])
+    #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+    #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")
+
+    try dpkg(["--purge", "badged"])
+    let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }
+    #expect(left.isEmpty, "left after the purge: \(left)")
+    #expect(try run("dpkg-query", ["-W", "-f=${Status}", "badged"]).status != 0)
+    let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("badged.") }
+    #expect(records.isEmpty, "dpkg still has \(records)")
+  }
+
+  /// A new folder in the daemon's folder.
+  private func folder(_ daemon: DaemonProcess, _ name: String) -> String {
+    let path = daemon.folder.file(name)
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// Runs dpkg; while another dpkg or apt holds dpkg's lock (packages are installed by other
+  /// work on the machine), tries again for up to two minutes.
+  private func dpkg(_ arguments: [String]) throws {
+    var result = try run("dpkg", arguments)
+    for _ in 0..<120 where result.status != 0 && result.stderr.contains("lock") {
+      sleep(1)
+      result = try run("dpkg", arguments)
+    }
+    #expect(result.status == 0, "dpkg \(arguments.joined(separator: " ")): \(result.stderr)")
+  }
+}
+
+/// Keeps two runs of the package test (two test runs on one machine) from installing and
+/// purging the one system-wide package at the same time.
+enum PackageLock {
+  static func hold<T>(_ body: () throws -> T) throws -> T {
+    let fd = open("/tmp/badged-package-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw TestFailure("cannot open the package test's lock: errno \(errno)") }
+    defer { close(fd) }
+    while flock(fd, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw TestFailure("cannot take the package test's lock: errno \(errno)") }
+    }
+    return try body()
+  }
+}
