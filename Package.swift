@@ -30,9 +30,13 @@ let package = Package(
     .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
     .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
+    // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
+    // notification counting), kept apart from sd-bus so that they are tested without a bus.
+    .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
     // The only module that imports Glibc for I/O, CSystemd and CInih.
-    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih"]),
+    .target(
+      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih"]),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
@@ -41,11 +45,12 @@ let package = Package(
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeSystem"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"]),
     .target(
       name: "BadgeCtl",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
+        "BadgeScreen",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
@@ -62,6 +67,7 @@ let package = Package(
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
+    .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),

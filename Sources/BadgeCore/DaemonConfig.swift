@@ -20,6 +20,10 @@ public struct DaemonConfig: Equatable, Sendable {
   public var hookTimeoutMs = 10_000
   /// `[daemon]` `hooks_when_muted`: whether muted channels run their hooks.
   public var hooksWhenMuted = false
+  /// `[bridge]`: the LauncherEntry bridge.
+  public var bridge = BridgeConfig()
+  /// `[notifications]`: notification counts per app.
+  public var notifications = NotificationsConfig()
 
   public init() {}
 
@@ -53,6 +57,15 @@ public struct DaemonConfig: Equatable, Sendable {
     }
     return hooks
   }
+
+  /// The channels exported to docks (`export = <desktop id>`), by channel.
+  public var exports: [ChannelName: String] {
+    var result: [ChannelName: String] = [:]
+    for section in sections {
+      if let name = section.pattern.exactName, let id = section.export { result[name] = id }
+    }
+    return result
+  }
 }
 
 /// One `[channel …]` section.
@@ -61,13 +74,20 @@ public struct ChannelSection: Equatable, Sendable {
   public var override: SettingsOverride
   /// The section's `on_…` hooks.
   public var hooks: HookSet
+  /// `export`: the desktop id the channel's count is announced for on the session bus
+  /// (LauncherEntry), without `.desktop`; only in a section that names one channel.
+  public var export: String?
   /// The line of the section's first key, for messages.
   public var line: Int
 
-  public init(pattern: ChannelPattern, override: SettingsOverride, hooks: HookSet = HookSet(), line: Int) {
+  public init(
+    pattern: ChannelPattern, override: SettingsOverride, hooks: HookSet = HookSet(), export: String? = nil,
+    line: Int
+  ) {
     self.pattern = pattern
     self.override = override
     self.hooks = hooks
+    self.export = export
     self.line = line
   }
 }
@@ -121,7 +141,8 @@ extension DaemonConfig {
 
   /// Every key a `[channel …]` section accepts, for messages: the settings and the hooks.
   static var channelKeyNames: String {
-    (SettingKey.allCases.map(\.rawValue) + HookEvent.allCases.map(\.key)).joined(separator: ", ")
+    (SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] + HookEvent.allCases.map(\.key))
+      .joined(separator: ", ")
   }
 
   /// A hook's command line, or the reason it cannot be split, phrased like a value's.
@@ -179,7 +200,7 @@ extension DaemonConfig {
         }
         let event = HookEvent(key: entry.key)
         let key = SettingKey(rawValue: entry.key)
-        guard event != nil || key != nil else {
+        guard event != nil || key != nil || entry.key == ChannelSection.exportKey else {
           throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(channelKeyNames)")
         }
         let index: Int
@@ -193,18 +214,50 @@ extension DaemonConfig {
         do throws(SettingKey.InvalidValue) {
           if let event {
             config.sections[index].hooks[event] = try hook(entry.value)
+          } else if let key {
+            try key.parse(entry.value, into: &config.sections[index].override)
           } else {
-            try key!.parse(entry.value, into: &config.sections[index].override)
+            guard !pattern.isGlob else {
+              throw SettingKey.InvalidValue(reason: "export needs a section that names one channel, not a glob")
+            }
+            config.sections[index].export = try ChannelSection.desktopID(entry.value)
           }
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
         }
+      } else if try busEntry(entry, &config, fail) {
+        continue
       } else if entry.section.isEmpty {
-        throw fail("Key '\(entry.key)' is outside any section; put it under [daemon] or [channel NAME]")
+        throw fail("Key '\(entry.key)' is outside any section; put it under \(sectionNames)")
       } else {
-        throw fail("Unknown section [\(entry.section)]; expected [daemon] or [channel NAME]")
+        throw fail("Unknown section [\(entry.section)]; expected \(sectionNames)")
       }
     }
     return config
+  }
+
+  /// `parseBusEntry` with its failure put at the entry's line.
+  private static func busEntry(
+    _ entry: ConfigEntry, _ config: inout DaemonConfig, _ fail: (String) -> ConfigError
+  ) throws(ConfigError) -> Bool {
+    do throws(SettingKey.InvalidValue) {
+      return try parseBusEntry(entry, into: &config)
+    } catch {
+      throw fail(error.reason)
+    }
+  }
+}
+
+extension ChannelSection {
+  /// The key that exports a channel to docks.
+  public static let exportKey = "export"
+
+  /// A desktop id as `export` takes it: `A-Z a-z 0-9 . _ -`, with or without `.desktop`.
+  static func desktopID(_ text: String) throws(SettingKey.InvalidValue) -> String {
+    let id = text.hasSuffix(".desktop") ? String(text.dropLast(".desktop".count)) : text
+    guard !id.isEmpty, id.utf8.allSatisfy({ ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") }) else {
+      throw SettingKey.InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
+    }
+    return id
   }
 }

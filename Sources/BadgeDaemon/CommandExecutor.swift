@@ -90,14 +90,42 @@ final class CommandExecutor {
     ReplyEncoder.appendState(channel, kind: .state, now: now, to: &peer.output)
   }
 
-  /// Applies a change, records and stages it when something changed, and replies with the
-  /// channel's state line.
+  /// Why a change was not made.
+  enum ChangeRefusal: Error, CustomStringConvertible {
+    /// Changes cannot be saved now (`StorageFailurePolicy`); the error is the reply.
+    case notSaved(ProtocolError)
+    /// The store refused the mutation.
+    case refused(Store.MutationError)
+
+    var description: String {
+      switch self {
+      case .notSaved(let error): return error.message
+      case .refused(let error): return "\(error)"
+      }
+    }
+  }
+
+  /// Applies `mutation` to `name`; a change is recorded and its event staged. The one path of
+  /// every change, whether a client's request (`peer`) or the bus bridges' (no peer), so the
+  /// change log and watchers cannot tell them apart.
+  @discardableResult
+  func apply(_ mutation: Store.Mutation, to name: ChannelName, by peer: Peer?, now: UInt64) throws(ChangeRefusal) -> Store.Outcome {
+    if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
+    let outcome: Store.Outcome
+    do throws(Store.MutationError) {
+      outcome = try store.apply(mutation, to: name, now: now)
+    } catch {
+      throw .refused(error)
+    }
+    if outcome.changed { commit.changed(outcome.channel, by: peer, from: outcome.previousCount) }
+    return outcome
+  }
+
+  /// Applies a change and replies with the channel's state line.
   private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ peer: Peer, _ now: UInt64, command: String) {
-    if refuseChange(peer) { return }
-    do {
-      let outcome = try store.apply(mutation, to: name, now: now)
+    do throws(ChangeRefusal) {
+      let outcome = try apply(mutation, to: name, by: peer, now: now)
       if outcome.changed {
-        commit.changed(outcome.channel, by: peer, from: outcome.previousCount)
         logger.debug(
           "Client \(peer.id): \(command) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (peer.pid.map { [.clientPID($0)] } ?? []))
@@ -106,7 +134,9 @@ final class CommandExecutor {
       ReplyEncoder.appendOK(to: &peer.output)
     } catch {
       switch error {
-      case .countOutOfRange(let current):
+      case .notSaved(let refusal):
+        ReplyEncoder.appendError(refusal, to: &peer.output)
+      case .refused(.countOutOfRange(let current)):
         ReplyEncoder.appendError(
           ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &peer.output)

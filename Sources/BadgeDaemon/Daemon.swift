@@ -83,8 +83,10 @@ public enum Daemon {
       let reloader = ConfigReloader(
         path: configPath, required: options.configFile != nil, store: store, server: server,
         notifier: notifier, logger: logger)
+      let bridges = BusBridges(server: server, loop: loop, logger: logger)
       reloader.didApply = {
         persistence.sync = $0.sync
+        bridges.apply($0)
         hooks.reconfigure($0)
       }
       server.reloadConfig = reloader.reload
@@ -100,8 +102,10 @@ public enum Daemon {
         try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
       logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
+      bridges.apply(config)
       notifier.ready()
       var status = try loop.run()
+      bridges.stop()
       server.closeAll()
       do {
         try persistence.close()

@@ -45,6 +45,9 @@ final class GroupCommit {
   private var countChanges: [(channel: Channel, previous: Int)] = []
   /// Whether a request changed do-not-disturb this turn.
   private var dndChanged = false
+  /// Sees every channel event once it is published, whether anyone watches or not (the
+  /// LauncherEntry export announces exported channels from here).
+  var observer: ((Channel) -> Void)?
 
   init(store: Store, subscriptions: Subscriptions, policy: StorageFailurePolicy) {
     self.store = store
@@ -61,11 +64,11 @@ final class GroupCommit {
   /// Whether this turn changed something that is not saved yet.
   var hasUnsavedChanges: Bool { store.hasUndo }
 
-  /// A change made by `peer`'s request: recorded, and its event staged; a count change from
-  /// `previousCount` also asks for its hooks once saved.
-  func changed(_ channel: Channel, by peer: Peer, from previousCount: Int? = nil) {
+  /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
+  /// event staged; a count change from `previousCount` also asks for its hooks once saved.
+  func changed(_ channel: Channel, by peer: Peer?, from previousCount: Int? = nil) {
     changeLog?.record(channel)
-    depend(peer)
+    if let peer { depend(peer) }
     stage(channel)
     if let previousCount, previousCount != channel.count, hooks != nil {
       countChanges.append((channel, previousCount))
@@ -83,9 +86,8 @@ final class GroupCommit {
 
   /// Do-not-disturb's event (its end by time, or a change), then its channels' events.
   func stageDND(silenced: [Channel]) {
-    guard !subscriptions.isEmpty else { return }
-    staged.append(.doNotDisturb(store.dnd))
-    for channel in silenced { staged.append(.channel(channel)) }
+    if !subscriptions.isEmpty { staged.append(.doNotDisturb(store.dnd)) }
+    for channel in silenced { stage(channel) }
   }
 
   /// `peer` was just told the state: if it shows unsaved changes, the peer's fate is the turn's.
@@ -96,7 +98,7 @@ final class GroupCommit {
 
   /// An event that is not a change (a pulse window ended, a reload), sent after the commit.
   func stage(_ channel: Channel) {
-    if !subscriptions.isEmpty { staged.append(.channel(channel)) }
+    if !subscriptions.isEmpty || observer != nil { staged.append(.channel(channel)) }
   }
 
   private func depend(_ peer: Peer) {
@@ -136,6 +138,7 @@ final class GroupCommit {
       switch event {
       case .channel(let channel) where undone.isEmpty || !undone.contains(channel.name):
         subscriptions.publish(channel, index: index, now: now)
+        observer?(channel)
       case .doNotDisturb(let dnd) where failure == nil || !dndChanged:
         subscriptions.publishDND(dnd, index: index, now: now)
       default: break

@@ -91,7 +91,7 @@ final class HookRunner {
     }
     let environment = HookRunner.environment(for: run)
     do {
-      let pid = try ChildProcess.spawn(command.words, environment: environment)
+      let pid = try ChildProcess.spawn(command.words, environment: environment, quiet: false, ownProcessGroup: true)
       let child = try loop.addChild(pid) { [unowned self] ending in ended(key, ending) }
       let timeout = try loop.addTimer(at: loop.now + UInt64(config.hookTimeoutMs) * 1000, accuracy: 10_000) {
         [unowned self] in timedOut(key)

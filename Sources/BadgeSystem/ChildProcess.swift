@@ -1,7 +1,12 @@
 import CSystemd
 import Glibc
 
-/// Starting programs without a shell, and learning when they end.
+/// Starting other programs without a shell: the app launchers `badgectl open` falls back to,
+/// `badgectl open` itself from a watcher's click, and the daemon's feedback hooks.
+///
+/// Children start with a clean signal mask and default signal dispositions (the event loops
+/// block the signals they read through signalfd, and the daemon ignores SIGPIPE), with
+/// standard input on `/dev/null`.
 public enum ChildProcess {
   /// How a child ended.
   public enum Ending: Equatable, Sendable {
@@ -11,51 +16,90 @@ public enum ChildProcess {
     case killed(signal: CInt)
   }
 
-  /// Starts `words[0]` (looked up in `PATH` unless it has a `/`) with `words` as its arguments
-  /// and `environment` (`NAME=value` entries) as its whole environment, with `posix_spawnp`: no
-  /// shell. The child gets `/dev/null` as standard input and the daemon's standard output and
-  /// error, a process group of its own (so that `kill` reaches whatever it starts), no blocked
-  /// signals, and the default action for signals the daemon ignores.
+  /// Starts `arguments` (a program found on `PATH`, or a path) and waits for it.
   ///
-  /// - Returns: the child's process id (its process group id too).
-  /// - Throws: `SystemError` when it cannot start (a missing program is `ENOENT`).
-  public static func spawn(_ words: [String], environment: [String]) throws(SystemError) -> pid_t {
-    precondition(!words.isEmpty, "a command has a program")
-    var actions = posix_spawn_file_actions_t()
-    var attributes = posix_spawnattr_t()
-    posix_spawn_file_actions_init(&actions)
-    posix_spawnattr_init(&attributes)
-    defer {
-      posix_spawn_file_actions_destroy(&actions)
-      posix_spawnattr_destroy(&attributes)
+  /// - Returns: its exit status, or 128 + N when signal N ended it.
+  /// - Throws: `SystemError` when it cannot be started.
+  public static func run(_ arguments: [String]) throws(SystemError) -> CInt {
+    let pid = try spawn(arguments)
+    var status: CInt = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+  }
+
+  /// Starts `arguments` and does not wait for it. Call `reapAutomatically()` once first, so
+  /// that ended children do not linger.
+  public static func start(_ arguments: [String]) throws(SystemError) {
+    _ = try spawn(arguments)
+  }
+
+  /// Lets the kernel reap this process's children as they end (`SIGCHLD` ignored).
+  public static func reapAutomatically() {
+    Signals.ignore(SIGCHLD)
+  }
+
+  /// Whether `program` is an executable file on `PATH`.
+  public static func isInstalled(_ program: String) -> Bool {
+    (Environment.value("PATH") ?? "/usr/bin:/bin").split(separator: ":").contains {
+      access("\($0)/\(program)", X_OK) == 0
     }
+  }
+
+  /// Starts `arguments[0]` (looked up in `PATH` unless it has a `/`) with `posix_spawnp`.
+  ///
+  /// - Parameters:
+  ///   - environment: its whole environment as `NAME=value` entries; this process's without it.
+  ///   - quiet: whether its standard output goes to `/dev/null` (so nothing it prints reaches a
+  ///     status bar); else it shares this process's (the journal, for the daemon's hooks).
+  ///   - ownProcessGroup: whether it leads a process group of its own, so that `signalGroup`
+  ///     reaches whatever it starts.
+  /// - Returns: the child's process id.
+  /// - Throws: `SystemError` when it cannot start (a missing program is `ENOENT`).
+  public static func spawn(
+    _ arguments: [String], environment: [String]? = nil, quiet: Bool = true, ownProcessGroup: Bool = false
+  ) throws(SystemError) -> pid_t {
+    precondition(!arguments.isEmpty, "a command has a program")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
     var none = sigset_t()
     sigemptyset(&none)
     posix_spawnattr_setsigmask(&attributes, &none)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGXFSZ, SIGHUP, SIGINT, SIGTERM, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(
-      &attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let argv = words.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if ownProcessGroup {
+      posix_spawnattr_setpgroup(&attributes, 0)
+      flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { $0.map { strdup($0) } + [nil] }
     defer {
-      for p in argv { free(p) }
-      for p in envp { free(p) }
+      argv.forEach { free($0) }
+      envp?.forEach { free($0) }
     }
     var pid: pid_t = 0
-    let result = posix_spawnp(&pid, words[0], &actions, &attributes, argv, envp)
-    guard result == 0 else {
-      throw SystemError("start '\(words[0])'", Errno(rawValue: result))
+    let result: CInt
+    if var envp {
+      result = envp.withUnsafeMutableBufferPointer {
+        posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, $0.baseAddress)
+      }
+    } else {
+      result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
     }
+    guard result == 0 else { throw SystemError("start '\(arguments[0])'", Errno(rawValue: result)) }
     return pid
   }
 
-  /// Sends `signal` to the process group `pid` leads (a spawned child and what it started).
+  /// Sends `signal` to the process group `pid` leads (a child spawned with its own group, and
+  /// what it started).
   public static func signalGroup(_ pid: pid_t, _ signal: CInt) {
     kill(-pid, signal)
   }
