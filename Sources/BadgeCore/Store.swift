@@ -51,7 +51,7 @@ public final class Store {
   /// Each touched channel as it was before a change (`nil`: it had never been written) and its
   /// history entry of the day the change was counted on, in change order: the one record of
   /// everything a change alters, so that undoing restores it.
-  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: History.EntryBefore)] = []
   /// `seq` before the first change in `undo`.
   private var seqBeforeUndo: UInt64 = 0
 
@@ -105,11 +105,11 @@ public final class Store {
       return Outcome(channel: before, changed: false)
     }
     updatePulse(&after, grew: after.count > before.count, now: now)
+    let historyBefore = recordHistory(of: name, from: before.count, to: after.count)
     if keepsUndo {
       if undo.isEmpty { seqBeforeUndo = seq }
-      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
+      undo.append((name, position == nil ? nil : before, today, historyBefore))
     }
-    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -231,7 +231,7 @@ public final class Store {
 
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
-  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) -> History.EntryBefore {
     history.record(name, from: before, to: after, on: today)
   }
 
