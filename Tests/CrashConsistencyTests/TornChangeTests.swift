@@ -46,18 +46,11 @@ import Testing
     #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 1)
   }
 
-  @Test func aWholeChangeLoadsWithItsDay() throws {
-    let first = Self.change(count: 1, seq: 1)
-    let second = Self.change(count: 2, seq: 2)
-    let store = try Self.load(first.day + first.channel + second.day + second.channel)
-    #expect(store.channel(named: Self.mail).count == 2)
-    #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 2)
-  }
-
-  @Test func journalsWithTheDayAfterItsChannelStillLoad() throws {
-    let first = Self.change(count: 1, seq: 1)
-    let second = Self.change(count: 2, seq: 2)
-    let store = try Self.load(first.channel + first.day + second.channel + second.day)
+  /// Whole changes load with their days, in the order written now (day first) and in the order
+  /// of journals written before (channel first).
+  @Test(arguments: [true, false]) func wholeChangesLoadWithTheirDays(dayFirst: Bool) throws {
+    let changes = [Self.change(count: 1, seq: 1), Self.change(count: 2, seq: 2)]
+    let store = try Self.load(changes.flatMap { dayFirst ? $0.day + $0.channel : $0.channel + $0.day })
     #expect(store.channel(named: Self.mail).count == 2)
     #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 2)
   }
