@@ -15,25 +15,42 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
+    // Not through pkg-config: ncursesw.pc's only flags are -D_DEFAULT_SOURCE and
+    // -D_XOPEN_SOURCE=600, which SwiftPM refuses with a warning; the shim defines what it needs
+    // and the module map names the libraries (`pkg-config --libs ncursesw`).
+    .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     .target(name: "BadgeCore"),
     .target(name: "BadgeProtocol", dependencies: ["BadgeCore"]),
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
+    // The dashboard of `badgectl top`: its components, state and drawing, on a canvas.
+    .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
     .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
+    // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
+    // notification counting), kept apart from sd-bus so that they are tested without a bus.
+    .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
     // The only module that imports Glibc for I/O, CSystemd and CInih.
-    .target(name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "CSystemd", "CInih"]),
+    .target(
+      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih"]),
+
+    // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
+    // and decodes keys and the mouse.
+    .target(name: "BadgeScreen", dependencies: ["BadgeTop", "BadgeRender", "CNcurses"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeSystem"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"]),
     .target(
       name: "BadgeCtl",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender"]),
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop", "BadgeScreen",
+      ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
@@ -49,10 +66,15 @@ let package = Package(
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
+    .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
+    .testTarget(name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // The server's pure parts in-process, without sockets: commands, group commit, fan-out.
+    .testTarget(
+      name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
     // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
     .testTarget(
       name: "CrashConsistencyTests",

@@ -10,6 +10,10 @@ public struct DaemonConfig: Equatable, Sendable {
   public var sections: [ChannelSection] = []
   /// `[daemon]` `sync`: when changes reach the disk.
   public var sync: SyncMode = .always
+  /// `[bridge]`: the LauncherEntry bridge.
+  public var bridge = BridgeConfig()
+  /// `[notifications]`: notification counts per app.
+  public var notifications = NotificationsConfig()
 
   public init() {}
 
@@ -30,18 +34,31 @@ public struct DaemonConfig: Equatable, Sendable {
     }
     return (override.applied(to: defaults), matched)
   }
+
+  /// The channels exported to docks (`export = <desktop id>`), by channel.
+  public var exports: [ChannelName: String] {
+    var result: [ChannelName: String] = [:]
+    for section in sections {
+      if let name = section.pattern.exactName, let id = section.export { result[name] = id }
+    }
+    return result
+  }
 }
 
 /// One `[channel …]` section.
 public struct ChannelSection: Equatable, Sendable {
   public var pattern: ChannelPattern
   public var override: SettingsOverride
+  /// `export`: the desktop id the channel's count is announced for on the session bus
+  /// (LauncherEntry), without `.desktop`; only in a section that names one channel.
+  public var export: String?
   /// The line of the section's first key, for messages.
   public var line: Int
 
-  public init(pattern: ChannelPattern, override: SettingsOverride, line: Int) {
+  public init(pattern: ChannelPattern, override: SettingsOverride, export: String? = nil, line: Int) {
     self.pattern = pattern
     self.override = override
+    self.export = export
     self.line = line
   }
 }
@@ -116,8 +133,9 @@ extension DaemonConfig {
         guard let pattern = ChannelPattern(words[1]) else {
           throw fail("Invalid channel name or pattern '\(words[1])' in [\(entry.section)]")
         }
-        guard let key = SettingKey(rawValue: entry.key) else {
-          throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(SettingKey.allCases.map(\.rawValue).joined(separator: ", "))")
+        let key = SettingKey(rawValue: entry.key)
+        guard key != nil || entry.key == ChannelSection.exportKey else {
+          throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \((SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey]).joined(separator: ", "))")
         }
         let index: Int
         if let existing = sectionIndex[String(words[1])] {
@@ -128,16 +146,50 @@ extension DaemonConfig {
           config.sections.append(ChannelSection(pattern: pattern, override: SettingsOverride(), line: entry.line))
         }
         do throws(SettingKey.InvalidValue) {
-          try key.parse(entry.value, into: &config.sections[index].override)
+          if let key {
+            try key.parse(entry.value, into: &config.sections[index].override)
+          } else {
+            guard !pattern.isGlob else {
+              throw SettingKey.InvalidValue(reason: "export needs a section that names one channel, not a glob")
+            }
+            config.sections[index].export = try ChannelSection.desktopID(entry.value)
+          }
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
         }
+      } else if try busEntry(entry, &config, fail) {
+        continue
       } else if entry.section.isEmpty {
-        throw fail("Key '\(entry.key)' is outside any section; put it under [daemon] or [channel NAME]")
+        throw fail("Key '\(entry.key)' is outside any section; put it under \(sectionNames)")
       } else {
-        throw fail("Unknown section [\(entry.section)]; expected [daemon] or [channel NAME]")
+        throw fail("Unknown section [\(entry.section)]; expected \(sectionNames)")
       }
     }
     return config
+  }
+
+  /// `parseBusEntry` with its failure put at the entry's line.
+  private static func busEntry(
+    _ entry: ConfigEntry, _ config: inout DaemonConfig, _ fail: (String) -> ConfigError
+  ) throws(ConfigError) -> Bool {
+    do throws(SettingKey.InvalidValue) {
+      return try parseBusEntry(entry, into: &config)
+    } catch {
+      throw fail(error.reason)
+    }
+  }
+}
+
+extension ChannelSection {
+  /// The key that exports a channel to docks.
+  public static let exportKey = "export"
+
+  /// A desktop id as `export` takes it: `A-Z a-z 0-9 . _ -`, with or without `.desktop`.
+  static func desktopID(_ text: String) throws(SettingKey.InvalidValue) -> String {
+    let id = text.hasSuffix(".desktop") ? String(text.dropLast(".desktop".count)) : text
+    guard !id.isEmpty, id.utf8.allSatisfy({ ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") }) else {
+      throw SettingKey.InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
+    }
+    return id
   }
 }

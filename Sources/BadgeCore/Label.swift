@@ -12,10 +12,10 @@ public enum Label {
     if settings.style == .dot {
       buffer.append(contentsOf: dotBytes)
     } else if count > settings.maxLabel {
-      DecimalParser.append(settings.maxLabel, to: &buffer)
+      DecimalFormatter.append(settings.maxLabel, to: &buffer)
       buffer.append(UInt8(ascii: "+"))
     } else {
-      DecimalParser.append(count, to: &buffer)
+      DecimalFormatter.append(count, to: &buffer)
     }
   }
 

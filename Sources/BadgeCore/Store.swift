@@ -3,6 +3,9 @@
 /// The store is pure: the caller passes the monotonic time (`now`, in microseconds) with each
 /// call, and gets back what changed, to persist and to push to watchers. A call that fails
 /// changes nothing.
+///
+/// With `keepsUndo` on (the daemon), the store remembers how to undo every change since the
+/// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 public final class Store {
   /// A change a request asks for.
   public enum Mutation: Sendable, Equatable {
@@ -43,6 +46,14 @@ public final class Store {
   /// The daemon sets it from the wall clock before it applies requests; the store reads no
   /// clock.
   public var today = 0
+  /// Whether changes are remembered until `forgetUndo()`, so `undoChanges` can take them back.
+  public var keepsUndo = false
+  /// Each touched channel as it was before a change (`nil`: it had never been written) and its
+  /// history entry of the day the change was counted on, in change order: the one record of
+  /// everything a change alters, so that undoing restores it.
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
+  /// `seq` before the first change in `undo`.
+  private var seqBeforeUndo: UInt64 = 0
 
   public init(config: DaemonConfig = DaemonConfig()) {
     self.config = config
@@ -94,6 +105,10 @@ public final class Store {
       return Outcome(channel: before, changed: false)
     }
     updatePulse(&after, grew: after.count > before.count, now: now)
+    if keepsUndo {
+      if undo.isEmpty { seqBeforeUndo = seq }
+      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
+    }
     recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
@@ -109,6 +124,51 @@ public final class Store {
         changed(outcome.channel)
       }
     }
+  }
+
+  /// Starts the channel's pulse window, or extends it to `pulse_ms` from `now`, without
+  /// changing its count: what an app's `urgent` flag asks for, and the one mechanism for any
+  /// pulse that is not an increase. It follows the rules of an increase: a muted channel, a
+  /// channel at 0 and `pulse_ms = 0` do not pulse. Like a window's end it is not a change:
+  /// `seq` stays and nothing needs persisting.
+  ///
+  /// - Returns: the channel when its window started or moved later (to push to watchers).
+  public func pulse(_ name: ChannelName, now: UInt64) -> Channel? {
+    guard let position = index[name] else { return nil }  // never written: count 0
+    var channel = channels[position]
+    let until = pulseDeadline(channel, now: now)
+    guard until > channel.pulseUntil else { return nil }
+    channel.pulseUntil = until
+    pulses.push(until, channel: position)
+    channels[position] = channel
+    return channel
+  }
+
+  /// Whether changes were made since the last `forgetUndo()` (with `keepsUndo` on).
+  public var hasUndo: Bool { !undo.isEmpty }
+
+  /// The changes so far are saved: they will never be undone.
+  public func forgetUndo() {
+    undo.removeAll(keepingCapacity: true)
+  }
+
+  /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
+  /// channel, its day of history and `seq` are as they were before; calls `undone` with each
+  /// touched channel's name (once per change, so a name may come more than once). Settings
+  /// from the config stay those in force now (a reload in between is not undone), and a
+  /// restored pulse window ends on time.
+  public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
+    for (name, before, day, historyBefore) in undo.reversed() {
+      history.putBack(historyBefore, of: name, on: day)
+      guard let position = index[name] else { continue }
+      var channel = before ?? newChannel(name)
+      applyConfig(to: &channel)
+      channels[position] = channel
+      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: position) }
+      undone(name)
+    }
+    if !undo.isEmpty { seq = seqBeforeUndo }
+    undo.removeAll(keepingCapacity: true)
   }
 
   /// When the next pulse window ends, if any channel pulses.
@@ -133,11 +193,7 @@ public final class Store {
     config = newConfig
     for i in channels.indices {
       let before = channels[i].settings
-      let (configured, matched) = config.settings(for: channels[i].name)
-      channels[i].configured = configured
-      channels[i].hasConfigSection = matched
-      channels[i].settle()
-      if channels[i].settings.muted { channels[i].pulseUntil = 0 }
+      applyConfig(to: &channels[i])
       if channels[i].settings != before { changed(channels[i]) }
     }
     createConfiguredChannels(created: changed)
@@ -184,6 +240,15 @@ public final class Store {
     return Channel(name: name, configured: settings, hasConfigSection: matched)
   }
 
+  /// Puts the config's settings for the channel in force; a muted channel stops pulsing.
+  private func applyConfig(to channel: inout Channel) {
+    let (configured, matched) = config.settings(for: channel.name)
+    channel.configured = configured
+    channel.hasConfigSection = matched
+    channel.settle()
+    if channel.settings.muted { channel.pulseUntil = 0 }
+  }
+
   private func store(_ channel: Channel, at position: Int?) {
     if let position {
       channels[position] = channel
@@ -207,11 +272,18 @@ public final class Store {
   /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
   /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
-    if channel.count == 0 || channel.settings.muted || (grew && channel.settings.pulseMs == 0) {
+    if grew {
+      channel.pulseUntil = pulseDeadline(channel, now: now)
+      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count) }
+    } else if channel.count == 0 || channel.settings.muted {
       channel.pulseUntil = 0
-    } else if grew {
-      channel.pulseUntil = now + UInt64(channel.settings.pulseMs) * 1000
-      pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count)
     }
+  }
+
+  /// When a window started at `now` ends: 0 (no window) for a channel at 0, a muted one, or
+  /// `pulse_ms = 0`.
+  private func pulseDeadline(_ channel: Channel, now: UInt64) -> UInt64 {
+    guard channel.count > 0, !channel.settings.muted, channel.settings.pulseMs > 0 else { return 0 }
+    return now + UInt64(channel.settings.pulseMs) * 1000
   }
 }

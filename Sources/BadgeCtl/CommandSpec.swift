@@ -167,6 +167,27 @@ extension CommandSpec {
       arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
       options: watchOptions, positionals: 0...64),
     CommandSpec(
+      name: "top", abstract: "A live dashboard to read and change the counts.",
+      discussion: """
+        A full-screen view that stays open: a segmented bar of the channels with their badges
+        across the top, the selected channel's page below it with its count in large rolling
+        digits, a stepper and a number wheel. Changes made anywhere appear at once with their
+        motion; changes made here go to the daemon and every other client sees them.
+        Keys: ←/→, Tab/Shift-Tab and 1-9, 0 select a channel (or click its segment); - and + step
+        the count (hold for faster, ×10 after a second; or click the buttons); p opens the
+        number wheel (↑/↓, PgUp/PgDn, the mouse wheel or digits; Enter sets, Esc cancels);
+        c clears; m mutes or unmutes; ? shows the keys; q or Ctrl-C quits.
+        When the daemon goes away every channel takes the offline look and top reconnects with
+        backoff. Nothing wakes it while nothing moves. Needs a terminal.
+        """,
+      usage: "[<channel or glob> ...]",
+      arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'. (default: every channel)")],
+      options: [
+        Option("--step", value: "n", help: "What - and + change a count by, 1-\(Limits.maxCount). (default: 1)"),
+        Option("--no-motion", help: "Show end states only, with no animation; also when NO_MOTION is set."),
+      ],
+      positionals: 0...64),
+    CommandSpec(
       name: "reload", abstract: "Make the daemon re-read its config file.",
       discussion: """
         Does what SIGHUP does: a valid file applies to every channel, and watchers are sent the

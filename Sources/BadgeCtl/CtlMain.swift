@@ -31,10 +31,14 @@ public enum BadgeCtl {
   }
 
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
+    if command.spec.name == "top" {
+      try TopCommand.run(command, socket: socket)
+      return
+    }
     guard command.spec.name != "watch" else {
       let patterns = try command.positionals.map { (text) throws(CtlError) in try pattern(text, command) }
       let settings = try WatchSettings(command)
-      try Watcher(socket: socket, patterns: patterns, settings: settings).run()
+      try Watcher.watch(socket: socket, patterns: patterns, settings: settings).run()
       return
     }
     let request = try requestLine(try requestWords(for: command), command)

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeRender
 import BadgeSystem
 
@@ -9,7 +10,7 @@ import BadgeSystem
 /// snapshot of many channels (or a burst of events read at once) is one update. Each draw
 /// renders the frames at the loop's time and arms the timer for the animators' next wake, or
 /// disarms it when they have none: an idle watcher is never woken.
-final class WatchDisplay {
+final class WatchDisplay: WatchSurface {
   private let loop: EventLoop
   private var group: AnimatorGroup
   private var renderer: Renderer
@@ -58,6 +59,16 @@ final class WatchDisplay {
     group.remove(channel: channel)
     dirty = true
   }
+
+  /// A reply to a click's `CLEAR`: the change itself arrives as an event, so only a refusal
+  /// is worth a word.
+  func replied(_ line: ReplyLine) {
+    if case .error(let code, let message) = line {
+      Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
+    }
+  }
+
+  func connectionClosed() {}
 
   /// Ends a terminal line that was being rewritten in place, so that the shell's prompt starts
   /// on a line of its own.

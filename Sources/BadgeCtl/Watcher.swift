@@ -11,12 +11,17 @@ import Glibc
 /// exponential backoff (0.1 s doubling to 5 s), showing the fresh snapshot once it is back.
 /// SIGUSR1 and, for i3blocks, a left click on standard input clear the watched channels
 /// (`ClickTargets`). It exits only on SIGTERM, SIGINT or SIGHUP, or when its reader goes away.
+///
+/// What it shows on is a `WatchSurface`: `watch`'s display, or `top`'s dashboard, which also
+/// sends its own requests over the connection (`send`) and gets their replies.
 final class Watcher {
   private let socket: String
   private let patterns: [ChannelPattern]
-  private let settings: WatchSettings
   private let loop: EventLoop
-  private let display: WatchDisplay
+  private let display: any WatchSurface
+  /// Whether SIGUSR1 and i3blocks clicks clear the watched channels (`watch`), and whether
+  /// clicks come in on standard input.
+  private let clicks: (clear: Bool, fromInput: Bool)
 
   private var fd: FileDescriptor?
   private var source: IOSource?
@@ -25,7 +30,7 @@ final class Watcher {
   private var signalSources: [EventSource] = []
   private var outputWatch: IOSource?
   private var start: EventSource?
-  private var clicks: ClickInput?
+  private var clickInput: ClickInput?
 
   /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
   /// the snapshot, and afterwards anything but an event answers a click's `CLEAR`.
@@ -42,14 +47,25 @@ final class Watcher {
   static let minBackoff: UInt64 = 100_000
   static let maxBackoff: UInt64 = 5_000_000
 
-  init(socket: String, patterns: [ChannelPattern], settings: WatchSettings) throws(CtlError) {
+  init(
+    socket: String, patterns: [ChannelPattern], loop: EventLoop, surface: any WatchSurface,
+    clicks: (clear: Bool, fromInput: Bool)
+  ) {
     self.socket = socket
     self.patterns = patterns
-    self.settings = settings
+    self.loop = loop
+    self.display = surface
+    self.clicks = clicks
+  }
+
+  /// `badgectl watch`: the watcher with `watch`'s display, in the given settings.
+  static func watch(socket: String, patterns: [ChannelPattern], settings: WatchSettings) throws(CtlError) -> Watcher {
     Signals.block([SIGTERM, SIGINT, SIGHUP, SIGUSR1])
     do {
-      loop = try EventLoop()
-      display = try WatchDisplay(settings, loop: loop)
+      let loop = try EventLoop()
+      let display = try WatchDisplay(settings, loop: loop)
+      return Watcher(
+        socket: socket, patterns: patterns, loop: loop, surface: display, clicks: (true, settings.readsClicks))
     } catch {
       throw .unreachable(socket: socket, cause: error.description)
     }
@@ -60,9 +76,11 @@ final class Watcher {
       for signal in [SIGTERM, SIGINT, SIGHUP] {
         signalSources.append(try loop.addSignal(signal) { [unowned self] in loop.exit(code: 0) })
       }
-      signalSources.append(try loop.addSignal(SIGUSR1) { [unowned self] in clearWatchedChannels() })
-      if settings.readsClicks {
-        clicks = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
+      if clicks.clear {
+        signalSources.append(try loop.addSignal(SIGUSR1) { [unowned self] in clearWatchedChannels() })
+      }
+      if clicks.fromInput {
+        clickInput = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
       }
       retryTimer = try loop.addTimer { [unowned self] in connect() }
       // A pipe to a bar reports an error as soon as the bar closes it: exit then, not at the
@@ -132,10 +150,8 @@ final class Watcher {
     case .error(let code, let message) where !watching:
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .error(let code, let message):
-      Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
-    case .state, .ok, .data:
-      break  // the reply to a click's CLEAR; the change itself arrives as an event
+    case .state, .ok, .data, .error:
+      display.replied(line)  // a reply to a request sent over this connection
     }
   }
 
@@ -169,6 +185,7 @@ final class Watcher {
     fd = nil
     watching = false
     reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
+    display.connectionClosed()
     if online != false {
       online = false
       goOffline()
@@ -196,14 +213,24 @@ final class Watcher {
   /// Sends `CLEAR` for each channel a click clears, over the watch connection; the daemon's
   /// events then show the badges clearing. Nothing happens while the daemon is away.
   private func clearWatchedChannels() {
-    guard let fd else { return }
+    guard fd != nil else { return }
     let names = ClickTargets.channels(patterns: patterns, shown: display.channels)
     guard !names.isEmpty else { return }
-    let requests = names.map { "CLEAR \($0)\n" }.joined()
+    _ = send(names.map { "CLEAR \($0)\n" }.joined())
+  }
+
+  // MARK: - Requests
+
+  /// Sends request lines (each ending in LF) over the watch connection; their replies go to the
+  /// surface's `replied`, in order. Returns false when the daemon is away (nothing is sent).
+  func send(_ requests: String) -> Bool {
+    guard let fd else { return false }
     do {
       try fd.writeAll(requests.utf8, socket: true)
+      return true
     } catch {
       disconnected()
+      return false
     }
   }
 }

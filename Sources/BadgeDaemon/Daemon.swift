@@ -80,7 +80,11 @@ public enum Daemon {
       let reloader = ConfigReloader(
         path: configPath, required: options.configFile != nil, store: store, server: server,
         notifier: notifier, logger: logger)
-      reloader.didApply = { persistence.sync = $0.sync }
+      let bridges = BusBridges(server: server, loop: loop, logger: logger)
+      reloader.didApply = {
+        persistence.sync = $0.sync
+        bridges.apply($0)
+      }
       server.reloadConfig = reloader.reload
       let stop = { [unowned server] in
         notifier.stopping()
@@ -94,8 +98,10 @@ public enum Daemon {
         try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
       logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
+      bridges.apply(config)
       notifier.ready()
       var status = try loop.run()
+      bridges.stop()
       server.closeAll()
       do {
         try persistence.close()

@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgePersistence
 import BadgeSystem
+import Glibc
 
 /// Keeps the store on disk in the state folder: `journal`, an append-only record of every
 /// change, and `snapshot`, the whole state at the last compaction.
@@ -32,6 +33,13 @@ final class Persistence: ChangeLog {
   private var snapshotSize: Int
   /// Held while the daemon runs: two daemons must never write one state folder.
   private let lock: FolderLock
+  /// Whether `journal` is the file at `journalPath`, whole: false from the start of a
+  /// compaction until it succeeds, so nothing is appended to a file a failed compaction may
+  /// have replaced (or half replaced) on disk.
+  private var journalIsCurrent = true
+  /// Called when storing fails outside `commit()`: a deferred flush, or a compaction after the
+  /// turn's records were saved.
+  var failed: ((SystemError) -> Void)?
 
   /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
   /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
@@ -71,9 +79,14 @@ final class Persistence: ChangeLog {
   }
 
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
+  /// A compaction that follows and fails does not undo the records (they are on disk, in the
+  /// old journal or in the new snapshot) but is reported to `failed`.
   func commit() throws(SystemError) {
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
+    guard journalIsCurrent else {
+      throw SystemError("append to '\(journalPath)' (not reopened since a failed compaction)", Errno(rawValue: EIO))
+    }
     let before = journal.size
     do {
       try journal.append(pending)
@@ -90,16 +103,19 @@ final class Persistence: ChangeLog {
       do {
         try compact()
       } catch {
-        logger.warning("\(error); compaction will be tried again, ignoring.")
+        failed?(error)
       }
     }
   }
 
-  /// Writes the whole state to a new snapshot and starts an empty journal.
+  /// Writes the whole state to a new snapshot and starts an empty journal. Until every step
+  /// succeeded, nothing more is appended (`commit` throws).
   func compact() throws(SystemError) {
+    journalIsCurrent = false
     let (fresh, size) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
     journal.close()
     journal = fresh
+    journalIsCurrent = true
     snapshotSize = size
     unflushed = false
     flushTimer?.disarm()
@@ -132,13 +148,15 @@ final class Persistence: ChangeLog {
     journal.close()
   }
 
+  /// The `everysec` flush. Its failure is reported to `failed`: the changes since the last
+  /// flush were acknowledged, so the repair (a compaction) must put them on disk.
   private func flushDeferred() {
     guard unflushed else { return }
     unflushed = false
     do {
       try journal.flush()
     } catch {
-      logger.error("\(error)")
+      failed?(error)
     }
   }
 }

@@ -1,67 +1,71 @@
 import BadgeCore
 import BadgeProtocol
 import BadgeSystem
-import Glibc
 
-/// Records every change before its reply is sent: the seam where persistence plugs in.
-protocol ChangeLog: AnyObject {
-  /// Called for every change, in order, with the channel as it is after the change.
-  func record(_ channel: Channel)
-  /// Called once per loop turn before any reply of that turn is sent.
-  func commit() throws(SystemError)
-  /// Called after a failed commit, once a second until it succeeds: makes the log whole again.
-  func repair() throws(SystemError)
-}
-
-/// The daemon's socket server: accepts clients, reads their requests, applies them to the
-/// store, and sends replies and events, once per loop turn.
+/// The daemon's socket server: accepts connections and ties the parts of a loop turn together.
+///
+/// A turn: connections' requests are read and carried out (`CommandExecutor`) as their IO
+/// sources fire; then the post source ends the turn: `GroupCommit` saves the turn's changes
+/// and publishes their events (`Subscriptions`), the `Outbox` sends every reply and event,
+/// and the `PulseTimer` is re-armed. Nothing is sent before the commit, and nothing is read
+/// from inside the post source.
 final class Server {
   let loop: EventLoop
   let store: Store
+  let subscriptions: Subscriptions
+  let commit: GroupCommit
+  let executor: CommandExecutor
   var logger: Logger
-  var changeLog: ChangeLog?
-  /// Which local day it is, for history; asked on every request, cached until midnight.
-  var dayClock = LocalDayClock()
+  /// The change log (persistence); `nil` keeps changes in memory only.
+  var changeLog: ChangeLog? {
+    get { commit.changeLog }
+    set {
+      commit.changeLog = newValue
+      newValue?.failed = { [unowned self] error in
+        commit.policy.failed(error, "changes already acknowledged are kept in memory.")
+      }
+      commit.policy.repair = { [unowned self] () throws(SystemError) in try changeLog?.repair() }
+    }
+  }
   /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
-  var reloadConfig: (() throws(ConfigError) -> Void)?
+  var reloadConfig: (() throws(ConfigError) -> Void)? {
+    get { executor.reloadConfig }
+    set { executor.reloadConfig = newValue }
+  }
 
   private let listener: FileDescriptor
   private var listenSource: IOSource?
   private var postSource: EventSource?
-  private var pulseTimer: TimerSource?
-  private var armedPulseDeadline: UInt64?
-
-  private var clients: [Int: Client] = [:]
-  private var nextClientID = 1
-  /// Clients that watch, for fan-out; kept in connection order.
-  private(set) var watchers: [Client] = []
-  /// Clients with output to send at the end of this turn.
-  private var writeQueue: [Client] = []
-  /// One event line, encoded once per change and copied to every watcher.
-  private var eventScratch: [UInt8] = []
-  /// Clients whose requests changed something this turn: their replies wait for the commit.
-  private var committers: [Client] = []
-  /// Why changes are refused, while the change log cannot record them.
-  private(set) var persistenceFailure: SystemError?
   private var repairTimer: TimerSource?
+  private let outbox: Outbox
+  private var pulseTimer: PulseTimer!
+  private let reader: ConnectionReader
 
-  /// Reads at most this much from one client per turn, so one busy client cannot starve others.
-  static let readBudget = 256 << 10
+  private var connections: [Int: Connection] = [:]
+  private var nextConnectionID = 1
 
   init(loop: EventLoop, store: Store, listener: FileDescriptor, logger: Logger) throws(SystemError) {
     self.loop = loop
     self.store = store
     self.listener = listener
     self.logger = logger
-    eventScratch.reserveCapacity(256)
-    listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptClients() }
+    let outbox = Outbox(logger: logger)
+    self.outbox = outbox
+    subscriptions = Subscriptions { outbox.queue(unsafeDowncast($0, to: Connection.self)) }
+    commit = GroupCommit(store: store, subscriptions: subscriptions, policy: StorageFailurePolicy(logger: logger))
+    executor = CommandExecutor(store: store, subscriptions: subscriptions, commit: commit, logger: logger)
+    reader = try ConnectionReader(loop: loop, executor: executor, outbox: outbox, logger: logger)
+    pulseTimer = try PulseTimer(loop: loop, store: store, commit: commit)
+    reader.close = { [unowned self] in close($0) }
+    listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptConnections() }
     postSource = try loop.addPost { [unowned self] in endOfTurn() }
-    pulseTimer = try loop.addTimer { [unowned self] in pulseTimerFired() }
+    repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in commit.policy.tryRepair() }
+    commit.policy.scheduleRepair = { [unowned self] in repairTimer?.schedule(at: loop.now + 1_000_000) }
   }
 
   /// The number of connected clients and of watchers, for status lines.
-  var clientCount: Int { clients.count }
-  var watcherCount: Int { watchers.count }
+  var clientCount: Int { connections.count }
+  var watcherCount: Int { subscriptions.count }
 
   /// Stops accepting new clients (shutdown).
   func stopAccepting() {
@@ -69,15 +73,18 @@ final class Server {
     listenSource = nil
   }
 
-  /// Sends what can be sent and closes every client (shutdown).
+  /// Ends the turn, sends what can be sent and closes every connection (shutdown).
   func closeAll() {
     endOfTurn()
-    for client in Array(clients.values) { close(client) }
+    for connection in Array(connections.values) { close(connection) }
   }
 
-  // MARK: - Accepting and reading
+  /// Stages an event that is not a change (a reload changed the channel's settings).
+  func push(_ channel: Channel) {
+    commit.stage(channel)
+  }
 
-  private func acceptClients() {
+  private func acceptConnections() {
     while true {
       let fd: FileDescriptor?
       do {
@@ -87,255 +94,51 @@ final class Server {
         return
       }
       guard let fd else { return }
-      let client = Client(id: nextClientID, fd: fd)
-      nextClientID += 1
+      let connection = Connection(id: nextConnectionID, fd: fd)
+      nextConnectionID += 1
       do {
-        client.source = try loop.addIO(fd: fd, events: .readable) { [unowned self, unowned client] events in
-          clientReady(client, events)
-        }
+        try reader.watch(connection)
       } catch {
         logger.warning("\(error), closing the connection.")
         fd.close()
         continue
       }
-      clients[client.id] = client
+      connections[connection.id] = connection
       logger.debug(
-        "Client \(client.id) connected (pid \(client.pid.map(String.init) ?? "unknown")).",
-        client.pid.map { [.clientPID($0)] } ?? [])
+        "Client \(connection.id) connected (pid \(connection.pid.map(String.init) ?? "unknown")).",
+        connection.pid.map { [.clientPID($0)] } ?? [])
     }
   }
 
-  private func clientReady(_ client: Client, _ events: IOEvents) {
-    if events.contains(.writable) { flushClient(client) }
-    if client.closed { return }
-    if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) {
-      readClient(client)
-    }
-  }
-
-  private func readClient(_ client: Client) {
-    var total = 0
-    var sawEnd = false
-    reading: while total < Server.readBudget && !client.readPaused {
-      switch client.input.read(from: client.fd) {
-      case .failure(let failure):
-        logger.debug("Client \(client.id): read failed: \(failure), closing.")
-        close(client)
-        return
-      case .success(.endOfFile):
-        sawEnd = true
-        break reading
-      case .success(.wouldBlock): break reading
-      case .success(.processed(let n)):
-        if n == 0 { break reading }  // input buffer full: lines wait for the output to drain
-        total += n
-      }
-      processInput(client)
-    }
-    processInput(client)
-    if sawEnd {
-      client.closeAfterFlush = true
-      if client.pendingOutput == 0 { close(client) } else { queueWrite(client) }
-    }
-  }
-
-  /// Handles every complete line, unless the client's output is over the high-water mark, in
-  /// which case the rest waits and reading pauses until the output drains.
-  private func processInput(_ client: Client) {
-    guard !client.closed, !client.closeAfterFlush || client.input.bufferedCount > 0 else { return }
-    client.input.forEachFrame { frame in
-      switch frame {
-      case .line(let line): handleLine(line, from: client)
-      case .tooLong:
-        ReplyEncoder.appendError(
-          ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
-          to: &client.output)
-      }
-      return client.pendingOutput < Client.outputHighWater && !client.closeAfterFlush
-    }
-    if client.pendingOutput > 0 { queueWrite(client) }
-    let congested = client.pendingOutput >= Client.outputHighWater
-    if congested != client.readPaused {
-      client.readPaused = congested
-      client.source?.setEvents(congested ? .writable : (client.pendingOutput > 0 ? [.readable, .writable] : .readable))
-    }
-  }
-
-  // MARK: - Writing
-
-  func queueWrite(_ client: Client) {
-    guard !client.queuedForWrite, !client.closed else { return }
-    client.queuedForWrite = true
-    writeQueue.append(client)
-  }
-
-  /// Once per loop turn, before sleeping: persist this turn's changes, then send every reply
-  /// and event (so a reply never goes out before its change is recorded), then re-arm the
-  /// pulse timer.
+  /// Once per loop turn, before sleeping: commit the turn's changes (publishing their events),
+  /// then send every reply and event, then re-arm the pulse timer.
   private func endOfTurn() {
-    if let changeLog {
-      do {
-        try changeLog.commit()
-      } catch {
-        commitFailed(error)
-      }
-    }
-    for client in committers { client.changedThisTurn = false }
-    committers.removeAll(keepingCapacity: true)
-    let queue = writeQueue
-    writeQueue.removeAll(keepingCapacity: true)
-    for client in queue {
-      client.queuedForWrite = false
-      flushClient(client)
-    }
-    armPulseTimer()
-  }
-
-  private func flushClient(_ client: Client) {
-    guard !client.closed else { return }
-    let done: Bool
-    do {
-      done = try client.flush()
-    } catch {
-      logger.debug("Client \(client.id): write failed: \(error), closing.")
-      close(client)
-      return
-    }
-    if done {
-      if client.closeAfterFlush {
-        close(client)
-        return
-      }
-      if !client.mergedChannels.isEmpty {
-        sendMergedEvents(client)
-        queueWrite(client)
-        return
-      }
-      if client.readPaused {
-        client.readPaused = false
-        client.source?.setEvents(.readable)
-        processInput(client)  // lines held back while congested
-        readClient(client)
-      } else {
-        client.source?.setEvents(.readable)
-      }
-    } else {
-      client.source?.setEvents(client.readPaused ? .writable : [.readable, .writable])
-    }
-  }
-
-  func close(_ client: Client) {
-    guard !client.closed else { return }
-    client.closed = true
-    client.source?.cancel()
-    client.source = nil
-    client.fd.close()
-    clients[client.id] = nil
-    if client.isWatching { watchers.removeAll { $0 === client } }
-    logger.debug("Client \(client.id) disconnected.")
-  }
-
-  // MARK: - Changes and events
-
-  /// Records a change made by `client`'s request and pushes it to every watcher of the channel.
-  func changed(_ channel: Channel, by client: Client) {
-    changeLog?.record(channel)
-    if !client.changedThisTurn {
-      client.changedThisTurn = true
-      committers.append(client)
-    }
-    push(channel)
-  }
-
-  /// The changes of this turn could not be recorded. Their requesters must not get an `OK`:
-  /// their connections are closed with the replies unsent, and changes are refused until the
-  /// change log is whole again (a repair is tried once a second).
-  private func commitFailed(_ error: SystemError) {
-    logger.error("\(error); closing \(committers.count) connection(s) whose changes were not saved, refusing changes until the state can be saved.")
-    for client in committers {
-      client.output.removeAll()
-      client.outputOffset = 0
-      close(client)
-    }
-    guard persistenceFailure == nil else { return }
-    persistenceFailure = error
-    if repairTimer == nil {
-      repairTimer = try? loop.addTimer(at: loop.now + 1_000_000, accuracy: 100_000) { [unowned self] in
-        tryRepair()
-      }
-    } else {
-      repairTimer?.schedule(at: loop.now + 1_000_000)
-    }
-  }
-
-  private func tryRepair() {
-    do {
-      try changeLog?.repair()
-      persistenceFailure = nil
-      logger.notice("The state can be saved again; accepting changes.")
-    } catch {
-      repairTimer?.schedule(at: loop.now + 1_000_000)
-    }
-  }
-
-  /// Pushes the channel's state to every watcher of it, merging when a watcher is congested.
-  func push(_ channel: Channel) {
-    guard !watchers.isEmpty else { return }
-    eventScratch.removeAll(keepingCapacity: true)
-    ReplyEncoder.appendState(channel, kind: .event, now: loop.now, to: &eventScratch)
-    for watcher in watchers where watcher.watches(channel.name) {
-      if watcher.pendingOutput >= Client.eventHighWater || !watcher.mergedChannels.isEmpty {
-        watcher.mergeEvent(for: channel.name)
-      } else {
-        watcher.output.append(contentsOf: eventScratch)
-      }
-      queueWrite(watcher)
-    }
-  }
-
-  /// Sends the latest state of every channel held back while the watcher was congested.
-  private func sendMergedEvents(_ client: Client) {
     let now = loop.now
-    var sent = 0
-    while sent < client.mergedChannels.count && client.pendingOutput < Client.eventHighWater {
-      let name = client.mergedChannels[sent]
-      client.mergedSet.remove(name)
-      ReplyEncoder.appendState(store.channel(named: name), kind: .event, now: now, to: &client.output)
-      sent += 1
-    }
-    client.mergedChannels.removeFirst(sent)
+    commit.commit(now: now) { close(unsafeDowncast($0, to: Connection.self)) }
+    outbox.sendAll(
+      appendMerged: { subscriptions.appendMergedEvents(to: $0, from: store, now: now) },
+      drained: { [unowned self] in drained($0) },
+      close: { [unowned self] in close($0) })
+    pulseTimer.arm()
   }
 
-  func startWatching(_ client: Client, _ patterns: [ChannelPattern]) {
-    if client.patterns == nil {
-      watchers.append(client)
-      client.patterns = patterns
-    } else if patterns.isEmpty || client.patterns!.isEmpty {
-      client.patterns = []
-    } else {
-      client.patterns! += patterns.filter { !client.patterns!.contains($0) }
+  /// All of `connection`'s output is sent: close it if it asked to, else let it read again.
+  private func drained(_ connection: Connection) {
+    if connection.closeAfterFlush {
+      close(connection)
+    } else if connection.readPaused {
+      reader.resume(connection)
     }
   }
 
-  func stopWatching(_ client: Client) {
-    guard client.isWatching else { return }
-    client.patterns = nil
-    client.mergedChannels.removeAll()
-    client.mergedSet.removeAll()
-    watchers.removeAll { $0 === client }
-  }
-
-  // MARK: - Pulse windows
-
-  private func armPulseTimer() {
-    let deadline = store.nextPulseDeadline
-    guard deadline != armedPulseDeadline else { return }
-    armedPulseDeadline = deadline
-    if let deadline { pulseTimer?.schedule(at: deadline) } else { pulseTimer?.disarm() }
-  }
-
-  private func pulseTimerFired() {
-    armedPulseDeadline = nil
-    store.expirePulses(now: loop.now) { push($0) }
+  func close(_ connection: Connection) {
+    guard !connection.closed else { return }
+    connection.closed = true
+    connection.source?.cancel()
+    connection.source = nil
+    connection.fd.close()
+    connections[connection.id] = nil
+    subscriptions.stop(connection)
+    logger.debug("Client \(connection.id) disconnected.")
   }
 }

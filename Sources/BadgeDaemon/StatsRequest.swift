@@ -2,11 +2,11 @@ import BadgeCore
 import BadgeProtocol
 
 /// `STATS`: history read from the store, one `STATS` line and its `DAY` lines per channel.
-extension Server {
+extension CommandExecutor {
   /// Replies with the period's figures of every channel `patterns` select, by name: each
   /// channel named exactly (even without history), and each channel with history a glob
   /// matches (every channel with history without patterns).
-  func stats(_ period: StatsPeriod, _ patterns: [ChannelPattern], for client: Client) {
+  func stats(_ period: StatsPeriod, _ patterns: [ChannelPattern], for peer: Peer) {
     let history = store.history
     var names = Set<ChannelName>()
     for pattern in patterns {
@@ -18,8 +18,8 @@ extension Server {
       }
     }
     for name in names.sorted() {
-      StatsLines.append(history.stats(of: name, period: period, today: store.today), to: &client.output)
+      StatsLines.append(history.stats(of: name, period: period, today: store.today), to: &peer.output)
     }
-    ReplyEncoder.appendOK(to: &client.output)
+    ReplyEncoder.appendOK(to: &peer.output)
   }
 }

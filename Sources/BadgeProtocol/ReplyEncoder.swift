@@ -35,17 +35,17 @@ public enum ReplyEncoder {
     out.append(contentsOf: kind.prefix)
     channel.name.withBytes { out.append(contentsOf: $0) }
     out.append(contentsOf: countKey)
-    DecimalParser.append(channel.count, to: &out)
+    DecimalFormatter.append(channel.count, to: &out)
     out.append(contentsOf: labelKey)
     Label.append(count: channel.count, settings: channel.settings, to: &out)
     out.append(contentsOf: dotKey)
     out.append(channel.settings.style == .dot ? 0x31 : 0x30)
     out.append(contentsOf: pulseKey)
-    DecimalParser.append(channel.pulseLeftMs(at: now), to: &out)
+    DecimalFormatter.append(channel.pulseLeftMs(at: now), to: &out)
     out.append(contentsOf: mutedKey)
     out.append(channel.settings.muted ? 0x31 : 0x30)
     out.append(contentsOf: seqKey)
-    DecimalParser.append(channel.seq, to: &out)
+    DecimalFormatter.append(channel.seq, to: &out)
     out.append(0x0A)
   }
 

@@ -86,13 +86,16 @@ public final class EventLoop {
   /// Calls `handler` once per loop iteration, after the other handlers of that iteration and
   /// before the loop sleeps (`sd_event_add_post`): the place to flush buffered writes.
   public func addPost(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-    try addPlain(handler, "add a post handler") { sd_event_add_post(self.raw, &$0, $1, $2) }
+    try addPlain(EventSource(handler: handler), "add a post handler") { sd_event_add_post(self.raw, &$0, $1, $2) }
   }
 
-  /// Calls `handler` once in the next iteration (`sd_event_add_defer`, one-shot).
-  public func addDefer(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-    let source = try addPlain(handler, "add a deferred handler") { sd_event_add_defer(self.raw, &$0, $1, $2) }
-    _ = sd_event_source_set_enabled(source.raw, CInt(SD_EVENT_ONESHOT))
+  /// Calls `handler` once in the next iteration (`sd_event_add_defer`, one-shot); `trigger()`
+  /// calls it once more.
+  public func addDefer(_ handler: @escaping () -> Void) throws(SystemError) -> DeferSource {
+    let source = try addPlain(DeferSource(handler: handler), "add a deferred handler") {
+      sd_event_add_defer(self.raw, &$0, $1, $2)
+    }
+    source.trigger()
     return source
   }
 
@@ -111,11 +114,10 @@ public final class EventLoop {
     return source
   }
 
-  private func addPlain(
-    _ handler: @escaping () -> Void, _ what: String,
+  private func addPlain<Source: EventSource>(
+    _ source: Source, _ what: String,
     _ add: (inout OpaquePointer?, sd_event_handler_t, UnsafeMutableRawPointer) -> CInt
-  ) throws(SystemError) -> EventSource {
-    let source = EventSource(handler: handler)
+  ) throws(SystemError) -> Source {
     var raw: OpaquePointer?
     let thunk: sd_event_handler_t = { _, userdata in
       let source = Unmanaged<EventSource>.fromOpaque(userdata!).takeUnretainedValue()
@@ -170,6 +172,21 @@ public final class IOSource: EventSource {
   public func setEvents(_ events: IOEvents) {
     guard let raw else { return }
     _ = sd_event_source_set_io_events(raw, events.rawValue)
+  }
+}
+
+/// A handler that runs once in the next loop iteration each time it is triggered.
+public final class DeferSource: EventSource {
+  /// Runs the handler once more, in the next iteration (`SD_EVENT_ONESHOT`).
+  public func trigger() {
+    guard let raw else { return }
+    _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_ONESHOT))
+  }
+
+  /// Keeps the handler from running until the next `trigger()`.
+  public func disarm() {
+    guard let raw else { return }
+    _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_OFF))
   }
 }
 

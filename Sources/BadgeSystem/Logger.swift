@@ -50,7 +50,7 @@ public struct Logger: Sendable {
     /// The journal when standard error is connected to it, else standard error with priority
     /// prefixes unless it is a terminal.
     public static func automatic() -> Destination {
-      if Journal.isStandardErrorConnected { return .journal }
+      if Journald.isStandardErrorConnected { return .journal }
       return .standardError(priorityPrefix: isatty(2) != 1)
     }
   }
@@ -92,7 +92,7 @@ public struct Logger: Sendable {
       var entry = ["MESSAGE=" + message(), "PRIORITY=\(level.rawValue)", "SYSLOG_IDENTIFIER=" + identifier]
       for field in fields() { entry.append(field.name + "=" + field.value) }
       // The journal refused it (journald gone): standard error is still the journal stream.
-      if !Journal.send(entry) { writeLine(level, message(), priorityPrefix: true) }
+      if !Journald.send(entry) { writeLine(level, message(), priorityPrefix: true) }
     case .standardError(let priorityPrefix):
       writeLine(level, message(), priorityPrefix: priorityPrefix)
     }

@@ -166,3 +166,52 @@ import Testing
     #expect(expire() == ["mail"])
   }
 }
+
+/// `Store.pulse`: a window without a change of count (LauncherEntry's `urgent`).
+@Suite struct StorePulseWithoutCountTests {
+  var clock = ManualClock()
+  let store = Store()
+
+  @Test mutating func aPulseStartsAWindowAndKeepsCountAndSeq() {
+    apply(.increment(2), "mail", on: store, at: clock.now)
+    clock.advance(ms: 5000)
+    #expect(store.channel(named: name("mail")).pulseLeftMs(at: clock.now) == 0)
+    let seq = store.seq
+    let channel = store.pulse(name("mail"), now: clock.now)
+    #expect(channel?.pulseUntil == clock.now + 3_000_000)
+    #expect(channel?.count == 2)
+    #expect(store.seq == seq)
+    var ended: [String] = []
+    store.expirePulses(now: clock.now) { ended.append($0.name.description) }
+    #expect(ended.isEmpty, "the increase's old window was over; the new one runs")
+    #expect(store.nextPulseDeadline == clock.now + 3_000_000)
+  }
+
+  @Test mutating func aPulseExtendsARunningWindowButNeverShortensIt() {
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    let first = clock.now + 3_000_000
+    #expect(store.pulse(name("mail"), now: clock.now) == nil, "the same deadline: nothing moved")
+    clock.advance(ms: 1000)
+    #expect(store.pulse(name("mail"), now: clock.now)?.pulseUntil == first + 1_000_000)
+    clock.advance(ms: 4000)
+    var ended: [String] = []
+    store.expirePulses(now: clock.now) { ended.append($0.name.description) }
+    #expect(ended == ["mail"], "only the extended window ends, once")
+  }
+
+  @Test mutating func mutedChannelsAndChannelsAtZeroDoNotPulse() throws {
+    apply(.increment(1), "muted", on: store, at: clock.now)
+    apply(.mute, "muted", on: store, at: clock.now)
+    #expect(store.pulse(name("muted"), now: clock.now) == nil)
+    apply(.set(0), "zero", on: store, at: clock.now)
+    #expect(store.pulse(name("zero"), now: clock.now) == nil)
+    #expect(store.pulse(name("never-written"), now: clock.now) == nil)
+    #expect(!store.channels.contains { $0.name == name("never-written") })
+  }
+
+  @Test mutating func pulseMsZeroDoesNotPulse() {
+    apply(.configure(set: SettingsOverride(pulseMs: 0), reset: []), "quiet", on: store, at: clock.now)
+    apply(.increment(1), "quiet", on: store, at: clock.now)
+    #expect(store.pulse(name("quiet"), now: clock.now) == nil)
+  }
+}

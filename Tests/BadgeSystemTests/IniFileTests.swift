@@ -131,7 +131,7 @@ import Testing
         _ = try DaemonConfig.parse(IniFile.read(path: path), file: path)
         Issue.record("accepted an unknown section")
       } catch {
-        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon] or [channel NAME]")
+        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [bridge], [notifications] or [channel NAME]")
       }
     }
   }

@@ -87,8 +87,14 @@ import Testing
     for key in DaemonConfig.DaemonKey.allCases {
       #expect(section("[daemon]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
-    for key in SettingKey.allCases {
-      #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    for key in SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] {
+      #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
+    }
+    for key in BridgeConfig.Key.allCases {
+      #expect(section("[bridge]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+    for key in NotificationsConfig.Key.allCases {
+      #expect(section("[notifications]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
   }
 }

@@ -36,14 +36,17 @@ import Testing
     let watcher = try daemon.client()
     _ = try watcher.request("WATCH mail")
     try watcher.send("INCR mail\n")
-    // The event and the reply both arrive; the reply is complete and in order.
+    // The reply and the event both arrive; the reply is complete and in order, and the event,
+    // sent once the change is saved, comes after the turn's replies.
     var lines: [String] = []
-    while lines.last != "OK" { lines.append(try #require(try watcher.readLine())) }
-    #expect(lines.contains { $0.hasPrefix("EVENT mail count=1 ") })
-    #expect(lines.contains { $0.hasPrefix("STATE mail count=1 ") })
+    for _ in 0..<3 { lines.append(try #require(try watcher.readLine())) }
+    #expect(lines[0].hasPrefix("STATE mail count=1 "))
+    #expect(lines[1] == "OK")
+    #expect(lines[2].hasPrefix("EVENT mail count=1 "))
     #expect(try watcher.request("UNWATCH") == ["OK"])
     _ = try daemon.client().request("INCR mail")
-    #expect(watcher.isSilent(for: 0.3))
+    // A round trip: an event of that change would have been queued before the pong.
+    #expect(try watcher.request("PING") == ["OK pong"])
   }
 
   @Test func theEndOfAPulseWindowIsPushed() throws {
@@ -59,7 +62,7 @@ import Testing
     #expect(field(ended, "pulse") == "0")
     #expect(field(ended, "count") == "1")
     #expect(field(ended, "seq") == field(started, "seq"), "the end of a window is not a change")
-    #expect(watcher.isSilent(for: 0.5), "nothing more once the window ended")
+    #expect(try watcher.request("PING") == ["OK pong"], "nothing more once the window ended")
   }
 
   @Test func anIncreaseRestartsThePulseWindowAndMutedChannelsNeverPulse() throws {
@@ -90,13 +93,21 @@ import Testing
     #expect(try daemon.client().request("PING") == ["OK pong"])
     // Drain the slow watcher: the last event of every channel is its final state.
     var last: [String: String] = [:]
+    var lastSeq: [String: Int] = [:]
     var events = 0
     for line in try slow.drain() where line.hasPrefix("EVENT ") {
       events += 1
-      last[String(line.split(separator: " ")[1])] = field(line, "count")
+      let channel = String(line.split(separator: " ")[1])
+      last[channel] = field(line, "count")
+      let seq = Int(field(line, "seq") ?? "") ?? -1
+      #expect(seq > lastSeq[channel, default: 0], "seq never goes backwards for a channel")
+      lastSeq[channel] = seq
     }
     #expect(last["ch0"] == "42")
     for i in 1..<7 { #expect(last["ch\(i)"] == String(total / 7 + (i < total % 7 ? 1 : 0))) }
-    #expect(events <= total + 1)
+    // 20,001 events (about 1.2 MB) cannot all wait in the socket's buffer and the 256 KiB of
+    // output before merging starts: some were merged into later ones.
+    #expect(events < total + 1, "\(events) events: nothing was merged")
+    #expect(events >= 7)
   }
 }

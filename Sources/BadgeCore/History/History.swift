@@ -49,6 +49,17 @@ public struct History: Sendable {
     put(entry, for: name)
   }
 
+  /// Puts `name`'s entry of `day` back as it was before a change (`nil`: the day had none):
+  /// undoing a change the disk refused.
+  public mutating func putBack(_ entry: HistoryDay?, of name: ChannelName, on day: Int) {
+    if let entry {
+      put(entry, for: name)
+    } else if var days = channels[name], let i = index(of: day, in: days) {
+      days.remove(at: i)
+      channels[name] = days.isEmpty ? nil : days
+    }
+  }
+
   /// Drops the days older than `keptDays` before `today`, and the names left with none.
   public mutating func prune(today: Int) {
     for name in Array(channels.keys) {

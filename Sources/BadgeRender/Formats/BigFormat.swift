@@ -13,19 +13,26 @@ enum BigFormat {
         append(Array(repeating: Printable.text(options.separator), count: BigFont.height), to: &rows)
       }
       append(channelColumn(frame.channel), to: &rows)
-      guard !frame.isHidden else { continue }
-      let style = TextStyle(foreground: frame.ink(options.palette), bold: frame.emphasis >= .bold)
-      let cells = LabelCell.sizedCells(of: frame)
-      for (column, cell) in cells.enumerated() {
-        for row in 0..<BigFont.height {
-          rows[row].append((column > 0 ? " " : "") + slice(of: cell, row: row), style)
-        }
-      }
+      for (row, text) in countRows(frame, palette: options.palette).enumerated() { rows[row].append(text) }
     }
     let lines = rows.map { $0.ansi(options.colour) }
     guard options.rewrite else { return lines.joined(separator: "\n") + "\n" }
     let up = redraw ? "\u{1B}[\(BigFont.height - 1)A" : ""
     return up + lines.map { TermFormat.eraseLine + $0 }.joined(separator: "\n")
+  }
+
+  /// The count of `frame` in `BigFont`, `BigFont.height` rows, its changing digit columns
+  /// sliding with the roll; empty rows when the badge is hidden.
+  static func countRows(_ frame: BadgeFrame, palette: Palette) -> [StyledText] {
+    var rows = Array(repeating: StyledText(), count: BigFont.height)
+    guard !frame.isHidden else { return rows }
+    let style = TextStyle(foreground: frame.ink(palette), bold: frame.emphasis >= .bold)
+    for (column, cell) in LabelCell.sizedCells(of: frame).enumerated() {
+      for row in 0..<BigFont.height {
+        rows[row].append((column > 0 ? " " : "") + slice(of: cell, row: row), style)
+      }
+    }
+    return rows
   }
 
   /// What row `row` of a cell shows: the entering glyph shifted by its offset, or the leaving

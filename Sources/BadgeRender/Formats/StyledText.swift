@@ -1,18 +1,30 @@
 /// How a run of terminal text looks.
-struct TextStyle: Equatable {
-  var foreground: RGB?
-  var background: RGB?
-  var bold = false
+public struct TextStyle: Equatable, Hashable, Sendable {
+  public var foreground: RGB?
+  public var background: RGB?
+  public var bold = false
 
-  static let plain = TextStyle()
+  public init(foreground: RGB? = nil, background: RGB? = nil, bold: Bool = false) {
+    self.foreground = foreground
+    self.background = background
+    self.bold = bold
+  }
+
+  public static let plain = TextStyle()
 }
 
 /// Terminal text as runs of one style each, written as ANSI SGR sequences.
-struct StyledText {
-  private(set) var runs: [(text: String, style: TextStyle)] = []
+public struct StyledText: Sendable {
+  public private(set) var runs: [(text: String, style: TextStyle)] = []
+
+  public init() {}
+
+  public init(_ text: String, _ style: TextStyle = .plain) {
+    append(text, style)
+  }
 
   /// Appends `text`, merging it into the last run when the style is the same.
-  mutating func append(_ text: String, _ style: TextStyle = .plain) {
+  public mutating func append(_ text: String, _ style: TextStyle = .plain) {
     guard !text.isEmpty else { return }
     if let last = runs.last, last.style == style {
       runs[runs.count - 1].text += text
@@ -22,12 +34,12 @@ struct StyledText {
   }
 
   /// Appends every run of `other`.
-  mutating func append(_ other: StyledText) {
+  public mutating func append(_ other: StyledText) {
     for run in other.runs { append(run.text, run.style) }
   }
 
   /// The text without any style.
-  var plainText: String { runs.map(\.text).joined() }
+  public var plainText: String { runs.map(\.text).joined() }
 
   /// The text with each styled run opened by its SGR codes and closed by a reset; no escapes
   /// at all in `.none`.

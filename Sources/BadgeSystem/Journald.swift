@@ -5,7 +5,7 @@ import Glibc
 ///
 /// `sd_journal_send` is variadic and cannot be called from Swift; `sd_journal_sendv` takes the
 /// same `KEY=value` fields as an array of `iovec`.
-public enum Journal {
+public enum Journald {
   /// Whether standard error is connected to the journal: `JOURNAL_STREAM` (set by systemd for a
   /// service whose output goes to the journal) names the device and inode of fd 2.
   ///

@@ -1,0 +1,20 @@
+import BadgeCore
+import BadgeProtocol
+
+/// What a `Watcher` shows the daemon's state on: `watch`'s display or `top`'s dashboard.
+protocol WatchSurface: AnyObject {
+  /// The latest snapshot of every channel shown.
+  var channels: [ChannelSnapshot] { get }
+  /// Takes in a snapshot that arrived now (from `WATCH`'s reply or an event).
+  func update(_ snapshot: ChannelSnapshot)
+  /// Stops showing `channel`.
+  func remove(channel: String)
+  /// Marks every channel online or offline.
+  func setOnline(_ online: Bool)
+  /// A line of the reply to a request sent with `Watcher.send` (never an event).
+  func replied(_ line: ReplyLine)
+  /// The connection ended: replies still owed will not come.
+  func connectionClosed()
+  /// The loop ended: leave the output tidy.
+  func finish()
+}

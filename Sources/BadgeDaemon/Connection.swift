@@ -1,0 +1,67 @@
+import BadgeCore
+import BadgeProtocol
+import BadgeSystem
+
+/// A peer on a socket: the file descriptor, its IO source, the input framing and the state of
+/// reading.
+final class Connection: Peer {
+  /// Stop reading a client's requests while this much of its output is unsent (back-pressure
+  /// on a client that pipelines without reading).
+  static let outputHighWater = 1 << 20
+
+  let fd: FileDescriptor
+  var source: IOSource?
+  var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength)
+  /// Whether reading is paused until the output drains.
+  var readPaused = false
+  /// Whether lines already read wait for the reader's next turn (after the output drained).
+  var queuedForInput = false
+  /// The peer sent end-of-file: the lines before it are still carried out.
+  var inputEnded = false
+
+  init(id: Int, fd: FileDescriptor) {
+    self.fd = fd
+    super.init(id: id, pid: UnixSocket.peerPID(fd))
+  }
+
+  /// Sends as much pending output as the socket takes now.
+  ///
+  /// - Returns: `true` when everything was sent.
+  /// - Throws: `Errno` when the peer is gone.
+  func send() throws(Errno) -> Bool {
+    while outputOffset < output.count {
+      let result: Result<IOResult, Errno> = output.withUnsafeBytes { raw in
+        Result { () throws(Errno) in
+          try fd.write(UnsafeRawBufferPointer(rebasing: raw[outputOffset...]), socket: true)
+        }
+      }
+      switch try result.get() {
+      case .processed(let n): outputOffset += n
+      case .wouldBlock, .endOfFile:
+        if outputOffset > 64 << 10 { compactOutput() }
+        return false
+      }
+    }
+    output.removeAll(keepingCapacity: output.capacity <= 64 << 10)
+    outputOffset = 0
+    return true
+  }
+
+  private func compactOutput() {
+    output.removeFirst(outputOffset)
+    outputOffset = 0
+  }
+
+  /// The events the IO source watches for now.
+  private var armedEvents: IOEvents = .readable
+
+  /// Watches for input unless reading is paused, and for room to write while output waits
+  /// and the connection is not already queued to send it.
+  func armEvents() {
+    var events: IOEvents = readPaused ? [] : .readable
+    if pendingOutput > 0 && !queuedForSend { events.insert(.writable) }
+    guard events != armedEvents else { return }
+    armedEvents = events
+    source?.setEvents(events)
+  }
+}

@@ -1,0 +1,111 @@
+import BadgeCore
+import BadgeSystem
+
+/// Records every change before its reply is sent: the seam where persistence plugs in.
+protocol ChangeLog: AnyObject {
+  /// Called for every change, in order, with the channel as it is after the change.
+  func record(_ channel: Channel)
+  /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
+  /// or throws, having saved none of them.
+  func commit() throws(SystemError)
+  /// Called after a failure, once a second until it succeeds: makes the log whole again.
+  func repair() throws(SystemError)
+  /// Set by the server: called when storage fails outside a commit (the deferred `everysec`
+  /// flush, a compaction after the turn's records were saved).
+  var failed: ((SystemError) -> Void)? { get set }
+}
+
+/// The turn's changes and what hangs on them: each change is recorded in the change log and
+/// its event staged; at the end of the turn one commit saves them all (group commit), and only
+/// then are the events published. A failed commit takes the turn back: the store undoes its
+/// changes, their events are dropped, and the peers that made them or read them are closed
+/// without replies; then `StorageFailurePolicy` takes over.
+final class GroupCommit {
+  var changeLog: ChangeLog?
+  let store: Store
+  let subscriptions: Subscriptions
+  let policy: StorageFailurePolicy
+  /// Peers that changed state this turn, or read it while it had unsaved changes.
+  private var dependents: [Peer] = []
+  /// The events of this turn, in order: the channel's state after each change, pulse window
+  /// end or reload.
+  private var staged: [Channel] = []
+  /// Sees every event once it is published, whether anyone watches or not (the LauncherEntry
+  /// export announces exported channels from here).
+  var observer: ((Channel) -> Void)?
+
+  init(store: Store, subscriptions: Subscriptions, policy: StorageFailurePolicy) {
+    self.store = store
+    self.subscriptions = subscriptions
+    self.policy = policy
+    store.keepsUndo = true
+    dependents.reserveCapacity(64)
+    staged.reserveCapacity(256)
+  }
+
+  /// The number of events staged this turn.
+  var stagedEvents: Int { staged.count }
+
+  /// Whether this turn changed something that is not saved yet.
+  var hasUnsavedChanges: Bool { store.hasUndo }
+
+  /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
+  /// event staged.
+  func changed(_ channel: Channel, by peer: Peer?) {
+    changeLog?.record(channel)
+    if let peer { depend(peer) }
+    stage(channel)
+  }
+
+  /// `peer` was just told the state: if it shows unsaved changes, the peer's fate is the turn's.
+  @inline(__always)
+  func observed(by peer: Peer) {
+    if store.hasUndo { depend(peer) }
+  }
+
+  /// An event that is not a change (a pulse window ended, a reload), sent after the commit.
+  func stage(_ channel: Channel) {
+    if !subscriptions.isEmpty || observer != nil { staged.append(channel) }
+  }
+
+  private func depend(_ peer: Peer) {
+    guard !peer.dependsOnTurn else { return }
+    peer.dependsOnTurn = true
+    dependents.append(peer)
+  }
+
+  /// Ends the turn: saves its changes, then publishes its events; or, when saving fails, undoes
+  /// the changes, drops their events and calls `close` with each peer that depended on them.
+  func commit(now: UInt64, close: (Peer) -> Void) {
+    var failure: SystemError?
+    if store.hasUndo, let changeLog {
+      do {
+        try changeLog.commit()
+      } catch {
+        failure = error
+      }
+    }
+    // Channels whose changes were undone: their staged events are dropped.
+    var undone = Set<ChannelName>()
+    if let failure {
+      let peers = dependents.count
+      store.undoChanges { undone.insert($0) }
+      for peer in dependents {
+        peer.dependsOnTurn = false
+        peer.discardOutput()
+        close(peer)
+      }
+      policy.failed(failure, "undid the changes of this turn and closed the \(peers) connection(s) that saw them.")
+    } else {
+      store.forgetUndo()
+      for peer in dependents { peer.dependsOnTurn = false }
+    }
+    dependents.removeAll(keepingCapacity: true)
+    for (index, channel) in staged.enumerated() where undone.isEmpty || !undone.contains(channel.name) {
+      subscriptions.publish(channel, index: index, now: now)
+      observer?(channel)
+    }
+    staged.removeAll(keepingCapacity: staged.capacity <= 4096)
+    subscriptions.turnEnded()
+  }
+}

@@ -1,0 +1,152 @@
+import BadgeBridge
+import BadgeCore
+import BadgeSystem
+
+/// The LauncherEntry bridge: apps' `com.canonical.Unity.LauncherEntry.Update` signals become
+/// `app:<desktop id>` channels, and channels with `export = <desktop id>` are announced to
+/// docks the same way.
+///
+/// Changes go through `Server.applyChange` and `Server.pulse`, the path requests take, so they
+/// are persisted and pushed to watchers like any `SET`.
+final class LauncherEntryBridge {
+  private let server: Server
+  private let logger: Logger
+  private var bus: BusConnection?
+  private var slots: [BusSlot] = []
+  private var table = LauncherEntryTable()
+  /// Channels whose refusal was logged, so an app that keeps sending is logged once.
+  private var refusedChannels = Set<ChannelName>()
+  /// What each exported channel announced last, so a push that changes nothing a dock shows
+  /// (a label setting) sends nothing.
+  private var announced: [ChannelName: LauncherEntryExport.State] = [:]
+
+  static let updateRule =
+    "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"
+  static let ownerRule =
+    "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+
+  init(server: Server, logger: Logger) {
+    self.server = server
+    self.logger = logger
+  }
+
+  private var config: BridgeConfig { server.store.config.bridge }
+
+  // MARK: - Connection
+
+  /// Sets up a new bus connection: listen for updates and for apps leaving, offer to stand in
+  /// for a dock, and announce every exported channel.
+  func connected(_ bus: BusConnection) throws(SystemError) {
+    self.bus = bus
+    slots.append(try bus.addMatch(Self.updateRule) { [unowned self] in received($0) })
+    slots.append(try bus.addMatch(Self.ownerRule) { [unowned self] in ownerChanged($0) })
+    // Apps built on libunity (and Qt's) only send while someone owns the dock's name. Ask for
+    // it, but only from no one: queued while a dock has it, and handed over to a dock that
+    // asks later.
+    slots.append(try bus.requestName(LauncherEntryExport.dockName, flags: [.allowReplacement, .queue]))
+    announced.removeAll()
+    announceAll()
+  }
+
+  /// The connection is gone, and every app with it.
+  func disconnected() {
+    slots.removeAll()
+    bus = nil
+    appsLeft(table.allSendersLeft())
+  }
+
+  // MARK: - LauncherEntry in
+
+  private func received(_ message: BusMessage) {
+    let sender = message.sender ?? ""
+    guard sender != bus?.uniqueName else { return }  // our own export
+    guard message.signature == "sa{sv}" else {
+      logger.debug("Ignored a LauncherEntry Update from \(sender) with signature '\(message.signature)', expected 'sa{sv}'.")
+      return
+    }
+    let arguments = message.arguments()
+    guard arguments.count == 2, case .string(let uri) = arguments[0], case .dictionary(let properties) = arguments[1]
+    else { return }
+    guard let channel = AppChannel.channel(prefix: AppChannel.launcherPrefix, id: AppChannel.desktopID(fromAppURI: uri))
+    else {
+      logger.debug("Ignored a LauncherEntry Update from \(sender) for '\(uri)': no desktop id in it.")
+      return
+    }
+    if config.ignores(channel) {
+      logger.debug("Ignored a LauncherEntry Update for '\(channel)' ([bridge] ignore).", [.channel(channel)])
+      return
+    }
+    let effect = table.update(channel, from: sender, properties)
+    if !effect.skipped.isEmpty {
+      logger.debug("LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)])
+    }
+    if let count = effect.count { set(channel, count, why: "LauncherEntry from \(sender)") }
+    if effect.urgent { server.pulse(channel) }
+  }
+
+  private func ownerChanged(_ message: BusMessage) {
+    let arguments = message.arguments()
+    guard arguments.count == 3, case .string(let name) = arguments[0], case .string(let newOwner) = arguments[2]
+    else { return }
+    if name.hasPrefix(":"), newOwner.isEmpty {
+      appsLeft(table.senderLeft(name))
+    } else if name == LauncherEntryExport.dockName, !newOwner.isEmpty, newOwner != bus?.uniqueName {
+      // A new dock: it knows nothing yet. (Taking the name ourselves tells no one anything.)
+      announced.removeAll()
+      announceAll()
+    }
+  }
+
+  /// Apps that left keep their counts, unless `[bridge] clear_on_exit` says otherwise.
+  private func appsLeft(_ channels: [ChannelName]) {
+    guard config.clearOnExit else { return }
+    for channel in channels { set(channel, 0, why: "its app left the bus") }
+  }
+
+  private func set(_ channel: ChannelName, _ count: Int, why: String) {
+    do throws(CommandExecutor.ChangeRefusal) {
+      let outcome = try server.applyChange(.set(count), to: channel)
+      refusedChannels.remove(channel)
+      if outcome.changed {
+        logger.debug("Set '\(channel)' to \(count) (\(why)).", [.channel(channel)])
+      }
+    } catch {
+      if refusedChannels.insert(channel).inserted {
+        logger.warning("Failed to set '\(channel)' to \(count) (\(why)): \(error), ignoring.", [.channel(channel)])
+      }
+    }
+  }
+
+  // MARK: - LauncherEntry out
+
+  /// Announces a channel's new state when it is exported (the server's observer).
+  func channelPushed(_ channel: Channel) {
+    guard let id = server.store.config.exports[channel.name] else { return }
+    announce(channel, as: id)
+  }
+
+  /// Announces every exported channel (a new connection, a new dock, a reload).
+  func announceAll() {
+    for (name, id) in server.store.config.exports.sorted(by: { $0.key < $1.key }) {
+      announce(server.store.channel(named: name), as: id)
+    }
+  }
+
+  private func announce(_ channel: Channel, as id: String) {
+    guard let bus else { return }
+    let state = LauncherEntryExport.State(count: channel.count, urgent: channel.pulseUntil > server.loop.now)
+    guard announced[channel.name] != state else { return }
+    do throws(SystemError) {
+      try bus.emitSignal(
+        path: LauncherEntryExport.objectPath(forDesktopID: id), interface: LauncherEntryExport.interface,
+        member: LauncherEntryExport.member
+      ) { (builder: inout BusMessageBuilder) throws(SystemError) in
+        try builder.append(string: LauncherEntryExport.appURI(forDesktopID: id))
+        try builder.append(properties: state.properties)
+      }
+      announced[channel.name] = state
+    } catch {
+      logger.warning("\(error), ignoring.", [.channel(channel.name)])
+    }
+  }
+}

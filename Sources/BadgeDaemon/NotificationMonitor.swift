@@ -1,0 +1,94 @@
+import BadgeBridge
+import BadgeCore
+import BadgeSystem
+
+/// `[notifications] count = yes`: a second bus connection that becomes a monitor
+/// (`org.freedesktop.DBus.Monitoring.BecomeMonitor`) and counts `Notify` calls per app into
+/// `notify:<app>` channels, beside whatever notification daemon runs (mako, dunst, swaync).
+///
+/// A monitor only receives: it sees the four kinds of message its rules select and can send
+/// nothing, so it never disturbs the notification daemon.
+final class NotificationMonitor {
+  private let server: Server
+  private let logger: Logger
+  private var slots: [BusSlot] = []
+  private var counter = NotificationCounter()
+  /// Channels whose refusal was logged, so a chatty app is logged once.
+  private var refusedChannels = Set<ChannelName>()
+
+  static let interface = "org.freedesktop.Notifications"
+  /// What the monitor asks to see: the calls, the daemon's answers (for the ids), and the
+  /// signals that say a notification was dismissed or acted on.
+  static let rules = [
+    "type='method_call',interface='\(interface)',member='Notify'",
+    "type='method_return',sender='\(interface)'",
+    "type='signal',interface='\(interface)',member='NotificationClosed'",
+    "type='signal',interface='\(interface)',member='ActionInvoked'",
+  ]
+
+  init(server: Server, logger: Logger) {
+    self.server = server
+    self.logger = logger
+  }
+
+  /// Turns a new connection into a monitor.
+  func connected(_ bus: BusConnection) throws(SystemError) {
+    // The calls the monitor sees go no further: sd-bus would answer them, and a monitor that
+    // sends anything is disconnected.
+    slots.append(try bus.addFilter { [unowned self] message in
+      seen(message)
+      return message.kind == .methodCall
+    })
+    let call = try bus.callMethod(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+      interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",
+      { (builder: inout BusMessageBuilder) throws(SystemError) in
+        try builder.append(strings: Self.rules)
+        try builder.append(uint32: 0)
+      },
+      reply: { [unowned self] reply in
+        if let error = reply.errorName {
+          logger.warning("The session bus refused to let badged count notifications (\(error)), ignoring.")
+        } else {
+          logger.debug("Counting notifications as a monitor of the session bus.")
+        }
+      })
+    if let call { slots.append(call) }
+  }
+
+  func disconnected() {
+    slots.removeAll()
+    counter.reset()
+  }
+
+  private func seen(_ message: BusMessage) {
+    switch message.kind {
+    case .methodCall where message.member == "Notify":
+      guard let caller = message.sender, let serial = message.serial else { return }
+      if let channel = counter.notify(caller: caller, serial: serial, arguments: message.arguments()) {
+        change(.increment(1), channel, why: "a notification from \(caller)")
+      }
+    case .methodReturn:
+      guard let caller = message.destination, let serial = message.replySerial else { return }
+      counter.answered(caller: caller, replySerial: serial, arguments: message.arguments())
+    case .signal where message.interface == Self.interface:
+      let arguments = message.arguments()
+      let done = message.member == "ActionInvoked" ? counter.actionInvoked(arguments: arguments) : counter.closed(arguments: arguments)
+      if let done { change(.decrement(1), done, why: "a notification was \(message.member == "ActionInvoked" ? "acted on" : "dismissed")") }
+    default:
+      return
+    }
+  }
+
+  private func change(_ mutation: Store.Mutation, _ channel: ChannelName, why: String) {
+    do throws(CommandExecutor.ChangeRefusal) {
+      let outcome = try server.applyChange(mutation, to: channel)
+      refusedChannels.remove(channel)
+      logger.debug("'\(channel)' is now \(outcome.channel.count) (\(why)).", [.channel(channel)])
+    } catch {
+      if refusedChannels.insert(channel).inserted {
+        logger.warning("Failed to count '\(channel)' (\(why)): \(error), ignoring.", [.channel(channel)])
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import BadgeCore
+import BadgeSystem
+
+/// The one place output leaves the daemon: once per turn, after the commit, every queued
+/// connection's output is sent (one `send` each while the socket takes it). A connection whose
+/// socket is full waits for `EPOLLOUT`, which only queues it again for the next turn's sending.
+final class Outbox {
+  private var queue: [Connection] = []
+  private var logger: Logger
+
+  init(logger: Logger) {
+    self.logger = logger
+    queue.reserveCapacity(64)
+  }
+
+  /// Queues `connection` for the end of this turn.
+  @inline(__always)
+  func queue(_ connection: Connection) {
+    guard !connection.queuedForSend, !connection.closed else { return }
+    connection.queuedForSend = true
+    queue.append(connection)
+  }
+
+  /// Sends every queued connection's output. A watcher whose output drained gets its merged
+  /// events (`appendMerged` appends them, returning whether it did) and is sent to again.
+  /// Calls `drained` for a connection whose output is all sent, `close` for one whose peer is
+  /// gone.
+  func sendAll(
+    appendMerged: (Connection) -> Bool, drained: (Connection) -> Void, close: (Connection) -> Void
+  ) {
+    var i = 0
+    while i < queue.count {  // `close` and `drained` never queue, but stay safe if they do
+      let connection = queue[i]
+      i += 1
+      connection.queuedForSend = false
+      guard !connection.closed else { continue }
+      var done = false
+      repeat {
+        do {
+          done = try connection.send()
+        } catch {
+          logger.debug("Client \(connection.id): write failed: \(error), closing.")
+          close(connection)
+          break
+        }
+      } while done && appendMerged(connection)
+      if connection.closed { continue }
+      if done { drained(connection) }
+      connection.armEvents()
+    }
+    queue.removeAll(keepingCapacity: queue.capacity <= 4096)
+  }
+}

@@ -1,0 +1,30 @@
+import BadgeCore
+import BadgeSystem
+
+/// One timer for the earliest end of a pulse window, however many channels pulse. When it
+/// fires, the windows due end and their events are staged for the turn's commit.
+final class PulseTimer {
+  private let store: Store
+  private let commit: GroupCommit
+  private var timer: TimerSource?
+  private var armedDeadline: UInt64?
+
+  init(loop: EventLoop, store: Store, commit: GroupCommit) throws(SystemError) {
+    self.store = store
+    self.commit = commit
+    timer = try loop.addTimer { [unowned self, unowned loop] in fired(now: loop.now) }
+  }
+
+  /// Arms the timer for the store's next deadline (end of every turn).
+  func arm() {
+    let deadline = store.nextPulseDeadline
+    guard deadline != armedDeadline else { return }
+    armedDeadline = deadline
+    if let deadline { timer?.schedule(at: deadline) } else { timer?.disarm() }
+  }
+
+  private func fired(now: UInt64) {
+    armedDeadline = nil
+    store.expirePulses(now: now) { commit.stage($0) }
+  }
+}

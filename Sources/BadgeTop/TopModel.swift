@@ -1,0 +1,310 @@
+import BadgeCore
+import BadgeRender
+
+/// How the dashboard was asked to behave.
+public struct TopOptions: Sendable, Equatable {
+  /// What `-` and `+` change a count by.
+  public var step: Int
+  /// Reduced motion: every change shows its end state at once.
+  public var noMotion: Bool
+  /// How the terminal shows colour (decided once the screen knows the terminal).
+  public var colour: ColourMode
+  public var palette: Palette
+  /// Seconds between frames while something moves.
+  public var frameInterval: Double
+
+  public init(
+    step: Int = 1, noMotion: Bool = false, colour: ColourMode = .palette256, palette: Palette = .standard,
+    frameInterval: Double = 1.0 / 60
+  ) {
+    self.step = step
+    self.noMotion = noMotion
+    self.colour = colour
+    self.palette = palette
+    self.frameInterval = frameInterval
+  }
+}
+
+/// What the dashboard asks of the program around it after an input.
+public enum TopAction: Equatable, Sendable {
+  /// Send this request line to the daemon.
+  case send(String)
+  case quit
+}
+
+/// The dashboard: the channels it knows, what is selected and open, and what every input does.
+///
+/// Pure: the daemon's snapshots and the user's keys come in with the loop's time, requests and
+/// the canvas to show go out. Nothing changes a count here; a key asks the daemon, and the
+/// daemon's event (seen by every client alike) brings the change back with its motion.
+public struct TopModel: Sendable {
+  public var options: TopOptions
+  /// The channels, by name (the order `WATCH` lists them in).
+  public private(set) var names: [String] = []
+  /// Each channel's badge, as `watch` animates it.
+  private(set) var badges: [String: BadgeAnimator] = [:]
+  /// Each channel's count as a number (never "99+", "0" at zero), rolling as the badge's does.
+  private(set) var counts: [String: BadgeAnimator] = [:]
+  public private(set) var selection: LinkedSelection
+  private(set) var layout = SegmentLayout(contentWidths: [])
+  public private(set) var screen: TopLayout
+  /// The open number wheel, if any.
+  public private(set) var wheel: NumberWheel?
+  public private(set) var showsHelp = false
+  /// Whether the daemon is connected.
+  public private(set) var online = false
+  /// The last thing that went wrong, shown in the footer until the next key.
+  public private(set) var message: String?
+  var hold = HoldRepeat()
+  /// The stepper button held down with the mouse: `true` for plus.
+  private var heldButton: Bool?
+
+  public init(options: TopOptions = TopOptions(), rows: Int, columns: Int) {
+    self.options = options
+    screen = TopLayout(rows: rows, columns: columns)
+    selection = LinkedSelection(selected: 0, layout: layout, width: columns, noMotion: options.noMotion)
+  }
+
+  /// The selected channel's name, if any channel is known.
+  public var selectedName: String? { names.indices.contains(selection.selected) ? names[selection.selected] : nil }
+
+  /// The latest snapshot of `channel`.
+  public func snapshot(_ channel: String) -> ChannelSnapshot? { badges[channel]?.snapshot }
+
+  var animatorOptions: AnimatorOptions {
+    AnimatorOptions(noMotion: options.noMotion, frameInterval: options.frameInterval)
+  }
+
+  // MARK: - The daemon's side
+
+  /// Takes in a snapshot that arrived at `time`; a new channel takes its place by name.
+  public mutating func update(_ snapshot: ChannelSnapshot, at time: Double) {
+    online = online || snapshot.online
+    var number = snapshot
+    number.label = String(snapshot.count)
+    number.dot = false
+    if badges[snapshot.channel] == nil {
+      let selected = selectedName
+      badges[snapshot.channel] = BadgeAnimator(snapshot, at: time, options: animatorOptions)
+      counts[snapshot.channel] = BadgeAnimator(number, at: time, options: animatorOptions)
+      let index = names.firstIndex { $0 > snapshot.channel } ?? names.count
+      names.insert(snapshot.channel, at: index)
+      relayout(keeping: selected, animated: false, at: time)
+    } else {
+      badges[snapshot.channel]?.update(snapshot, at: time)
+      counts[snapshot.channel]?.update(number, at: time)
+      relayout(keeping: selectedName, animated: true, at: time)
+    }
+  }
+
+  /// Stops showing `channel`.
+  public mutating func remove(channel: String, at time: Double) {
+    guard let index = names.firstIndex(of: channel) else { return }
+    var selected = selectedName
+    if selected == channel { selected = names.indices.contains(index + 1) ? names[index + 1] : index > 0 ? names[index - 1] : nil }
+    names.remove(at: index)
+    badges[channel] = nil
+    counts[channel] = nil
+    relayout(keeping: selected, animated: false, at: time)
+  }
+
+  /// Marks every channel online or offline (the daemon went away or came back).
+  public mutating func setOnline(_ online: Bool, at time: Double) {
+    self.online = online
+    for name in names {
+      for animators in [\TopModel.badges, \TopModel.counts] {
+        guard var animator = self[keyPath: animators][name], animator.snapshot.online != online else { continue }
+        var snapshot = animator.snapshot
+        snapshot.online = online
+        animator.update(snapshot, at: time)
+        self[keyPath: animators][name] = animator
+      }
+    }
+    relayout(keeping: selectedName, animated: true, at: time)
+  }
+
+  /// The terminal is now `rows` × `columns`.
+  public mutating func resize(rows: Int, columns: Int, at time: Double) {
+    screen = TopLayout(rows: rows, columns: columns)
+    relayout(keeping: selectedName, animated: false, at: time)
+  }
+
+  /// The bar's segments follow their labels: a badge that grows or shrinks moves the capsule.
+  private mutating func relayout(keeping selected: String?, animated: Bool, at time: Double) {
+    layout = SegmentLayout(contentWidths: names.map { segmentContentWidth($0) })
+    let index = selected.flatMap { names.firstIndex(of: $0) } ?? 0
+    selection.relayout(layout, width: screen.columns, selected: index, animated: animated, at: time)
+  }
+
+  /// A segment's content: the name, and the badge at rest with a blank before it.
+  func segmentContentWidth(_ name: String) -> Int {
+    guard let animator = badges[name] else { return name.count }
+    let badge = TermBadge.styled(animator.frame(at: .greatestFiniteMagnitude), palette: options.palette, colour: options.colour)
+    let width = badge.plainText.count
+    return name.count + (width > 0 ? 1 + width : 0)
+  }
+
+  /// The frame of `channel`'s badge at `time`.
+  func badgeFrame(_ channel: String, at time: Double) -> BadgeFrame? { badges[channel]?.frame(at: time) }
+
+  /// The frame of `channel`'s count at `time`.
+  func countFrame(_ channel: String, at time: Double) -> BadgeFrame? { counts[channel]?.frame(at: time) }
+
+  // MARK: - Time
+
+  /// When the screen must next be drawn (or a held button repeat) after `time`; `nil` when
+  /// nothing moves and nothing is held, so the loop sleeps until an input.
+  public func nextWake(after time: Double) -> Double? {
+    var wakes = names.compactMap { badges[$0]?.nextWake(after: time) }
+    if let name = selectedName, let wake = counts[name]?.nextWake(after: time) { wakes.append(wake) }
+    if let change = selection.nextChange(after: time) {
+      wakes.append(change <= time ? FrameRate.tick(after: time, interval: options.frameInterval) : change)
+    }
+    if heldButton != nil, let next = hold.nextRepeat(after: time) { wakes.append(next) }
+    return wakes.min()
+  }
+
+  /// Repeats a held stepper button when its time has come.
+  public mutating func advance(to time: Double) -> [TopAction] {
+    guard let up = heldButton, let next = hold.nextRepeat(after: time - 1e-9), next <= time + 1e-9 else { return [] }
+    return step(up: up, key: up ? "mouse+" : "mouse-", at: time)
+  }
+
+  // MARK: - Input
+
+  /// What `key`, pressed at `time`, does.
+  public mutating func handle(_ key: Key, at time: Double) -> [TopAction] {
+    message = nil
+    if key == .interrupt || key == .character("q") { return [.quit] }
+    if case .mouse(let mouse) = key { return handle(mouse, at: time) }
+    if key != .character("+") && key != .character("-") && key != .character("=") { hold.release() }
+    if showsHelp {
+      showsHelp = false
+      return []
+    }
+    if wheel != nil { return handleWheel(key) }
+    switch key {
+    case .left: move(by: -1, wrapping: false, at: time)
+    case .right: move(by: 1, wrapping: false, at: time)
+    case .backTab: move(by: -1, wrapping: true, at: time)
+    case .tab: move(by: 1, wrapping: true, at: time)
+    case .home: select(0, at: time)
+    case .end: select(names.count - 1, at: time)
+    case .character("+"), .character("="): return step(up: true, key: "+", at: time)
+    case .character("-"): return step(up: false, key: "-", at: time)
+    case .character("p"): openWheel()
+    case .character("c"): return selectedName.map { [.send("CLEAR \($0)")] } ?? []
+    case .character("m"):
+      guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
+      return [.send((snapshot.muted ? "UNMUTE " : "MUTE ") + name)]
+    case .character("?"): showsHelp = true
+    case .character(let digit) where digit.isASCII && digit.isWholeNumber:
+      // 1…9 pick the first nine channels, 0 the tenth.
+      let number = digit.wholeNumberValue!
+      select(number == 0 ? 9 : number - 1, at: time)
+    default: break
+    }
+    return []
+  }
+
+  /// Shows an error (a refused request) in the footer until the next key.
+  public mutating func show(message: String) {
+    self.message = message
+  }
+
+  private mutating func handle(_ mouse: MouseEvent, at time: Double) -> [TopAction] {
+    if mouse.action == .release {
+      heldButton = nil
+      hold.release()
+      return []
+    }
+    if showsHelp {
+      showsHelp = false
+      return []
+    }
+    if wheel != nil {
+      switch mouse.action {
+      case .wheelUp: wheel?.scroll(by: -1)
+      case .wheelDown: wheel?.scroll(by: 1)
+      default:
+        let row = mouse.row - screen.wheelTop
+        if mouse.column >= screen.wheelColumn, mouse.column < screen.wheelColumn + TopLayout.wheelWidth,
+          row >= 0, row < screen.wheelRows
+        {
+          wheel?.scroll(by: row - (screen.wheelRows - 1) / 2)
+        }
+      }
+      return []
+    }
+    guard mouse.action == .press else { return [] }
+    if mouse.row == TopLayout.barRow {
+      let x = mouse.column + Int(selection.scroll(at: time).rounded())
+      if let index = layout.segment(at: x) { select(index, at: time) }
+      return []
+    }
+    if mouse.row == TopLayout.stepperRow {
+      for (column, up) in [(TopLayout.minusColumn, false), (TopLayout.plusColumn, true)]
+      where mouse.column >= column && mouse.column < column + TopLayout.buttonWidth {
+        heldButton = up
+        return step(up: up, key: up ? "mouse+" : "mouse-", at: time)
+      }
+    }
+    // The arrows at the page's sides turn the page, and the capsule follows.
+    let middle = TopLayout.countRow + 2
+    if mouse.row == middle, mouse.column <= 1 { move(by: -1, wrapping: false, at: time) }
+    if mouse.row == middle, mouse.column >= screen.columns - 2 { move(by: 1, wrapping: false, at: time) }
+    return []
+  }
+
+  private mutating func handleWheel(_ key: Key) -> [TopAction] {
+    let page = screen.wheelRows
+    switch key {
+    case .up: wheel?.scroll(by: -1)
+    case .down: wheel?.scroll(by: 1)
+    case .pageUp: wheel?.scroll(by: -page)
+    case .pageDown: wheel?.scroll(by: page)
+    case .home: wheel?.scroll(by: Int.min)
+    case .end: wheel?.scroll(by: Int.max)
+    case .backspace: wheel?.erase()
+    case .escape: wheel = nil
+    case .character("p"): wheel = nil
+    case .enter:
+      defer { wheel = nil }
+      guard let wheel, let name = selectedName else { return [] }
+      return [.send("SET \(name) \(wheel.value)")]
+    case .character(let digit): wheel?.type(digit)
+    default: break
+    }
+    return []
+  }
+
+  private mutating func openWheel() {
+    guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return }
+    wheel = NumberWheel(value: snapshot.count)
+  }
+
+  /// A press of the stepper: the request it makes, its step grown while the press is held.
+  private mutating func step(up: Bool, key: String, at time: Double) -> [TopAction] {
+    let factor = hold.press(key, at: time)
+    guard let name = selectedName, let snapshot = badges[name]?.snapshot, snapshot.online else { return [] }
+    let (amount, overflow) = options.step.multipliedReportingOverflow(by: factor)
+    guard let request = Stepper.request(
+      channel: name, count: snapshot.count, step: overflow ? Limits.maxCount : amount, up: up)
+    else { return [] }
+    return [.send(request)]
+  }
+
+  private mutating func move(by delta: Int, wrapping: Bool, at time: Double) {
+    guard !names.isEmpty else { return }
+    var index = selection.selected + delta
+    if wrapping {
+      index = (index % names.count + names.count) % names.count
+    }
+    select(index, at: time)
+  }
+
+  private mutating func select(_ index: Int, at time: Double) {
+    guard names.indices.contains(index), index != selection.selected else { return }
+    selection.select(index, layout: layout, width: screen.columns, at: time)
+  }
+}

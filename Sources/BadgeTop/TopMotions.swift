@@ -1,0 +1,9 @@
+import BadgeMotion
+
+/// The motions of `badgectl top`, from MOTION.md's "What the seeds ask": one place for every
+/// curve the dashboard uses beyond a badge's own (those are `BadgeMotions`).
+public enum TopMotions {
+  /// The segmented control's capsule, the bar's scrolling and the page below all slide with
+  /// this spring, so that they stay linked and retarget together.
+  public static let selection = Animation.spring(response: 0.35, dampingFraction: 0.8)
+}

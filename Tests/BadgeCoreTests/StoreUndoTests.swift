@@ -1,0 +1,106 @@
+import BadgeCore
+import Testing
+
+/// `Store.undoChanges`: the changes the disk refused are taken back exactly.
+@Suite struct StoreUndoTests {
+  var clock = ManualClock()
+  let store = Store()
+
+  init() { store.keepsUndo = true }
+
+  /// Everything a channel holds, for exact comparisons.
+  static func state(_ channel: Channel) -> String {
+    "\(channel.name) count=\(channel.count) override=\(channel.override) settings=\(channel.settings) "
+      + "section=\(channel.hasConfigSection) pulseUntil=\(channel.pulseUntil) seq=\(channel.seq)"
+  }
+
+  func everything() -> [String] { store.channels.map(Self.state) + ["seq=\(store.seq)"] }
+
+  @Test mutating func undoRestoresEveryTouchedChannelAndTheSequenceNumber() {
+    apply(.increment(3), "mail", on: store, at: clock.now)
+    apply(.mute, "chat", on: store, at: clock.now)
+    store.forgetUndo()
+    let saved = everything()
+    clock.advance(ms: 10)
+    apply(.increment(2), "mail", on: store, at: clock.now)
+    apply(.configure(set: SettingsOverride(maxLabel: 5), reset: []), "mail", on: store, at: clock.now)
+    apply(.unmute, "chat", on: store, at: clock.now)
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    #expect(store.hasUndo)
+    var undone: [String] = []
+    store.undoChanges { undone.append($0.description) }
+    #expect(everything() == saved)
+    #expect(undone == ["mail", "chat", "mail", "mail"], "newest first, once per change")
+    #expect(!store.hasUndo)
+  }
+
+  @Test func aChannelFirstWrittenInTheUndoneChangesReadsAsNeverWritten() {
+    apply(.increment(1), "new", on: store)
+    store.undoChanges()
+    let channel = store.channel(named: name("new"))
+    #expect(Self.state(channel) == Self.state(Store().channel(named: name("new"))))
+    #expect(store.listed.isEmpty)
+    #expect(store.seq == 0)
+  }
+
+  @Test func forgottenChangesStay() {
+    apply(.increment(1), "mail", on: store)
+    store.forgetUndo()
+    #expect(!store.hasUndo)
+    store.undoChanges()
+    #expect(store.channel(named: name("mail")).count == 1)
+    #expect(store.seq == 1)
+  }
+
+  @Test func withoutKeepsUndoNothingIsKept() {
+    let plain = Store()
+    apply(.increment(1), "mail", on: plain)
+    #expect(!plain.hasUndo)
+    plain.undoChanges()
+    #expect(plain.channel(named: name("mail")).count == 1)
+  }
+
+  @Test mutating func aRestoredPulseWindowStillEndsOnTime() {
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    let firstEnd = clock.now + 3_000_000
+    store.forgetUndo()
+    clock.advance(ms: 1000)
+    apply(.increment(1), "mail", on: store, at: clock.now)  // restarts the window
+    clock.advance(ms: 2500)
+    var ended: [String] = []
+    store.expirePulses(now: clock.now) { ended.append($0.name.description) }
+    #expect(ended.isEmpty, "the first window's end was passed over: the window restarted")
+    store.undoChanges()
+    #expect(store.channel(named: name("mail")).pulseUntil == firstEnd)
+    #expect(store.nextPulseDeadline == firstEnd)
+    store.expirePulses(now: clock.now) { ended.append($0.name.description) }
+    #expect(ended == ["mail"])
+  }
+
+  @Test func settingsFromAReloadInBetweenStay() throws {
+    apply(.increment(1), "mail", on: store)
+    var config = DaemonConfig()
+    config.defaults.maxLabel = 7
+    store.reconfigure(config) { _ in }
+    store.undoChanges()
+    let channel = store.channel(named: name("mail"))
+    #expect(channel.count == 0)
+    #expect(channel.settings.maxLabel == 7)
+  }
+
+  @Test func historyOfTheDayIsUndoneToo() {
+    store.today = 100
+    apply(.increment(2), "mail", on: store)
+    store.forgetUndo()
+    let saved = store.history.days(of: name("mail"))
+    apply(.increment(3), "mail", on: store)
+    apply(.set(0), "mail", on: store)
+    store.today = 101
+    apply(.increment(1), "mail", on: store)  // a new day within the same turn
+    apply(.increment(1), "other", on: store)
+    store.undoChanges()
+    #expect(store.history.days(of: name("mail")) == saved)
+    #expect(store.history.days(of: name("other")).isEmpty)
+    #expect(store.history.names == [name("mail")])
+  }
+}

@@ -1,0 +1,109 @@
+@testable import BadgeDaemon
+import BadgeCore
+import Testing
+
+/// A commit the change log refuses: the turn is taken back, and changes wait for a repair.
+@Suite struct GroupCommitTests {
+  let turns = Turns()
+
+  /// Everything the store holds, for exact comparisons.
+  func everything() -> [String] {
+    turns.store.channels.map {
+      "\($0.name) count=\($0.count) override=\($0.override) pulseUntil=\($0.pulseUntil) seq=\($0.seq)"
+    } + ["seq=\(turns.store.seq)"]
+  }
+
+  /// A store with saved state, a watcher and a reader that both read before the failing turn.
+  func failedTurn() -> (watcher: Peer, writer: Peer, lateReader: Peer, earlyReader: Peer, before: [String]) {
+    let watcher = turns.peer()
+    let writer = turns.peer()
+    turns.send(watcher, "WATCH")
+    turns.send(writer, "SET mail 5", "MUTE chat")
+    turns.endTurn()
+    _ = turns.take(watcher)
+    _ = turns.take(writer)
+    let before = everything()
+
+    turns.log.failCommits = true
+    let earlyReader = turns.peer()
+    turns.send(earlyReader, "GET mail")  // before any change of the turn: shows saved state
+    turns.now += 1000
+    turns.send(writer, "INCR mail", "INCR new", "UNMUTE chat", "CONFIGURE mail max_label=3")
+    let lateReader = turns.peer()
+    turns.send(lateReader, "GET new")  // shows a change that is not saved
+    turns.endTurn()
+    return (watcher, writer, lateReader, earlyReader, before)
+  }
+
+  @Test func aFailedCommitUndoesTheTurnExactly() {
+    let (_, _, _, _, before) = failedTurn()
+    let after = everything().filter { !$0.hasPrefix("new ") }
+    #expect(after == before)
+    #expect(turns.store.channel(named: name("new")).count == 0)
+    #expect(turns.store.listed.map(\.name.description) == ["chat", "mail"])
+  }
+
+  @Test func aFailedCommitDropsItsEventsAndClosesWhoSawItsChanges() {
+    let (watcher, writer, lateReader, earlyReader, _) = failedTurn()
+    #expect(watcher.output.isEmpty, "no event of an unsaved change")
+    #expect(!watcher.closed)
+    #expect(turns.closed.map(\.id) == [writer.id, lateReader.id])
+    #expect(writer.output.isEmpty && lateReader.output.isEmpty, "closed without replies")
+    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1", "OK"])
+  }
+
+  @Test func whileFailingChangesAreRefusedReadsServedAndRepairIsRetried() {
+    _ = failedTurn()
+    #expect(turns.repairsScheduled == 1)
+    #expect(turns.commit.policy.isFailing)
+    let client = turns.peer()
+    turns.send(client, "INCR mail", "CLEAR *", "GET mail")
+    let lines = turns.take(client)
+    #expect(lines.count == 4)
+    #expect(lines[0] == "ERR failed Changes are refused until the state can be saved again: Failed to write to 'journal': Input/output error")
+    #expect(lines[1] == lines[0])
+    #expect(lines[2].hasPrefix("STATE mail count=5 "))
+    #expect(lines[3] == "OK")
+    turns.endTurn()
+    #expect(turns.closed.count == 2, "a refused change closes nobody")
+
+    // The first repair fails and is tried again; the second one succeeds.
+    turns.log.failCommits = false
+    turns.log.failRepairs = true
+    turns.commit.policy.tryRepair()
+    #expect(turns.commit.policy.isFailing)
+    #expect(turns.repairsScheduled == 2)
+    turns.log.failRepairs = false
+    turns.commit.policy.tryRepair()
+    #expect(!turns.commit.policy.isFailing)
+    #expect(turns.log.repairs == 2)
+    turns.send(client, "INCR mail")
+    #expect(turns.take(client) == ["STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3", "OK"])
+    turns.endTurn()
+    #expect(turns.log.savedCounts["mail"] == 6)
+  }
+
+  @Test func aFailureOutsideACommitEntersTheSamePolicyOnce() {
+    turns.log.failed?(MemoryChangeLog.diskError)
+    turns.log.failed?(MemoryChangeLog.diskError)
+    #expect(turns.commit.policy.isFailing)
+    #expect(turns.commit.policy.failuresSinceLastSave == 2)
+    #expect(turns.repairsScheduled == 1, "one repair loop, however many failures")
+    let client = turns.peer()
+    turns.send(client, "SET mail 1")
+    #expect(turns.take(client).first?.hasPrefix("ERR failed ") == true)
+    turns.commit.policy.tryRepair()
+    turns.send(client, "SET mail 1")
+    #expect(turns.take(client).first?.hasPrefix("STATE mail count=1 ") == true)
+  }
+
+  @Test func eventsThatAreNotChangesSurviveAFailedCommit() {
+    let watcher = turns.watcher()
+    turns.log.failCommits = true
+    let writer = turns.peer()
+    turns.send(writer, "INCR mail")
+    turns.commit.stage(turns.store.channel(named: name("other")))  // e.g. a reload's event
+    turns.endTurn()
+    #expect(turns.take(watcher) == ["EVENT other count=0 label= dot=0 pulse=0 muted=0 seq=0"])
+  }
+}
