@@ -24,7 +24,7 @@ BINDIR_SOURCE ?=
 # Where `make deb` writes badged_<version>_<arch>.deb.
 DEBDIR ?= .
 
-.PHONY: all deps test-deps build release run test fuzz bench install uninstall deb clean
+.PHONY: all deps test-deps build release run test fuzz bench install uninstall deb pictures clean
 
 all: build
 
@@ -108,6 +108,13 @@ uninstall:
 deb: $(if $(BINDIR_SOURCE),,release)
 	@scripts/install-deps --package
 	scripts/build-deb $(or $(BINDIR_SOURCE),$(RELEASE_BIN)) $(DEBDIR)
+
+# Regenerates every picture in docs/pictures from the real programs: the bars from the
+# real-bar tests' headless runs (dark and light), the motion recorded frame by frame from
+# Waybar and xterm, and the plot of the motion curves; see scripts/pictures/make-pictures.
+pictures: test-deps build
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) scripts/pictures/make-pictures docs/pictures
 
 clean:
 	rm -rf .build

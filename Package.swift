@@ -49,7 +49,8 @@ let package = Package(
     .target(
       name: "BadgeCtl",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
+        "BadgeScreen",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),

@@ -84,6 +84,10 @@ extension CommandSpec {
     Option(
       "--click", value: "command",
       help: "polybar only: make the module a left-click area that runs this command."),
+    Option(
+      "--open",
+      help: "Clicks open the app behind each app: or notify: channel they would clear (as 'badgectl open' does, "
+        + "which then clears it) instead of only clearing it."),
   ]
 
   /// The options every command accepts.
@@ -124,6 +128,16 @@ extension CommandSpec {
       arguments: [channelArgument],
       options: [Option("--all", help: "Clear every channel."), formatOption], positionals: 0...1),
     CommandSpec(
+      name: "open", abstract: "Open the app of an app: or notify: channel; clear it.",
+      discussion: """
+        Asks the app to come forward with org.freedesktop.Application.Activate on the session
+        bus where it is D-Bus activatable (which starts it if needed), else launches its desktop
+        file (<id>.desktop under $XDG_DATA_HOME and $XDG_DATA_DIRS) with gio launch or
+        gtk-launch. Then clears the channel and prints its state. When the app cannot be
+        opened, the count stays and the exit status is 1.
+        """,
+      usage: "<channel>", arguments: [channelArgument], options: [formatOption], positionals: 1...1),
+    CommandSpec(
       name: "get", abstract: "Print a channel's state.",
       discussion: "A channel never written reads as count 0.",
       usage: "<channel>", arguments: [channelArgument], options: [formatOption], positionals: 1...1),
@@ -160,6 +174,7 @@ extension CommandSpec {
         nothing wakes the watcher while nothing moves.
         Clicks: SIGUSR1 clears the watched channels (polybar: click-left = kill -USR1 %pid%); with
         --format i3blocks (i3blocks 1.5 or later) a left click read on standard input does the same.
+        With --open a click opens the apps behind the app: and notify: channels it clears.
         NO_COLOR, TERM=dumb and output that is not a terminal turn colour and cursor codes off;
         COLORTERM=truecolor (or 24bit) selects 24-bit colour, else 256 colours.
         """,
@@ -176,7 +191,8 @@ extension CommandSpec {
         Keys: ←/→, Tab/Shift-Tab and 1-9, 0 select a channel (or click its segment); - and + step
         the count (hold for faster, ×10 after a second; or click the buttons); p opens the
         number wheel (↑/↓, PgUp/PgDn, the mouse wheel or digits; Enter sets, Esc cancels);
-        c clears; m mutes or unmutes; ? shows the keys; q or Ctrl-C quits.
+        c clears; m mutes or unmutes; s opens the statistics of the channel ([ and ] change the
+        period: day, week, month, year); ? shows the keys; q or Ctrl-C quits.
         When the daemon goes away every channel takes the offline look and top reconnects with
         backoff. Nothing wakes it while nothing moves. Needs a terminal.
         """,

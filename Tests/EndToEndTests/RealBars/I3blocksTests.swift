@@ -17,8 +17,8 @@ import Testing
         status_command exec i3blocks -c \(blocks)
         position top
         colors {
-          background #202020
-          statusline #ffffff
+          background \(BarTheme.current.background)
+          statusline \(BarTheme.current.foreground)
         }
       }
 
@@ -36,13 +36,13 @@ import Testing
     try badgectl(["set", "mail", "5"], socket: rig.socket)
     let urgent = try pollScreenshot(shot) { $0.count(BarColours.urgent) > 50 }
     #expect(urgent.matched, "not urgent: \(rig.background.log("i3"))")
-    keepScreenshot(rig.background, "i3blocks-urgent", x: 1180, width: 100)
+    keepScreenshot(rig.background, "i3blocks-urgent")
     // …then in the badge's colour.
     let resting = try pollScreenshot(shot) {
       $0.count(BarColours.urgent) == 0 && $0.count(BarColours.unread, tolerance: 12) > 10
     }
     #expect(resting.matched)
-    keepScreenshot(rig.background, "i3blocks", x: 1180, width: 100)
+    keepScreenshot(rig.background, "i3blocks")
 
     // Cleared, the block empties. (Clicks are not tried here: i3blocks 1.4 does not pass them
     // to persistent blocks; WatchClickTests covers the lines 1.5 writes.)

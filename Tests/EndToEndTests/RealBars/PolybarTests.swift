@@ -9,8 +9,8 @@ import Testing
     [bar/badged]
     width = 100%
     height = 30
-    background = #202020
-    foreground = #ffffff
+    background = \(BarTheme.current.background)
+    foreground = \(BarTheme.current.foreground)
     font-0 = DejaVu Sans:size=14;3
     modules-left = mail
 
@@ -31,7 +31,7 @@ import Testing
     try badgectl(["set", "mail", "42"], socket: rig.socket)
     let shown = try pollScreenshot(shot) { $0.count(BarColours.unread, tolerance: 12) > 30 }
     #expect(shown.matched, "no badge: \(rig.background.log("polybar"))")
-    keepScreenshot(rig.background, "polybar", width: 100)
+    keepScreenshot(rig.background, "polybar")
 
     // A new count changes the pixels.
     try badgectl(["set", "mail", "7"], socket: rig.socket)

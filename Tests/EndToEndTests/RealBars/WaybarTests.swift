@@ -7,7 +7,7 @@ import Testing
   /// A font and a background for the bar, around the README's CSS.
   static let base = """
     * { font-family: "DejaVu Sans"; font-size: 16px; }
-    window#waybar { background: #202020; color: #ffffff; }
+    window#waybar { background: \(BarTheme.current.background); color: \(BarTheme.current.foreground); }
 
     """
 
@@ -23,15 +23,20 @@ import Testing
     let empty = try rig.waitForBar("waybar", shot)
     #expect(empty.count(BarColours.unread) == 0 && empty.count(BarColours.pulse) == 0)
 
-    // A count arrives: the class "pulse" paints the module for the pulse window…
+    // A count arrives: the class "pulse" paints the module for the pulse window, where the
+    // count fades in and then stays still (two screenshots alike)…
     try badgectl(["set", "mail", "7"], socket: rig.socket)
-    let pulsing = try pollScreenshot(shot) { $0.count(BarColours.pulse) > 200 }
+    var previous: Screenshot?
+    let pulsing = try pollScreenshot(shot) { current in
+      defer { previous = current }
+      return current.count(BarColours.pulse) > 200 && previous.map { current.difference(from: $0) == 0 } == true
+    }
     #expect(pulsing.matched, "no pulse: \(rig.background.log("waybar"))")
-    keepScreenshot(rig.background, "waybar-pulse", x: 1180, width: 100)
+    keepScreenshot(rig.background, "waybar-pulse")
     // …then "unread" alone.
     let resting = try pollScreenshot(shot) { $0.count(BarColours.unread) > 200 && $0.count(BarColours.pulse) == 0 }
     #expect(resting.matched)
-    keepScreenshot(rig.background, "waybar", x: 1180, width: 100)
+    keepScreenshot(rig.background, "waybar")
     #expect(resting.shot.difference(from: pulsing.shot) > 200)
 
     // Cleared, the module fades out and is hidden again.

@@ -9,7 +9,7 @@ import Testing
     bar:
       height: 30
       location: top
-      background: 202020ff
+      background: \(BarTheme.current.yambarBackground)
       font: DejaVu Sans:pixelsize=18
       left:
 
@@ -28,12 +28,12 @@ import Testing
     try badgectl(["set", "mail", "8"], socket: rig.socket)
     let pulsing = try pollScreenshot(shot) { $0.count(BarColours.pulse, tolerance: 12) > 15 }
     #expect(pulsing.matched, "no pulse: \(rig.background.log("yambar"))")
-    keepScreenshot(rig.background, "yambar-pulse", width: 100)
+    keepScreenshot(rig.background, "yambar-pulse")
     let resting = try pollScreenshot(shot) {
       $0.count(BarColours.unread, tolerance: 12) > 15 && $0.count(BarColours.pulse, tolerance: 12) == 0
     }
     #expect(resting.matched)
-    keepScreenshot(rig.background, "yambar", width: 100)
+    keepScreenshot(rig.background, "yambar")
 
     // count|int|0 maps to nothing.
     try badgectl(["clear", "mail"], socket: rig.socket)

@@ -102,10 +102,11 @@ enum Contrib {
   }
 }
 
-/// Saves `shot` as docs/NAME.png when BADGED_SCREENSHOTS names a folder (how the README's
-/// screenshots were taken); does nothing otherwise.
-func keepScreenshot(_ background: Background, _ name: String, x: Int = 0, width: Int = 240) {
+/// Saves the last screenshot taken, the whole bar at its real size, as
+/// `NAME-THEME.png` in the folder BADGED_SCREENSHOTS names (how `make pictures` takes the
+/// README's pictures of the bars); does nothing otherwise.
+func keepScreenshot(_ background: Background, _ name: String) {
   guard let folder = ProcessInfo.processInfo.environment["BADGED_SCREENSHOTS"] else { return }
   let source = background.folder.file("shot.ppm")
-  _ = try? background.run(["convert", source, "-crop", "\(width)x+\(x)+0", "+repage", "\(folder)/\(name).png"])
+  _ = try? background.run(["convert", source, "-strip", "\(folder)/\(name)-\(BarTheme.current.name).png"])
 }

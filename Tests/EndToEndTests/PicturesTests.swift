@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// `make pictures`'s generator, in its quick mode (a short recording, no bar tests, which run
+/// with the rest of the tests anyway), so that it keeps working: the real Waybar and xterm
+/// recordings become animated GIFs that move, and the frames become the plot.
+@Suite struct PicturesTests {
+  @Test func theGeneratorRecordsTheMotionAndPlotsTheCurves() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let generate = try run(
+      Repository.path("scripts/pictures/make-pictures"), ["--quick", folder.path],
+      environment: ["BADGED_BIN_DIR": Binaries.folder.path])
+    #expect(generate.status == 0, "\(generate.stderr)")
+    #expect(generate.stdout.hasSuffix("Pictures written to \(folder.path)\n"))
+
+    // The plot: three panels at 1200×340.
+    #expect(try identify(folder.file("motion-curves.png")) == ["PNG 1200x340"])
+    // The recordings: the whole canvas of each frame (doubled), and several different frames.
+    for (name, size) in [("motion-waybar.gif", "480x60"), ("motion-terminal.gif", "660x340")] {
+      let frames = try identify(folder.file(name), format: "%m %Wx%H")
+      #expect(frames.count >= 4, "\(name): \(frames.count) frames")
+      #expect(Set(frames) == ["GIF \(size)"], "\(name): \(Set(frames))")
+    }
+  }
+
+  /// One line per frame of `file`, as ImageMagick's identify describes it.
+  private func identify(_ file: String, format: String = "%m %wx%h") throws -> [String] {
+    let result = try run("identify", ["-format", format + "\n", file])
+    guard result.status == 0 else { throw TestFailure("identify \(file): \(result.stderr)") }
+    return result.stdout.split(separator: "\n").map(String.init)
+  }
+}
