@@ -90,6 +90,18 @@ extension CommandSpec {
         + "which then clears it) instead of only clearing it."),
   ]
 
+  /// `stats`'s options.
+  static let statsOptions: [Option] = [
+    Option(
+      "--period", value: "period", choices: StatsPeriod.allCases.map(\.rawValue),
+      help: "day (today), week (the last 7 days), month (the last 30) or year (the last 365). (default: day)"),
+    Option(
+      "--format", value: "format", choices: StatsSettings.Format.allCases.map(\.rawValue),
+      help: "term (bars and charts that count up), json (one object per channel, with every day) or "
+        + "plain (one line per channel). (default: term on a terminal, else plain)"),
+    Option("--no-motion", help: "Show the end values at once; also when NO_MOTION is set."),
+  ]
+
   /// The options every command accepts.
   static let globalOptions: [Option] = [
     Option(
@@ -181,6 +193,20 @@ extension CommandSpec {
       usage: "[<channel or glob> ...]",
       arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
       options: watchOptions, positionals: 0...64),
+    CommandSpec(
+      name: "stats", abstract: "Show arrivals, clears and peaks per channel and day.",
+      discussion: """
+        Per channel: the period's arrivals (the sum of increases), clears (changes to 0) and peak
+        count, and its arrivals per day. The period ends today (local days): day is today, week the
+        last 7 days, month the last 30, year the last 365. Without arguments: every channel with
+        history; a channel named exactly is shown even without any.
+        In a terminal the arrivals are bars and a column chart, and every number and bar counts up
+        from 0 together; --no-motion or NO_MOTION shows the end values at once, as does output that
+        is not a terminal.
+        """,
+      usage: "[<channel or glob> ...]",
+      arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
+      options: statsOptions, positionals: 0...64),
     CommandSpec(
       name: "top", abstract: "A live dashboard to read and change the counts.",
       discussion: """

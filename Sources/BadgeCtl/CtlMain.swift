@@ -31,6 +31,10 @@ public enum BadgeCtl {
   }
 
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
+    if command.spec.name == "stats" {
+      try StatsCommand.run(try StatsSettings(command), socket: socket)
+      return
+    }
     if command.spec.name == "top" {
       try TopCommand.run(command, socket: socket)
       return
