@@ -53,6 +53,12 @@ public enum Recovery {
   }
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
+  ///
+  /// A change is written as its day record, then its channel record (`Persistence.record`),
+  /// and the two apply together: a day record waits for the channel record of its `seq`, and
+  /// is dropped when the journal ends first (a write cut short between them). A day record
+  /// after its channel record (journals written before that order) applies at once.
+  ///
   /// Returns the last do-not-disturb record's value (`.some(nil)`: off), `nil` without one.
   static func replayJournal(
     at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger
@@ -60,6 +66,8 @@ public enum Recovery {
     guard let bytes = try StateFiles.read(path) else { return nil }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
+    var waitingDay: DayRecord?
+    var lastChannelSeq: UInt64?
     var dnd: UInt64?? = nil
     for record in contents.records {
       switch record {
@@ -67,13 +75,22 @@ public enum Recovery {
         store.restore(
           name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
           seq: channel.seq)
+        if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
+          store.restoreHistory(of: day.name, day.entry)
+        }
+        waitingDay = nil
+        lastChannelSeq = channel.seq
         applied += 1
       case .doNotDisturb(let until):
         // Not numbered: the journal is newer than the snapshot it follows, and a journal left
         // from before a compaction ends with the state the snapshot holds.
         dnd = .some(until)
       case .day(let day) where day.seq > snapshotSeq:
-        store.restoreHistory(of: day.name, day.entry)
+        if day.seq == lastChannelSeq {
+          store.restoreHistory(of: day.name, day.entry)
+        } else {
+          waitingDay = day
+        }
       default: continue
       }
     }
