@@ -15,6 +15,8 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // Glibc calls Swift's Glibc module leaves out (accept4), as inline C functions.
+    .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
     // Not through pkg-config: ncursesw.pc's only flags are -D_DEFAULT_SOURCE and
     // -D_XOPEN_SOURCE=600, which SwiftPM refuses with a warning; the shim defines what it needs
@@ -34,9 +36,10 @@ let package = Package(
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
-    // The only module that imports Glibc for I/O, CSystemd and CInih.
+    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
     .target(
-      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih"]),
+      name: "BadgeSystem",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"]),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
@@ -49,7 +52,8 @@ let package = Package(
     .target(
       name: "BadgeCtl",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
+        "BadgeScreen",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),

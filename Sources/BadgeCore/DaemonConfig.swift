@@ -10,6 +10,8 @@ public struct DaemonConfig: Equatable, Sendable {
   public var sections: [ChannelSection] = []
   /// `[daemon]` `sync`: when changes reach the disk.
   public var sync: SyncMode = .always
+  /// `[limits]`: the bounds on what clients can make the daemon hold.
+  public var limits: ResourceLimits = .defaults
   /// `[bridge]`: the LauncherEntry bridge.
   public var bridge = BridgeConfig()
   /// `[notifications]`: notification counts per app.
@@ -126,6 +128,15 @@ extension DaemonConfig {
             }
             config.sync = mode
           }
+        } catch {
+          throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
+        }
+      } else if entry.section == "limits" {
+        guard let key = ResourceLimits.Key(rawValue: entry.key) else {
+          throw fail("Unknown key '\(entry.key)' in [limits]; expected one of \(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        do throws(SettingKey.InvalidValue) {
+          try config.limits.parse(key, entry.value)
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
         }

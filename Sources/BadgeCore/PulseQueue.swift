@@ -1,45 +1,87 @@
-/// A min-heap of pulse deadlines, so that the daemon arms one timer for the earliest window end
-/// however many channels pulse.
+/// A min-heap of pulse deadlines with at most one entry per channel, so that the daemon arms
+/// one timer for the earliest window end however many channels pulse, and its memory follows
+/// the number of pulsing channels, not the rate of increases.
 ///
-/// Entries are never removed when a window is cut short or restarted; a popped entry counts only
-/// if the channel's `pulseUntil` still equals its deadline (lazy deletion).
+/// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
+/// between); ending one early removes it. A position index makes both O(log n).
 struct PulseQueue {
-  private var heap: [(deadline: UInt64, channel: Int)] = []
+  private var heap: [(deadline: UInt64, channel: ChannelName)] = []
+  /// Where each channel's entry is in `heap`.
+  private var position: [ChannelName: Int] = [:]
 
   var earliest: UInt64? { heap.first?.deadline }
   var isEmpty: Bool { heap.isEmpty }
+  /// The number of entries, which is the number of channels with a window queued.
+  var count: Int { heap.count }
 
-  mutating func removeAll() { heap.removeAll(keepingCapacity: true) }
+  /// When `channel`'s window ends, if it is queued.
+  func deadline(of channel: ChannelName) -> UInt64? {
+    position[channel].map { heap[$0].deadline }
+  }
 
-  mutating func push(_ deadline: UInt64, channel: Int) {
-    heap.append((deadline, channel))
-    var i = heap.count - 1
+  mutating func removeAll() {
+    heap.removeAll(keepingCapacity: true)
+    position.removeAll(keepingCapacity: true)
+  }
+
+  /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
+  mutating func schedule(_ deadline: UInt64, for channel: ChannelName) {
+    if let i = position[channel] {
+      let earlier = deadline < heap[i].deadline
+      heap[i].deadline = deadline
+      if earlier { siftUp(i) } else { siftDown(i) }
+    } else {
+      heap.append((deadline, channel))
+      position[channel] = heap.count - 1
+      siftUp(heap.count - 1)
+    }
+  }
+
+  /// Drops `channel`'s entry, if it has one (its window ended early).
+  mutating func remove(_ channel: ChannelName) {
+    guard let i = position.removeValue(forKey: channel) else { return }
+    let last = heap.removeLast()
+    guard i < heap.count else { return }
+    heap[i] = last
+    position[last.channel] = i
+    siftUp(i)
+    siftDown(position[last.channel]!)
+  }
+
+  /// Removes and returns the earliest entry if it is due at `now`.
+  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: ChannelName)? {
+    guard let first = heap.first, first.deadline <= now else { return nil }
+    remove(first.channel)
+    return first
+  }
+
+  private mutating func siftUp(_ start: Int) {
+    var i = start
     while i > 0 {
       let parent = (i - 1) / 2
       guard heap[parent].deadline > heap[i].deadline else { break }
-      heap.swapAt(parent, i)
+      swapEntries(parent, i)
       i = parent
     }
   }
 
-  /// Removes and returns the earliest entry if it is due at `now`.
-  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Int)? {
-    guard let first = heap.first, first.deadline <= now else { return nil }
-    let last = heap.removeLast()
-    if !heap.isEmpty {
-      heap[0] = last
-      var i = 0
-      while true {
-        let l = 2 * i + 1
-        let r = l + 1
-        var m = i
-        if l < heap.count, heap[l].deadline < heap[m].deadline { m = l }
-        if r < heap.count, heap[r].deadline < heap[m].deadline { m = r }
-        if m == i { break }
-        heap.swapAt(i, m)
-        i = m
-      }
+  private mutating func siftDown(_ start: Int) {
+    var i = start
+    while true {
+      let l = 2 * i + 1
+      let r = l + 1
+      var m = i
+      if l < heap.count, heap[l].deadline < heap[m].deadline { m = l }
+      if r < heap.count, heap[r].deadline < heap[m].deadline { m = r }
+      if m == i { return }
+      swapEntries(i, m)
+      i = m
     }
-    return first
+  }
+
+  private mutating func swapEntries(_ a: Int, _ b: Int) {
+    heap.swapAt(a, b)
+    position[heap[a].channel] = a
+    position[heap[b].channel] = b
   }
 }

@@ -23,6 +23,8 @@ public final class Store {
   public enum MutationError: Error, Equatable, Sendable {
     /// The count would pass `Limits.maxCount`.
     case countOutOfRange(current: Int)
+    /// The change would make a new channel while `[limits] max_channels` are kept already.
+    case full(limit: Int)
   }
 
   /// What `apply` did.
@@ -37,6 +39,9 @@ public final class Store {
   public private(set) var config: DaemonConfig
   /// The sequence number of the last change; it never goes backwards.
   public private(set) var seq: UInt64 = 0
+  /// The channels with a count or a setting, in no particular order. A channel that reaches
+  /// count 0 with no setting is forgotten (it reads as never written), so that the number kept
+  /// follows what is in use and `max_channels` bounds it.
   public private(set) var channels: [Channel] = []
   private var index: [ChannelName: Int] = [:]
   private var pulses = PulseQueue()
@@ -51,7 +56,7 @@ public final class Store {
   /// Each touched channel as it was before a change (`nil`: it had never been written) and its
   /// history entry of the day the change was counted on, in change order: the one record of
   /// everything a change alters, so that undoing restores it.
-  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: HistoryDay?)] = []
+  private var undo: [(name: ChannelName, before: Channel?, day: Int, history: History.EntryBefore)] = []
   /// `seq` before the first change in `undo`.
   private var seqBeforeUndo: UInt64 = 0
 
@@ -104,12 +109,15 @@ public final class Store {
     guard after.count != before.count || after.override != before.override else {
       return Outcome(channel: before, changed: false)
     }
+    if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
+      throw .full(limit: config.limits.maxChannels)
+    }
     updatePulse(&after, grew: after.count > before.count, now: now)
+    let historyBefore = recordHistory(of: name, from: before.count, to: after.count)
     if keepsUndo {
       if undo.isEmpty { seqBeforeUndo = seq }
-      undo.append((name, position == nil ? nil : before, today, history.entry(of: name, on: today)))
+      undo.append((name, position == nil ? nil : before, today, historyBefore))
     }
-    recordHistory(of: name, from: before.count, to: after.count)
     seq += 1
     after.seq = seq
     store(after, at: position)
@@ -139,7 +147,7 @@ public final class Store {
     let until = pulseDeadline(channel, now: now)
     guard until > channel.pulseUntil else { return nil }
     channel.pulseUntil = until
-    pulses.push(until, channel: position)
+    pulses.schedule(until, for: name)
     channels[position] = channel
     return channel
   }
@@ -160,11 +168,16 @@ public final class Store {
   public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
     for (name, before, day, historyBefore) in undo.reversed() {
       history.putBack(historyBefore, of: name, on: day)
-      guard let position = index[name] else { continue }
+      // The change may have forgotten the channel (cleared to 0), or made it (`before` is
+      // nil): `store` puts back, or forgets, whatever it was.
       var channel = before ?? newChannel(name)
       applyConfig(to: &channel)
-      channels[position] = channel
-      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: position) }
+      if channel.pulseUntil > 0 {
+        pulses.schedule(channel.pulseUntil, for: name)
+      } else {
+        pulses.remove(name)
+      }
+      store(channel, at: index[name])
       undone(name)
     }
     if !undo.isEmpty { seq = seqBeforeUndo }
@@ -180,21 +193,25 @@ public final class Store {
   /// window is not a change: `seq` stays.
   public func expirePulses(now: UInt64, ended: (Channel) -> Void) {
     while let due = pulses.popDue(at: now) {
-      guard channels[due.channel].pulseUntil == due.deadline else { continue }  // cut short or restarted
-      channels[due.channel].pulseUntil = 0
-      ended(channels[due.channel])
+      guard let i = index[due.channel] else { continue }
+      channels[i].pulseUntil = 0
+      ended(channels[i])
     }
   }
 
   /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
   /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
-  /// overrides and `seq` stay.
+  /// overrides and `seq` stay; a channel whose section went away is forgotten when it has no
+  /// count and no setting left. A lower `max_channels` refuses new channels and keeps the
+  /// ones there are.
   public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
     config = newConfig
-    for i in channels.indices {
+    var i = 0
+    while i < channels.count {
       let before = channels[i].settings
       applyConfig(to: &channels[i])
       if channels[i].settings != before { changed(channels[i]) }
+      if channels[i].isListed { i += 1 } else { forget(at: i) }
     }
     createConfiguredChannels(created: changed)
   }
@@ -205,7 +222,7 @@ public final class Store {
     channel.count = min(max(0, count), Limits.maxCount)
     channel.override = override
     channel.seq = channelSeq
-    channel.pulseUntil = 0
+    endPulse(&channel)
     channel.settle()
     store(channel, at: index[name])
     seq = max(seq, channelSeq)
@@ -231,7 +248,7 @@ public final class Store {
 
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
-  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) {
+  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) -> History.EntryBefore {
     history.record(name, from: before, to: after, on: today)
   }
 
@@ -246,15 +263,30 @@ public final class Store {
     channel.configured = configured
     channel.hasConfigSection = matched
     channel.settle()
-    if channel.settings.muted { channel.pulseUntil = 0 }
+    if channel.settings.muted { endPulse(&channel) }
   }
 
+  /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
+  /// count nor a setting.
   private func store(_ channel: Channel, at position: Int?) {
     if let position {
       channels[position] = channel
-    } else {
+      if !channel.isListed { forget(at: position) }
+    } else if channel.isListed {
       index[channel.name] = channels.count
       channels.append(channel)
+    }
+  }
+
+  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1).
+  private func forget(at i: Int) {
+    let name = channels[i].name
+    pulses.remove(name)
+    index[name] = nil
+    let last = channels.removeLast()
+    if i < channels.count {
+      channels[i] = last
+      index[last.name] = i
     }
   }
 
@@ -273,12 +305,26 @@ public final class Store {
   /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
     if grew {
-      channel.pulseUntil = pulseDeadline(channel, now: now)
-      if channel.pulseUntil > 0 { pulses.push(channel.pulseUntil, channel: index[channel.name] ?? channels.count) }
+      let until = pulseDeadline(channel, now: now)
+      if until > 0 {
+        channel.pulseUntil = until
+        pulses.schedule(until, for: channel.name)
+      } else {
+        endPulse(&channel)
+      }
     } else if channel.count == 0 || channel.settings.muted {
-      channel.pulseUntil = 0
+      endPulse(&channel)
     }
   }
+
+  private func endPulse(_ channel: inout Channel) {
+    if channel.pulseUntil != 0 { pulses.remove(channel.name) }
+    channel.pulseUntil = 0
+  }
+
+  /// The number of pulse windows queued: one per pulsing channel, whatever the rate of
+  /// increases (for tests of that bound).
+  var queuedPulseCount: Int { pulses.count }
 
   /// When a window started at `now` ends: 0 (no window) for a channel at 0, a muted one, or
   /// `pulse_ms = 0`.

@@ -84,6 +84,22 @@ extension CommandSpec {
     Option(
       "--click", value: "command",
       help: "polybar only: make the module a left-click area that runs this command."),
+    Option(
+      "--open",
+      help: "Clicks open the app behind each app: or notify: channel they would clear (as 'badgectl open' does, "
+        + "which then clears it) instead of only clearing it."),
+  ]
+
+  /// `stats`'s options.
+  static let statsOptions: [Option] = [
+    Option(
+      "--period", value: "period", choices: StatsPeriod.allCases.map(\.rawValue),
+      help: "day (today), week (the last 7 days), month (the last 30) or year (the last 365). (default: day)"),
+    Option(
+      "--format", value: "format", choices: StatsSettings.Format.allCases.map(\.rawValue),
+      help: "term (bars and charts that count up), json (one object per channel, with every day) or "
+        + "plain (one line per channel). (default: term on a terminal, else plain)"),
+    Option("--no-motion", help: "Show the end values at once; also when NO_MOTION is set."),
   ]
 
   /// The options every command accepts.
@@ -124,6 +140,16 @@ extension CommandSpec {
       arguments: [channelArgument],
       options: [Option("--all", help: "Clear every channel."), formatOption], positionals: 0...1),
     CommandSpec(
+      name: "open", abstract: "Open the app of an app: or notify: channel; clear it.",
+      discussion: """
+        Asks the app to come forward with org.freedesktop.Application.Activate on the session
+        bus where it is D-Bus activatable (which starts it if needed), else launches its desktop
+        file (<id>.desktop under $XDG_DATA_HOME and $XDG_DATA_DIRS) with gio launch or
+        gtk-launch. Then clears the channel and prints its state. When the app cannot be
+        opened, the count stays and the exit status is 1.
+        """,
+      usage: "<channel>", arguments: [channelArgument], options: [formatOption], positionals: 1...1),
+    CommandSpec(
       name: "get", abstract: "Print a channel's state.",
       discussion: "A channel never written reads as count 0.",
       usage: "<channel>", arguments: [channelArgument], options: [formatOption], positionals: 1...1),
@@ -160,12 +186,27 @@ extension CommandSpec {
         nothing wakes the watcher while nothing moves.
         Clicks: SIGUSR1 clears the watched channels (polybar: click-left = kill -USR1 %pid%); with
         --format i3blocks (i3blocks 1.5 or later) a left click read on standard input does the same.
+        With --open a click opens the apps behind the app: and notify: channels it clears.
         NO_COLOR, TERM=dumb and output that is not a terminal turn colour and cursor codes off;
         COLORTERM=truecolor (or 24bit) selects 24-bit colour, else 256 colours.
         """,
       usage: "[<channel or glob> ...]",
       arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
       options: watchOptions, positionals: 0...64),
+    CommandSpec(
+      name: "stats", abstract: "Show arrivals, clears and peaks per channel and day.",
+      discussion: """
+        Per channel: the period's arrivals (the sum of increases), clears (changes to 0) and peak
+        count, and its arrivals per day. The period ends today (local days): day is today, week the
+        last 7 days, month the last 30, year the last 365. Without arguments: every channel with
+        history; a channel named exactly is shown even without any.
+        In a terminal the arrivals are bars and a column chart, and every number and bar counts up
+        from 0 together; --no-motion or NO_MOTION shows the end values at once, as does output that
+        is not a terminal.
+        """,
+      usage: "[<channel or glob> ...]",
+      arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'.")],
+      options: statsOptions, positionals: 0...64),
     CommandSpec(
       name: "top", abstract: "A live dashboard to read and change the counts.",
       discussion: """
@@ -176,7 +217,8 @@ extension CommandSpec {
         Keys: ←/→, Tab/Shift-Tab and 1-9, 0 select a channel (or click its segment); - and + step
         the count (hold for faster, ×10 after a second; or click the buttons); p opens the
         number wheel (↑/↓, PgUp/PgDn, the mouse wheel or digits; Enter sets, Esc cancels);
-        c clears; m mutes or unmutes; ? shows the keys; q or Ctrl-C quits.
+        c clears; m mutes or unmutes; s opens the statistics of the channel ([ and ] change the
+        period: day, week, month, year); ? shows the keys; q or Ctrl-C quits.
         When the daemon goes away every channel takes the offline look and top reconnects with
         backoff. Nothing wakes it while nothing moves. Needs a terminal.
         """,

@@ -8,6 +8,8 @@ enum CtlError: Error {
   case daemon(code: String, message: String)
   /// The arguments are wrong: exit 64 (`EX_USAGE`).
   case usage(UsageError)
+  /// `open` found no way to start the channel's app: exit 1.
+  case cannotOpen(channel: String, reason: String)
 
   enum ExitStatus {
     static let success: Int32 = 0
@@ -19,7 +21,7 @@ enum CtlError: Error {
   var exitStatus: Int32 {
     switch self {
     case .unreachable: return ExitStatus.unreachable
-    case .daemon: return ExitStatus.daemonError
+    case .daemon, .cannotOpen: return ExitStatus.daemonError
     case .usage: return ExitStatus.usage
     }
   }
@@ -34,6 +36,8 @@ enum CtlError: Error {
       return "Error: \(message) (\(code))\n"
     case .usage(let error):
       return HelpText.error(error)
+    case .cannotOpen(let channel, let reason):
+      return "Error: Cannot open the app of '\(channel)': \(reason)\n"
     }
   }
 }

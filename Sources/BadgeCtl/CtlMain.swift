@@ -31,6 +31,10 @@ public enum BadgeCtl {
   }
 
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
+    if command.spec.name == "stats" {
+      try StatsCommand.run(try StatsSettings(command), socket: socket)
+      return
+    }
     if command.spec.name == "top" {
       try TopCommand.run(command, socket: socket)
       return
@@ -41,7 +45,8 @@ public enum BadgeCtl {
       try Watcher.watch(socket: socket, patterns: patterns, settings: settings).run()
       return
     }
-    let request = try requestLine(try requestWords(for: command), command)
+    let words = command.spec.name == "open" ? try OpenCommand.run(command, socket: socket) : try requestWords(for: command)
+    let request = try requestLine(words, command)
     let replies = try DaemonConnection(socket: socket).request(request)
     let format = SnapshotFormat(rawValue: command.value("--format") ?? "plain") ?? .plain
     // One write for all the lines: `list` of many channels is one system call, not one each.

@@ -31,6 +31,11 @@ final class DaemonConnection {
     do {
       try fd.writeAll((line + "\n").utf8, socket: true)
     } catch {
+      // A daemon that refuses the connection (`ERR busy`, `ERR denied`) says why, then closes
+      // it, maybe before the request was written: its line is the better reason to report.
+      if let refusal = try? readLine(), case .error(let code, let message) = ReplyLine(refusal) {
+        throw .daemon(code: code, message: message)
+      }
       throw .unreachable(socket: socket, cause: error.description)
     }
     var data: [ReplyLine] = []

@@ -26,6 +26,8 @@ final class TopDashboard: WatchSurface {
   var send: (String) -> Bool = { _ in false }
   /// The requests sent and not yet answered, oldest first: replies come in request order.
   private var awaiting: [String] = []
+  /// The data lines of the reply being read.
+  private var replyLines: [String] = []
 
   init(loop: EventLoop, screen: CursesScreen, options: TopOptions) throws(SystemError) {
     self.loop = loop
@@ -46,12 +48,12 @@ final class TopDashboard: WatchSurface {
   var channels: [ChannelSnapshot] { model.names.compactMap { model.snapshot($0) } }
 
   func update(_ snapshot: ChannelSnapshot) {
-    model.update(snapshot, at: now)
+    perform(model.update(snapshot, at: now))
     dirty = true
   }
 
   func remove(channel: String) {
-    model.remove(channel: channel, at: now)
+    perform(model.remove(channel: channel, at: now))
     dirty = true
   }
 
@@ -61,16 +63,28 @@ final class TopDashboard: WatchSurface {
   }
 
   func replied(_ line: ReplyLine) {
-    guard line.isStatus else { return }
-    let request = awaiting.isEmpty ? "" : awaiting.removeFirst()
-    if case .error(let code, let message) = line {
-      model.show(message: "\(request.split(separator: " ").first ?? "request") refused: \(message) (\(code))")
-      dirty = true
+    guard line.isStatus else {
+      if case .data(let text) = line { replyLines.append(text) }
+      return
     }
+    let request = awaiting.isEmpty ? "" : awaiting.removeFirst()
+    let lines = replyLines
+    replyLines = []
+    var refused = false
+    if case .error(let code, let message) = line {
+      refused = true
+      model.show(message: "\(request.split(separator: " ").first ?? "request") refused: \(message) (\(code))")
+    }
+    if request.hasPrefix("STATS ") {
+      perform(model.statsArrived(refused ? nil : StatsLines.parse(lines), at: now))
+    }
+    dirty = true
   }
 
   func connectionClosed() {
     awaiting = []
+    replyLines = []
+    model.connectionClosed()
   }
 
   func finish() {

@@ -13,6 +13,9 @@ struct WatchSettings {
   var render: RenderOptions
   /// i3blocks sends clicks to a persistent block's standard input.
   var readsClicks: Bool
+  /// `--open`: a click opens the app behind each `app:` or `notify:` channel it would clear
+  /// (`badgectl open`, which clears it then) instead of only clearing it.
+  var opensApps: Bool
 
   /// The facts about the process's surroundings that the settings depend on.
   struct Surroundings {
@@ -96,6 +99,7 @@ struct WatchSettings {
       template: template, colour: colour, rewrite: !plainTerminal, big: command.has("--big"),
       clickCommand: command.value("--click"))
     readsClicks = format == .i3blocks && surroundings.inputIsPipe && !surroundings.inputIsSharedWithI3blocks
+    opensApps = command.has("--open")
   }
 
   private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {

@@ -1,3 +1,4 @@
+import BadgeBridge
 import BadgeCore
 import BadgeProtocol
 import BadgeSystem
@@ -22,6 +23,8 @@ final class Watcher {
   /// Whether SIGUSR1 and i3blocks clicks clear the watched channels (`watch`), and whether
   /// clicks come in on standard input.
   private let clicks: (clear: Bool, fromInput: Bool)
+  /// Whether a click opens the apps behind `app:` and `notify:` channels (`watch --open`).
+  private let opensApps: Bool
 
   private var fd: FileDescriptor?
   private var source: IOSource?
@@ -49,13 +52,14 @@ final class Watcher {
 
   init(
     socket: String, patterns: [ChannelPattern], loop: EventLoop, surface: any WatchSurface,
-    clicks: (clear: Bool, fromInput: Bool)
+    clicks: (clear: Bool, fromInput: Bool), opensApps: Bool = false
   ) {
     self.socket = socket
     self.patterns = patterns
     self.loop = loop
     self.display = surface
     self.clicks = clicks
+    self.opensApps = opensApps
   }
 
   /// `badgectl watch`: the watcher with `watch`'s display, in the given settings.
@@ -65,7 +69,8 @@ final class Watcher {
       let loop = try EventLoop()
       let display = try WatchDisplay(settings, loop: loop)
       return Watcher(
-        socket: socket, patterns: patterns, loop: loop, surface: display, clicks: (true, settings.readsClicks))
+        socket: socket, patterns: patterns, loop: loop, surface: display, clicks: (true, settings.readsClicks),
+        opensApps: settings.opensApps)
     } catch {
       throw .unreachable(socket: socket, cause: error.description)
     }
@@ -76,6 +81,7 @@ final class Watcher {
       for signal in [SIGTERM, SIGINT, SIGHUP] {
         signalSources.append(try loop.addSignal(signal) { [unowned self] in loop.exit(code: 0) })
       }
+      if opensApps { ChildProcess.reapAutomatically() }
       if clicks.clear {
         signalSources.append(try loop.addSignal(SIGUSR1) { [unowned self] in clearWatchedChannels() })
       }
@@ -214,9 +220,25 @@ final class Watcher {
   /// events then show the badges clearing. Nothing happens while the daemon is away.
   private func clearWatchedChannels() {
     guard fd != nil else { return }
-    let names = ClickTargets.channels(patterns: patterns, shown: display.channels)
+    var names = ClickTargets.channels(patterns: patterns, shown: display.channels)
+    if opensApps { names.removeAll(where: openApp) }
     guard !names.isEmpty else { return }
     _ = send(names.map { "CLEAR \($0)\n" }.joined())
+  }
+
+  /// Starts `badgectl open <name>` (this program) for a channel with an app behind it, without
+  /// waiting for it: it opens the app and then clears the channel itself. Returns whether it
+  /// did, so other channels are cleared here.
+  private func openApp(_ name: String) -> Bool {
+    guard let channel = ChannelName(name), AppChannel.desktopID(of: channel) != nil,
+      let program = Environment.executablePath
+    else { return false }
+    do throws(SystemError) {
+      try ChildProcess.start([program, "open", name, "--socket", socket])
+      return true
+    } catch {
+      return false
+    }
   }
 
   // MARK: - Requests

@@ -56,6 +56,14 @@ final class CommandExecutor {
       for channel in store.listed { appendState(channel, to: peer, now: now) }
       ReplyEncoder.appendOK(to: &peer.output)
     case .watch(let patterns):
+      let limit = store.config.limits.maxWatchPatterns
+      let total = Subscriptions.patternCount(peer, adding: patterns)
+      guard total <= limit else {
+        ReplyEncoder.appendError(
+          ProtocolError(.tooManyPatterns, "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
+          to: &peer.output)
+        return
+      }
       for channel in snapshot(for: patterns) { appendState(channel, to: peer, now: now) }
       subscriptions.start(peer, patterns, stagedEvents: commit.stagedEvents)
       ReplyEncoder.appendOK("watching", to: &peer.output)
@@ -134,6 +142,10 @@ final class CommandExecutor {
       case .refused(.countOutOfRange(let current)):
         ReplyEncoder.appendError(
           ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
+          to: &peer.output)
+      case .refused(.full(let limit)):
+        ReplyEncoder.appendError(
+          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
           to: &peer.output)
       }
     }

@@ -5,10 +5,6 @@ import BadgeSystem
 /// A peer on a socket: the file descriptor, its IO source, the input framing and the state of
 /// reading.
 final class Connection: Peer {
-  /// Stop reading a client's requests while this much of its output is unsent (back-pressure
-  /// on a client that pipelines without reading).
-  static let outputHighWater = 1 << 20
-
   let fd: FileDescriptor
   var source: IOSource?
   var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength)
@@ -18,10 +14,16 @@ final class Connection: Peer {
   var queuedForInput = false
   /// The peer sent end-of-file: the lines before it are still carried out.
   var inputEnded = false
+  /// Since when the peer has been inside a line it began (`[limits] line_timeout_ms`).
+  var insideLineSince: UInt64?
+  /// Since when output has waited without the peer reading any (`[limits] send_timeout_ms`).
+  var unreadSince: UInt64?
+  /// Whether `ConnectionTimeouts` keeps an eye on it.
+  var timed = false
 
-  init(id: Int, fd: FileDescriptor) {
+  init(id: Int, fd: FileDescriptor, pid: Int32?) {
     self.fd = fd
-    super.init(id: id, pid: UnixSocket.peerPID(fd))
+    super.init(id: id, pid: pid)
   }
 
   /// Sends as much pending output as the socket takes now.

@@ -3,7 +3,7 @@ import BadgeProtocol
 import BadgeSystem
 
 /// Reads connections' requests and hands each line to the executor, with back-pressure: a
-/// connection whose unsent output reaches `Connection.outputHighWater` is not read (nor are its
+/// connection whose unsent output reaches `[limits] max_unsent_bytes` is not read (nor are its
 /// buffered lines carried out) until the outbox has sent it. Lines that waited are carried out
 /// by a deferred source of their own, never from inside the post source.
 final class ConnectionReader {
@@ -17,6 +17,8 @@ final class ConnectionReader {
   private var logger: Logger
   /// Closes a connection (the server's one way to).
   var close: (Connection) -> Void = { _ in }
+  /// Times lines begun and not finished.
+  var timeouts: ConnectionTimeouts?
   /// Connections whose reading resumed: read in the deferred source's turn.
   private var resumed: [Connection] = []
   private var resumeSource: DeferSource?
@@ -97,7 +99,10 @@ final class ConnectionReader {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused else { return }
     let now = loop.now
     executor.store.today = dayClock.today()  // the local day history counts these requests on
+    let highWater = executor.store.config.limits.maxUnsentBytes
+    var lines = 0
     connection.input.forEachFrame { frame in
+      lines += 1
       switch frame {
       case .line(let line): executor.handleLine(line, from: connection, now: now)
       case .tooLong:
@@ -105,13 +110,16 @@ final class ConnectionReader {
           ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
           to: &connection.output)
       }
-      return connection.pendingOutput < Connection.outputHighWater && !connection.closeAfterFlush
+      return connection.pendingOutput < highWater && !connection.closeAfterFlush
     }
     if connection.pendingOutput > 0 { outbox.queue(connection) }
-    if connection.pendingOutput >= Connection.outputHighWater {
+    if connection.pendingOutput >= highWater {
       connection.readPaused = true
       connection.armEvents()
     }
+    // Paused, the connection waits on us, not we on it; ended, it goes once its output is sent.
+    let waiting = connection.readPaused || connection.closeAfterFlush || connection.inputEnded
+    timeouts?.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
   }
 
   /// After end-of-file, once every line that came before it was carried out: close when the

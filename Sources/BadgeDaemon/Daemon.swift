@@ -98,6 +98,7 @@ public enum Daemon {
         try loop.addSignal(SIGHUP) { try? reloader.reload() },
       ]
       logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
+      for warning in listener.accessWarnings() { logger.warning(warning) }
       bridges.apply(config)
       notifier.ready()
       var status = try loop.run()

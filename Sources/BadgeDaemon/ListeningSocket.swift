@@ -38,6 +38,28 @@ struct ListeningSocket {
     }
   }
 
+  /// What lets other users near the socket: a warning for the socket file when it is looser
+  /// than 0600 and for its folder when looser than 0700. Either may come from a service
+  /// manager's `SocketMode=` or a folder made by someone else; badged does not change them
+  /// (the peer check refuses other users anyway), but says so at start.
+  func accessWarnings() -> [String] {
+    guard path.hasPrefix("/") else { return [] }
+    var warnings: [String] = []
+    if let mode = FileSystem.looserMode(path, than: 0o600) {
+      warnings.append("The socket '\(path)' has mode \(octal(mode)), looser than 0600: other users may connect (and are refused).")
+    }
+    let folder = FileSystem.folder(of: path)
+    if let mode = FileSystem.looserMode(folder, than: 0o700) {
+      warnings.append("The socket's folder '\(folder)' has mode \(octal(mode)), looser than 0700.")
+    }
+    return warnings
+  }
+
+  private func octal(_ mode: UInt32) -> String {
+    let digits = String(mode, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+
   /// Closes the socket; removes the socket file only when this process bound it.
   func close() {
     fd.close()

@@ -7,6 +7,8 @@ import BadgeSystem
 final class Outbox {
   private var queue: [Connection] = []
   private var logger: Logger
+  /// Called after each send with whether the socket took any bytes (for the send timeout).
+  var sent: (Connection, _ progressed: Bool) -> Void = { _, _ in }
 
   init(logger: Logger) {
     self.logger = logger
@@ -35,6 +37,7 @@ final class Outbox {
       connection.queuedForSend = false
       guard !connection.closed else { continue }
       var done = false
+      let before = connection.pendingOutput
       repeat {
         do {
           done = try connection.send()
@@ -45,6 +48,7 @@ final class Outbox {
         }
       } while done && appendMerged(connection)
       if connection.closed { continue }
+      sent(connection, done || connection.pendingOutput < before)
       if done { drained(connection) }
       connection.armEvents()
     }

@@ -42,17 +42,33 @@ public enum Recovery {
   }
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
+  ///
+  /// A change is written as its day record, then its channel record (`Persistence.record`),
+  /// and the two apply together: a day record waits for the channel record of its `seq`, and
+  /// is dropped when the journal ends first (a write cut short between them). A day record
+  /// after its channel record (journals written before that order) applies at once.
   static func replayJournal(at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger) throws(SystemError) {
     guard let bytes = try StateFiles.read(path) else { return }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
+    var waitingDay: DayRecord?
+    var lastChannelSeq: UInt64?
     for record in contents.records {
       switch record {
       case .channel(let channel) where channel.seq > snapshotSeq:
         store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+        if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
+          store.restoreHistory(of: day.name, day.entry)
+        }
+        waitingDay = nil
+        lastChannelSeq = channel.seq
         applied += 1
       case .day(let day) where day.seq > snapshotSeq:
-        store.restoreHistory(of: day.name, day.entry)
+        if day.seq == lastChannelSeq {
+          store.restoreHistory(of: day.name, day.entry)
+        } else {
+          waitingDay = day
+        }
       default: continue
       }
     }

@@ -34,7 +34,8 @@ final class Server {
   }
 
   private let listener: FileDescriptor
-  private var listenSource: IOSource?
+  private var acceptor: Acceptor?
+  private let timeouts: ConnectionTimeouts
   private var postSource: EventSource?
   private var repairTimer: TimerSource?
   private let outbox: Outbox
@@ -56,8 +57,17 @@ final class Server {
     executor = CommandExecutor(store: store, subscriptions: subscriptions, commit: commit, logger: logger)
     reader = try ConnectionReader(loop: loop, executor: executor, outbox: outbox, logger: logger)
     pulseTimer = try PulseTimer(loop: loop, store: store, commit: commit)
+    let timeouts = try ConnectionTimeouts(loop: loop) { [store] in store.config.limits }
+    self.timeouts = timeouts
     reader.close = { [unowned self] in close($0) }
-    listenSource = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptConnections() }
+    reader.timeouts = timeouts
+    outbox.sent = { timeouts.sent($0, progressed: $1) }
+    timeouts.lineTimedOut = { [unowned self] in lineTimedOut($0) }
+    timeouts.sendTimedOut = { [unowned self] in sendTimedOut($0) }
+    acceptor = try Acceptor(loop: loop, listener: listener, logger: logger)
+    acceptor?.clientCount = { [unowned self] in connections.count }
+    acceptor?.maxClients = { [store] in store.config.limits.maxClients }
+    acceptor?.admit = { [unowned self] (fd, peer) throws(SystemError) in try admit(fd, peer) }
     postSource = try loop.addPost { [unowned self] in endOfTurn() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in commit.policy.tryRepair() }
     commit.policy.scheduleRepair = { [unowned self] in repairTimer?.schedule(at: loop.now + 1_000_000) }
@@ -69,8 +79,8 @@ final class Server {
 
   /// Stops accepting new clients (shutdown).
   func stopAccepting() {
-    listenSource?.cancel()
-    listenSource = nil
+    acceptor?.stop()
+    acceptor = nil
   }
 
   /// Ends the turn, sends what can be sent and closes every connection (shutdown).
@@ -84,30 +94,13 @@ final class Server {
     commit.stage(channel)
   }
 
-  private func acceptConnections() {
-    while true {
-      let fd: FileDescriptor?
-      do {
-        fd = try UnixSocket.accept(listener)
-      } catch {
-        logger.warning("Failed to accept a connection: \(error), ignoring.")
-        return
-      }
-      guard let fd else { return }
-      let connection = Connection(id: nextConnectionID, fd: fd)
-      nextConnectionID += 1
-      do {
-        try reader.watch(connection)
-      } catch {
-        logger.warning("\(error), closing the connection.")
-        fd.close()
-        continue
-      }
-      connections[connection.id] = connection
-      logger.debug(
-        "Client \(connection.id) connected (pid \(connection.pid.map(String.init) ?? "unknown")).",
-        connection.pid.map { [.clientPID($0)] } ?? [])
-    }
+  /// Takes a connection the acceptor admitted.
+  private func admit(_ fd: FileDescriptor, _ peer: UnixSocket.PeerCredentials) throws(SystemError) {
+    let connection = Connection(id: nextConnectionID, fd: fd, pid: peer.pid)
+    nextConnectionID += 1
+    try reader.watch(connection)
+    connections[connection.id] = connection
+    logger.debug("Client \(connection.id) connected (pid \(peer.pid)).", [.clientPID(peer.pid)])
   }
 
   /// Once per loop turn, before sleeping: commit the turn's changes (publishing their events),
@@ -131,8 +124,33 @@ final class Server {
     }
   }
 
+  /// `[limits] line_timeout_ms` passed inside a line: `ERR timeout`, then the connection goes
+  /// once that is sent. Nothing more of it is read.
+  private func lineTimedOut(_ connection: Connection) {
+    let limit = store.config.limits.lineTimeoutMs
+    logger.debug("Client \(connection.id): no end of line within \(limit) ms, closing.")
+    ReplyEncoder.appendError(
+      ProtocolError(.timeout, "A line was begun and not finished within \(limit) ms ([limits] line_timeout_ms); closing the connection"),
+      to: &connection.output)
+    connection.closeAfterFlush = true
+    connection.readPaused = true
+    outbox.queue(connection)
+    connection.armEvents()
+  }
+
+  /// `[limits] send_timeout_ms` passed with output waiting and none of it read: the peer is
+  /// stuck (or gone without saying), and holds memory; it is disconnected, saying why.
+  private func sendTimedOut(_ connection: Connection) {
+    let pid = connection.pid.map { " (pid \($0))" } ?? ""
+    logger.warning(
+      "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
+      connection.pid.map { [.clientPID($0)] } ?? [])
+    close(connection)
+  }
+
   func close(_ connection: Connection) {
     guard !connection.closed else { return }
+    timeouts.forget(connection)
     connection.closed = true
     connection.source?.cancel()
     connection.source = nil

@@ -32,16 +32,27 @@ final class Subscriptions {
   /// `WATCH patterns`: begins watching, or widens what the peer watches. `stagedEvents` is
   /// the number of events waiting in this turn, which the peer's snapshot already shows.
   func start(_ peer: Peer, _ patterns: [ChannelPattern], stagedEvents: Int) {
-    if peer.patterns == nil {
+    let wasWatching = peer.isWatching
+    if !wasWatching {
       watchers.append(peer)
-      peer.patterns = patterns
       peer.watchedFromEvent = stagedEvents
       startedThisTurn = startedThisTurn || stagedEvents > 0
-    } else if patterns.isEmpty || peer.patterns!.isEmpty {
+    }
+    if patterns.isEmpty || (wasWatching && peer.patterns!.isEmpty) {
       peer.patterns = []
     } else {
-      peer.patterns! += patterns.filter { !peer.patterns!.contains($0) }
+      var watched = peer.patterns ?? []
+      for pattern in patterns where !watched.contains(pattern) { watched.append(pattern) }
+      peer.patterns = watched
     }
+  }
+
+  /// How many patterns the peer would watch after `WATCH patterns` (`start`): a pattern it
+  /// watches already does not count again, and watching every channel counts as none.
+  static func patternCount(_ peer: Peer, adding patterns: [ChannelPattern]) -> Int {
+    let current = peer.patterns ?? []
+    if patterns.isEmpty || (peer.isWatching && current.isEmpty) { return 0 }
+    return current.count + Set(patterns).subtracting(current).count
   }
 
   /// `UNWATCH`, or the peer is gone.

@@ -39,6 +39,11 @@ public struct LineReader {
   /// The number of bytes read but not yet framed.
   public var bufferedCount: Int { tail - head }
 
+  /// Whether part of a line was read and its end was not: bytes wait for their LF, or the rest
+  /// of an over-long line is being discarded. (With every complete line consumed, this is a
+  /// line the peer began and has not finished.)
+  public var isInsideLine: Bool { tail > head || discarding }
+
   /// Lets `body` write up to the free space of the buffer (a `read(2)`), and keeps the count
   /// of bytes it returns. Returns 0 without calling `body` when the buffer is full, which only
   /// happens while lines are left unconsumed (the caller is applying back-pressure).

@@ -21,6 +21,17 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     case badUTF8 = "bad-utf8"
     /// The daemon could not do what was asked (e.g. a reload with a broken config file).
     case failed = "failed"
+    /// `[limits] max_clients` are connected already; the connection is closed.
+    case busy = "busy"
+    /// The change would make a channel past `[limits] max_channels`.
+    case full = "full"
+    /// The `WATCH` would take the connection past `[limits] max_watch_patterns`.
+    case tooManyPatterns = "too-many-patterns"
+    /// A started line was not finished within `[limits] line_timeout_ms`; the connection is
+    /// closed.
+    case timeout = "timeout"
+    /// The peer runs as another user than the daemon; the connection is closed.
+    case denied = "denied"
   }
 
   public var code: Code

@@ -67,9 +67,44 @@ public enum ReplyEncoder {
     out.append(contentsOf: "ERR ".utf8)
     out.append(contentsOf: error.code.rawValue.utf8)
     out.append(0x20)
-    // A message never spans lines.
-    for byte in error.message.utf8 { out.append(byte == 0x0A || byte == 0x0D ? 0x20 : byte) }
+    appendEscaped(error.message, to: &out)
     out.append(0x0A)
+  }
+
+  /// Writes `text` with every control character escaped, so that a message quoting a request
+  /// never spans lines and never carries bytes a terminal acts on (ESC, NUL, the C1 controls
+  /// such as CSI): C0 controls and DEL as `\xNN`, C1 controls as `\u00NN`, and the backslash
+  /// itself as `\\`, so that the escaped text reads back unambiguously.
+  static func appendEscaped(_ text: String, to out: inout [UInt8]) {
+    var bytes = text.utf8.makeIterator()
+    var pending: UInt8? = nil
+    while let byte = pending ?? bytes.next() {
+      pending = nil
+      switch byte {
+      case 0x00..<0x20, 0x7F: appendHexEscape(prefix: "\\x", byte, to: &out)
+      case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
+      case 0xC2:
+        // U+0080 to U+009F are C2 80 to C2 9F in UTF-8.
+        guard let next = bytes.next() else {
+          out.append(byte)
+          continue
+        }
+        if next >= 0x80 && next <= 0x9F {
+          appendHexEscape(prefix: "\\u00", next, to: &out)
+        } else {
+          out.append(byte)
+          pending = next
+        }
+      default: out.append(byte)
+      }
+    }
+  }
+
+  private static func appendHexEscape(prefix: StaticString, _ byte: UInt8, to out: inout [UInt8]) {
+    let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    out.append(contentsOf: UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    out.append(digits[Int(byte >> 4)])
+    out.append(digits[Int(byte & 0x0F)])
   }
 
   /// A free-form data line (`HELLO`'s `badged <version> protocol=1`).

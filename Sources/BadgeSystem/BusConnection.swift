@@ -14,7 +14,7 @@ public final class BusConnection {
   private init(raw: OpaquePointer) { self.raw = raw }
 
   deinit {
-    _ = sd_bus_detach_event(raw)
+    if sd_bus_get_event(raw) != nil { _ = sd_bus_detach_event(raw) }
     sd_bus_flush_close_unref(raw)
   }
 
@@ -25,12 +25,13 @@ public final class BusConnection {
     return Environment.value("XDG_RUNTIME_DIR").map { "unix:path=\($0)/bus" }
   }
 
-  /// Connects to the session bus and attaches the connection to `loop`.
+  /// Connects to the session bus and attaches the connection to `loop`; without a loop the
+  /// connection is for blocking calls only (`callMethodAndWait`, in one-shot commands).
   ///
   /// - Parameter monitor: a connection that will become a monitor (`BecomeMonitor`): sd-bus
   ///   then never answers messages meant for others, which would get a monitor disconnected.
   /// - Throws: `SystemError` when there is no session bus or it cannot be reached.
-  public static func session(loop: EventLoop, description: String, monitor: Bool = false) throws(SystemError) -> BusConnection {
+  public static func session(loop: EventLoop?, description: String, monitor: Bool = false) throws(SystemError) -> BusConnection {
     guard let address = sessionAddress else {
       throw SystemError("find the session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)", Errno(rawValue: ENOMEDIUM))
     }
@@ -42,7 +43,9 @@ public final class BusConnection {
     _ = sd_bus_set_description(bus, description)
     if monitor { try checkSD(sd_bus_set_monitor(bus, 1), "set up a monitor connection") }
     try checkSD(sd_bus_start(bus), "connect to the session bus at '\(address)'")
-    try checkSD(sd_bus_attach_event(bus, loop.raw, 0), "attach the bus connection to the event loop")
+    if let loop {
+      try checkSD(sd_bus_attach_event(bus, loop.raw, 0), "attach the bus connection to the event loop")
+    }
     return connection
   }
 
@@ -125,11 +128,12 @@ public final class BusConnection {
     return slot
   }
 
-  /// Calls a method and waits for the answer (for one-shot commands, never in the daemon).
+  /// Calls a method and waits for the answer, at most `timeout` microseconds (for one-shot
+  /// commands, never in the daemon).
   ///
   /// - Throws: `BusCallError` with the bus's error name and message when the call fails.
   public func callMethodAndWait(
-    destination: String, path: String, interface: String, member: String,
+    destination: String, path: String, interface: String, member: String, timeout: UInt64,
     _ body: (inout BusMessageBuilder) throws(SystemError) -> Void
   ) throws(BusCallError) {
     var message: OpaquePointer?
@@ -147,7 +151,7 @@ public final class BusConnection {
     }
     defer { sd_bus_message_unref(message) }
     var reply: OpaquePointer?
-    let result = sd_bus_call(raw, message, 0, &error, &reply)
+    let result = sd_bus_call(raw, message, timeout, &error, &reply)
     sd_bus_message_unref(reply)
     if result < 0 {
       let name = error.name.map { String(cString: $0) } ?? ""
@@ -162,6 +166,12 @@ public final class BusConnection {
 public struct BusCallError: Error, Sendable, CustomStringConvertible {
   public let name: String
   public let message: String
+
+  public init(name: String, message: String) {
+    self.name = name
+    self.message = message
+  }
+
   public var description: String { name.isEmpty ? message : "\(message) (\(name))" }
 }
 

@@ -14,6 +14,14 @@ public enum Environment {
     if let value { setenv(name, value, 1) } else { unsetenv(name) }
   }
 
+  /// The running program's file (`/proc/self/exe`), to start it again; `nil` when unknown.
+  public static var executablePath: String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   public static var userID: uid_t { getuid() }
   public static var processID: pid_t { getpid() }
 

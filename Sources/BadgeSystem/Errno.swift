@@ -30,6 +30,18 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
   /// `EEXIST`.
   public static let exists = Errno(rawValue: EEXIST)
 
+  /// `EMFILE` (this process) or `ENFILE` (the system): no file descriptor is left.
+  public var isOutOfDescriptors: Bool { rawValue == EMFILE || rawValue == ENFILE }
+
+  /// The symbolic name for the errors logs name by it.
+  public var name: String? {
+    switch rawValue {
+    case EMFILE: return "EMFILE"
+    case ENFILE: return "ENFILE"
+    default: return nil
+    }
+  }
+
   /// The C library's text for the error (`strerror`), as systemd's `%m` prints it.
   public var description: String { String(cString: strerror(rawValue)) }
 }

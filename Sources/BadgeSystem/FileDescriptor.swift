@@ -79,6 +79,14 @@ public struct FileDescriptor: Hashable, Sendable {
   /// Whether the descriptor is a terminal.
   public var isTerminal: Bool { isatty(rawValue) == 1 }
 
+  /// The width of the terminal the descriptor is, in columns; `nil` when it is none or does not
+  /// say (`TIOCGWINSZ`).
+  public var terminalColumns: Int? {
+    var size = winsize()
+    guard ioctl(rawValue, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// Whether the descriptor is open (a closed standard input must not be read, nor mistaken
   /// for the next descriptor opened).
   public var isOpen: Bool { fcntl(rawValue, F_GETFD) != -1 }

@@ -21,6 +21,15 @@ public enum FileSystem {
     chmod(path, mode)  // mkdir applies the umask
   }
 
+  /// The permission bits of `path` (the file itself, not what a link points to) when they grant
+  /// more than `allowed`; `nil` when they do not, or when `path` cannot be examined.
+  public static func looserMode(_ path: String, than allowed: mode_t) -> mode_t? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    let mode = st.st_mode & 0o7777
+    return mode & ~allowed == 0 ? nil : mode
+  }
+
   /// Whether something exists at `path`.
   public static func exists(_ path: String) -> Bool {
     access(path, F_OK) == 0

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Stream sockets in the Unix domain: the daemon's listener and the CLI's connection.
@@ -99,28 +100,45 @@ public enum UnixSocket {
     return fd
   }
 
-  /// Accepts one pending connection as a non-blocking, close-on-exec descriptor, or `nil` when
-  /// none is pending.
+  /// Accepts one pending connection as a non-blocking, close-on-exec descriptor (`accept4`,
+  /// so the flags are set in the same call), or `nil` when none is pending.
+  ///
+  /// - Throws: `Errno`; `EMFILE` and `ENFILE` (out of descriptors) leave the connection
+  ///   pending, so the caller must stop accepting for a while rather than retry at once.
   public static func accept(_ listener: FileDescriptor) throws(Errno) -> FileDescriptor? {
-    switch retrying({ Glibc.accept(listener.rawValue, nil, nil) }) {
-    case .success(let raw):
-      let fd = FileDescriptor(rawValue: raw)
-      try? fd.setNonBlocking()
-      try? fd.setCloseOnExec()
-      return fd
+    let flags = Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+    switch retrying({ badged_accept4(listener.rawValue, flags) }) {
+    case .success(let raw): return FileDescriptor(rawValue: raw)
     case .failure(let e) where e == .wouldBlock: return nil
+    case .failure(let e) where e.rawValue == ECONNABORTED: return nil  // gone before we took it
     case .failure(let e): throw e
     }
   }
 
-  /// The process id of the peer (`SO_PEERCRED`), for logs.
-  public static func peerPID(_ fd: FileDescriptor) -> pid_t? {
+  /// Who is at the other end of a connected Unix socket (`SO_PEERCRED`): what the kernel
+  /// recorded when the peer connected, which the peer cannot forge.
+  public struct PeerCredentials: Equatable, Sendable {
+    public let pid: pid_t
+    public let uid: uid_t
+    public let gid: gid_t
+
+    /// Whether the peer runs as the user this process runs as (its effective uid).
+    public var isThisUser: Bool { uid == geteuid() }
+  }
+
+  /// The peer's credentials, or `nil` when the kernel cannot tell (not a Unix socket).
+  public static func peerCredentials(_ fd: FileDescriptor) -> PeerCredentials? {
     // `struct ucred` needs _GNU_SOURCE, which the Glibc module is built without; a tuple has
     // its layout (pid, uid, gid).
     var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
     var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
     guard getsockopt(fd.rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
-    return credentials.0
+    return PeerCredentials(pid: credentials.0, uid: credentials.1, gid: credentials.2)
+  }
+
+  /// The process id of the peer (`SO_PEERCRED`), for logs.
+  public static func peerPID(_ fd: FileDescriptor) -> pid_t? {
+    peerCredentials(fd)?.pid
   }
 
   private static func makeSocket(nonBlocking: Bool) -> Result<FileDescriptor, SystemError> {

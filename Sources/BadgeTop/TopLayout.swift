@@ -51,6 +51,15 @@ public struct TopLayout: Equatable, Sendable {
   /// The columns of the statistics panel: right of the count when the screen is wide, below
   /// the stepper when not.
   public var statsOrigin: (row: Int, column: Int) {
-    columns >= 96 ? (TopLayout.titleRow, 50) : (TopLayout.stepperRow + 3, TopLayout.margin)
+    isWide ? (TopLayout.titleRow, TopLayout.wideStatsColumn) : (TopLayout.stepperRow + 3, TopLayout.margin)
   }
+
+  /// The statistics panel's width.
+  public var statsWidth: Int {
+    isWide ? columns - TopLayout.wideStatsColumn - 2 : columns - 2 * TopLayout.margin
+  }
+
+  /// Whether the statistics go beside the count rather than below the stepper.
+  private var isWide: Bool { columns >= 96 }
+  private static let wideStatsColumn = 50
 }

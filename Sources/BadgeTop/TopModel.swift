@@ -51,6 +51,8 @@ public struct TopModel: Sendable {
   /// The open number wheel, if any.
   public private(set) var wheel: NumberWheel?
   public private(set) var showsHelp = false
+  /// The open statistics panel, if any.
+  public private(set) var stats: StatsPane?
   /// Whether the daemon is connected.
   public private(set) var online = false
   /// The last thing that went wrong, shown in the footer until the next key.
@@ -77,8 +79,13 @@ public struct TopModel: Sendable {
 
   // MARK: - The daemon's side
 
-  /// Takes in a snapshot that arrived at `time`; a new channel takes its place by name.
-  public mutating func update(_ snapshot: ChannelSnapshot, at time: Double) {
+  /// Takes in a snapshot that arrived at `time`; a new channel takes its place by name. Returns
+  /// the requests it makes: fresh statistics when the panel shows the channel and it changed, or
+  /// when the daemon is back.
+  @discardableResult
+  public mutating func update(_ snapshot: ChannelSnapshot, at time: Double) -> [TopAction] {
+    let reconnected = !online && snapshot.online
+    let changed = badges[snapshot.channel].map { $0.snapshot.seq != snapshot.seq } ?? true
     online = online || snapshot.online
     var number = snapshot
     number.label = String(snapshot.count)
@@ -95,17 +102,37 @@ public struct TopModel: Sendable {
       counts[snapshot.channel]?.update(number, at: time)
       relayout(keeping: selectedName, animated: true, at: time)
     }
+    if reconnected, let request = stats?.reconnected() { return [.send(request)] }
+    if changed, let request = stats?.changed(snapshot.channel) { return [.send(request)] }
+    return []
   }
 
-  /// Stops showing `channel`.
-  public mutating func remove(channel: String, at time: Double) {
-    guard let index = names.firstIndex(of: channel) else { return }
+  /// Stops showing `channel`; when it was selected, its neighbour is, and the statistics follow.
+  @discardableResult
+  public mutating func remove(channel: String, at time: Double) -> [TopAction] {
+    guard let index = names.firstIndex(of: channel) else { return [] }
     var selected = selectedName
     if selected == channel { selected = names.indices.contains(index + 1) ? names[index + 1] : index > 0 ? names[index - 1] : nil }
     names.remove(at: index)
     badges[channel] = nil
     counts[channel] = nil
     relayout(keeping: selected, animated: false, at: time)
+    guard let name = selectedName else {
+      stats = nil
+      return []
+    }
+    return stats?.show(name).map { [.send($0)] } ?? []
+  }
+
+  /// The connection ended: replies still owed will not come.
+  public mutating func connectionClosed() {
+    stats?.connectionClosed()
+  }
+
+  /// The reply to a `STATS` request arrived at `time`: the figures, or `nil` when refused.
+  public mutating func statsArrived(_ reply: [ChannelStats]?, at time: Double) -> [TopAction] {
+    guard let request = stats?.arrived(reply, at: time) else { return [] }
+    return [.send(request)]
   }
 
   /// Marks every channel online or offline (the daemon went away or came back).
@@ -161,6 +188,7 @@ public struct TopModel: Sendable {
       wakes.append(change <= time ? FrameRate.tick(after: time, interval: options.frameInterval) : change)
     }
     if heldButton != nil, let next = hold.nextRepeat(after: time) { wakes.append(next) }
+    if let wake = stats?.nextWake(after: time, interval: options.frameInterval) { wakes.append(wake) }
     return wakes.min()
   }
 
@@ -184,12 +212,12 @@ public struct TopModel: Sendable {
     }
     if wheel != nil { return handleWheel(key) }
     switch key {
-    case .left: move(by: -1, wrapping: false, at: time)
-    case .right: move(by: 1, wrapping: false, at: time)
-    case .backTab: move(by: -1, wrapping: true, at: time)
-    case .tab: move(by: 1, wrapping: true, at: time)
-    case .home: select(0, at: time)
-    case .end: select(names.count - 1, at: time)
+    case .left: return move(by: -1, wrapping: false, at: time)
+    case .right: return move(by: 1, wrapping: false, at: time)
+    case .backTab: return move(by: -1, wrapping: true, at: time)
+    case .tab: return move(by: 1, wrapping: true, at: time)
+    case .home: return select(0, at: time)
+    case .end: return select(names.count - 1, at: time)
     case .character("+"), .character("="): return step(up: true, key: "+", at: time)
     case .character("-"): return step(up: false, key: "-", at: time)
     case .character("p"): openWheel()
@@ -198,10 +226,13 @@ public struct TopModel: Sendable {
       guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
       return [.send((snapshot.muted ? "UNMUTE " : "MUTE ") + name)]
     case .character("?"): showsHelp = true
+    case .character("s"): return toggleStats()
+    case .character("["): return stats?.step(by: -1, at: time).map { [.send($0)] } ?? []
+    case .character("]"): return stats?.step(by: 1, at: time).map { [.send($0)] } ?? []
     case .character(let digit) where digit.isASCII && digit.isWholeNumber:
       // 1…9 pick the first nine channels, 0 the tenth.
       let number = digit.wholeNumberValue!
-      select(number == 0 ? 9 : number - 1, at: time)
+      return select(number == 0 ? 9 : number - 1, at: time)
     default: break
     }
     return []
@@ -239,8 +270,11 @@ public struct TopModel: Sendable {
     guard mouse.action == .press else { return [] }
     if mouse.row == TopLayout.barRow {
       let x = mouse.column + Int(selection.scroll(at: time).rounded())
-      if let index = layout.segment(at: x) { select(index, at: time) }
-      return []
+      return layout.segment(at: x).map { select($0, at: time) } ?? []
+    }
+    let origin = screen.statsOrigin
+    if stats != nil, mouse.row == origin.row, let index = StatsPane.controlLayout.segment(at: mouse.column - origin.column) {
+      return stats?.select(StatsPane.periods[index], at: time).map { [.send($0)] } ?? []
     }
     if mouse.row == TopLayout.stepperRow {
       for (column, up) in [(TopLayout.minusColumn, false), (TopLayout.plusColumn, true)]
@@ -251,8 +285,8 @@ public struct TopModel: Sendable {
     }
     // The arrows at the page's sides turn the page, and the capsule follows.
     let middle = TopLayout.countRow + 2
-    if mouse.row == middle, mouse.column <= 1 { move(by: -1, wrapping: false, at: time) }
-    if mouse.row == middle, mouse.column >= screen.columns - 2 { move(by: 1, wrapping: false, at: time) }
+    if mouse.row == middle, mouse.column <= 1 { return move(by: -1, wrapping: false, at: time) }
+    if mouse.row == middle, mouse.column >= screen.columns - 2 { return move(by: 1, wrapping: false, at: time) }
     return []
   }
 
@@ -294,17 +328,32 @@ public struct TopModel: Sendable {
     return [.send(request)]
   }
 
-  private mutating func move(by delta: Int, wrapping: Bool, at time: Double) {
-    guard !names.isEmpty else { return }
+  private mutating func move(by delta: Int, wrapping: Bool, at time: Double) -> [TopAction] {
+    guard !names.isEmpty else { return [] }
     var index = selection.selected + delta
     if wrapping {
       index = (index % names.count + names.count) % names.count
     }
-    select(index, at: time)
+    return select(index, at: time)
   }
 
-  private mutating func select(_ index: Int, at time: Double) {
-    guard names.indices.contains(index), index != selection.selected else { return }
+  /// Selects channel `index`: the capsule and page slide, and an open panel shows its figures.
+  private mutating func select(_ index: Int, at time: Double) -> [TopAction] {
+    guard names.indices.contains(index), index != selection.selected else { return [] }
     selection.select(index, layout: layout, width: screen.columns, at: time)
+    return stats?.show(names[index]).map { [.send($0)] } ?? []
+  }
+
+  /// Opens the statistics panel on the selected channel, or closes it.
+  private mutating func toggleStats() -> [TopAction] {
+    if stats != nil {
+      stats = nil
+      return []
+    }
+    guard let name = selectedName else { return [] }
+    var pane = StatsPane(channel: name, noMotion: options.noMotion)
+    let request = pane.opened()
+    stats = pane
+    return [.send(request)]
   }
 }

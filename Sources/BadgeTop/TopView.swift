@@ -40,15 +40,7 @@ public enum TopView {
     let scroll = Int(model.selection.scroll(at: time).rounded())
     let row = TopLayout.barRow
     if !model.names.isEmpty {
-      // The capsule under the selected segment, caps on its ends.
-      let indicator = model.selection.indicator(at: time)
-      let left = Int(indicator.x.rounded()) - scroll
-      let right = Int((indicator.x + indicator.width).rounded()) - scroll - 1
-      let colour = model.options.colour != .none
-      let body = colour ? style(nil, background: Ink.capsule) : CellStyle(inverse: true)
-      canvas.paint(row: row, column: left + 1, width: right - left - 1, body)
-      canvas.put("▐", row: row, column: left, colour ? style(Ink.capsule) : .plain)
-      canvas.put("▌", row: row, column: right, colour ? style(Ink.capsule) : .plain)
+      drawCapsule(model.selection.indicator(at: time), row: row, shift: -scroll, model, into: &canvas)
     }
     for (index, name) in model.names.enumerated() {
       let segment = model.layout.segments[index]
@@ -69,6 +61,20 @@ public enum TopView {
     }
   }
 
+  /// A segmented control's capsule under `indicator` (content cells, moved by `shift`): a
+  /// painted body with half-block caps on its ends, inverse without colour.
+  static func drawCapsule(
+    _ indicator: (x: Double, width: Double), row: Int, shift: Int, _ model: TopModel, into canvas: inout Canvas
+  ) {
+    let left = Int(indicator.x.rounded()) + shift
+    let right = Int((indicator.x + indicator.width).rounded()) + shift - 1
+    let colour = model.options.colour != .none
+    let body = colour ? style(nil, background: Ink.capsule) : CellStyle(inverse: true)
+    canvas.paint(row: row, column: left + 1, width: right - left - 1, body)
+    canvas.put("▐", row: row, column: left, colour ? style(Ink.capsule) : .plain)
+    canvas.put("▌", row: row, column: right, colour ? style(Ink.capsule) : .plain)
+  }
+
   // MARK: - Pages
 
   /// Every page in view: the selected one at rest, two side by side while they slide.
@@ -82,6 +88,9 @@ public enum TopView {
     for (index, name) in model.names.enumerated() where abs(Double(index) - position) < 1 {
       let left = Int(((Double(index) - position) * Double(canvas.columns)).rounded())
       drawPage(name, model, at: time, left: left, into: &canvas)
+      if let stats = model.stats, stats.channel == name {
+        drawStats(stats, model, at: time, left: left, into: &canvas)
+      }
     }
     // The arrows that turn the page.
     let middle = TopLayout.countRow + 2
@@ -133,6 +142,49 @@ public enum TopView {
     button("+", enabled: live && Stepper.canIncrement(frame.count), column: TopLayout.plusColumn)
   }
 
+  // MARK: - Statistics
+
+  /// The statistics panel: its period control, then `StatsPanel`'s lines at this instant of the
+  /// count-up (a bar and the totals, and the column chart of arrivals per day).
+  static func drawStats(_ pane: StatsPane, _ model: TopModel, at time: Double, left: Int, into canvas: inout Canvas) {
+    let origin = model.screen.statsOrigin
+    let x = left + origin.column
+    drawCapsule(pane.control.indicator(at: time), row: origin.row, shift: x, model, into: &canvas)
+    for (index, period) in StatsPane.periods.enumerated() {
+      let segment = StatsPane.controlLayout.segments[index]
+      let selected = period == pane.period
+      canvas.put(
+        period.rawValue, row: origin.row, column: x + segment.x + SegmentLayout.padding,
+        style(selected ? Ink.text : Ink.quiet, bold: selected))
+    }
+    guard let figures = pane.stats else {
+      canvas.put("…", row: origin.row + 2, column: x, style(Ink.quiet))
+      return
+    }
+    let lines = StatsPanel(stats: [figures], width: model.screen.statsWidth).lines(at: time, countUp: pane.countUp)
+    for (offset, line) in lines.enumerated() {
+      let row = origin.row + 2 + offset
+      guard row < model.screen.footerRow else { break }
+      let look: CellStyle
+      switch offset {
+      case 0: look = style(Ink.text, bold: true)
+      case 1: look = style(Ink.quiet)
+      case 2: look = style(Ink.text)
+      default: look = style(model.options.palette.badge)
+      }
+      canvas.put(line, row: row, column: x, look)
+      if offset == 2 {
+        // The bar in the badge's colour, the name and numbers around it in the text's.
+        for (index, character) in line.enumerated() where barGlyphs.contains(character) {
+          canvas.paint(row: row, column: x + index, width: 1, style(model.options.palette.badge))
+        }
+      }
+    }
+  }
+
+  /// The glyphs a `BlockGlyphs` bar is made of.
+  static let barGlyphs = Set("█▏▎▍▌▋▊▉")
+
   // MARK: - Overlays
 
   static func drawWheel(_ wheel: NumberWheel, _ model: TopModel, into canvas: inout Canvas) {
@@ -176,6 +228,7 @@ public enum TopView {
     ("p", "pick a count on the wheel: ↑ ↓ PgUp PgDn, digits, ↵ sets, Esc cancels"),
     ("c", "clear the count"),
     ("m", "mute or unmute"),
+    ("s", "statistics: arrivals, clears and peak; [ ] or a click change the period"),
     ("?", "this help"),
     ("q Ctrl-C", "quit"),
   ]
@@ -205,7 +258,7 @@ public enum TopView {
     } else {
       let hints = model.wheel != nil
         ? "↑↓ PgUp PgDn scroll · digits jump · ↵ set · esc cancel"
-        : "←→ channel · -+ step · p pick · c clear · m mute · ? keys · q quit"
+        : "←→ channel · -+ step · p pick · c clear · m mute · s stats · ? keys · q quit"
       canvas.put(hints, row: row, column: 0, style(Ink.quiet))
     }
   }

@@ -91,12 +91,12 @@ import Testing
     ("channel .mail", "muted", "yes", "badged.conf:2: Invalid channel name or pattern '.mail' in [channel .mail]"),
     ("channel " + String(repeating: "x", count: 65), "muted", "yes",
      "badged.conf:2: Invalid channel name or pattern '\(String(repeating: "x", count: 65))' in [channel \(String(repeating: "x", count: 65))]"),
-    ("", "pulse_ms", "5", "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [bridge], [notifications] or [channel NAME]"),
-    ("daemons", "pulse_ms", "5", "badged.conf:2: Unknown section [daemons]; expected [daemon], [bridge], [notifications] or [channel NAME]"),
-    ("Daemon", "pulse_ms", "5", "badged.conf:2: Unknown section [Daemon]; expected [daemon], [bridge], [notifications] or [channel NAME]"),
-    ("channel", "muted", "yes", "badged.conf:2: Unknown section [channel]; expected [daemon], [bridge], [notifications] or [channel NAME]"),
-    ("channel a b", "muted", "yes", "badged.conf:2: Unknown section [channel a b]; expected [daemon], [bridge], [notifications] or [channel NAME]"),
-    ("channels mail", "muted", "yes", "badged.conf:2: Unknown section [channels mail]; expected [daemon], [bridge], [notifications] or [channel NAME]"),
+    ("", "pulse_ms", "5", "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
+    ("daemons", "pulse_ms", "5", "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
+    ("Daemon", "pulse_ms", "5", "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
+    ("channel", "muted", "yes", "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
+    ("channel a b", "muted", "yes", "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
+    ("channels mail", "muted", "yes", "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]"),
   ])
   func badEntriesAreRefusedWithTheirPlace(_ section: String, _ key: String, _ value: String, _ message: String) {
     #expect(Self.failure([(section, key, value)]) == message)

@@ -11,26 +11,26 @@ import Testing
 
   @Test func earliestIsTheSmallestDeadline() {
     var queue = PulseQueue()
-    queue.push(50, channel: 0)
+    queue.schedule(50, for: c(0))
     #expect(queue.earliest == 50)
-    queue.push(70, channel: 1)
+    queue.schedule(70, for: c(1))
     #expect(queue.earliest == 50)
-    queue.push(10, channel: 2)
+    queue.schedule(10, for: c(2))
     #expect(queue.earliest == 10)
     #expect(!queue.isEmpty)
   }
 
   @Test func popsOnlyWhatIsDue() {
     var queue = PulseQueue()
-    queue.push(100, channel: 7)
-    queue.push(200, channel: 8)
+    queue.schedule(100, for: c(7))
+    queue.schedule(200, for: c(8))
     #expect(queue.popDue(at: 99) == nil)
     let due = queue.popDue(at: 100)
     #expect(due?.deadline == 100)
-    #expect(due?.channel == 7)
+    #expect(due?.channel == c(7))
     #expect(queue.popDue(at: 199) == nil)
     #expect(queue.earliest == 200)
-    #expect(queue.popDue(at: 1000)?.channel == 8)
+    #expect(queue.popDue(at: 1000)?.channel == c(8))
     #expect(queue.isEmpty)
   }
 
@@ -44,21 +44,21 @@ import Testing
       deadlines.append((state >> 33) % UInt64(max(1, count / 2)))
     }
     var queue = PulseQueue()
-    for (channel, deadline) in deadlines.enumerated() { queue.push(deadline, channel: channel) }
-    var popped: [(deadline: UInt64, channel: Int)] = []
+    for (channel, deadline) in deadlines.enumerated() { queue.schedule(deadline, for: c(channel)) }
+    var popped: [(deadline: UInt64, channel: ChannelName)] = []
     while let entry = queue.popDue(at: UInt64.max) { popped.append(entry) }
     #expect(popped.map(\.deadline) == deadlines.sorted())
-    #expect(Set(popped.map(\.channel)) == Set(0..<count), "every entry comes out once")
-    for entry in popped { #expect(deadlines[entry.channel] == entry.deadline) }
+    #expect(Set(popped.map(\.channel)) == Set((0..<count).map(c)), "every entry comes out once")
+    for entry in popped { #expect(deadlines[Int(entry.channel.description.dropFirst())!] == entry.deadline) }
     #expect(queue.isEmpty)
   }
 
   @Test func interleavedPushesAndPopsStayOrdered() {
     var queue = PulseQueue()
-    for deadline: UInt64 in [40, 10, 30] { queue.push(deadline, channel: Int(deadline)) }
+    for deadline: UInt64 in [40, 10, 30] { queue.schedule(deadline, for: c(Int(deadline))) }
     #expect(queue.popDue(at: 15)?.deadline == 10)
-    queue.push(5, channel: 5)
-    queue.push(35, channel: 35)
+    queue.schedule(5, for: c(5))
+    queue.schedule(35, for: c(35))
     var order: [UInt64] = []
     while let entry = queue.popDue(at: 100) { order.append(entry.deadline) }
     #expect(order == [5, 30, 35, 40])
@@ -66,29 +66,69 @@ import Testing
 
   @Test func removeAllEmptiesTheQueue() {
     var queue = PulseQueue()
-    queue.push(1, channel: 0)
-    queue.push(2, channel: 1)
+    queue.schedule(1, for: c(0))
+    queue.schedule(2, for: c(1))
     queue.removeAll()
     #expect(queue.isEmpty)
     #expect(queue.earliest == nil)
-    queue.push(9, channel: 3)
-    #expect(queue.popDue(at: 9)?.channel == 3)
+    queue.schedule(9, for: c(3))
+    #expect(queue.popDue(at: 9)?.channel == c(3))
   }
 
-  @Test func theStoreSkipsStaleEntries() {
-    // Lazy deletion: restarted and cut-short windows leave entries the store must pass over.
+  @Test func rescheduleMovesTheOneEntryEitherWay() {
+    var queue = PulseQueue()
+    for i in 0..<20 { queue.schedule(UInt64(100 + i), for: c(i)) }
+    queue.schedule(500, for: c(0))  // later: sifts down
+    queue.schedule(5, for: c(19))  // earlier (a shorter pulse_ms since): sifts up
+    #expect(queue.count == 20)
+    #expect(queue.deadline(of: c(0)) == 500)
+    var order: [ChannelName] = []
+    while let entry = queue.popDue(at: .max) { order.append(entry.channel) }
+    #expect(order == [c(19)] + (1..<19).map(c) + [c(0)])
+  }
+
+  @Test func removeTakesOutOneEntryAndKeepsTheOrder() {
+    var queue = PulseQueue()
+    for i in 0..<50 { queue.schedule(UInt64((i * 37) % 50), for: c(i)) }
+    for i in stride(from: 0, to: 50, by: 3) { queue.remove(c(i)) }
+    queue.remove(c(999))  // not queued: nothing happens
+    var deadlines: [UInt64] = []
+    while let entry = queue.popDue(at: .max) {
+      #expect(Int(entry.channel.description.dropFirst())! % 3 != 0)
+      deadlines.append(entry.deadline)
+    }
+    #expect(deadlines == deadlines.sorted())
+    #expect(deadlines.count == 50 - 17)
+  }
+
+  @Test func theStoreQueuesOneEntryPerChannelWhateverTheRate() {
+    // 100,000 increases of one channel under a one-hour pulse, then of 10 channels.
+    var config = DaemonConfig()
+    config.defaults.pulseMs = 3_600_000
+    let store = Store(config: config)
+    for t in 0..<100_000 { apply(.increment(1), "a", on: store, at: UInt64(t)) }
+    #expect(store.queuedPulseCount == 1)
+    #expect(store.nextPulseDeadline == 99_999 + 3_600_000_000)
+    for t in 0..<10_000 { apply(.increment(1), "c\(t % 10)", on: store, at: UInt64(t)) }
+    #expect(store.queuedPulseCount == 11)
+  }
+
+  @Test func windowsCutShortOrRestartedLeaveNoEntryBehind() {
     let store = Store()
-    apply(.increment(1), "a", on: store, at: 0)          // entry at 3 s
-    apply(.increment(1), "a", on: store, at: 1_000_000)  // entry at 4 s; the 3 s one is stale
-    apply(.increment(1), "b", on: store, at: 0)          // entry at 3 s
-    apply(.set(0), "b", on: store, at: 500_000)          // cut short: stale
-    #expect(store.nextPulseDeadline == 3_000_000, "stale entries stay queued")
-    var ended: [String] = []
-    store.expirePulses(now: 3_000_000) { ended.append($0.name.description) }
-    #expect(ended.isEmpty)
+    apply(.increment(1), "a", on: store, at: 0)  // window to 3 s
+    apply(.increment(1), "a", on: store, at: 1_000_000)  // moved to 4 s
+    apply(.increment(1), "b", on: store, at: 0)  // window to 3 s
+    apply(.set(0), "b", on: store, at: 500_000)  // cut short: removed
+    #expect(store.queuedPulseCount == 1)
     #expect(store.nextPulseDeadline == 4_000_000)
+    var ended: [String] = []
+    store.expirePulses(now: 3_999_999) { ended.append($0.name.description) }
+    #expect(ended.isEmpty)
     store.expirePulses(now: 4_000_000) { ended.append($0.name.description) }
     #expect(ended == ["a"])
     #expect(store.nextPulseDeadline == nil)
   }
 }
+
+/// The channel name `c<i>`.
+private func c(_ i: Int) -> ChannelName { name("c\(i)") }

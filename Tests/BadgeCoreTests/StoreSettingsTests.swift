@@ -61,7 +61,7 @@ import Testing
     apply(.increment(1), "app:x", on: store)
     apply(.decrement(1), "app:x", on: store)
     #expect(store.listed.map(\.name.description) == ["Chat", "app:x", "beta", "mail", "zeta"])
-    #expect(store.channels.count == 6, "a channel back at 0 is kept, only not listed")
+    #expect(store.channels.count == 5, "a channel back at 0 with no setting is forgotten")
     #expect(store.listed.allSatisfy { $0.isListed })
   }
 

@@ -85,7 +85,18 @@ import Testing
   @Test func anErrorMessageNeverSpansLines() {
     var out: [UInt8] = []
     ReplyEncoder.appendError(ProtocolError(.failed, "bad.conf:3: Oops\nand\r\nmore"), to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "ERR failed bad.conf:3: Oops and  more\n")
+    #expect(String(decoding: out, as: UTF8.self) == #"ERR failed bad.conf:3: Oops\x0Aand\x0D\x0Amore"# + "\n")
+  }
+
+  @Test func controlCharactersInAMessageAreEscaped() {
+    var out: [UInt8] = []
+    // NUL, ESC [ 2 J (clear the screen), DEL, a backslash, CSI (U+009B), and characters that
+    // are not controls: é (C3 A9), U+00A0 (C2 A0), •.
+    let message = "Unknown command 'A\u{0}B\u{1B}[2J\u{7F}\\\u{9B}31m é\u{A0}•'"
+    ReplyEncoder.appendError(ProtocolError(.unknownCommand, message), to: &out)
+    #expect(String(decoding: out, as: UTF8.self)
+      == #"ERR unknown-command Unknown command 'A\x00B\x1B[2J\x7F\\\u009B31m "# + "é\u{A0}•'\n")
+    #expect(out.dropLast().allSatisfy { $0 >= 0x20 && $0 != 0x7F }, "no control byte is left")
   }
 
   @Test func exactErrorLines() {

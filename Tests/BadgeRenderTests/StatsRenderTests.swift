@@ -35,7 +35,7 @@ import Testing
     (0.0, 4, "    "), (1.0, 4, "████"), (0.5, 4, "██  "), (1.0 / 32, 4, "▏   "), (2.0 / 32, 4, "▎   "),
     (3.0 / 32, 4, "▍   "), (4.0 / 32, 4, "▌   "), (5.0 / 32, 4, "▋   "), (6.0 / 32, 4, "▊   "), (7.0 / 32, 4, "▉   "),
     (9.0 / 32, 4, "█▏  "), (31.0 / 32, 4, "███▉"), (1.5, 4, "████"), (-1.0, 4, "    "), (Double.nan, 4, "    "),
-    (0.3, 0, ""),
+    (0.3, 0, ""), (0.001, 4, "▏   "),
   ]
 
   @Test(arguments: bars)
@@ -47,6 +47,8 @@ import Testing
     #expect(BlockGlyphs.columns([0, 1, 2, 3, 4, 5, 6, 7, 8], maximum: 8) == " ▁▂▃▄▅▆▇█")
     #expect(BlockGlyphs.columns([0.01, 100], maximum: 100) == "▁█", "anything above nothing shows")
     #expect(BlockGlyphs.columns([0, 0], maximum: 0) == "  ")
+    #expect(BlockGlyphs.columns([8, 0, 4], maximum: 8, cellWidth: 4) == "███     ▄▄▄ ", "wide columns keep a gap")
+    #expect(BlockGlyphs.columns([8, 4], maximum: 8, cellWidth: 2) == "██▄▄")
   }
 
   @Test func longSeriesAreSummedIntoColumnsThatFit() {
@@ -101,9 +103,9 @@ import Testing
       "week  2026-11-24 to 2026-11-30",
       "                            arrivals clears peak",
       "mail  █████████████████████       12      3    7",
-      "       ▄   █ ",
+      "         ▄▄          ██    ",  // 3 cells a day: two drawn, one gap
       "ci    █████▎                       3      1    3",
-      "            █",
+      "                        ██ ",
     ])
   }
 
@@ -112,7 +114,7 @@ import Testing
     countUp.restart(at: 0)
     let start = StatsPanel(stats: Self.week, width: 48).lines(at: 0, countUp: countUp)
     #expect(start[2] == "mail                               0      0    0")
-    #expect(start[3] == "             ")
+    #expect(start[3] == String(repeating: " ", count: 27))
     let middle = StatsPanel(stats: Self.week, width: 48).lines(at: 0.375, countUp: countUp)
     // 0.684643 of the way: 12 → 8, 3 → 2, 7 → 4; the bar 21 × 0.684643 = 14.38 cells.
     #expect(middle[2] == "mail  ██████████████▍              8      2    4")

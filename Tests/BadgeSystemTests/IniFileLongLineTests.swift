@@ -16,7 +16,7 @@ import Testing
   }
 
   static func tooLong(_ line: Int) -> Result<[ConfigEntry], ConfigError> {
-    .failure(ConfigError(file: "long.conf", line: line, reason: "Line is too long"))
+    .failure(ConfigError(file: "long.conf", line: line, reason: "Line is longer than 199 bytes, comments included"))
   }
 
   @Test func aLineOf199BytesFits() throws {

@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeSystem
 import Testing
+import Glibc
 
 /// Reading real files with libinih, then `DaemonConfig.parse` on what it read.
 @Suite struct IniFileTests {
@@ -94,11 +95,35 @@ import Testing
     }
   }
 
-  @Test func aFileThatCannotBeReadIsAnErrorNotAnEmptyConfig() throws {
+  @Test func aFolderIsRefusedNotReadAsAnEmptyConfig() throws {
     try TemporaryFolder.with { folder in
-      // fopen succeeds on a folder; reading it fails with EISDIR.
-      #expect(throws: ConfigError(file: folder.path, line: 0, reason: "Failed to read: Is a directory")) {
+      #expect(throws: ConfigError(file: folder.path, line: 0, reason: "Not a regular file")) {
         try IniFile.read(path: folder.path)
+      }
+    }
+  }
+
+  @Test func aFIFOIsRefusedAtOnceWithoutWaitingForAWriter() throws {
+    try TemporaryFolder.with { folder in
+      let path = folder.file("badged.conf")
+      #expect(mkfifo(path, 0o600) == 0)
+      // A blocking open would wait here for a writer forever.
+      #expect(throws: ConfigError(file: path, line: 0, reason: "Not a regular file")) {
+        try IniFile.read(path: path)
+      }
+    }
+  }
+
+  @Test func aNULInsideALineIsRefusedAtItsLine() throws {
+    try TemporaryFolder.with { folder in
+      // C strings would read 'pulse_ms = 5\0' + '000' as 5.
+      let path = try folder.write("badged.conf", "[daemon]\nmax_label = 9\npulse_ms = 5\u{0}000\n")
+      #expect(throws: ConfigError(file: path, line: 3, reason: "Line holds a NUL byte")) {
+        try IniFile.read(path: path)
+      }
+      _ = try folder.write("badged.conf", "[daemon]\n# a comment \u{0} too\n")
+      #expect(throws: ConfigError(file: path, line: 2, reason: "Line holds a NUL byte")) {
+        try IniFile.read(path: path)
       }
     }
   }
@@ -131,7 +156,7 @@ import Testing
         _ = try DaemonConfig.parse(IniFile.read(path: path), file: path)
         Issue.record("accepted an unknown section")
       } catch {
-        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [bridge], [notifications] or [channel NAME]")
+        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]")
       }
     }
   }

@@ -46,6 +46,8 @@ import Testing
       #expect(server.statusFlags & O_NONBLOCK != 0)
       #expect(server.descriptorFlags & FD_CLOEXEC != 0)
       #expect(UnixSocket.peerPID(server) == getpid())
+      let peer = try #require(UnixSocket.peerCredentials(server))
+      #expect(peer.pid == getpid() && peer.uid == getuid() && peer.gid == getgid())
 
       try client.send("PING\n")
       #expect(try server.receive() == (.processed(5), "PING\n"))

@@ -64,6 +64,19 @@ import Testing
     #expect(result.status == 128 + SIGSYS)
   }
 
+  /// sd-bus, which badged uses for the session bus, works under the rules: busctl (an sd-bus
+  /// client) asks a private dbus-daemon for its id, with a refused call killing it.
+  @Test func sdBusTalksToTheSessionBusUnderThem() throws {
+    let folder = try TemporaryFolder()
+    let allow = try ServiceUnit.writeAllowList(in: folder)
+    let result = try run(
+      "/usr/bin/dbus-run-session",
+      ["--", Self.seccompRun, "--allow", allow, "--kill", "/usr/bin/busctl", "--user", "call",
+       "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("s \""))
+  }
+
   /// A run of the daemon's work under the rules, with a refused call killing it (`--kill`):
   /// start, notify and watchdog, clients and a watcher, every kind of change, a reload, a
   /// stop that compacts the state, and a second start that loads it.

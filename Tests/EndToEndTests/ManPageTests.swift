@@ -87,6 +87,14 @@ import Testing
     for key in DaemonConfig.DaemonKey.allCases {
       #expect(section("[daemon]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
+    for key in ResourceLimits.Key.allCases {
+      let entry = section("[limits]", of: page).first { $0.hasPrefix("       \(key.rawValue) = ") }
+      #expect(entry != nil, "\(key)")
+      // One paragraph of words, whatever the filling and justification did with spaces.
+      let text = section("[limits]", of: page).joined(separator: " ").split(separator: " ").joined(separator: " ")
+      #expect(text.contains("from \(key.range.lowerBound) to \(key.range.upperBound)"), "\(key): its range")
+      #expect(text.contains("Default: \(ResourceLimits.defaults[key])."), "\(key): its default")
+    }
     for key in SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] {
       #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
     }

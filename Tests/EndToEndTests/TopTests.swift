@@ -82,7 +82,7 @@ import Testing
 
     // q quits and gives the terminal back.
     try pane.keys("q")
-    pane.wait("the exit status") { $0.contains("EXIT=0") }
+    pane.wait("the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
     #expect(try pane.display("#{alternate_on}") == "0")
     let stty = pane.screen
     #expect(stty.contains(" icanon") && stty.contains(" echo ") && !stty.contains("-icanon") && !stty.contains("-echo "),
@@ -108,9 +108,55 @@ import Testing
     // SIGTERM ends it and gives the terminal back too.
     let pid = try #require(try pane.topPID())
     kill(pid, SIGTERM)
-    pane.wait("the exit status") { $0.contains("EXIT=0") }
+    pane.wait("the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
     #expect(try pane.display("#{alternate_on}") == "0")
     #expect(!pane.screen.contains("-icanon") && !pane.screen.contains("-echo "))
+  }
+
+  @Test func theStatisticsPanelShowsTheDaemonsFiguresAndFollowsChanges() throws {
+    let config = "[daemon]\npulse_ms = 0\n"
+    let first = try DaemonProcess(config: config)
+    for change in [["incr", "mail", "5"], ["incr", "mail", "2"], ["clear", "mail"], ["incr", "mail", "1"]] {
+      try badgectl(change, socket: first.socket)
+    }
+    let pane = try TopPane(daemon: first)
+    pane.wait("mail") { _ in pane.row(0).contains("mail  1") }
+    try pane.keys("s")
+    // Today: 8 arrivals, 1 clear, a peak of 7; the week's control shows week selected.
+    pane.wait("the week's figures") { $0.contains("▐ week ▌") && $0.contains("mail") && $0.contains(" 8      1    7") }
+    // A change made elsewhere refreshes the figures (an event asks for them; no polling).
+    try badgectl(["incr", "mail", "9"], socket: first.socket)
+    pane.wait("the refreshed figures") { $0.contains(" 17      1   10") }
+    // ] switches to the month: its header and the same figures, counted up again.
+    try pane.keys("]")
+    pane.wait("the month") { $0.contains("▐ month ▌") && $0.contains("month  ") && $0.contains(" 17      1   10") }
+    // After a daemon restart the panel asks again, and the history is still there.
+    first.crash()
+    pane.wait("offline") { $0.contains("offline: reconnecting") }
+    let second = try DaemonProcess(folder: first.folder, config: config)
+    defer { second.stop() }
+    pane.wait("back online") { !$0.contains("offline") }
+    try badgectl(["decr", "mail", "10"], socket: second.socket)
+    pane.wait("figures after the restart") { $0.contains(" 17      2   10") }
+    try pane.keys("q")
+    pane.wait("the exit status") { $0.contains("EXIT=0") }
+  }
+
+  @Test func ctrlCAndSIGHUPAlsoGiveTheTerminalBack() throws {
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    for way in ["C-c", "SIGHUP"] {
+      let pane = try TopPane(daemon: daemon)
+      pane.wait("mail") { _ in pane.row(0).contains("mail") }
+      if way == "C-c" {
+        try pane.keys("C-c")
+      } else {
+        kill(try #require(try pane.topPID()), SIGHUP)
+      }
+      pane.wait("\(way): the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
+      #expect(try pane.display("#{alternate_on}") == "0", "\(way)")
+      #expect(!pane.screen.contains("-icanon") && !pane.screen.contains("-echo "), "\(way)")
+    }
   }
 
   @Test func withoutATerminalItIsAUsageError() throws {

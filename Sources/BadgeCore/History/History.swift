@@ -33,15 +33,28 @@ public struct History: Sendable {
     return days[i]
   }
 
-  /// Counts a change of `name`'s count from `before` to `after`, made on `day`.
-  public mutating func record(_ name: ChannelName, from before: Int, to after: Int, on day: Int) {
-    guard before != after else { return }
-    var entry = entry(of: name, on: day) ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
+  /// What a day's entry was before `record` changed it, for undoing (`putBack`).
+  public enum EntryBefore: Sendable {
+    /// `record` changed nothing.
+    case unchanged
+    /// The day had no entry.
+    case none
+    case entry(HistoryDay)
+  }
+
+  /// Counts a change of `name`'s count from `before` to `after`, made on `day`; returns what
+  /// the day's entry was before.
+  @discardableResult
+  public mutating func record(_ name: ChannelName, from before: Int, to after: Int, on day: Int) -> EntryBefore {
+    guard before != after else { return .unchanged }
+    let old = entry(of: name, on: day)
+    var entry = old ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
     if after > before { entry.figures.arrivals = entry.figures.arrivals.addingSaturated(after - before) }
     if after == 0 { entry.figures.clears = entry.figures.clears.addingSaturated(1) }
     entry.figures.peak = max(entry.figures.peak, after)
     entry.endCount = after
     put(entry, for: name)
+    return old.map { .entry($0) } ?? .none
   }
 
   /// Puts back an entry as it was persisted (recovery), replacing the one of its day.
@@ -49,12 +62,13 @@ public struct History: Sendable {
     put(entry, for: name)
   }
 
-  /// Puts `name`'s entry of `day` back as it was before a change (`nil`: the day had none):
-  /// undoing a change the disk refused.
-  public mutating func putBack(_ entry: HistoryDay?, of name: ChannelName, on day: Int) {
-    if let entry {
-      put(entry, for: name)
-    } else if var days = channels[name], let i = index(of: day, in: days) {
+  /// Puts `name`'s entry of `day` back as `record` found it: undoing a change the disk refused.
+  public mutating func putBack(_ before: EntryBefore, of name: ChannelName, on day: Int) {
+    switch before {
+    case .unchanged: return
+    case .entry(let entry): put(entry, for: name)
+    case .none:
+      guard var days = channels[name], let i = index(of: day, in: days) else { return }
       days.remove(at: i)
       channels[name] = days.isEmpty ? nil : days
     }

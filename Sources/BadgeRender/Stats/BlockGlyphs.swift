@@ -6,11 +6,12 @@ public enum BlockGlyphs {
   static let verticalEighths: [Character] = ["▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
   /// A horizontal bar `fraction` (0…1) of `width` cells long, to the nearest eighth of a cell,
-  /// padded with spaces to exactly `width` cells.
+  /// padded with spaces to exactly `width` cells. Anything above 0 shows at least `▏`, as a
+  /// column chart shows at least `▁`.
   public static func bar(_ fraction: Double, width: Int) -> String {
     guard width > 0 else { return "" }
     let clamped = fraction.isFinite ? min(max(fraction, 0), 1) : 0
-    let eighths = Int((clamped * Double(width * 8)).rounded())
+    let eighths = clamped > 0 ? max(1, Int((clamped * Double(width * 8)).rounded())) : 0
     var out = String(repeating: "█", count: eighths / 8)
     if eighths % 8 > 0 { out.append(horizontalEighths[eighths % 8 - 1]) }
     return out + String(repeating: " ", count: width - (eighths + 7) / 8)
@@ -18,16 +19,19 @@ public enum BlockGlyphs {
 
   /// One column per value, each `value / maximum` of a cell high to the nearest eighth: a
   /// space for nothing, `▁` for the least above nothing, `█` for `maximum`. With a maximum of
-  /// 0 every column is empty.
-  public static func columns(_ values: [Double], maximum: Double) -> String {
+  /// 0 every column is empty. Each column is `cellWidth` cells wide, its last cell a gap when
+  /// it is wider than two, so a week spreads over the room a bar has.
+  public static func columns(_ values: [Double], maximum: Double, cellWidth: Int = 1) -> String {
+    let filled = cellWidth > 2 ? cellWidth - 1 : max(cellWidth, 1)
+    let gap = String(repeating: " ", count: max(cellWidth, 1) - filled)
     var out = ""
     for value in values {
       guard maximum > 0, value > 0, value.isFinite else {
-        out.append(" ")
+        out += String(repeating: " ", count: filled) + gap
         continue
       }
       let level = min(8, max(1, Int((value / maximum * 8).rounded())))
-      out.append(verticalEighths[level - 1])
+      out += String(repeating: verticalEighths[level - 1], count: filled) + gap
     }
     return out
   }

@@ -40,7 +40,9 @@ public struct StatsPanel: Sendable {
       if channel.days.count > 1 {
         let perColumn = BlockGlyphs.buckets(channel.days.map(\.arrivals), width: layout.barWidth)
         let maximum = Double(perColumn.max() ?? 0)
-        let chart = BlockGlyphs.columns(perColumn.map { countUp.fraction(Double($0), at: time) }, maximum: maximum)
+        let chart = BlockGlyphs.columns(
+          perColumn.map { countUp.fraction(Double($0), at: time) }, maximum: maximum,
+          cellWidth: max(1, layout.barWidth / max(perColumn.count, 1)))
         lines.append(String(repeating: " ", count: layout.barStart) + chart)
       }
     }

@@ -37,7 +37,9 @@ final class TemporaryFolder {
     // Short paths: a Unix socket path must fit in 107 bytes.
     let base = URL(fileURLWithPath: "/tmp")
     url = base.appendingPathComponent("bdt-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    // Private, as badged's own socket folder is: it warns about a looser one.
+    try FileManager.default.createDirectory(
+      at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
   }
 
   func file(_ name: String) -> String { url.appendingPathComponent(name).path }

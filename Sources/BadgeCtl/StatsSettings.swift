@@ -1,0 +1,61 @@
+import BadgeCore
+import BadgeSystem
+
+/// What `badgectl stats` was asked for, checked before anything connects: every bad value is
+/// a usage error (exit 64).
+struct StatsSettings {
+  /// How the figures are written.
+  enum Format: String, CaseIterable {
+    /// Bars, a column chart and numbers that count up together in a terminal.
+    case term
+    /// One JSON object per channel, with totals and every day.
+    case json
+    /// One line of text per channel.
+    case plain
+  }
+
+  var period: StatsPeriod
+  var format: Format
+  var patterns: [ChannelPattern]
+  /// Whether the numbers and bars count up (a terminal, motion wanted); else end values.
+  var motion: Bool
+  /// Columns to lay the panel out in.
+  var width: Int
+
+  /// The facts about the surroundings the settings depend on.
+  struct Surroundings {
+    var outputIsTerminal: Bool
+    /// `NO_MOTION` is set.
+    var noMotion: Bool
+    /// `TERM=dumb`: no cursor movement.
+    var dumbTerminal: Bool
+    /// The terminal's width, if it says.
+    var columns: Int?
+
+    static var current: Surroundings {
+      Surroundings(
+        outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
+        noMotion: Environment.value("NO_MOTION") != nil,
+        dumbTerminal: Environment.value("TERM") == "dumb",
+        columns: FileDescriptor.standardOutput.terminalColumns ?? Environment.value("COLUMNS").flatMap { Int($0) })
+    }
+  }
+
+  /// The width used when the output does not say.
+  static let defaultWidth = 80
+
+  init(_ command: ParsedCommand, surroundings: Surroundings = .current) throws(CtlError) {
+    // The choices are checked by the parser; these fall back only for values it let through.
+    period = command.value("--period").flatMap(StatsPeriod.init) ?? .day
+    format = command.value("--format").flatMap(Format.init) ?? (surroundings.outputIsTerminal ? .term : .plain)
+    patterns = try command.positionals.map { (text) throws(CtlError) in try BadgeCtl.pattern(text, command) }
+    motion = format == .term && surroundings.outputIsTerminal && !surroundings.dumbTerminal
+      && !surroundings.noMotion && !command.has("--no-motion")
+    width = min(max(surroundings.columns ?? StatsSettings.defaultWidth, 20), 400)
+  }
+
+  /// The `STATS` request.
+  var request: String {
+    (["STATS", period.rawValue] + patterns.map(\.description)).joined(separator: " ")
+  }
+}

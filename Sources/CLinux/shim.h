@@ -1,0 +1,16 @@
+/* Linux calls that Swift's Glibc module does not show: it is built without _GNU_SOURCE, so
+ * glibc's headers leave out their declarations. Declared here with glibc's own types (socklen_t
+ * is an unsigned int on every Linux ABI) and wrapped in functions with Swift-friendly names. */
+#ifndef BADGED_CLINUX_SHIM_H
+#define BADGED_CLINUX_SHIM_H
+
+struct sockaddr;
+extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int flags);
+
+/* accept(2) that sets the new descriptor's flags (SOCK_NONBLOCK, SOCK_CLOEXEC) in the same
+ * call, so there is no moment in which it lacks them. */
+static inline int badged_accept4(int fd, int flags) {
+  return accept4(fd, (struct sockaddr *)0, (unsigned int *)0, flags);
+}
+
+#endif
