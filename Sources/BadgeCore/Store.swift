@@ -192,7 +192,7 @@ public final class Store {
 
   /// The changes so far are saved: they will never be undone.
   public func forgetUndo() {
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
     dndBeforeUndo = nil
   }
 
@@ -217,7 +217,7 @@ public final class Store {
       undone(name)
     }
     if !undo.isEmpty { seq = seqBeforeUndo }
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
     if let before = dndBeforeUndo {
       dndBeforeUndo = nil
       dnd = before
