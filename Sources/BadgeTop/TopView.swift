@@ -173,8 +173,17 @@ public enum TopView {
       default: look = style(model.options.palette.badge)
       }
       canvas.put(line, row: row, column: x, look)
+      if offset == 2 {
+        // The bar in the badge's colour, the name and numbers around it in the text's.
+        for (index, character) in line.enumerated() where barGlyphs.contains(character) {
+          canvas.paint(row: row, column: x + index, width: 1, style(model.options.palette.badge))
+        }
+      }
     }
   }
+
+  /// The glyphs a `BlockGlyphs` bar is made of.
+  static let barGlyphs = Set("█▏▎▍▌▋▊▉")
 
   // MARK: - Overlays
 

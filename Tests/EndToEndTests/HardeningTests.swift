@@ -131,3 +131,29 @@ import Testing
     #expect(again.stop() == 0, "\(again.log)")
   }
 }
+
+/// The bus bridges under the unit's seccomp rules: sd-bus's calls are all in the allow list.
+@Suite struct BusBridgeHardeningTests {
+  @Test func theBridgesWorkUnderTheUnitsSeccompRules() throws {
+    let folder = try TemporaryFolder()
+    let bus = try SessionBus(folder: folder)
+    let notificationDaemon = try BusPeer(bus: bus)
+    #expect(try notificationDaemon.send("notifications") == "own 1")
+    let wrapper = [HardeningTests.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
+    let daemon = try DaemonProcess(
+      folder: folder, config: "[notifications]\ncount = yes\n", arguments: ["--log-level", "debug"], wrapper: wrapper,
+      environment: bus.environment)
+    try bus.waitForOwner(of: "com.canonical.Unity", pid: daemon.pid)
+    #expect(waitUntil { daemon.log.contains("Counting notifications as a monitor of the session bus.") })
+    let watcher = try daemon.client()
+    #expect(try watcher.request("WATCH") == ["OK watching"])
+    let app = try BusPeer(bus: bus)
+    try app.send("update / application://chat.desktop count=x:2 count-visible=b:true")
+    #expect(try watcher.nextEvent() == "app:chat count=2")
+    #expect(try run("notify-send", ["--app-name=mail", "hi"], environment: bus.environment).status == 0)
+    #expect(try watcher.nextEvent() == "notify:mail count=1")
+    bus.stop()
+    #expect(waitUntil { daemon.log.contains("Lost the session bus for the LauncherEntry bridge") })
+    #expect(daemon.stop() == 0, "\(daemon.log)")
+  }
+}

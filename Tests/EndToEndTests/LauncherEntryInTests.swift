@@ -120,6 +120,21 @@ import Testing
     #expect(!fixture.daemon.log.contains("session bus"))
   }
 
+  @Test func aReloadTurnsTheBridgeOffAndOnAgain() throws {
+    let fixture = try BridgeFixture(config: "")
+    _ = try fixture.folder.write("badged.conf", "[bridge]\nenabled = no\n")
+    #expect(try fixture.daemon.client().request("RELOAD") == ["OK reloaded"])
+    try fixture.bus.waitForOwner(of: BridgeFixture.dockName, pid: nil)
+    #expect(fixture.daemon.log.contains("The LauncherEntry bridge is off ([bridge] enabled = no)."))
+    _ = try fixture.folder.write("badged.conf", "[bridge]\nenabled = yes\n")
+    #expect(try fixture.daemon.client().request("RELOAD") == ["OK reloaded"])
+    try fixture.bus.waitForOwner(of: BridgeFixture.dockName, pid: fixture.daemon.pid)
+    let watcher = try fixture.watcher("app:back")
+    let app = try BusPeer(bus: fixture.bus)
+    try app.send("update / application://back.desktop count=x:1 count-visible=b:true")
+    #expect(try watcher.nextEvent() == "app:back count=1")
+  }
+
   /// Ends `app` and waits until the bus has seen it go: the bus sends `NameOwnerChanged` to
   /// the daemon before it answers the question, so whatever is sent next comes after it.
   private func leave(_ app: BusPeer, _ fixture: BridgeFixture) throws {

@@ -142,6 +142,23 @@ import Testing
     pane.wait("the exit status") { $0.contains("EXIT=0") }
   }
 
+  @Test func ctrlCAndSIGHUPAlsoGiveTheTerminalBack() throws {
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    for way in ["C-c", "SIGHUP"] {
+      let pane = try TopPane(daemon: daemon)
+      pane.wait("mail") { _ in pane.row(0).contains("mail") }
+      if way == "C-c" {
+        try pane.keys("C-c")
+      } else {
+        kill(try #require(try pane.topPID()), SIGHUP)
+      }
+      pane.wait("\(way): the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
+      #expect(try pane.display("#{alternate_on}") == "0", "\(way)")
+      #expect(!pane.screen.contains("-icanon") && !pane.screen.contains("-echo "), "\(way)")
+    }
+  }
+
   @Test func withoutATerminalItIsAUsageError() throws {
     let daemon = try DaemonProcess()
     let result = try badgectl(["top"], socket: daemon.socket)

@@ -17,7 +17,7 @@ final class TopPane {
     let top = "env TERM=xterm-256color BADGED_SOCKET=\(daemon.socket) \(Binaries.badgectl.path) top \(arguments)"
     try background.run(
       ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-       "sh -c '\(top); echo EXIT=$?; stty -a; exec sleep 600'"])
+       "sh -c 'trap : INT; \(top); echo EXIT=$?; stty -a; exec sleep 600'"])
   }
 
   deinit { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }
