@@ -157,7 +157,7 @@ public final class Store {
 
   /// The changes so far are saved: they will never be undone.
   public func forgetUndo() {
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
@@ -181,7 +181,7 @@ public final class Store {
       undone(name)
     }
     if !undo.isEmpty { seq = seqBeforeUndo }
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
   }
 
   /// When the next pulse window ends, if any channel pulses.

@@ -73,6 +73,7 @@ import Testing
     turns.commit.policy.tryRepair()
     #expect(turns.commit.policy.isFailing)
     #expect(turns.repairsScheduled == 2)
+    #expect(turns.commit.policy.failedRepairs == 1)
     turns.log.failRepairs = false
     turns.commit.policy.tryRepair()
     #expect(!turns.commit.policy.isFailing)
