@@ -158,6 +158,10 @@ final class Watcher {
       loop.exit(code: 1)
     case .state, .ok, .data, .error:
       display.replied(line)  // a reply to a request sent over this connection
+    case .dnd(_, let pushed):
+      // Each channel's own line says how do-not-disturb shows it; a `DND` request's reply is
+      // a reply like any other.
+      if watching && !pushed { display.replied(line) }
     }
   }
 

@@ -19,6 +19,8 @@ class Peer {
   /// `Subscriptions.eventHighWater`, in the order they first changed.
   final var mergedChannels: [ChannelName] = []
   final var mergedSet: Set<ChannelName> = []
+  /// Do-not-disturb changed while the output was congested: its latest state is owed.
+  final var mergedDND = false
   /// The number of events staged in this turn when the peer began watching: it gets only the
   /// later ones (its `WATCH` snapshot already shows the earlier ones).
   final var watchedFromEvent = 0

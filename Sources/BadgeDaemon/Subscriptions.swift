@@ -61,6 +61,7 @@ final class Subscriptions {
     peer.patterns = nil
     peer.mergedChannels.removeAll()
     peer.mergedSet.removeAll()
+    peer.mergedDND = false
     watchers.removeAll { $0 === peer }
   }
 
@@ -80,6 +81,20 @@ final class Subscriptions {
     }
   }
 
+  /// Sends do-not-disturb's state, event number `index` of the turn, to every watcher that
+  /// watched before it, whatever it watches; a congested one gets the latest state once its
+  /// output has drained.
+  func publishDND(_ dnd: DoNotDisturb, index: Int, now: UInt64) {
+    for watcher in watchers where index >= watcher.watchedFromEvent {
+      if watcher.pendingOutput >= Subscriptions.eventHighWater || !watcher.mergedChannels.isEmpty {
+        watcher.mergedDND = true
+      } else {
+        ReplyEncoder.appendDND(dnd, kind: .event, now: now, to: &watcher.output)
+      }
+      if !watcher.queuedForSend { outputQueued(watcher) }
+    }
+  }
+
   /// A new turn: every watcher gets the events staged from now on.
   func turnEnded() {
     guard startedThisTurn else { return }
@@ -91,6 +106,11 @@ final class Subscriptions {
   /// its output reaches the high-water mark again. Returns whether any were appended.
   @discardableResult
   func appendMergedEvents(to peer: Peer, from store: Store, now: UInt64) -> Bool {
+    let dnd = peer.mergedDND
+    if dnd {
+      peer.mergedDND = false
+      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, to: &peer.output)
+    }
     var sent = 0
     while sent < peer.mergedChannels.count && peer.pendingOutput < Subscriptions.eventHighWater {
       let name = peer.mergedChannels[sent]
@@ -99,6 +119,6 @@ final class Subscriptions {
       sent += 1
     }
     peer.mergedChannels.removeFirst(sent)
-    return sent > 0
+    return dnd || sent > 0
   }
 }

@@ -9,7 +9,7 @@ import TestSupport
     var watcher = ManualWatcher(.eww)
     watcher.receive(snapshot(count: 4))
     #expect(watcher.draw() == """
-      {"channel":"mail","count":4,"label":"4","dot":false,"pulse":0,"muted":false,"seq":1,\
+      {"channel":"mail","count":4,"label":"4","dot":false,"pulse":0,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":4,\
       "online":true,"pulsing":false,"shown":"4","previous":"","direction":"",\
       "scale":1.000000,"opacity":1.000000,"offset":0.000000,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"mail: 4 unread","class":["unread"]}
@@ -21,7 +21,7 @@ import TestSupport
     var object = JSONObject()
     object.addState(of: snapshot("ci", count: 120, pulseMs: 2000, online: false))
     #expect(object.text == """
-      {"channel":"ci","count":120,"label":"99+","dot":false,"pulse":2000,"muted":false,"seq":1,\
+      {"channel":"ci","count":120,"label":"99+","dot":false,"pulse":2000,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":120,\
       "online":false}
       """)
   }
@@ -33,11 +33,11 @@ import TestSupport
     watcher.receive(snapshot(count: 9, pulseMs: 3000))
     watcher.advance(to: 10.05)
     #expect(watcher.draw() == """
-      {"channel":"mail","count":9,"label":"9","dot":false,"pulse":2950,"muted":false,"seq":1,\
+      {"channel":"mail","count":9,"label":"9","dot":false,"pulse":2950,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":9,\
       "online":true,"pulsing":true,"shown":"9","previous":"10","direction":"down",\
       "scale":1.109683,"opacity":1.000000,"offset":-0.611898,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"mail: 9 unread","class":["unread","pulse"]}
-      {"channel":"ci","count":0,"label":"","dot":false,"pulse":0,"muted":false,"seq":1,\
+      {"channel":"ci","count":0,"label":"","dot":false,"pulse":0,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":0,\
       "online":true,"pulsing":false,"shown":"","previous":"","direction":"",\
       "scale":1.000000,"opacity":0.000000,"offset":0.000000,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"ci: no unread","class":["zero"]}
