@@ -146,7 +146,7 @@ import Testing
     let daemon = try DaemonProcess()
     try badgectl(["set", "mail", "2"], socket: daemon.socket)
     for way in ["C-c", "SIGHUP"] {
-      let pane = try TopPane(daemon: daemon)
+      let pane = try TopPane(daemon: daemon, name: way)
       pane.wait("mail") { _ in pane.row(0).contains("mail") }
       if way == "C-c" {
         try pane.keys("C-c")

@@ -10,9 +10,10 @@ final class TopPane {
   let background: Background
   let server: String
 
-  init(daemon: DaemonProcess, arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
+  /// - Parameter name: names the tmux server, so that one test can run several panes.
+  init(daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
     background = Background(folder: daemon.folder)
-    server = daemon.folder.file("tmux-top")
+    server = daemon.folder.file("tmux-\(name)")
     // xterm-256color: ncurses then asks for SGR (1006) mouse reports, as most terminals give.
     let top = "env TERM=xterm-256color BADGED_SOCKET=\(daemon.socket) \(Binaries.badgectl.path) top \(arguments)"
     try background.run(
