@@ -108,7 +108,8 @@ final class CommandExecutor {
     var description: String {
       switch self {
       case .notSaved(let error): return error.message
-      case .refused(let error): return "\(error)"
+      case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
+      case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
       }
     }
   }

@@ -84,6 +84,8 @@ import TestSupport
       dot|bool|false
       pulse|bool|true
       muted|bool|false
+      quiet|bool|false
+      dnd|string|off
       online|bool|true
       scale|float|1.000000
       opacity|float|1.000000
@@ -105,6 +107,8 @@ import TestSupport
       mail_work_dot|bool|false
       mail_work_pulse|bool|false
       mail_work_muted|bool|true
+      mail_work_quiet|bool|false
+      mail_work_dnd|string|off
       mail_work_online|bool|true
       mail_work_scale|float|1.000000
       mail_work_opacity|float|0.500000
@@ -116,6 +120,8 @@ import TestSupport
       ci_dot|bool|false
       ci_pulse|bool|false
       ci_muted|bool|false
+      ci_quiet|bool|false
+      ci_dnd|string|off
       ci_online|bool|false
       ci_scale|float|1.000000
       ci_opacity|float|1.000000

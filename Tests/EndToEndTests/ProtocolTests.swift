@@ -127,3 +127,42 @@ import Testing
     }
   }
 }
+
+/// Back-pressure: a client that pipelines without reading is not read until its replies are
+/// sent, and then every request is carried out, in order.
+@Suite struct BackPressureTests {
+  @Test func aClientThatDoesNotReadIsPausedThenServedInOrder() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let total = 40_000  // about 2.3 MB of replies: past the 1 MiB at which reading pauses
+    let fd = client.fd
+    let blocked = DispatchSemaphore(value: 0)
+    Thread {
+      let bytes = Array(String(repeating: "INCR mail\n", count: total).utf8)
+      var offset = 0
+      var signalled = false
+      while offset < bytes.count {
+        // Non-blocking until the socket is full, so the test starts reading only once the
+        // daemon has fallen behind (and, with the replies waiting, paused reading).
+        let flags = signalled ? Int32(MSG_NOSIGNAL) : Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+        let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
+        if n > 0 {
+          offset += n
+        } else if errno == EAGAIN && !signalled {
+          signalled = true
+          blocked.signal()
+        } else if errno != EINTR {
+          break
+        }
+      }
+      if !signalled { blocked.signal() }
+    }.start()
+    blocked.wait()
+    for i in 1...total {
+      let reply = try client.readReply()
+      #expect(reply.count == 2 && reply[0].hasPrefix("STATE mail count=\(i) "), "\(reply)")
+      if reply.count != 2 { break }
+    }
+    #expect(try client.request("PING") == ["OK pong"])
+  }
+}
