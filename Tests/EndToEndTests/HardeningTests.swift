@@ -77,6 +77,21 @@ import Testing
     #expect(result.stdout.hasPrefix("s \""))
   }
 
+  /// Feedback hooks run under the rules too (a child inherits the filter): the daemon spawns
+  /// `sh`, which writes what it was told, with a refused call killing either.
+  @Test func hooksRunUnderThem() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("hooks.txt")
+    let wrapper = [Self.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
+    let daemon = try DaemonProcess(
+      folder: folder,
+      config: "[daemon]\nhook_interval_ms = 0\non_increase = \(HookTests.recorder(file))\n",
+      wrapper: wrapper, environment: ["HOOK_TEST": "filtered"])
+    _ = try daemon.client().request("INCR mail 2")
+    #expect(try HookTests.lines(file, count: 1) == ["increase mail 2 0 2 2 filtered"])
+    #expect(daemon.stop() == 0, "\(daemon.log)")
+  }
+
   /// A run of the daemon's work under the rules, with a refused call killing it (`--kill`):
   /// start, notify and watchdog, clients and a watcher, every kind of change, a reload, a
   /// stop that compacts the state, and a second start that loads it.
