@@ -3,6 +3,8 @@ public struct Channel: Sendable {
   public let name: ChannelName
   /// The unread count, 0 … `Limits.maxCount`.
   public internal(set) var count: Int = 0
+  /// The items that arrived since the channel was last seen (`SEEN`): 0 … `count`.
+  public internal(set) var unseen: Int = 0
   /// The settings the config gives this channel (defaults with any matching sections over them).
   public internal(set) var configured: ChannelSettings
   /// Whether a `[channel …]` section of the config matched this channel.
@@ -12,6 +14,9 @@ public struct Channel: Sendable {
   /// The settings in force: `override` over `configured`. Kept rather than derived because
   /// every reply and event reads it.
   public private(set) var settings: ChannelSettings
+  /// How do-not-disturb shows the channel now; `nil` when it is not silenced (do-not-disturb
+  /// is off, or the channel has `dnd = ignore`). Kept by the store, which knows both.
+  public internal(set) var silenced: DNDBadges?
   /// When the pulse window ends, in microseconds of the injected monotonic clock; 0 when the
   /// channel is not pulsing.
   public internal(set) var pulseUntil: UInt64 = 0
@@ -42,12 +47,13 @@ public struct Channel: Sendable {
   }
 
   /// The label a badge shows for this channel.
-  public var label: String { Label.text(count: count, settings: settings) }
+  public var label: String { Label.text(count: count, unseen: unseen, settings: settings) }
 
   /// A client-side value of this channel at `now`.
   public func snapshot(at now: UInt64) -> ChannelSnapshot {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
-      pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq)
+      pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
+      silenced: silenced, unseen: unseen)
   }
 }

@@ -6,6 +6,23 @@ public enum ChannelStyle: String, Sendable, CaseIterable {
   case dot
 }
 
+/// What a channel's label counts.
+public enum BadgeCounts: String, Sendable, CaseIterable {
+  /// Every unread item.
+  case count
+  /// Only the items that arrived since the channel was last seen (`SEEN`); with unread items
+  /// that were all seen, the label is the quiet dot.
+  case unseen
+}
+
+/// Whether do-not-disturb silences a channel.
+public enum DNDPolicy: String, Sendable, CaseIterable {
+  /// Do-not-disturb silences the channel (the default).
+  case obey
+  /// The channel always shows and pulses, as a pager must.
+  case ignore
+}
+
 /// The limits of every value the model accepts, in one place so that the protocol, the
 /// config parser and the docs agree.
 public enum Limits {
@@ -26,15 +43,24 @@ public struct ChannelSettings: Equatable, Sendable {
   public var pulseMs: Int
   /// A muted channel keeps counting but never pulses.
   public var muted: Bool
+  /// What the label counts: every unread item, or the unseen ones.
+  public var badge: BadgeCounts
+  /// Whether do-not-disturb silences the channel.
+  public var dnd: DNDPolicy
 
   public static let defaults = ChannelSettings(
     maxLabel: 99, style: .count, pulseMs: 3000, muted: false)
 
-  public init(maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool) {
+  public init(
+    maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool, badge: BadgeCounts = .count,
+    dnd: DNDPolicy = .obey
+  ) {
     self.maxLabel = maxLabel
     self.style = style
     self.pulseMs = pulseMs
     self.muted = muted
+    self.badge = badge
+    self.dnd = dnd
   }
 }
 
@@ -45,28 +71,39 @@ public struct SettingsOverride: Equatable, Sendable {
   public var style: ChannelStyle?
   public var pulseMs: Int?
   public var muted: Bool?
+  public var badge: BadgeCounts?
+  public var dnd: DNDPolicy?
 
-  public init(maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil) {
+  public init(
+    maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil,
+    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil
+  ) {
     self.maxLabel = maxLabel
     self.style = style
     self.pulseMs = pulseMs
     self.muted = muted
+    self.badge = badge
+    self.dnd = dnd
   }
 
   /// Whether no field is set.
-  public var isEmpty: Bool { maxLabel == nil && style == nil && pulseMs == nil && muted == nil }
+  public var isEmpty: Bool {
+    maxLabel == nil && style == nil && pulseMs == nil && muted == nil && badge == nil && dnd == nil
+  }
 
   /// `base` with every set field of this override put over it.
   public func applied(to base: ChannelSettings) -> ChannelSettings {
     ChannelSettings(
       maxLabel: maxLabel ?? base.maxLabel, style: style ?? base.style,
-      pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted)
+      pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted, badge: badge ?? base.badge,
+      dnd: dnd ?? base.dnd)
   }
 
   /// This override with every set field of `other` put over it.
   public func merged(with other: SettingsOverride) -> SettingsOverride {
     SettingsOverride(
       maxLabel: other.maxLabel ?? maxLabel, style: other.style ?? style,
-      pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted)
+      pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted, badge: other.badge ?? badge,
+      dnd: other.dnd ?? dnd)
   }
 }

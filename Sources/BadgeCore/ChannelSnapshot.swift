@@ -3,7 +3,7 @@
 public struct ChannelSnapshot: Equatable, Sendable {
   public var channel: String
   public var count: Int
-  /// What the daemon says the badge shows: "", "4", "99+" or "•".
+  /// What the daemon says the badge shows: "", "4", "99+", "•" or the quiet dot "◦".
   public var label: String
   /// Whether the channel has the dot style.
   public var dot: Bool
@@ -11,12 +11,19 @@ public struct ChannelSnapshot: Equatable, Sendable {
   public var pulseMs: Int
   public var muted: Bool
   public var seq: UInt64
+  /// What the label counts: every unread item or the unseen ones.
+  public var badge: BadgeCounts
+  /// How do-not-disturb shows the channel; `nil` when it is not silenced.
+  public var silenced: DNDBadges?
+  /// The unread items that arrived since the channel was last seen.
+  public var unseen: Int
   /// False when this is the last known state of a daemon that went away.
   public var online: Bool
 
   public init(
     channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
-    seq: UInt64, online: Bool = true
+    seq: UInt64, badge: BadgeCounts = .count, silenced: DNDBadges? = nil, unseen: Int? = nil,
+    online: Bool = true
   ) {
     self.channel = channel
     self.count = count
@@ -25,9 +32,16 @@ public struct ChannelSnapshot: Equatable, Sendable {
     self.pulseMs = pulseMs
     self.muted = muted
     self.seq = seq
+    self.badge = badge
+    self.silenced = silenced
+    self.unseen = unseen ?? count
     self.online = online
   }
 
   /// Whether the channel is in its pulse window.
   public var isPulsing: Bool { pulseMs > 0 }
+
+  /// Whether the badge is the quiet dot: unread items, all of them seen, on a `badge = unseen`
+  /// channel.
+  public var isQuiet: Bool { badge == .unseen && count > 0 && unseen == 0 }
 }

@@ -10,6 +10,16 @@ public struct DaemonConfig: Equatable, Sendable {
   public var sections: [ChannelSection] = []
   /// `[daemon]` `sync`: when changes reach the disk.
   public var sync: SyncMode = .always
+  /// `[daemon]` `dnd_badges`: how silenced badges show while do-not-disturb is on.
+  public var dndBadges: DNDBadges = .hide
+  /// `[daemon]` `on_increase`, …: the hooks of every channel no section overrides.
+  public var hooks = HookSet()
+  /// `[daemon]` `hook_interval_ms`: at most one hook start per channel in this time.
+  public var hookIntervalMs = 1000
+  /// `[daemon]` `hook_timeout_ms`: a hook still running after this is killed.
+  public var hookTimeoutMs = 10_000
+  /// `[daemon]` `hooks_when_muted`: whether muted channels run their hooks.
+  public var hooksWhenMuted = false
   /// `[limits]`: the bounds on what clients can make the daemon hold.
   public var limits: ResourceLimits = .defaults
   /// `[bridge]`: the LauncherEntry bridge.
@@ -37,6 +47,19 @@ public struct DaemonConfig: Equatable, Sendable {
     return (override.applied(to: defaults), matched)
   }
 
+  /// The hooks in force for `name`: `[daemon]`'s, then matching globs in file order, then the
+  /// section naming it exactly.
+  public func hooks(for name: ChannelName) -> HookSet {
+    var hooks = self.hooks
+    for section in sections where section.pattern.isGlob && section.pattern.matches(name) {
+      hooks = hooks.merged(with: section.hooks)
+    }
+    for section in sections where !section.pattern.isGlob && section.pattern.matches(name) {
+      hooks = hooks.merged(with: section.hooks)
+    }
+    return hooks
+  }
+
   /// The channels exported to docks (`export = <desktop id>`), by channel.
   public var exports: [ChannelName: String] {
     var result: [ChannelName: String] = [:]
@@ -51,15 +74,21 @@ public struct DaemonConfig: Equatable, Sendable {
 public struct ChannelSection: Equatable, Sendable {
   public var pattern: ChannelPattern
   public var override: SettingsOverride
+  /// The section's `on_…` hooks.
+  public var hooks: HookSet
   /// `export`: the desktop id the channel's count is announced for on the session bus
   /// (LauncherEntry), without `.desktop`; only in a section that names one channel.
   public var export: String?
   /// The line of the section's first key, for messages.
   public var line: Int
 
-  public init(pattern: ChannelPattern, override: SettingsOverride, export: String? = nil, line: Int) {
+  public init(
+    pattern: ChannelPattern, override: SettingsOverride, hooks: HookSet = HookSet(), export: String? = nil,
+    line: Int
+  ) {
     self.pattern = pattern
     self.override = override
+    self.hooks = hooks
     self.export = export
     self.line = line
   }
@@ -101,6 +130,30 @@ extension DaemonConfig {
     case pulseMs = "pulse_ms"
     case maxLabel = "max_label"
     case sync
+    case dndBadges = "dnd_badges"
+    case hookIntervalMs = "hook_interval_ms"
+    case hookTimeoutMs = "hook_timeout_ms"
+    case hooksWhenMuted = "hooks_when_muted"
+  }
+
+  /// Every key `[daemon]` accepts, for messages: its own and the hooks'.
+  static var daemonKeyNames: String {
+    (DaemonKey.allCases.map(\.rawValue) + HookEvent.allCases.map(\.key)).joined(separator: ", ")
+  }
+
+  /// Every key a `[channel …]` section accepts, for messages: the settings and the hooks.
+  static var channelKeyNames: String {
+    (SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] + HookEvent.allCases.map(\.key))
+      .joined(separator: ", ")
+  }
+
+  /// A hook's command line, or the reason it cannot be split, phrased like a value's.
+  static func hook(_ value: String) throws(SettingKey.InvalidValue) -> HookCommand {
+    do throws(HookCommand.SplitError) {
+      return try HookCommand(value)
+    } catch {
+      throw SettingKey.InvalidValue(reason: error.reason)
+    }
   }
 
   /// Builds a config from the entries of a file.
@@ -115,11 +168,23 @@ extension DaemonConfig {
       }
       let words = entry.section.split(separator: " ", omittingEmptySubsequences: true)
       if entry.section == "daemon" {
+        if let event = HookEvent(key: entry.key) {
+          do throws(SettingKey.InvalidValue) {
+            config.hooks[event] = try hook(entry.value)
+          } catch {
+            throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
+          }
+          continue
+        }
         guard let key = DaemonKey(rawValue: entry.key) else {
-          throw fail("Unknown key '\(entry.key)' in [daemon]; expected one of \(DaemonKey.allCases.map(\.rawValue).joined(separator: ", "))")
+          throw fail("Unknown key '\(entry.key)' in [daemon]; expected one of \(daemonKeyNames)")
         }
         do throws(SettingKey.InvalidValue) {
           switch key {
+          case .dndBadges: config.dndBadges = try SettingKey.word(entry.value)
+          case .hookIntervalMs: config.hookIntervalMs = try SettingKey.integer(entry.value, in: Limits.hookIntervalMs)
+          case .hookTimeoutMs: config.hookTimeoutMs = try SettingKey.integer(entry.value, in: Limits.hookTimeoutMs)
+          case .hooksWhenMuted: config.hooksWhenMuted = try SettingKey.boolean(entry.value)
           case .pulseMs: config.defaults.pulseMs = try SettingKey.integer(entry.value, in: Limits.pulseMs)
           case .maxLabel: config.defaults.maxLabel = try SettingKey.integer(entry.value, in: Limits.maxLabel)
           case .sync:
@@ -144,9 +209,10 @@ extension DaemonConfig {
         guard let pattern = ChannelPattern(words[1]) else {
           throw fail("Invalid channel name or pattern '\(words[1])' in [\(entry.section)]")
         }
+        let event = HookEvent(key: entry.key)
         let key = SettingKey(rawValue: entry.key)
-        guard key != nil || entry.key == ChannelSection.exportKey else {
-          throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \((SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey]).joined(separator: ", "))")
+        guard event != nil || key != nil || entry.key == ChannelSection.exportKey else {
+          throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(channelKeyNames)")
         }
         let index: Int
         if let existing = sectionIndex[String(words[1])] {
@@ -157,7 +223,9 @@ extension DaemonConfig {
           config.sections.append(ChannelSection(pattern: pattern, override: SettingsOverride(), line: entry.line))
         }
         do throws(SettingKey.InvalidValue) {
-          if let key {
+          if let event {
+            config.sections[index].hooks[event] = try hook(entry.value)
+          } else if let key {
             try key.parse(entry.value, into: &config.sections[index].override)
           } else {
             guard !pattern.isGlob else {

@@ -5,6 +5,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
   case style
   case pulseMs = "pulse_ms"
   case muted
+  case badge
+  case dnd
 
   /// Why a value was refused, phrased to follow "Invalid value 'x' for key: ".
   public struct InvalidValue: Error, Equatable, Sendable {
@@ -21,12 +23,13 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .pulseMs:
       override.pulseMs = try SettingKey.integer(value, in: Limits.pulseMs)
     case .style:
-      guard let style = ChannelStyle(rawValue: value) else {
-        throw InvalidValue(reason: "expected 'count' or 'dot'")
-      }
-      override.style = style
+      override.style = try SettingKey.word(value)
     case .muted:
       override.muted = try SettingKey.boolean(value)
+    case .badge:
+      override.badge = try SettingKey.word(value)
+    case .dnd:
+      override.dnd = try SettingKey.word(value)
     }
   }
 
@@ -37,6 +40,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .pulseMs: override.pulseMs = nil
     case .style: override.style = nil
     case .muted: override.muted = nil
+    case .badge: override.badge = nil
+    case .dnd: override.dnd = nil
     }
   }
 
@@ -47,7 +52,20 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .pulseMs: return String(settings.pulseMs)
     case .style: return settings.style.rawValue
     case .muted: return settings.muted ? "yes" : "no"
+    case .badge: return settings.badge.rawValue
+    case .dnd: return settings.dnd.rawValue
     }
+  }
+
+  /// One of the words of an enumeration, exactly as written.
+  public static func word<Value: RawRepresentable & CaseIterable>(
+    _ text: String
+  ) throws(InvalidValue) -> Value where Value.RawValue == String {
+    guard let value = Value(rawValue: text) else {
+      let words = Value.allCases.map { "'\($0.rawValue)'" }
+      throw InvalidValue(reason: "expected " + words.dropLast().joined(separator: ", ") + " or " + words.last!)
+    }
+    return value
   }
 
   /// A decimal integer within `range`: digits only, no sign, no spaces.

@@ -12,6 +12,8 @@ public final class Store {
     case increment(Int)
     case decrement(Int)
     case set(Int)
+    /// `SEEN`: every unread item is now seen (`unseen` goes to 0); the count stays.
+    case seen
     case mute
     case unmute
     /// Settings made over the socket: `set` fields are put over the channel's override, then the
@@ -34,6 +36,8 @@ public final class Store {
     /// Whether anything changed; only then did `seq` move, and only then is there anything to
     /// persist or push.
     public let changed: Bool
+    /// The count before the call.
+    public let previousCount: Int
   }
 
   public private(set) var config: DaemonConfig
@@ -45,6 +49,8 @@ public final class Store {
   public private(set) var channels: [Channel] = []
   private var index: [ChannelName: Int] = [:]
   private var pulses = PulseQueue()
+  /// Do-not-disturb, daemon-wide.
+  public private(set) var dnd = DoNotDisturb.off
   /// Arrivals, clears and peaks per channel and local day (`STATS`).
   public private(set) var history = History()
   /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
@@ -59,6 +65,8 @@ public final class Store {
   private var undo: [(name: ChannelName, before: Channel?, day: Int, history: History.EntryBefore)] = []
   /// `seq` before the first change in `undo`.
   private var seqBeforeUndo: UInt64 = 0
+  /// Do-not-disturb before its first change since the last `forgetUndo()`, if it changed.
+  private var dndBeforeUndo: DoNotDisturb?
 
   public init(config: DaemonConfig = DaemonConfig()) {
     self.config = config
@@ -95,6 +103,8 @@ public final class Store {
     case .set(let n):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: before.count) }
       after.count = n
+    case .seen:
+      after.unseen = 0
     case .mute, .unmute:
       // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
       // leaves no setting behind and the channel follows the config again.
@@ -106,12 +116,14 @@ public final class Store {
       after.override = override
     }
     after.settle()
-    guard after.count != before.count || after.override != before.override else {
-      return Outcome(channel: before, changed: false)
+    Store.countUnseen(&after, before: before.count)
+    guard after.count != before.count || after.unseen != before.unseen || after.override != before.override else {
+      return Outcome(channel: before, changed: false, previousCount: before.count)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
       throw .full(limit: config.limits.maxChannels)
     }
+    after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
     let historyBefore = recordHistory(of: name, from: before.count, to: after.count)
     if keepsUndo {
@@ -121,30 +133,53 @@ public final class Store {
     seq += 1
     after.seq = seq
     store(after, at: position)
-    return Outcome(channel: after, changed: true)
+    return Outcome(channel: after, changed: true, previousCount: before.count)
+  }
+
+  /// The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
+  /// lowers `unseen` to at most the new count (so `CLEAR` zeroes it), and `SEEN` has set it
+  /// to 0 already.
+  static func countUnseen(_ channel: inout Channel, before: Int) {
+    if channel.count > before {
+      channel.unseen += channel.count - before
+    } else {
+      channel.unseen = min(channel.unseen, channel.count)
+    }
   }
 
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
-  public func clearAll(now: UInt64, changed: (Channel) -> Void) {
+  public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
       // A decrement to 0 cannot be refused.
       if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
-        changed(outcome.channel)
+        changed(outcome)
       }
     }
   }
 
-  /// Starts the channel's pulse window, or extends it to `pulse_ms` from `now`, without
-  /// changing its count: what an app's `urgent` flag asks for, and the one mechanism for any
-  /// pulse that is not an increase. It follows the rules of an increase: a muted channel, a
-  /// channel at 0 and `pulse_ms = 0` do not pulse. Like a window's end it is not a change:
-  /// `seq` stays and nothing needs persisting.
+  /// Marks every channel's items seen (`SEEN *`), calling `changed` for each channel that had
+  /// unseen items, in name order.
+  public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
+    for channel in listed where channel.unseen > 0 {
+      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+        changed(outcome)
+      }
+    }
+  }
+
+  /// Starts the channel's pulse window, or extends it, without changing its count: `PULSE`,
+  /// and what an app's `urgent` flag asks for; the one mechanism for any pulse that is not an
+  /// increase. The window lasts `ms`, or the channel's `pulse_ms` without it. It follows the
+  /// rules of an increase: a muted or silenced channel, a channel at 0 and `pulse_ms = 0` (when
+  /// `ms` is not given) do not pulse, and a window never ends earlier than it would have. Like a
+  /// window's end it is not a change: `seq` stays and nothing needs persisting.
   ///
   /// - Returns: the channel when its window started or moved later (to push to watchers).
-  public func pulse(_ name: ChannelName, now: UInt64) -> Channel? {
+  @discardableResult
+  public func pulse(_ name: ChannelName, for ms: Int? = nil, now: UInt64) -> Channel? {
     guard let position = index[name] else { return nil }  // never written: count 0
     var channel = channels[position]
-    let until = pulseDeadline(channel, now: now)
+    let until = pulseDeadline(channel, ms: ms, now: now)
     guard until > channel.pulseUntil else { return nil }
     channel.pulseUntil = until
     pulses.schedule(until, for: name)
@@ -153,11 +188,12 @@ public final class Store {
   }
 
   /// Whether changes were made since the last `forgetUndo()` (with `keepsUndo` on).
-  public var hasUndo: Bool { !undo.isEmpty }
+  public var hasUndo: Bool { !undo.isEmpty || dndBeforeUndo != nil }
 
   /// The changes so far are saved: they will never be undone.
   public func forgetUndo() {
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
+    dndBeforeUndo = nil
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
@@ -181,7 +217,20 @@ public final class Store {
       undone(name)
     }
     if !undo.isEmpty { seq = seqBeforeUndo }
-    undo.removeAll(keepingCapacity: true)
+    undo.removeAll(keepingCapacity: undo.capacity <= 4096)
+    if let before = dndBeforeUndo {
+      dndBeforeUndo = nil
+      dnd = before
+    }
+    // Do-not-disturb as it is now (back, or unchanged) decides how every channel shows.
+    for i in channels.indices {
+      let silenced = silencing(channels[i].settings)
+      if silenced != channels[i].silenced {
+        channels[i].silenced = silenced
+        if silenced != nil { endPulse(&channels[i]) }
+        undone(channels[i].name)
+      }
+    }
   }
 
   /// When the next pulse window ends, if any channel pulses.
@@ -199,6 +248,46 @@ public final class Store {
     }
   }
 
+  // MARK: - Do not disturb
+
+  /// Turns do-not-disturb on (`until` 0: until turned off) or off, calling `changed` with every
+  /// channel it starts or stops silencing. A silenced channel's pulse window ends. Counts and
+  /// `seq` stay: a channel's own state did not change, only how it shows.
+  ///
+  /// - Returns: whether the state changed (on to off, off to on, or a new end).
+  @discardableResult
+  public func setDND(_ state: DoNotDisturb, changed: (Channel) -> Void = { _ in }) -> Bool {
+    guard state != dnd else { return false }
+    if keepsUndo && dndBeforeUndo == nil { dndBeforeUndo = dnd }
+    dnd = state
+    for i in channels.indices {
+      let silenced = silencing(channels[i].settings)
+      guard silenced != channels[i].silenced else { continue }
+      channels[i].silenced = silenced
+      if silenced != nil { endPulse(&channels[i]) }
+      changed(channels[i])
+    }
+    return true
+  }
+
+  /// When a timed do-not-disturb ends, if one runs.
+  public var nextDNDDeadline: UInt64? {
+    dnd.isOn && dnd.until > 0 ? dnd.until : nil
+  }
+
+  /// Ends a timed do-not-disturb due at `now`, calling `changed` as `setDND` does.
+  ///
+  /// - Returns: whether it ended.
+  @discardableResult
+  public func expireDND(now: UInt64, changed: (Channel) -> Void = { _ in }) -> Bool {
+    guard let deadline = nextDNDDeadline, deadline <= now else { return false }
+    // Derived from time like a pulse window's end: not a change, nothing to undo.
+    let undoable = keepsUndo
+    keepsUndo = false
+    defer { keepsUndo = undoable }
+    return setDND(.off, changed: changed)
+  }
+
   /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
   /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
   /// overrides and `seq` stay; a channel whose section went away is forgotten when it has no
@@ -209,21 +298,27 @@ public final class Store {
     var i = 0
     while i < channels.count {
       let before = channels[i].settings
+      let wasSilenced = channels[i].silenced
       applyConfig(to: &channels[i])
-      if channels[i].settings != before { changed(channels[i]) }
+      if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
       if channels[i].isListed { i += 1 } else { forget(at: i) }
     }
     createConfiguredChannels(created: changed)
   }
 
   /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
-  public func restore(name: ChannelName, count: Int, override: SettingsOverride, seq channelSeq: UInt64) {
+  /// `unseen` is kept within 0 … count; without it every item is unseen.
+  public func restore(
+    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq channelSeq: UInt64
+  ) {
     var channel = channel(named: name)
     channel.count = min(max(0, count), Limits.maxCount)
+    channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
     channel.override = override
     channel.seq = channelSeq
     endPulse(&channel)
     channel.settle()
+    channel.silenced = silencing(channel.settings)
     store(channel, at: index[name])
     seq = max(seq, channelSeq)
   }
@@ -254,16 +349,20 @@ public final class Store {
 
   private func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)
-    return Channel(name: name, configured: settings, hasConfigSection: matched)
+    var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
+    channel.silenced = silencing(settings)
+    return channel
   }
 
-  /// Puts the config's settings for the channel in force; a muted channel stops pulsing.
+  /// Puts the config's settings for the channel in force; a muted or silenced channel stops
+  /// pulsing.
   private func applyConfig(to channel: inout Channel) {
     let (configured, matched) = config.settings(for: channel.name)
     channel.configured = configured
     channel.hasConfigSection = matched
     channel.settle()
-    if channel.settings.muted { endPulse(&channel) }
+    channel.silenced = silencing(channel.settings)
+    if channel.settings.muted || channel.silenced != nil { endPulse(&channel) }
   }
 
   /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
@@ -301,18 +400,19 @@ public final class Store {
     }
   }
 
-  /// Every increase restarts the window; reaching 0 or being muted ends it. With `pulse_ms`
-  /// at 0 the restarted window is empty, so an increase ends a window begun under a longer one.
+  /// Every increase restarts the window; reaching 0, being muted or silenced ends it. With
+  /// `pulse_ms` at 0 the restarted window is empty, so an increase ends a window begun under a
+  /// longer one.
   private func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
     if grew {
-      let until = pulseDeadline(channel, now: now)
+      let until = pulseDeadline(channel, ms: nil, now: now)
       if until > 0 {
         channel.pulseUntil = until
         pulses.schedule(until, for: channel.name)
       } else {
         endPulse(&channel)
       }
-    } else if channel.count == 0 || channel.settings.muted {
+    } else if channel.count == 0 || channel.settings.muted || channel.silenced != nil {
       endPulse(&channel)
     }
   }
@@ -326,10 +426,16 @@ public final class Store {
   /// increases (for tests of that bound).
   var queuedPulseCount: Int { pulses.count }
 
-  /// When a window started at `now` ends: 0 (no window) for a channel at 0, a muted one, or
-  /// `pulse_ms = 0`.
-  private func pulseDeadline(_ channel: Channel, now: UInt64) -> UInt64 {
-    guard channel.count > 0, !channel.settings.muted, channel.settings.pulseMs > 0 else { return 0 }
-    return now + UInt64(channel.settings.pulseMs) * 1000
+  /// When a window started at `now` ends: `ms` (or `pulse_ms`) later, or 0 (no window) for a
+  /// channel at 0, a muted or silenced one, or an empty window.
+  private func pulseDeadline(_ channel: Channel, ms: Int?, now: UInt64) -> UInt64 {
+    let length = ms ?? channel.settings.pulseMs
+    guard channel.count > 0, !channel.settings.muted, channel.silenced == nil, length > 0 else { return 0 }
+    return now + UInt64(length) * 1000
+  }
+
+  /// How do-not-disturb shows a channel with `settings` now; `nil` when it does not silence it.
+  private func silencing(_ settings: ChannelSettings) -> DNDBadges? {
+    dnd.isOn && settings.dnd == .obey ? config.dndBadges : nil
   }
 }

@@ -31,6 +31,8 @@ struct CommandSpec: Sendable {
     /// What the argument is, for completion.
     enum Kind: Sendable {
       case channel, channelOrGlob, setting, command, number
+      /// One of a command's own words (`dnd on`).
+      case word
     }
 
     let name: String
@@ -169,12 +171,49 @@ extension CommandSpec {
       name: "configure", abstract: "Change a channel's settings.",
       discussion: """
         Settings made here win over the config file and are kept across restarts.
-        Keys: max_label (\(range(Limits.maxLabel))), style (count or dot), pulse_ms (\(range(Limits.pulseMs))), muted (yes or no).
+        Keys: max_label (\(range(Limits.maxLabel))), style (count or dot), pulse_ms (\(range(Limits.pulseMs))), muted (yes or no),
+        badge (count or unseen), dnd (obey or ignore).
         'key=default' drops a setting so that the config file's value applies again.
         """,
       usage: "<channel> <key>=<value> ...",
       arguments: [channelArgument, Argument(name: "<key>=<value>", kind: .setting, help: "A setting, e.g. style=dot or max_label=9.")],
       options: [formatOption], positionals: 2...32),
+    CommandSpec(
+      name: "seen", abstract: "Mark a channel's unread items, or all, as seen.",
+      discussion: """
+        Sets the channel's unseen items to 0 and keeps its count; later increases count as new
+        again. A channel with badge=unseen then shows the quiet dot until something new arrives.
+        Prints the state of each channel it changed.
+        """,
+      usage: "<channel> | --all",
+      arguments: [channelArgument],
+      options: [Option("--all", help: "Mark every channel seen."), formatOption], positionals: 0...1),
+    CommandSpec(
+      name: "pulse", abstract: "Pulse a channel's badge; its count stays.",
+      discussion: """
+        Starts the channel's pulse window, or extends it, for MS milliseconds or the channel's
+        pulse_ms. A channel at 0, a muted one, and one silenced by do-not-disturb do not pulse.
+        Prints the channel's state.
+        """,
+      usage: "<channel> [<ms>]",
+      arguments: [channelArgument, Argument(name: "<ms>", kind: .number, help: "How long, \(range(1...Limits.pulseMs.upperBound)) milliseconds. (default: the channel's pulse_ms)")],
+      options: [formatOption], positionals: 1...2),
+    CommandSpec(
+      name: "dnd", abstract: "Turn do-not-disturb on or off, or show it.",
+      discussion: """
+        While do-not-disturb is on, counts go on but badges are hidden, dimmed or shown as the
+        daemon's dnd_badges says, nothing pulses and no hook runs; channels with dnd = ignore
+        are left alone. It lasts until 'dnd off', or for a DURATION (90s, 30m, 2h; at most 30
+        days), or until a local time (until 18:00, the next time the clock reads it); the
+        daemon ends it by itself and keeps it across restarts. 'toggle' turns it off when it is
+        on, else on until turned off. Prints the state: 'dnd on (30m left)', 'dnd on', 'dnd off'.
+        """,
+      usage: "on [<duration> | until <HH:MM>] | off | toggle | status",
+      arguments: [
+        Argument(name: "on|off|toggle|status", kind: .word, help: "What to do; status only shows it."),
+        Argument(name: "<duration>", kind: .word, help: "How long: a whole number and a unit, ms, s, m or h."),
+      ],
+      options: [formatOption], positionals: 1...3),
     CommandSpec(
       name: "watch", abstract: "Show every change of the watched channels, forever.",
       discussion: """

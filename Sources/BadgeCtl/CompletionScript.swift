@@ -30,6 +30,8 @@ enum CompletionScript {
     case channelThenSettings
     /// Command names (help).
     case commands
+    /// One of the command's own words first (dnd: on, off, toggle, status).
+    case words(String)
   }
 
   static func arguments(of spec: CommandSpec) -> Arguments {
@@ -38,6 +40,7 @@ enum CompletionScript {
     case (.channelOrGlob, _): return .channels
     case (.channel, .setting): return .channelThenSettings
     case (.channel, _): return .channel
+    case (.word, _): return .words(spec.arguments[0].name.split(separator: "|").joined(separator: " "))
     default: return .none
     }
   }
@@ -92,6 +95,7 @@ enum CompletionScript {
       case .channelThenSettings:
         arguments = "if (( position == 1 )); then words=$(_badgectl_channels); else words=\"\(settingWords)\"; compopt -o nospace 2>/dev/null; fi"
       case .commands: arguments = "(( position == 1 )) && words=\"\(commandNames)\""
+      case .words(let words): arguments = "(( position == 1 )) && words=\"\(words)\""
       }
       cases += "    \(spec.name)) options=\"\(optionWords(spec))\"; \(arguments.isEmpty ? ":" : arguments) ;;\n"
     }
@@ -167,6 +171,7 @@ enum CompletionScript {
       case .channelThenSettings:
         arguments = "if (( position == 1 )); then _badgectl_channels; else compadd -S '' -- \(settingWords); fi"
       case .commands: arguments = "(( position == 1 )) && _describe -t commands 'badgectl command' commands"
+      case .words(let words): arguments = "(( position == 1 )) && compadd -- \(words)"
       }
       cases += "    \(spec.name)) \(arguments) ;;\n"
     }
@@ -287,6 +292,7 @@ enum CompletionScript {
         lines.append("complete -c badgectl \(when) -a '(__badgectl_channels)'")
         lines.append("complete -c badgectl \(when) -a \(quoted(settingWords))")
       case .commands: lines.append("complete -c badgectl \(when) -a \(quoted(commandNames))")
+      case .words(let words): lines.append("complete -c badgectl \(when) -a \(quoted(words))")
       }
     }
     return lines.joined(separator: "\n") + "\n"

@@ -51,8 +51,11 @@ public enum BadgeCtl {
     let format = SnapshotFormat(rawValue: command.value("--format") ?? "plain") ?? .plain
     // One write for all the lines: `list` of many channels is one system call, not one each.
     Output.write(replies.compactMap { reply in
-      if case .state(let snapshot) = reply { return format.line(snapshot) + "\n" }
-      return nil
+      switch reply {
+      case .state(let snapshot): return format.line(snapshot) + "\n"
+      case .dnd(let dnd, _): return format.line(dnd) + "\n"
+      default: return nil
+      }
     }.joined())
   }
 
@@ -67,21 +70,18 @@ public enum BadgeCtl {
       return [command.spec.name.uppercased(), name, String(amount)]
     case "set":
       return ["SET", try channel(args[0], command), String(try number(args[1], command, allowZero: true))]
-    case "clear":
-      if command.has("--all") {
-        guard args.isEmpty else {
-          throw .usage(UsageError("Give a channel or --all, not both", command: "clear"))
-        }
-        return ["CLEAR", "*"]
-      }
-      guard let name = args.first else {
-        throw .usage(UsageError("Missing expected argument '<channel>' (or --all)", command: "clear"))
-      }
-      return ["CLEAR", try channel(name, command)]
+    case "clear": return ["CLEAR", try channelOrAll(command)]
     case "get": return ["GET", try channel(args[0], command)]
     case "list": return ["LIST"]
     case "mute": return ["MUTE", try channel(args[0], command)]
     case "unmute": return ["UNMUTE", try channel(args[0], command)]
+    case "seen": return ["SEEN", try channelOrAll(command)]
+    case "pulse":
+      let name = try channel(args[0], command)
+      guard args.count > 1 else { return ["PULSE", name] }
+      let ms = try wholeNumber(args[1], in: 1...Limits.pulseMs.upperBound, command: "pulse") { "Invalid length '\($0)'" }
+      return ["PULSE", name, String(ms)]
+    case "dnd": return try DNDArguments.requestWords(args)
     case "ping": return ["PING"]
     case "reload": return ["RELOAD"]
     case "configure":
@@ -93,6 +93,21 @@ public enum BadgeCtl {
     default:
       throw .usage(UsageError("Unknown command '\(command.spec.name)'"))
     }
+  }
+
+  /// `<channel> | --all` (`clear`, `seen`): the channel, or `*` for every channel.
+  static func channelOrAll(_ command: ParsedCommand) throws(CtlError) -> String {
+    let name = command.spec.name
+    if command.has("--all") {
+      guard command.positionals.isEmpty else {
+        throw .usage(UsageError("Give a channel or --all, not both", command: name))
+      }
+      return "*"
+    }
+    guard let channelName = command.positionals.first else {
+      throw .usage(UsageError("Missing expected argument '<channel>' (or --all)", command: name))
+    }
+    return try channel(channelName, command)
   }
 
   /// The request line of `words`. A word holding a blank or a control character would be split

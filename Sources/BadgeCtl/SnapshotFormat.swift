@@ -3,7 +3,7 @@ import BadgeRender
 
 /// The one-line forms of a channel's state that `get`, `list` and the mutating commands print.
 enum SnapshotFormat: String, CaseIterable {
-  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`.
+  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`, `mail 4 (1) 1 new dnd`.
   case plain
   /// One JSON object per line.
   case json
@@ -18,7 +18,9 @@ enum SnapshotFormat: String, CaseIterable {
   static func plainLine(_ s: ChannelSnapshot) -> String {
     var line = "\(s.channel) \(s.count)"
     if !s.label.isEmpty && s.label != String(s.count) { line += " (\(s.label))" }
+    if s.unseen != s.count { line += " \(s.unseen) new" }
     if s.muted { line += " muted" }
+    if s.silenced != nil { line += " dnd" }
     if s.isPulsing { line += " pulsing" }
     return line
   }

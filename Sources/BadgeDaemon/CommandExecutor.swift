@@ -44,11 +44,15 @@ final class CommandExecutor {
       mutate(.configure(set: set, reset: reset), name, peer, now, command: "CONFIGURE")
     case .clearAll:
       if refuseChange(peer) { return }
-      store.clearAll(now: now) { channel in
-        commit.changed(channel, by: peer)
-        ReplyEncoder.appendState(channel, kind: .state, now: now, to: &peer.output)
+      store.clearAll(now: now) { outcome in
+        commit.changed(outcome.channel, by: peer, from: outcome.previousCount)
+        ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &peer.output)
       }
       ReplyEncoder.appendOK(to: &peer.output)
+    case .seen(let name): mutate(.seen, name, peer, now, command: "SEEN")
+    case .seenAll: seeAll(peer, now: now)
+    case .pulse(let name, let ms): pulse(name, for: ms, peer, now: now)
+    case .dnd(let request): doNotDisturb(request, peer, now: now)
     case .get(let name):
       appendState(store.channel(named: name), to: peer, now: now)
       ReplyEncoder.appendOK(to: &peer.output)
@@ -64,6 +68,7 @@ final class CommandExecutor {
           to: &peer.output)
         return
       }
+      appendDND(to: peer, now: now)
       for channel in snapshot(for: patterns) { appendState(channel, to: peer, now: now) }
       subscriptions.start(peer, patterns, stagedEvents: commit.stagedEvents)
       ReplyEncoder.appendOK("watching", to: &peer.output)
@@ -103,7 +108,8 @@ final class CommandExecutor {
     var description: String {
       switch self {
       case .notSaved(let error): return error.message
-      case .refused(let error): return "\(error)"
+      case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
+      case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
       }
     }
   }
@@ -120,7 +126,7 @@ final class CommandExecutor {
     } catch {
       throw .refused(error)
     }
-    if outcome.changed { commit.changed(outcome.channel, by: peer) }
+    if outcome.changed { commit.changed(outcome.channel, by: peer, from: outcome.previousCount) }
     return outcome
   }
 
@@ -166,7 +172,7 @@ final class CommandExecutor {
   }
 
   /// While changes cannot be saved, replies `ERR failed` and returns true.
-  private func refuseChange(_ peer: Peer) -> Bool {
+  func refuseChange(_ peer: Peer) -> Bool {
     guard let refusal = commit.policy.refusal else { return false }
     ReplyEncoder.appendError(refusal, to: &peer.output)
     return true

@@ -21,6 +21,8 @@ final class ConnectionReader {
   var timeouts: ConnectionTimeouts?
   /// Connections whose reading resumed: read in the deferred source's turn.
   private var resumed: [Connection] = []
+  /// The list being read now; swapped with `resumed` so neither is copied.
+  private var resuming: [Connection] = []
   private var resumeSource: DeferSource?
   /// Which local day it is, for history; read before each batch of lines, cached until midnight.
   private var dayClock = LocalDayClock()
@@ -61,9 +63,9 @@ final class ConnectionReader {
   }
 
   private func readResumed() {
-    let connections = resumed
-    resumed.removeAll(keepingCapacity: true)
-    for connection in connections {
+    swap(&resumed, &resuming)
+    defer { resuming.removeAll(keepingCapacity: true) }
+    for connection in resuming {
       connection.queuedForInput = false
       if !connection.closed { read(connection) }
     }

@@ -18,7 +18,8 @@ public enum Daemon {
   /// Runs the daemon with the process's arguments and returns its exit status.
   public static func main(_ arguments: [String]) -> CInt {
     // Before anything can start a thread: signals arrive through the event loop.
-    Signals.block([SIGTERM, SIGINT, SIGHUP])
+    // SIGCHLD too: hooks' children are reaped through the loop's child sources.
+    Signals.block([SIGTERM, SIGINT, SIGHUP, SIGCHLD])
     Signals.ignoreBrokenPipe()
     // Past a file size limit, a write fails with EFBIG and is handled, instead of killing us.
     Signals.ignore(SIGXFSZ)
@@ -75,6 +76,8 @@ public enum Daemon {
       }
       let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
       server.changeLog = persistence
+      let hooks = try HookRunner(loop: loop, config: config, logger: logger)
+      server.hooks = hooks
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
       let notifier = try ServiceNotifier(loop: loop, server: server)
       let reloader = ConfigReloader(
@@ -84,6 +87,7 @@ public enum Daemon {
       reloader.didApply = {
         persistence.sync = $0.sync
         bridges.apply($0)
+        hooks.reconfigure($0)
       }
       server.reloadConfig = reloader.reload
       let stop = { [unowned server] in

@@ -5,6 +5,8 @@ import BadgeSystem
 protocol ChangeLog: AnyObject {
   /// Called for every change, in order, with the channel as it is after the change.
   func record(_ channel: Channel)
+  /// Called when a request turned do-not-disturb on or off (not for its end by time).
+  func record(_ dnd: DoNotDisturb)
   /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
   /// or throws, having saved none of them.
   func commit() throws(SystemError)
@@ -19,19 +21,32 @@ protocol ChangeLog: AnyObject {
 /// its event staged; at the end of the turn one commit saves them all (group commit), and only
 /// then are the events published. A failed commit takes the turn back: the store undoes its
 /// changes, their events are dropped, and the peers that made them or read them are closed
-/// without replies; then `StorageFailurePolicy` takes over.
+/// without replies; then `StorageFailurePolicy` takes over. Feedback hooks, observable too, are
+/// asked for only once the changes behind them are saved.
 final class GroupCommit {
+  /// An event of the turn: a channel's state, or do-not-disturb's.
+  enum Event {
+    case channel(Channel)
+    case doNotDisturb(DoNotDisturb)
+  }
+
   var changeLog: ChangeLog?
+  /// Runs the feedback hooks of saved count changes and of pulse windows' ends.
+  var hooks: HookRunner?
   let store: Store
   let subscriptions: Subscriptions
   let policy: StorageFailurePolicy
   /// Peers that changed state this turn, or read it while it had unsaved changes.
   private var dependents: [Peer] = []
   /// The events of this turn, in order: the channel's state after each change, pulse window
-  /// end or reload.
-  private var staged: [Channel] = []
-  /// Sees every event once it is published, whether anyone watches or not (the LauncherEntry
-  /// export announces exported channels from here).
+  /// end or reload, and do-not-disturb's changes.
+  private var staged: [Event] = []
+  /// This turn's count changes (the channel after, the count before), for the hooks.
+  private var countChanges: [(channel: Channel, previous: Int)] = []
+  /// Whether a request changed do-not-disturb this turn.
+  private var dndChanged = false
+  /// Sees every channel event once it is published, whether anyone watches or not (the
+  /// LauncherEntry export announces exported channels from here).
   var observer: ((Channel) -> Void)?
 
   init(store: Store, subscriptions: Subscriptions, policy: StorageFailurePolicy) {
@@ -50,11 +65,29 @@ final class GroupCommit {
   var hasUnsavedChanges: Bool { store.hasUndo }
 
   /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
-  /// event staged.
-  func changed(_ channel: Channel, by peer: Peer?) {
+  /// event staged; a count change from `previousCount` also asks for its hooks once saved.
+  func changed(_ channel: Channel, by peer: Peer?, from previousCount: Int? = nil) {
     changeLog?.record(channel)
     if let peer { depend(peer) }
     stage(channel)
+    if let previousCount, previousCount != channel.count, hooks != nil {
+      countChanges.append((channel, previousCount))
+    }
+  }
+
+  /// `peer`'s request turned do-not-disturb on or off: recorded, and its event staged, then
+  /// the events of the channels it started or stopped silencing.
+  func changedDND(by peer: Peer, silenced: [Channel]) {
+    changeLog?.record(store.dnd)
+    dndChanged = true
+    depend(peer)
+    stageDND(silenced: silenced)
+  }
+
+  /// Do-not-disturb's event (its end by time, or a change), then its channels' events.
+  func stageDND(silenced: [Channel]) {
+    if !subscriptions.isEmpty { staged.append(.doNotDisturb(store.dnd)) }
+    for channel in silenced { stage(channel) }
   }
 
   /// `peer` was just told the state: if it shows unsaved changes, the peer's fate is the turn's.
@@ -65,7 +98,7 @@ final class GroupCommit {
 
   /// An event that is not a change (a pulse window ended, a reload), sent after the commit.
   func stage(_ channel: Channel) {
-    if !subscriptions.isEmpty || observer != nil { staged.append(channel) }
+    if !subscriptions.isEmpty || observer != nil { staged.append(.channel(channel)) }
   }
 
   private func depend(_ peer: Peer) {
@@ -101,11 +134,22 @@ final class GroupCommit {
       for peer in dependents { peer.dependsOnTurn = false }
     }
     dependents.removeAll(keepingCapacity: true)
-    for (index, channel) in staged.enumerated() where undone.isEmpty || !undone.contains(channel.name) {
-      subscriptions.publish(channel, index: index, now: now)
-      observer?(channel)
+    for (index, event) in staged.enumerated() {
+      switch event {
+      case .channel(let channel) where undone.isEmpty || !undone.contains(channel.name):
+        subscriptions.publish(channel, index: index, now: now)
+        observer?(channel)
+      case .doNotDisturb(let dnd) where failure == nil || !dndChanged:
+        subscriptions.publishDND(dnd, index: index, now: now)
+      default: break
+      }
     }
     staged.removeAll(keepingCapacity: staged.capacity <= 4096)
+    dndChanged = false
+    for change in countChanges where undone.isEmpty || !undone.contains(change.channel.name) {
+      hooks?.countChanged(change.channel, from: change.previous)
+    }
+    countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
     subscriptions.turnEnded()
   }
 }

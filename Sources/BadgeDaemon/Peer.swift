@@ -18,6 +18,8 @@ class Peer {
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?
+  /// Do-not-disturb changed while the output was congested: its latest state is owed.
+  final var mergedDND = false
   /// The number of events staged in this turn when the peer began watching: it gets only the
   /// later ones (its `WATCH` snapshot already shows the earlier ones).
   final var watchedFromEvent = 0

@@ -60,20 +60,45 @@ final class Persistence: ChangeLog {
     pending.reserveCapacity(4096)
     try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
-    try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
-    (journal, snapshotSize) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
+    let dnd = try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
+    store.setDND(Persistence.monotonic(dnd, now: loop.now))
+    (journal, snapshotSize) = try Persistence.writeFreshFiles(
+      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
   }
 
   // MARK: - ChangeLog
 
-  /// The channel's record, then its day of history as the change left it (a settings change
-  /// rewrites the day unchanged, which replays the same).
+  /// The channel's day of history as the change left it (a settings change rewrites the day
+  /// unchanged, which replays the same), then the channel's record. In this order a write cut
+  /// short between the two leaves a day record without its channel record, which replay drops
+  /// (`Recovery.replayJournal`), so a power cut never loads a count without its history.
   func record(_ channel: Channel) {
-    RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
     if let entry = store.history.entry(of: channel.name, on: store.today) {
       RecordEncoder.append(.day(DayRecord(name: channel.name, entry: entry, seq: channel.seq)), to: &pending)
     }
+    RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
+  }
+
+  func record(_ dnd: DoNotDisturb) {
+    RecordEncoder.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now)), to: &pending)
+  }
+
+  /// Do-not-disturb as the files keep it: `nil` when off, 0 when on until turned off, else its
+  /// end on the wall clock (the monotonic clock starts again at boot).
+  static func wallClock(_ dnd: DoNotDisturb, now: UInt64) -> UInt64? {
+    guard dnd.isOn else { return nil }
+    guard dnd.until > 0 else { return 0 }
+    return Environment.wallClockMicroseconds + (dnd.until > now ? dnd.until - now : 0)
+  }
+
+  /// The state a stored do-not-disturb stands for at `now` (monotonic): off once its end passed.
+  static func monotonic(_ until: UInt64?, now: UInt64) -> DoNotDisturb {
+    guard let until else { return .off }
+    guard until > 0 else { return DoNotDisturb(isOn: true, until: 0) }
+    let wallNow = Environment.wallClockMicroseconds
+    guard until > wallNow else { return .off }
+    return DoNotDisturb(isOn: true, until: now + (until - wallNow))
   }
 
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
@@ -110,7 +135,8 @@ final class Persistence: ChangeLog {
   /// succeeded, nothing more is appended (`commit` throws).
   func compact() throws(SystemError) {
     journalIsCurrent = false
-    let (fresh, size) = try Persistence.writeFreshFiles(of: store, snapshot: snapshotPath, journal: journalPath)
+    let (fresh, size) = try Persistence.writeFreshFiles(
+      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     journal.close()
     journal = fresh
     journalIsCurrent = true
@@ -124,10 +150,10 @@ final class Persistence: ChangeLog {
   /// old journal's records are all covered by it. Returns the new journal, open for appending,
   /// and the snapshot's size.
   private static func writeFreshFiles(
-    of store: Store, snapshot: String, journal: String
+    of store: Store, snapshot: String, journal: String, now: UInt64
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
     store.pruneHistory()
-    let bytes = Snapshot(of: store).encoded()
+    let bytes = Snapshot(of: store, dndUntil: wallClock(store.dnd, now: now)).encoded()
     try StateFiles.replace(snapshot, with: bytes)
     try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
     return (try AppendOnlyFile(path: journal), bytes.count)

@@ -2,7 +2,8 @@ import BadgeCore
 import BadgeSystem
 
 /// One timer for the earliest end of a pulse window, however many channels pulse. When it
-/// fires, the windows due end and their events are staged for the turn's commit.
+/// fires, the windows due end, their events are staged for the turn's commit, and their
+/// `on_pulse_end` hooks are asked for.
 final class PulseTimer {
   private let store: Store
   private let commit: GroupCommit
@@ -25,6 +26,9 @@ final class PulseTimer {
 
   private func fired(now: UInt64) {
     armedDeadline = nil
-    store.expirePulses(now: now) { commit.stage($0) }
+    store.expirePulses(now: now) { channel in
+      commit.stage(channel)
+      commit.hooks?.pulseEnded(channel)
+    }
   }
 }

@@ -11,21 +11,32 @@ public enum Recovery {
   /// after removing what a compaction cut short by a crash left (`*.tmp`). Damage is logged
   /// and a copy of a damaged file is kept beside it; what could be read is loaded.
   ///
+  /// - Returns: the do-not-disturb the files hold, as `Record.doNotDisturb` writes it (`nil`:
+  ///   off); the caller puts it in force, since only it knows the clocks.
   /// - Throws: `SystemError` when a file cannot be read or the copy cannot be written.
-  public static func load(snapshot snapshotPath: String, journal journalPath: String, into store: Store, logger: Logger) throws(SystemError) {
+  @discardableResult
+  public static func load(
+    snapshot snapshotPath: String, journal journalPath: String, into store: Store, logger: Logger
+  ) throws(SystemError) -> UInt64? {
     for path in [snapshotPath, journalPath] {
       FileSystem.remove(path + ".tmp")
     }
-    let snapshotSeq = try loadSnapshot(at: snapshotPath, into: store, logger: logger)
-    try replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    let (snapshotSeq, snapshotDND) = try loadSnapshot(at: snapshotPath, into: store, logger: logger)
+    let journalDND = try replayJournal(at: journalPath, after: snapshotSeq, into: store, logger: logger)
+    return journalDND ?? snapshotDND
   }
 
-  /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one).
-  static func loadSnapshot(at path: String, into store: Store, logger: Logger) throws(SystemError) -> UInt64 {
-    guard let bytes = try StateFiles.read(path) else { return 0 }
+  /// Loads the snapshot into `store`; returns the sequence number it covers (0 without one) and
+  /// the do-not-disturb it holds.
+  static func loadSnapshot(
+    at path: String, into store: Store, logger: Logger
+  ) throws(SystemError) -> (seq: UInt64, dndUntil: UInt64?) {
+    guard let bytes = try StateFiles.read(path) else { return (0, nil) }
     let decoded = Snapshot.decode(bytes)
     for channel in decoded.snapshot.channels {
-      store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+      store.restore(
+        name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+        seq: channel.seq)
     }
     for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
@@ -38,21 +49,48 @@ public enum Recovery {
           "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost.")
       }
     }
-    return decoded.snapshot.seq
+    return (decoded.snapshot.seq, decoded.snapshot.dndUntil)
   }
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
-  static func replayJournal(at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger) throws(SystemError) {
-    guard let bytes = try StateFiles.read(path) else { return }
+  ///
+  /// A change is written as its day record, then its channel record (`Persistence.record`),
+  /// and the two apply together: a day record waits for the channel record of its `seq`, and
+  /// is dropped when the journal ends first (a write cut short between them). A day record
+  /// after its channel record (journals written before that order) applies at once.
+  ///
+  /// Returns the last do-not-disturb record's value (`.some(nil)`: off), `nil` without one.
+  static func replayJournal(
+    at path: String, after snapshotSeq: UInt64, into store: Store, logger: Logger
+  ) throws(SystemError) -> UInt64?? {
+    guard let bytes = try StateFiles.read(path) else { return nil }
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     var applied = 0
+    var waitingDay: DayRecord?
+    var lastChannelSeq: UInt64?
+    var dnd: UInt64?? = nil
     for record in contents.records {
       switch record {
       case .channel(let channel) where channel.seq > snapshotSeq:
-        store.restore(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+        store.restore(
+          name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+          seq: channel.seq)
+        if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
+          store.restoreHistory(of: day.name, day.entry)
+        }
+        waitingDay = nil
+        lastChannelSeq = channel.seq
         applied += 1
+      case .doNotDisturb(let until):
+        // Not numbered: the journal is newer than the snapshot it follows, and a journal left
+        // from before a compaction ends with the state the snapshot holds.
+        dnd = .some(until)
       case .day(let day) where day.seq > snapshotSeq:
-        store.restoreHistory(of: day.name, day.entry)
+        if day.seq == lastChannelSeq {
+          store.restoreHistory(of: day.name, day.entry)
+        } else {
+          waitingDay = day
+        }
       default: continue
       }
     }
@@ -71,6 +109,7 @@ public enum Recovery {
         "The journal '\(path)' is not a badged journal: loaded nothing from it, kept a copy in '\(copy)'.")
     }
     if applied > 0 { logger.info("Replayed \(applied) changes from the journal.") }
+    return dnd
   }
 
   /// Keeps a damaged file beside the original (`journal.damaged-<seconds>`), for inspection.

@@ -27,6 +27,11 @@ final class Server {
       commit.policy.repair = { [unowned self] () throws(SystemError) in try changeLog?.repair() }
     }
   }
+  /// Runs the feedback hooks of changes.
+  var hooks: HookRunner? {
+    get { commit.hooks }
+    set { commit.hooks = newValue }
+  }
   /// Carries out `RELOAD` (the daemon's one reload, shared with SIGHUP).
   var reloadConfig: (() throws(ConfigError) -> Void)? {
     get { executor.reloadConfig }
@@ -40,6 +45,7 @@ final class Server {
   private var repairTimer: TimerSource?
   private let outbox: Outbox
   private var pulseTimer: PulseTimer!
+  private var dndTimer: DNDTimer!
   private let reader: ConnectionReader
 
   private var connections: [Int: Connection] = [:]
@@ -57,6 +63,7 @@ final class Server {
     executor = CommandExecutor(store: store, subscriptions: subscriptions, commit: commit, logger: logger)
     reader = try ConnectionReader(loop: loop, executor: executor, outbox: outbox, logger: logger)
     pulseTimer = try PulseTimer(loop: loop, store: store, commit: commit)
+    dndTimer = try DNDTimer(loop: loop, store: store, commit: commit, logger: logger)
     let timeouts = try ConnectionTimeouts(loop: loop) { [store] in store.config.limits }
     self.timeouts = timeouts
     reader.close = { [unowned self] in close($0) }
@@ -104,15 +111,16 @@ final class Server {
   }
 
   /// Once per loop turn, before sleeping: commit the turn's changes (publishing their events),
-  /// then send every reply and event, then re-arm the pulse timer.
+  /// then send every reply and event, then re-arm the pulse and do-not-disturb timers.
   private func endOfTurn() {
     let now = loop.now
     commit.commit(now: now) { close(unsafeDowncast($0, to: Connection.self)) }
     outbox.sendAll(
-      appendMerged: { subscriptions.appendMergedEvents(to: $0, now: now) },
+      appendMerged: { subscriptions.appendMergedEvents(to: $0, from: store, now: now) },
       drained: { [unowned self] in drained($0) },
       close: { [unowned self] in close($0) })
     pulseTimer.arm()
+    dndTimer.arm()
   }
 
   /// All of `connection`'s output is sent: close it if it asked to, else let it read again.

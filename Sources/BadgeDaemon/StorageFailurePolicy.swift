@@ -4,7 +4,7 @@ import BadgeSystem
 /// What the daemon does while the state cannot be saved, whatever failed (an append, a flush,
 /// the deferred `everysec` flush, any step of a compaction): changes are refused with
 /// `ERR failed`, reads keep working, a repair is tried once a second, and the log says what
-/// failed once, then once more when saving works again.
+/// failed once, that the first repair failed (if it did), and when saving works again.
 final class StorageFailurePolicy {
   private var logger: Logger
   /// Why changes are refused; `nil` while the state can be saved.
@@ -45,7 +45,11 @@ final class StorageFailurePolicy {
       try repair()
     } catch {
       failedRepairs += 1
-      logger.debug("Repair failed: \(error); trying again.")
+      if failedRepairs == 1 {
+        logger.warning("Failed to repair the state folder: \(error); retrying every second.")
+      } else {
+        logger.debug("Repair failed: \(error); trying again.")
+      }
       scheduleRepair()
       return
     }

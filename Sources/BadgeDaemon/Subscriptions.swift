@@ -64,6 +64,7 @@ final class Subscriptions {
   func stop(_ peer: Peer) {
     guard peer.isWatching else { return }
     peer.patterns = nil
+    peer.mergedDND = false
     watchers.removeAll { $0 === peer }
     if peer.behindFrom != nil {
       peer.behindFrom = nil
@@ -95,6 +96,20 @@ final class Subscriptions {
     }
   }
 
+  /// Sends do-not-disturb's state, event number `index` of the turn, to every watcher that
+  /// watched before it, whatever it watches; a congested one gets the latest state once its
+  /// output has drained.
+  func publishDND(_ dnd: DoNotDisturb, index: Int, now: UInt64) {
+    for watcher in watchers where index >= watcher.watchedFromEvent {
+      if watcher.pendingOutput >= Subscriptions.eventHighWater || watcher.behindFrom != nil {
+        watcher.mergedDND = true
+      } else {
+        ReplyEncoder.appendDND(dnd, kind: .event, now: now, to: &watcher.output)
+      }
+      if !watcher.queuedForSend { outputQueued(watcher) }
+    }
+  }
+
   /// A new turn: every watcher gets the events staged from now on.
   func turnEnded() {
     guard startedThisTurn else { return }
@@ -106,8 +121,13 @@ final class Subscriptions {
   /// behind, until its output reaches the high-water mark again; it is caught up once all are
   /// appended. Returns whether any were appended.
   @discardableResult
-  func appendMergedEvents(to peer: Peer, now: UInt64) -> Bool {
-    guard let from = peer.behindFrom else { return false }
+  func appendMergedEvents(to peer: Peer, from store: Store, now: UInt64) -> Bool {
+    let dnd = peer.mergedDND
+    if dnd {
+      peer.mergedDND = false
+      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, to: &peer.output)
+    }
+    guard let from = peer.behindFrom else { return dnd }
     let missed = backlog.entries(from: from, where: peer.watches)
     var appended = 0
     while appended < missed.count && peer.pendingOutput < Subscriptions.eventHighWater {
@@ -120,6 +140,6 @@ final class Subscriptions {
       peer.behindFrom = nil
       backlog.leave(oldestBehind: oldestBehind)
     }
-    return appended > 0
+    return dnd || appended > 0
   }
 }

@@ -5,7 +5,7 @@ import BadgeCore
 /// On disk each record is framed as `u32 length | u32 crc32(payload) | payload` (little
 /// endian), so a torn or damaged record is detected; the payload starts with a kind byte, so
 /// later versions can add kinds that older ones reject loudly rather than misread (per-day
-/// history was added that way, as kind 4).
+/// history was added that way, as kind 4, and do-not-disturb as kind 5).
 public enum Record: Equatable, Sendable {
   /// A channel's whole persistent state after a change: replaying it is idempotent.
   case channel(ChannelRecord)
@@ -16,12 +16,16 @@ public enum Record: Equatable, Sendable {
   /// Snapshot trailer: how many channel and day records came before it, so truncation is
   /// detected. (Files written before history have no day count: it reads as 0.)
   case snapshotEnd(channels: Int, days: Int = 0)
+  /// Do-not-disturb after a change: off (`nil`), on until turned off (0), or on until a wall-clock
+  /// time (microseconds since the epoch: the monotonic clock starts again at boot).
+  case doNotDisturb(until: UInt64?)
 
   enum Kind: UInt8 {
     case channel = 1
     case snapshotStart = 2
     case snapshotEnd = 3
     case day = 4
+    case doNotDisturb = 5
   }
 }
 
@@ -40,23 +44,29 @@ public struct DayRecord: Equatable, Sendable {
   }
 }
 
-/// What persists of one channel: its count, the settings made over the socket, and the
-/// sequence number of its last change. Config-file settings and pulse windows are not stored.
+/// What persists of one channel: its count and unseen items, the settings made over the
+/// socket, and the sequence number of its last change. Config-file settings and pulse windows
+/// are not stored.
 public struct ChannelRecord: Equatable, Sendable {
   public var name: ChannelName
   public var count: Int
+  /// The unseen items; a record written before `unseen` existed reads as all unseen.
+  public var unseen: Int
   public var override: SettingsOverride
   public var seq: UInt64
 
-  public init(name: ChannelName, count: Int, override: SettingsOverride, seq: UInt64) {
+  public init(name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq: UInt64) {
     self.name = name
     self.count = count
+    self.unseen = unseen ?? count
     self.override = override
     self.seq = seq
   }
 
   public init(_ channel: Channel) {
-    self.init(name: channel.name, count: channel.count, override: channel.override, seq: channel.seq)
+    self.init(
+      name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
+      seq: channel.seq)
   }
 }
 

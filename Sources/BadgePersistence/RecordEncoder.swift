@@ -7,6 +7,10 @@ public enum RecordEncoder {
   private static let hasPulseMs: UInt8 = 1 << 2
   private static let hasMuted: UInt8 = 1 << 3
   private static let mutedValue: UInt8 = 1 << 4
+  /// `unseen` follows when it differs from the count (a record without it reads as all unseen).
+  private static let hasUnseen: UInt8 = 1 << 5
+  private static let hasBadge: UInt8 = 1 << 6
+  private static let hasDND: UInt8 = 1 << 7
 
   /// Appends `record`, framed, to `out`.
   public static func append(_ record: Record, to out: inout [UInt8]) {
@@ -24,10 +28,20 @@ public enum RecordEncoder {
       if o.style != nil { flags |= hasStyle }
       if o.pulseMs != nil { flags |= hasPulseMs }
       if let muted = o.muted { flags |= hasMuted | (muted ? mutedValue : 0) }
+      if channel.unseen != channel.count { flags |= hasUnseen }
+      if o.badge != nil { flags |= hasBadge }
+      if o.dnd != nil { flags |= hasDND }
       out.append(flags)
       if let maxLabel = o.maxLabel { appendInteger(UInt32(maxLabel), to: &out) }
       if let style = o.style { out.append(style == .dot ? 1 : 0) }
       if let pulseMs = o.pulseMs { appendInteger(UInt32(pulseMs), to: &out) }
+      if channel.unseen != channel.count { appendInteger(UInt32(channel.unseen), to: &out) }
+      if let badge = o.badge { out.append(badge == .unseen ? 1 : 0) }
+      if let dnd = o.dnd { out.append(dnd == .ignore ? 1 : 0) }
+    case .doNotDisturb(let until):
+      out.append(Record.Kind.doNotDisturb.rawValue)
+      out.append(until == nil ? 0 : 1)
+      appendInteger(until ?? 0, to: &out)
     case .snapshotStart(let seq):
       out.append(Record.Kind.snapshotStart.rawValue)
       appendInteger(seq, to: &out)
@@ -89,7 +103,23 @@ public enum RecordEncoder {
         override.pulseMs = Int(v)
       }
       if flags & hasMuted != 0 { override.muted = flags & mutedValue != 0 }
-      record = .channel(ChannelRecord(name: name, count: Int(count), override: override, seq: seq))
+      var unseen: Int?
+      if flags & hasUnseen != 0 {
+        guard let v: UInt32 = reader.integer(), v <= count else { return nil }
+        unseen = Int(v)
+      }
+      if flags & hasBadge != 0 {
+        guard let v = reader.byte(), v <= 1 else { return nil }
+        override.badge = v == 1 ? .unseen : .count
+      }
+      if flags & hasDND != 0 {
+        guard let v = reader.byte(), v <= 1 else { return nil }
+        override.dnd = v == 1 ? .ignore : .obey
+      }
+      record = .channel(ChannelRecord(name: name, count: Int(count), unseen: unseen, override: override, seq: seq))
+    case .doNotDisturb:
+      guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
+      record = .doNotDisturb(until: on == 1 ? until : nil)
     case .snapshotStart:
       guard let seq: UInt64 = reader.integer() else { return nil }
       record = .snapshotStart(seq: seq)

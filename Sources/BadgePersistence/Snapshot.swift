@@ -6,16 +6,20 @@ public struct Snapshot: Equatable, Sendable {
   public var channels: [ChannelRecord]
   /// Every kept day of every channel with history, by name and then day.
   public var days: [DayRecord]
+  /// Do-not-disturb, as `Record.doNotDisturb` writes it; `nil` when off.
+  public var dndUntil: UInt64?
 
-  public init(seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = []) {
+  public init(seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = [], dndUntil: UInt64? = nil) {
     self.seq = seq
     self.channels = channels
     self.days = days
+    self.dndUntil = dndUntil
   }
 
-  /// The store's persistent state: channels with a count or a setting made over the socket.
-  /// (A channel at 0 with no override reads the same as one never written.)
-  public init(of store: Store) {
+  /// The store's persistent state: channels with a count or a setting made over the socket
+  /// (a channel at 0 with no override reads the same as one never written), and
+  /// do-not-disturb with its end as `dndUntil` gives it (the store's clock is monotonic).
+  public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
     channels = store.channels
       .filter { $0.count > 0 || !$0.override.isEmpty }
@@ -24,6 +28,7 @@ public struct Snapshot: Equatable, Sendable {
     days = history.names.flatMap { name in
       history.days(of: name).map { DayRecord(name: name, entry: $0, seq: 0) }
     }
+    self.dndUntil = dndUntil
   }
 
   /// The snapshot file's bytes.
@@ -31,6 +36,7 @@ public struct Snapshot: Equatable, Sendable {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56)
     RecordEncoder.append(.snapshotStart(seq: seq), to: &out)
+    if dndUntil != nil { RecordEncoder.append(.doNotDisturb(until: dndUntil), to: &out) }
     for channel in channels { RecordEncoder.append(.channel(channel), to: &out) }
     for day in days { RecordEncoder.append(.day(day), to: &out) }
     RecordEncoder.append(.snapshotEnd(channels: channels.count, days: days.count), to: &out)
@@ -55,6 +61,7 @@ public struct Snapshot: Equatable, Sendable {
       switch record {
       case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
+      case .doNotDisturb(let until) where i > 0 && !ended: snapshot.dndUntil = until
       case .day(let day) where i > 0 && !ended: snapshot.days.append(day)
       case .snapshotEnd(let count, let days) where !ended:
         ended = true

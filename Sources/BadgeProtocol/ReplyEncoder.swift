@@ -27,9 +27,15 @@ public enum ReplyEncoder {
   private static let pulseKey: [UInt8] = Array(" pulse=".utf8)
   private static let mutedKey: [UInt8] = Array(" muted=".utf8)
   private static let seqKey: [UInt8] = Array(" seq=".utf8)
+  private static let badgeKeys: [[UInt8]] = BadgeCounts.allCases.map { Array(" badge=\($0.rawValue)".utf8) }
+  private static let dndKeys: [[UInt8]] = [Array(" dnd=off".utf8)] + DNDBadges.allCases.map { Array(" dnd=\($0.rawValue)".utf8) }
+  private static let unseenKey: [UInt8] = Array(" unseen=".utf8)
+  private static let everyChannel: [UInt8] = Array("* dnd=".utf8)
+  private static let leftKey: [UInt8] = Array(" left=".utf8)
   private static let okLine: [UInt8] = Array("OK\n".utf8)
 
-  /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>`
+  /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>
+  /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>`
   @inline(__always)
   public static func appendState(_ channel: Channel, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
     out.append(contentsOf: kind.prefix)
@@ -37,7 +43,7 @@ public enum ReplyEncoder {
     out.append(contentsOf: countKey)
     DecimalFormatter.append(channel.count, to: &out)
     out.append(contentsOf: labelKey)
-    Label.append(count: channel.count, settings: channel.settings, to: &out)
+    Label.append(count: channel.count, unseen: channel.unseen, settings: channel.settings, to: &out)
     out.append(contentsOf: dotKey)
     out.append(channel.settings.style == .dot ? 0x31 : 0x30)
     out.append(contentsOf: pulseKey)
@@ -46,6 +52,21 @@ public enum ReplyEncoder {
     out.append(channel.settings.muted ? 0x31 : 0x30)
     out.append(contentsOf: seqKey)
     DecimalFormatter.append(channel.seq, to: &out)
+    out.append(contentsOf: badgeKeys[channel.settings.badge == .count ? 0 : 1])
+    out.append(contentsOf: dndKeys[channel.silenced.map { DNDBadges.allCases.firstIndex(of: $0)! + 1 } ?? 0])
+    out.append(contentsOf: unseenKey)
+    DecimalFormatter.append(channel.unseen, to: &out)
+    out.append(0x0A)
+  }
+
+  /// `STATE|EVENT * dnd=<0|1> left=<ms>`: the daemon-wide do-not-disturb state, on the line of
+  /// the `*` that stands for every channel (no channel name can be `*`).
+  public static func appendDND(_ dnd: DoNotDisturb, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
+    out.append(contentsOf: kind.prefix)
+    out.append(contentsOf: everyChannel)
+    out.append(dnd.isOn ? 0x31 : 0x30)
+    out.append(contentsOf: leftKey)
+    DecimalFormatter.append(dnd.leftMs(at: now), to: &out)
     out.append(0x0A)
   }
 

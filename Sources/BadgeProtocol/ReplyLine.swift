@@ -6,6 +6,8 @@ public enum ReplyLine: Equatable, Sendable {
   case error(code: String, message: String)
   case state(ChannelSnapshot)
   case event(ChannelSnapshot)
+  /// The `*` line: do-not-disturb's state, in a reply (`pushed` false) or pushed to a watcher.
+  case dnd(DNDSnapshot, pushed: Bool)
   /// Any other data line (`HELLO`'s version line).
   case data(String)
 
@@ -25,6 +27,10 @@ public enum ReplyLine: Equatable, Sendable {
       } else {
         self = .error(code: String(rest), message: "")
       }
+    } else if line.hasPrefix("STATE * "), let dnd = DNDSnapshot(line.dropFirst(8)) {
+      self = .dnd(dnd, pushed: false)
+    } else if line.hasPrefix("EVENT * "), let dnd = DNDSnapshot(line.dropFirst(8)) {
+      self = .dnd(dnd, pushed: true)
     } else if line.hasPrefix("STATE "), let snapshot = ReplyLine.snapshot(line.dropFirst(6)) {
       self = .state(snapshot)
     } else if line.hasPrefix("EVENT "), let snapshot = ReplyLine.snapshot(line.dropFirst(6)) {
@@ -42,13 +48,16 @@ public enum ReplyLine: Equatable, Sendable {
     }
   }
 
-  /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility).
+  /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility), and
+  /// the fields later versions added (`badge`, `dnd`, `unseen`) may be missing (an older
+  /// daemon).
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
     var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
     guard let channel = words.popFirst() else { return nil }
     var snapshot = ChannelSnapshot(
       channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
     var seen: Set<Substring> = []
+    var unseen: Int?
     for word in words {
       guard let eq = word.firstIndex(of: "=") else { return nil }
       let key = word[..<eq]
@@ -66,10 +75,50 @@ public enum ReplyLine: Equatable, Sendable {
       case "seq":
         guard let n = UInt64(value) else { return nil }
         snapshot.seq = n
+      case "badge":
+        snapshot.badge = BadgeCounts(rawValue: String(value)) ?? .count
+        continue
+      case "dnd":
+        snapshot.silenced = DNDBadges(rawValue: String(value))
+        continue
+      case "unseen":
+        guard let n = Int(value) else { return nil }
+        unseen = n
+        continue
       default: continue
       }
       seen.insert(key)
     }
+    snapshot.unseen = unseen ?? snapshot.count
     return seen.count == 6 ? snapshot : nil
+  }
+}
+
+/// The daemon-wide do-not-disturb state as a client reads it from a `*` line.
+public struct DNDSnapshot: Equatable, Sendable {
+  public var isOn: Bool
+  /// Milliseconds left of a timed do-not-disturb when the line was sent; 0 when off or untimed.
+  public var leftMs: Int
+
+  public init(isOn: Bool, leftMs: Int) {
+    self.isOn = isOn
+    self.leftMs = leftMs
+  }
+
+  /// Parses `dnd=<0|1> left=<ms>` (more fields may follow in later versions).
+  init?(_ text: Substring) {
+    var isOn: Bool?
+    var left: Int?
+    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+      guard let eq = word.firstIndex(of: "=") else { return nil }
+      let value = word[word.index(after: eq)...]
+      switch word[..<eq] {
+      case "dnd": isOn = value == "1"
+      case "left": left = Int(value)
+      default: continue
+      }
+    }
+    guard let isOn, let left else { return nil }
+    self.init(isOn: isOn, leftMs: left)
   }
 }

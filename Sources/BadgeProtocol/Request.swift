@@ -11,6 +11,13 @@ public enum Request: Equatable, Sendable {
   case clearAll
   case get(ChannelName)
   case list
+  /// Every unread item of the channel is seen: `unseen` goes to 0.
+  case seen(ChannelName)
+  case seenAll
+  /// Start or extend the pulse window without changing the count; `nil`: the channel's `pulse_ms`.
+  case pulse(ChannelName, ms: Int?)
+  /// Do-not-disturb: query, turn on (for `ms`, or until turned off), off, or toggle.
+  case dnd(DNDRequest)
   case mute(ChannelName)
   case unmute(ChannelName)
   /// Settings made over the socket, in the config file's words (`max_label=9 style=dot`);
@@ -32,7 +39,20 @@ public enum Request: Equatable, Sendable {
     case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
     case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", reload = "RELOAD", quit = "QUIT"
     case stats = "STATS"
+    case seen = "SEEN", pulse = "PULSE", dnd = "DND"
   }
+}
+
+/// What a `DND` request asks for.
+public enum DNDRequest: Equatable, Sendable {
+  /// `DND`: the state only.
+  case query
+  /// `DND on [<duration>]`: on for `ms`, or until turned off (`nil`).
+  case on(ms: Int?)
+  /// `DND off`.
+  case off
+  /// `DND toggle`: off when on, else on until turned off.
+  case toggle
 }
 
 /// What the protocol promises about itself.

@@ -49,6 +49,9 @@ public enum RequestParser {
     case .unwatch: return "UNWATCH"
     case .reload: return "RELOAD"
     case .quit: return "QUIT"
+    case .seen: return "SEEN <channel> | SEEN *"
+    case .pulse: return "PULSE <channel> [ms]"
+    case .dnd: return "DND [on [<duration>] | off | toggle]"
     }
   }
 
@@ -74,6 +77,18 @@ public enum RequestParser {
       }
       if word.count == 1 && word[0] == UInt8(ascii: "*") { return .clearAll }
       return .clear(try name(word))
+    case .seen:
+      guard let word = words.next() else {
+        throw ProtocolError(.badArguments, "Missing channel; usage: \(usage(command))")
+      }
+      if word.count == 1 && word[0] == UInt8(ascii: "*") { return .seenAll }
+      return .seen(try name(word))
+    case .pulse:
+      let name = try channel(&words, command)
+      guard let word = words.next() else { return .pulse(name, ms: nil) }
+      return .pulse(name, ms: try pulseLength(word))
+    case .dnd:
+      return .dnd(try dnd(&words))
     case .get: return .get(try channel(&words, command))
     case .mute: return .mute(try channel(&words, command))
     case .unmute: return .unmute(try channel(&words, command))
@@ -168,6 +183,38 @@ public enum RequestParser {
       throw ProtocolError(.badNumber, "Invalid number '\(quoted(word))'; expected \(wanted)")
     }
     return value
+  }
+
+  /// `PULSE`'s window length: 1 … the largest `pulse_ms`, in milliseconds.
+  private static func pulseLength(_ word: UnsafeRawBufferPointer) throws(ProtocolError) -> Int {
+    guard let value = DecimalParser.parse(word), Limits.pulseMs.contains(value), value > 0 else {
+      throw ProtocolError(
+        .badNumber, "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
+    }
+    return value
+  }
+
+  /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case.
+  private static func dnd(_ words: inout Words) throws(ProtocolError) -> DNDRequest {
+    guard let word = words.next() else { return .query }
+    switch String(decoding: word, as: UTF8.self).lowercased() {
+    case "off": return .off
+    case "toggle": return .toggle
+    case "on":
+      guard let length = words.next() else { return .on(ms: nil) }
+      let text = String(decoding: length, as: UTF8.self)
+      guard let ms = DurationParser.milliseconds(text) else {
+        throw ProtocolError(
+          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+      }
+      guard Limits.dndMs.contains(ms) else {
+        throw ProtocolError(.outOfRange, "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
+      }
+      return .on(ms: ms)
+    default:
+      throw ProtocolError(
+        .badArguments, "Unknown DND argument '\(quoted(word))'; usage: \(usage(.dnd))")
+    }
   }
 
   private static func setting(

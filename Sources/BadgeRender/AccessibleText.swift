@@ -5,7 +5,9 @@ public enum AccessibleText {
   /// - "mail: 4 unread", "mail: no unread"
   /// - "ci: 120 unread (shown as 99+)" when the label is truncated
   /// - "alerts: 3 unread" for a dot (the dot hides the number, the words must not)
-  /// - ", muted" appended for a muted channel
+  /// - "mail: 4 unread, 1 new" when some unread items were seen (`SEEN`), "mail: 4 unread, all
+  ///   seen" when all were (the quiet dot of `badge = unseen`)
+  /// - ", muted" appended for a muted channel, ", do not disturb" for one it silences
   /// - "mail: offline (last 4 unread)", "mail: offline" when the daemon went away
   public static func describe(_ frame: BadgeFrame) -> String {
     var text = frame.channel + ": "
@@ -16,8 +18,14 @@ public enum AccessibleText {
     } else {
       text += "\(frame.count) unread"
       if frame.isTruncated { text += " (shown as \(frame.label))" }
+      if frame.unseen == 0 {
+        text += ", all seen"
+      } else if frame.unseen < frame.count {
+        text += ", \(frame.unseen) new"
+      }
     }
     if frame.muted { text += ", muted" }
+    if frame.silenced != nil { text += ", do not disturb" }
     return text
   }
 

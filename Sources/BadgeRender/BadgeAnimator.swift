@@ -60,10 +60,14 @@ public struct BadgeAnimator: Sendable {
     followPulseWindow(at: time)
   }
 
-  /// The label a snapshot shows under these options.
+  /// The label a snapshot shows under these options: none while do-not-disturb hides the
+  /// channel (so the badge fades out, and back in when it ends).
   static func label(of snapshot: ChannelSnapshot, options: AnimatorOptions) -> String {
+    if snapshot.silenced == .hide { return "" }
     guard let maxLabel = options.maxLabel else { return snapshot.label }
-    return Label.text(count: snapshot.count, maxLabel: maxLabel, style: snapshot.dot ? .dot : .count)
+    return Label.text(
+      count: snapshot.count, unseen: snapshot.unseen, badge: snapshot.badge, maxLabel: maxLabel,
+      style: snapshot.dot ? .dot : .count)
   }
 
   /// Takes in a snapshot that arrived at `time`.
@@ -187,11 +191,11 @@ public struct BadgeAnimator: Sendable {
     }
     return BadgeFrame(
       channel: snapshot.channel, count: snapshot.count, label: label, drawnLabel: drawn, roll: roll,
-      scale: timeline.value(.scale, at: time), opacity: opacity, dot: snapshot.dot,
+      scale: timeline.value(.scale, at: time), opacity: opacity, dot: snapshot.dot && !snapshot.isQuiet,
       dotScale: timeline.value(.dotScale, at: time), dotOpacity: timeline.value(.dotOpacity, at: time),
       muted: snapshot.muted, online: snapshot.online, pulsing: isPulsing(at: time),
       elapsed: max(0, time - motionStart), pulseMs: pulseMillisecondsLeft(at: time),
-      seq: snapshot.seq)
+      seq: snapshot.seq, badge: snapshot.badge, unseen: snapshot.unseen, silenced: snapshot.silenced)
   }
 
   /// The pulse window's milliseconds left at `time`, rounded up as the daemon rounds them.

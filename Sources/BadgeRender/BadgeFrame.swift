@@ -59,20 +59,27 @@ public struct BadgeFrame: Sendable, Equatable {
   public var pulseMs: Int
   /// The sequence number of the channel's last change, as the daemon sent it.
   public var seq: UInt64
+  /// What the label counts: every unread item or the unseen ones.
+  public var badge: BadgeCounts
+  /// The unread items that arrived since the channel was last seen.
+  public var unseen: Int
+  /// How do-not-disturb shows the channel; `nil` when it does not silence it.
+  public var silenced: DNDBadges?
 
   /// The channel's state as this frame shows it, for writers of the state's fields: its label
   /// (a watcher's own `--max` included) and the pulse window's milliseconds left now.
   public var state: ChannelSnapshot {
     ChannelSnapshot(
       channel: channel, count: count, label: label, dot: dot, pulseMs: pulseMs, muted: muted, seq: seq,
-      online: online)
+      badge: badge, silenced: silenced, unseen: unseen, online: online)
   }
 
   public init(
     channel: String, count: Int, label: String, drawnLabel: String? = nil, roll: Roll? = nil,
     scale: Double = 1, opacity: Double = 1, dot: Bool = false, dotScale: Double = 1,
     dotOpacity: Double = 1, muted: Bool = false, online: Bool = true, pulsing: Bool = false,
-    elapsed: Double = 0, pulseMs: Int = 0, seq: UInt64 = 0
+    elapsed: Double = 0, pulseMs: Int = 0, seq: UInt64 = 0, badge: BadgeCounts = .count,
+    unseen: Int? = nil, silenced: DNDBadges? = nil
   ) {
     self.channel = channel
     self.count = count
@@ -90,12 +97,21 @@ public struct BadgeFrame: Sendable, Equatable {
     self.elapsed = elapsed
     self.pulseMs = pulseMs
     self.seq = seq
+    self.badge = badge
+    self.unseen = unseen ?? count
+    self.silenced = silenced
   }
 
   /// Whether nothing is drawn: no label and no fading one. An offline channel is always drawn,
   /// so that a stale count never passes for a fresh one.
   public var isHidden: Bool { drawnLabel.isEmpty && online }
 
-  /// Whether the label stands for a larger count ("99+" for 120).
-  public var isTruncated: Bool { !dot && count > 0 && label != String(count) }
+  /// The number the label stands for: the count, or the unseen items with `badge = unseen`.
+  public var shownCount: Int { badge == .unseen ? unseen : count }
+
+  /// Whether the label is the quiet dot: unread items, all seen, on a `badge = unseen` channel.
+  public var isQuiet: Bool { badge == .unseen && count > 0 && unseen == 0 }
+
+  /// Whether the label stands for a larger number ("99+" for 120).
+  public var isTruncated: Bool { !dot && !isQuiet && count > 0 && !label.isEmpty && label != String(shownCount) }
 }

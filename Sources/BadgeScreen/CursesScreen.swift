@@ -29,7 +29,7 @@ public final class CursesScreen {
   ///
   /// - Parameter colour: whether colour may be used at all (`NO_COLOR` says no).
   public init(colour: Bool) throws(Failure) {
-    setlocale(LC_ALL, "")
+    badge_use_utf8_locale()
     guard let output = fdopen(1, "w"), let input = fdopen(0, "r") else {
       throw Failure(description: "cannot open the terminal")
     }

@@ -44,3 +44,13 @@ public enum Environment {
     Glibc.exit(status)
   }
 }
+
+extension Environment {
+  /// The wall clock in microseconds since the epoch: for times that must survive a reboot
+  /// (the end of a timed do-not-disturb), where the monotonic clock starts again.
+  public static var wallClockMicroseconds: UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_REALTIME, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+  }
+}

@@ -143,12 +143,12 @@ public struct IOEvents: OptionSet, Sendable {
 
 /// An event source: active until `cancel()` or release.
 public class EventSource {
-  fileprivate var raw: OpaquePointer?
-  fileprivate let handler: () -> Void
+  var raw: OpaquePointer?
+  let handler: () -> Void
 
-  fileprivate init(handler: @escaping () -> Void) { self.handler = handler }
+  init(handler: @escaping () -> Void) { self.handler = handler }
 
-  fileprivate var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
   /// Stops the source for good; safe to call from its own handler and more than once.
   public func cancel() {

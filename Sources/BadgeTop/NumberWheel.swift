@@ -52,12 +52,14 @@ public struct NumberWheel: Equatable, Sendable {
     if let parsed = Int(typed) { value = parsed } else if typed.isEmpty { value = 0 }
   }
 
-  /// The `rows` rows in view (an odd number keeps the selection in the middle), top to bottom.
-  public func window(rows: Int) -> [Row] {
+  /// The `rows` rows in view (an odd number keeps the selection in the middle), top to bottom,
+  /// around `centre` (the value passing the middle while the wheel scrolls; `value` at rest).
+  public func window(rows: Int, centre: Int? = nil) -> [Row] {
     let above = (max(rows, 1) - 1) / 2
+    let middle = centre ?? value
     return (0..<max(rows, 1)).map { row in
       let distance = row - above
-      let candidate = value.addingReportingOverflow(distance)
+      let candidate = middle.addingReportingOverflow(distance)
       let inRange = !candidate.overflow && NumberWheel.range.contains(candidate.partialValue)
       return Row(value: inRange ? candidate.partialValue : nil, distance: distance)
     }

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeMotion
 import BadgeRender
 
 /// How the dashboard was asked to behave.
@@ -50,6 +51,8 @@ public struct TopModel: Sendable {
   public private(set) var screen: TopLayout
   /// The open number wheel, if any.
   public private(set) var wheel: NumberWheel?
+  /// How many rows the wheel still has to scroll to rest on its value (0 at rest).
+  private var wheelScroll = AnimatedValue(0)
   public private(set) var showsHelp = false
   /// The open statistics panel, if any.
   public private(set) var stats: StatsPane?
@@ -188,6 +191,9 @@ public struct TopModel: Sendable {
       wakes.append(change <= time ? FrameRate.tick(after: time, interval: options.frameInterval) : change)
     }
     if heldButton != nil, let next = hold.nextRepeat(after: time) { wakes.append(next) }
+    if wheel != nil, let change = wheelScroll.nextChange(after: time) {
+      wakes.append(change <= time ? FrameRate.tick(after: time, interval: options.frameInterval) : change)
+    }
     if let wake = stats?.nextWake(after: time, interval: options.frameInterval) { wakes.append(wake) }
     return wakes.min()
   }
@@ -210,7 +216,7 @@ public struct TopModel: Sendable {
       showsHelp = false
       return []
     }
-    if wheel != nil { return handleWheel(key) }
+    if wheel != nil { return handleWheel(key, at: time) }
     switch key {
     case .left: return move(by: -1, wrapping: false, at: time)
     case .right: return move(by: 1, wrapping: false, at: time)
@@ -220,7 +226,7 @@ public struct TopModel: Sendable {
     case .end: return select(names.count - 1, at: time)
     case .character("+"), .character("="): return step(up: true, key: "+", at: time)
     case .character("-"): return step(up: false, key: "-", at: time)
-    case .character("p"): openWheel()
+    case .character("p"): openWheel(at: time)
     case .character("c"): return selectedName.map { [.send("CLEAR \($0)")] } ?? []
     case .character("m"):
       guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
@@ -255,14 +261,14 @@ public struct TopModel: Sendable {
     }
     if wheel != nil {
       switch mouse.action {
-      case .wheelUp: wheel?.scroll(by: -1)
-      case .wheelDown: wheel?.scroll(by: 1)
+      case .wheelUp: scrollWheel(by: -1, at: time)
+      case .wheelDown: scrollWheel(by: 1, at: time)
       default:
         let row = mouse.row - screen.wheelTop
         if mouse.column >= screen.wheelColumn, mouse.column < screen.wheelColumn + TopLayout.wheelWidth,
           row >= 0, row < screen.wheelRows
         {
-          wheel?.scroll(by: row - (screen.wheelRows - 1) / 2)
+          scrollWheel(by: row - (screen.wheelRows - 1) / 2, at: time)
         }
       }
       return []
@@ -290,15 +296,15 @@ public struct TopModel: Sendable {
     return []
   }
 
-  private mutating func handleWheel(_ key: Key) -> [TopAction] {
+  private mutating func handleWheel(_ key: Key, at time: Double) -> [TopAction] {
     let page = screen.wheelRows
     switch key {
-    case .up: wheel?.scroll(by: -1)
-    case .down: wheel?.scroll(by: 1)
-    case .pageUp: wheel?.scroll(by: -page)
-    case .pageDown: wheel?.scroll(by: page)
-    case .home: wheel?.scroll(by: Int.min)
-    case .end: wheel?.scroll(by: Int.max)
+    case .up: scrollWheel(by: -1, at: time)
+    case .down: scrollWheel(by: 1, at: time)
+    case .pageUp: scrollWheel(by: -page, at: time)
+    case .pageDown: scrollWheel(by: page, at: time)
+    case .home: scrollWheel(by: Int.min, at: time)
+    case .end: scrollWheel(by: Int.max, at: time)
     case .backspace: wheel?.erase()
     case .escape: wheel = nil
     case .character("p"): wheel = nil
@@ -312,9 +318,30 @@ public struct TopModel: Sendable {
     return []
   }
 
-  private mutating func openWheel() {
+  private mutating func openWheel(at time: Double) {
     guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return }
     wheel = NumberWheel(value: snapshot.count)
+    wheelScroll.set(0, at: time)
+  }
+
+  /// Scrolls the wheel by `rows`: a move of up to a page rolls the values past the middle,
+  /// from where they were, with `TopMotions.wheelScroll` (retargeted when another comes first).
+  private mutating func scrollWheel(by rows: Int, at time: Double) {
+    guard let before = wheel?.value else { return }
+    wheel?.scroll(by: rows)
+    let moved = (wheel?.value ?? before) - before
+    let pending = wheelScroll.value(at: time) + Double(moved)
+    guard !options.noMotion, abs(pending) <= Double(screen.wheelRows) else {
+      wheelScroll.set(0, at: time)
+      return
+    }
+    wheelScroll.set(pending, at: time)
+    wheelScroll.animate(to: 0, with: TopMotions.wheelScroll, at: time)
+  }
+
+  /// The value in the wheel's middle at `time`: its value, or one it is scrolling past.
+  public func wheelCentre(at time: Double) -> Int? {
+    wheel.map { $0.value - Int(wheelScroll.value(at: time).rounded()) }
   }
 
   /// A press of the stepper: the request it makes, its step grown while the press is held.

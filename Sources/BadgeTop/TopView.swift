@@ -28,7 +28,7 @@ public enum TopView {
     drawBar(model, at: time, into: &canvas)
     canvas.put(String(repeating: "─", count: screen.columns), row: TopLayout.ruleRow, column: 0, style(Ink.disabled))
     drawPages(model, at: time, into: &canvas)
-    if let wheel = model.wheel { drawWheel(wheel, model, into: &canvas) }
+    if let wheel = model.wheel { drawWheel(wheel, model, centre: model.wheelCentre(at: time), into: &canvas) }
     if model.showsHelp { drawHelp(model, into: &canvas) }
     drawFooter(model, into: &canvas)
     return canvas
@@ -173,12 +173,21 @@ public enum TopView {
       default: look = style(model.options.palette.badge)
       }
       canvas.put(line, row: row, column: x, look)
+      if offset == 2 {
+        // The bar in the badge's colour, the name and numbers around it in the text's.
+        for (index, character) in line.enumerated() where barGlyphs.contains(character) {
+          canvas.paint(row: row, column: x + index, width: 1, style(model.options.palette.badge))
+        }
+      }
     }
   }
 
+  /// The glyphs a `BlockGlyphs` bar is made of.
+  static let barGlyphs = Set("█▏▎▍▌▋▊▉")
+
   // MARK: - Overlays
 
-  static func drawWheel(_ wheel: NumberWheel, _ model: TopModel, into canvas: inout Canvas) {
+  static func drawWheel(_ wheel: NumberWheel, _ model: TopModel, centre: Int?, into canvas: inout Canvas) {
     let screen = model.screen
     let x = screen.wheelColumn
     let width = TopLayout.wheelWidth
@@ -188,7 +197,7 @@ public enum TopView {
     canvas.put("┌" + String(repeating: "─", count: width - 2) + "┐", row: top, column: x, style(Ink.quiet))
     canvas.put(" pick ", row: top, column: x + 2, style(Ink.text, bold: true))
     let colour = model.options.colour != .none
-    for (offset, row) in wheel.window(rows: rows).enumerated() {
+    for (offset, row) in wheel.window(rows: rows, centre: centre).enumerated() {
       let y = top + 1 + offset
       canvas.put("│", row: y, column: x, style(Ink.quiet))
       canvas.put("│", row: y, column: x + width - 1, style(Ink.quiet))

@@ -6,7 +6,9 @@
 
 #define _XOPEN_SOURCE_EXTENDED 1
 #define NCURSES_WIDECHAR 1
+#include <langinfo.h>
 #include <locale.h>
+#include <string.h>
 #include <ncursesw/curses.h>
 #include <sys/ioctl.h>
 
@@ -24,6 +26,13 @@ static inline mmask_t badge_button1_released(void) { return BUTTON1_RELEASED; }
 static inline mmask_t badge_button1_clicked(void) { return BUTTON1_CLICKED; }
 static inline mmask_t badge_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t badge_button5_pressed(void) { return BUTTON5_PRESSED; }
+
+/// Takes the locale from the environment; when it is not UTF-8 (LANG unset: the C locale),
+/// takes C.UTF-8 for characters, so that the wide glyphs (● ▁▂▃ █ ›) can be drawn at all.
+static inline void badge_use_utf8_locale(void) {
+  setlocale(LC_ALL, "");
+  if (strcmp(nl_langinfo(CODESET), "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
+}
 
 /// The terminal's size from the tty (TIOCGWINSZ), as a resize needs it: 0 when unknown.
 static inline void badge_window_size(int fd, int *rows, int *cols) {

@@ -141,14 +141,31 @@ import Testing
   }
 
   @Test func historyStaysBoundedInNamesByDroppingTheQuietest() {
-    var history = History()
-    for i in 0..<History.maxChannels {
+    var history = History(maxChannels: 100)
+    for i in 0..<100 {
       history.record(name("c\(i)"), from: 0, to: 1, on: i == 7 ? 5 : 10)
     }
     history.record(name("new"), from: 0, to: 1, on: 11)
-    #expect(history.names.count == History.maxChannels)
+    #expect(history.names.count == 100)
     #expect(!history.names.contains(name("c7")))
     #expect(history.names.contains(name("new")))
+    #expect(History().maxChannels == 20_000 && History().maxEntries == 1_000_000)
+  }
+
+  @Test func historyStaysBoundedInDaysByDroppingTheQuietest() {
+    var history = History(maxEntries: 10)
+    for day in 0..<4 { history.record(name("old"), from: day, to: day + 1, on: day) }
+    for day in 0..<5 { history.record(name("busy"), from: day, to: day + 1, on: 10 + day) }
+    #expect(history.entryCount == 9)
+    history.record(name("busy"), from: 5, to: 6, on: 15)
+    #expect(history.entryCount == 10)
+    history.record(name("busy"), from: 6, to: 7, on: 16)  // the 11th: the quietest name goes
+    #expect(history.names == [name("busy")])
+    #expect(history.entryCount == 7)
+    for day in 17..<30 { history.record(name("busy"), from: day, to: day + 1, on: day) }
+    #expect(history.entryCount == 20, "a single name is never dropped for its own day")
+    history.prune(today: 16 + History.keptDays)
+    #expect(history.entryCount == 14, "days 17 to 29, and day 16, whose count (7) they start from")
   }
 
   @Test func restoringADayReplacesItWhole() {

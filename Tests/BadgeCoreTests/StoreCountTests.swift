@@ -171,7 +171,7 @@ import Testing
     apply(.mute, "idle", on: store)
     apply(.increment(5), "mail", on: store)
     var cleared: [(String, Int, UInt64)] = []
-    store.clearAll(now: 0) { cleared.append(($0.name.description, $0.count, $0.seq)) }
+    store.clearAll(now: 0) { cleared.append(($0.channel.name.description, $0.channel.count, $0.channel.seq)) }
     #expect(cleared.map(\.0) == ["chat", "mail", "news"])
     #expect(cleared.map(\.1) == [0, 0, 0])
     #expect(cleared.map(\.2) == [5, 6, 7])

@@ -89,7 +89,7 @@ import Testing
   @Test mutating func clearAllEndsEveryWindow() {
     apply(.increment(1), "mail", on: store, at: clock.now)
     apply(.increment(1), "chat", on: store, at: clock.now)
-    store.clearAll(now: clock.now) { #expect($0.pulseUntil == 0) }
+    store.clearAll(now: clock.now) { #expect($0.channel.pulseUntil == 0) }
     clock.advance(ms: 3000)
     #expect(expire().isEmpty)
   }

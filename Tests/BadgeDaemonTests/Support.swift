@@ -16,12 +16,22 @@ final class MemoryChangeLog: ChangeLog {
 
   static let diskError = SystemError("write to 'journal'", Errno(rawValue: EIO))
 
+  /// Do-not-disturb records of the current turn, then of every saved turn.
+  private(set) var pendingDND: [DoNotDisturb] = []
+  private(set) var savedDND: [DoNotDisturb] = []
+
   func record(_ channel: Channel) { pending.append(channel) }
 
+  func record(_ dnd: DoNotDisturb) { pendingDND.append(dnd) }
+
   func commit() throws(SystemError) {
-    defer { pending.removeAll() }
+    defer {
+      pending.removeAll()
+      pendingDND.removeAll()
+    }
     if failCommits { throw Self.diskError }
     saved += pending
+    savedDND += pendingDND
   }
 
   func repair() throws(SystemError) {

@@ -13,6 +13,10 @@ import Testing
     SettingsOverride(style: .dot),
     SettingsOverride(style: .count, pulseMs: 0),
     SettingsOverride(maxLabel: Limits.maxCount, style: .dot, pulseMs: 3_600_000, muted: true),
+    SettingsOverride(badge: .unseen),
+    SettingsOverride(badge: .count, dnd: .ignore),
+    SettingsOverride(dnd: .obey),
+    SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: false, badge: .unseen, dnd: .ignore),
   ]
 
   @Test(arguments: overrides)
@@ -25,6 +29,37 @@ import Testing
     #expect(contents.records == [record])
     #expect(contents.damage == nil)
     #expect(contents.validLength == bytes.count)
+  }
+
+  @Test(arguments: [0, 1, 6, Limits.maxCount])
+  func unseenRoundTripsAndCostsNothingWhenAllAreUnseen(unseen: Int) throws {
+    let name = try #require(ChannelName("mail"))
+    let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, unseen: unseen, override: SettingsOverride(), seq: 9))
+    var bytes = RecordFile.journalMagic
+    RecordEncoder.append(record, to: &bytes)
+    #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).records == [record])
+    var plain: [UInt8] = []
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 6, override: SettingsOverride(), seq: 9)), to: &plain)
+    #expect(plain.count == 8 + 1 + 8 + 1 + 4 + 4 + 1, "all unseen: no unseen field, as records were before it")
+  }
+
+  @Test(arguments: [nil, 0, 1_764_500_000_000_000] as [UInt64?])
+  func doNotDisturbRoundTrips(until: UInt64?) {
+    let record = Record.doNotDisturb(until: until)
+    var bytes = RecordFile.journalMagic
+    RecordEncoder.append(record, to: &bytes)
+    #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).records == [record])
+  }
+
+  @Test func snapshotsKeepDoNotDisturb() throws {
+    let name = try #require(ChannelName("mail"))
+    let snapshot = Snapshot(
+      seq: 4, channels: [ChannelRecord(name: name, count: 3, unseen: 1, override: SettingsOverride(), seq: 4)],
+      dndUntil: 0)
+    let decoded = Snapshot.decode(snapshot.encoded())
+    #expect(decoded.problem == nil)
+    #expect(decoded.snapshot == snapshot)
+    #expect(Snapshot.decode(Snapshot(seq: 1, channels: []).encoded()).snapshot.dndUntil == nil)
   }
 
   @Test func framesCarryLengthThenChecksumLittleEndian() throws {

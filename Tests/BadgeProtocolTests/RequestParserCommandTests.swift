@@ -97,7 +97,7 @@ import Testing
   @Test func everyCommandWordIsKnown() {
     #expect(Request.Command.allCases.map(\.rawValue) == [
       "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH", "UNWATCH", "RELOAD", "QUIT",
-      "STATS",
+      "STATS", "SEEN", "PULSE", "DND",
     ])
     for command in Request.Command.allCases {
       let result = parse(command.rawValue.lowercased())

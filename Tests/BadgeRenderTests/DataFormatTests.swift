@@ -9,7 +9,7 @@ import TestSupport
     var watcher = ManualWatcher(.eww)
     watcher.receive(snapshot(count: 4))
     #expect(watcher.draw() == """
-      {"channel":"mail","count":4,"label":"4","dot":false,"pulse":0,"muted":false,"seq":1,\
+      {"channel":"mail","count":4,"label":"4","dot":false,"pulse":0,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":4,\
       "online":true,"pulsing":false,"shown":"4","previous":"","direction":"",\
       "scale":1.000000,"opacity":1.000000,"offset":0.000000,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"mail: 4 unread","class":["unread"]}
@@ -21,7 +21,7 @@ import TestSupport
     var object = JSONObject()
     object.addState(of: snapshot("ci", count: 120, pulseMs: 2000, online: false))
     #expect(object.text == """
-      {"channel":"ci","count":120,"label":"99+","dot":false,"pulse":2000,"muted":false,"seq":1,\
+      {"channel":"ci","count":120,"label":"99+","dot":false,"pulse":2000,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":120,\
       "online":false}
       """)
   }
@@ -33,11 +33,11 @@ import TestSupport
     watcher.receive(snapshot(count: 9, pulseMs: 3000))
     watcher.advance(to: 10.05)
     #expect(watcher.draw() == """
-      {"channel":"mail","count":9,"label":"9","dot":false,"pulse":2950,"muted":false,"seq":1,\
+      {"channel":"mail","count":9,"label":"9","dot":false,"pulse":2950,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":9,\
       "online":true,"pulsing":true,"shown":"9","previous":"10","direction":"down",\
       "scale":1.109683,"opacity":1.000000,"offset":-0.611898,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"mail: 9 unread","class":["unread","pulse"]}
-      {"channel":"ci","count":0,"label":"","dot":false,"pulse":0,"muted":false,"seq":1,\
+      {"channel":"ci","count":0,"label":"","dot":false,"pulse":0,"muted":false,"seq":1,"badge":"count","dnd":"off","unseen":0,\
       "online":true,"pulsing":false,"shown":"","previous":"","direction":"",\
       "scale":1.000000,"opacity":0.000000,"offset":0.000000,"dotScale":1.000000,"dotOpacity":1.000000,\
       "text":"ci: no unread","class":["zero"]}
@@ -84,6 +84,8 @@ import TestSupport
       dot|bool|false
       pulse|bool|true
       muted|bool|false
+      quiet|bool|false
+      dnd|string|off
       online|bool|true
       scale|float|1.000000
       opacity|float|1.000000
@@ -105,6 +107,8 @@ import TestSupport
       mail_work_dot|bool|false
       mail_work_pulse|bool|false
       mail_work_muted|bool|true
+      mail_work_quiet|bool|false
+      mail_work_dnd|string|off
       mail_work_online|bool|true
       mail_work_scale|float|1.000000
       mail_work_opacity|float|0.500000
@@ -116,6 +120,8 @@ import TestSupport
       ci_dot|bool|false
       ci_pulse|bool|false
       ci_muted|bool|false
+      ci_quiet|bool|false
+      ci_dnd|string|off
       ci_online|bool|false
       ci_scale|float|1.000000
       ci_opacity|float|1.000000

@@ -121,3 +121,27 @@ import Testing
     #expect(model.nextWake(after: 1) == nil)  // the page did not move
   }
 }
+
+@Suite struct WheelScrollTests {
+  @Test func theWheelRollsItsValuesPastTheMiddleThenRests() {
+    var model = TopModel(options: TopOptions(colour: .none), rows: 32, columns: 100)
+    model.update(ChannelSnapshot(channel: "mail", count: 10, label: "10", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    _ = model.handle(.character("p"), at: 1)
+    #expect(model.wheelCentre(at: 1) == 10)
+    _ = model.handle(.pageDown, at: 2)  // 7 rows: 10 → 17 over easeInOut(0.25)
+    let rows = model.screen.wheelRows
+    #expect(model.wheel?.value == 10 + rows)
+    #expect(model.wheelCentre(at: 2) == 10)
+    // easeInOut at half time is half way: 4.5 of the 9 rows still to go, rounded to 5.
+    #expect(rows == 9)
+    #expect(model.wheelCentre(at: 2.125) == 14)
+    #expect(model.wheelCentre(at: 2.25) == 10 + rows)
+    #expect(model.nextWake(after: 2.1) != nil)
+    #expect(model.nextWake(after: 2.3) == nil)
+    // A jump further than a page (typed, or to an end) shows at once.
+    _ = model.handle(.end, at: 3)
+    #expect(model.wheelCentre(at: 3) == 2_147_483_647)
+    let canvas = TopView.canvas(model, at: 3)
+    #expect(canvas.text.contains("›   2147483647"))
+  }
+}

@@ -25,7 +25,7 @@ import Testing
     var model = PowerCutModel(folder: run.folder, existing: run.initialFiles)
     var made = 0
     var acknowledged = 0
-    var recovered: [PowerCutModel.Files: [ChannelRecord]] = [:]
+    var recovered: [PowerCutModel.Files: RecordedRun.PersistedState] = [:]
     let scratch = run.folder + "/recovery"
     let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
 
@@ -33,7 +33,7 @@ import Testing
       outcome.points += 1
       for files in model.crashStates() {
         outcome.crashStates += 1
-        let loaded: [ChannelRecord]
+        let loaded: RecordedRun.PersistedState
         if let known = recovered[files] {
           loaded = known
         } else {
@@ -51,7 +51,7 @@ import Testing
         }
         if !(acknowledged...made).contains(where: { run.states[$0] == loaded }) {
           outcome.violations.append(
-            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.map { "\($0.name)=\($0.count)" })")
+            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days")
         }
       }
     }

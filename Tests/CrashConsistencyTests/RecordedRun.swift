@@ -23,9 +23,9 @@ struct RecordedRun {
   /// The state folder's files when the recording started (all on disk).
   let initialFiles: PowerCutModel.Files
   var steps: [Step] = []
-  /// The persistent view of the store (`Snapshot(of:)`, by name) after each change;
-  /// `states[0]` is the state loaded at start.
-  var states: [[ChannelRecord]] = []
+  /// The persistent view of the store after each change; `states[0]` is the state loaded
+  /// at start.
+  var states: [PersistedState] = []
 
   static let names = ["mail", "chat", "build", "app:a", "app:b", "news"].map { ChannelName($0)! }
 
@@ -74,6 +74,8 @@ struct RecordedRun {
     flushEvents()
     run.states.append(view(of: store))
     for turn in 0..<turns {
+      // A new local day every 40 turns, so that history spans days.
+      store.today = 20_000 + turn / 40
       for _ in 0..<clients {
         for _ in 0..<Int.random(in: 1...3, using: &random) {
           let name = names[Int.random(in: 0..<names.count, using: &random)]
@@ -111,9 +113,17 @@ struct RecordedRun {
     }
   }
 
-  /// What of the store is kept on disk, in name order.
-  static func view(of store: Store) -> [ChannelRecord] {
-    Snapshot(of: store).channels.sorted { $0.name < $1.name }
+  /// What of a store is kept on disk: its channels and their days of history, in order.
+  struct PersistedState: Equatable {
+    var channels: [ChannelRecord]
+    var days: [DayRecord]
+  }
+
+  static func view(of store: Store) -> PersistedState {
+    let snapshot = Snapshot(of: store)
+    return PersistedState(
+      channels: snapshot.channels.sorted { $0.name < $1.name },
+      days: snapshot.days.sorted { ($0.name, $0.entry.day) < ($1.name, $1.entry.day) })
   }
 
   /// The state folder's files by name, but the lock (no state).

@@ -71,11 +71,11 @@ import Testing
       try generated("bash", in: folder),
       [["badgectl", ""], ["badgectl", "re"], ["badgectl", "get", "--format", ""], ["badgectl", "clear", "--"],
        ["badgectl", "get", "--format", "json", ""], ["badgectl", "configure", "mail", "st"], ["badgectl", "help", "w"],
-       ["badgectl", "--socket", daemon.socket, "mute", "n"]],
+       ["badgectl", "--socket", daemon.socket, "mute", "n"], ["badgectl", "dnd", "t"]],
       environment: environment, function: "_badgectl")
-    #expect(replies.count == 8)
+    #expect(replies.count == 9)
     #expect(replies.first?.split(separator: " ").map(String.init) == (try commands()))
-    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style=", "watch", "news"])
+    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style=", "watch", "news", "toggle"])
   }
 
   @Test func zshCompletesCommandsOptionsValuesAndChannels() throws {
@@ -97,7 +97,7 @@ import Testing
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == (try commands()).joined(separator: " "))
     #expect(Array(lines.dropFirst()) == [
-      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted=", "files",
+      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd=", "files",
     ])
   }
 

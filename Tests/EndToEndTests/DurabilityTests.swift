@@ -39,7 +39,7 @@ import Testing
     let writer = try daemon.client()
     let reader = try daemon.client()
     for round in 0..<400 {
-      if round == 100 { go.signal() }
+      if round == 200 { go.signal() }
       try writer.send(String(repeating: "INCR mail\nINCR chat\n", count: 25))
       for _ in 0..<50 { _ = try writer.readReply() }
       #expect(try field(reader.request("GET mail")[0], "count") == String(25 * (round + 1)))

@@ -64,6 +64,34 @@ import Testing
     #expect(result.status == 128 + SIGSYS)
   }
 
+  /// sd-bus, which badged uses for the session bus, works under the rules: busctl (an sd-bus
+  /// client) asks a private dbus-daemon for its id, with a refused call killing it.
+  @Test func sdBusTalksToTheSessionBusUnderThem() throws {
+    let folder = try TemporaryFolder()
+    let allow = try ServiceUnit.writeAllowList(in: folder)
+    let result = try run(
+      "/usr/bin/dbus-run-session",
+      ["--", Self.seccompRun, "--allow", allow, "--kill", "/usr/bin/busctl", "--user", "call",
+       "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.hasPrefix("s \""))
+  }
+
+  /// Feedback hooks run under the rules too (a child inherits the filter): the daemon spawns
+  /// `sh`, which writes what it was told, with a refused call killing either.
+  @Test func hooksRunUnderThem() throws {
+    let folder = try TemporaryFolder()
+    let file = folder.file("hooks.txt")
+    let wrapper = [Self.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
+    let daemon = try DaemonProcess(
+      folder: folder,
+      config: "[daemon]\nhook_interval_ms = 0\non_increase = \(HookTests.recorder(file))\n",
+      wrapper: wrapper, environment: ["HOOK_TEST": "filtered"])
+    _ = try daemon.client().request("INCR mail 2")
+    #expect(try HookTests.lines(file, count: 1) == ["increase mail 2 0 2 2 filtered"])
+    #expect(daemon.stop() == 0, "\(daemon.log)")
+  }
+
   /// A run of the daemon's work under the rules, with a refused call killing it (`--kill`):
   /// start, notify and watchdog, clients and a watcher, every kind of change, a reload, a
   /// stop that compacts the state, and a second start that loads it.
@@ -79,7 +107,7 @@ import Testing
     let daemon = try DaemonProcess(folder: folder, arguments: arguments, wrapper: wrapper, environment: environment)
     _ = try notify.next { $0.contains("READY=1") }
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH mail") == ["STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0", "OK watching"])
+    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
     let clients = try (0..<4).map { _ in try daemon.client() }
     for (i, client) in clients.enumerated() {
       try client.send(String(repeating: "INCR mail\nINCR chat.\(i) 2\n", count: 50))
@@ -100,7 +128,7 @@ import Testing
     try watcher.send("PING\n")
     var lines: [String] = []
     while let line = try watcher.readLine(), line != "OK pong" { lines.append(line) }
-    #expect(lines.last.map(Self.withoutOrder) == "EVENT mail count=200 label=200 dot=0 muted=0")
+    #expect(lines.last.map(Self.withoutOrder) == "EVENT mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200")
     _ = try notify.next { $0.contains("WATCHDOG=1") }
     #expect(daemon.stop() == 0, "\(daemon.log)")
 
@@ -108,13 +136,39 @@ import Testing
     let reader = try again.client()
     let listed = try reader.request("LIST").map(Self.withoutOrder)
     #expect(listed == [
-      "STATE chat.0 count=100 label=100 dot=0 muted=0",
-      "STATE chat.1 count=100 label=100 dot=0 muted=1",
-      "STATE chat.2 count=100 label=• dot=1 muted=0",
-      "STATE chat.3 count=98 label=98 dot=0 muted=0",
-      "STATE mail count=200 label=200 dot=0 muted=0",
+      "STATE chat.0 count=100 label=100 dot=0 muted=0 badge=count dnd=off unseen=100",
+      "STATE chat.1 count=100 label=100 dot=0 muted=1 badge=count dnd=off unseen=100",
+      "STATE chat.2 count=100 label=• dot=1 muted=0 badge=count dnd=off unseen=100",
+      "STATE chat.3 count=98 label=98 dot=0 muted=0 badge=count dnd=off unseen=98",
+      "STATE mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200",
       "OK",
     ])
     #expect(again.stop() == 0, "\(again.log)")
+  }
+}
+
+/// The bus bridges under the unit's seccomp rules: sd-bus's calls are all in the allow list.
+@Suite struct BusBridgeHardeningTests {
+  @Test func theBridgesWorkUnderTheUnitsSeccompRules() throws {
+    let folder = try TemporaryFolder()
+    let bus = try SessionBus(folder: folder)
+    let notificationDaemon = try BusPeer(bus: bus)
+    #expect(try notificationDaemon.send("notifications") == "own 1")
+    let wrapper = [HardeningTests.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
+    let daemon = try DaemonProcess(
+      folder: folder, config: "[notifications]\ncount = yes\n", arguments: ["--log-level", "debug"], wrapper: wrapper,
+      environment: bus.environment)
+    try bus.waitForOwner(of: "com.canonical.Unity", pid: daemon.pid)
+    #expect(waitUntil { daemon.log.contains("Counting notifications as a monitor of the session bus.") })
+    let watcher = try daemon.client()
+    #expect(try watcher.request("WATCH") == ["STATE * dnd=0 left=0", "OK watching"])
+    let app = try BusPeer(bus: bus)
+    try app.send("update / application://chat.desktop count=x:2 count-visible=b:true")
+    #expect(try watcher.nextEvent() == "app:chat count=2")
+    #expect(try run("notify-send", ["--app-name=mail", "hi"], environment: bus.environment).status == 0)
+    #expect(try watcher.nextEvent() == "notify:mail count=1")
+    bus.stop()
+    #expect(waitUntil { daemon.log.contains("Lost the session bus for the LauncherEntry bridge") })
+    #expect(daemon.stop() == 0, "\(daemon.log)")
   }
 }

@@ -120,6 +120,46 @@ import Testing
     #expect(!fixture.daemon.log.contains("session bus"))
   }
 
+  @Test func theChannelLimitRefusesNewAppsWithOneLogLineEach() throws {
+    let fixture = try BridgeFixture(config: "[limits]\nmax_channels = 1\n[daemon]\npulse_ms = 100\n")
+    let watcher = try fixture.watcher("app:*")
+    let app = try BusPeer(bus: fixture.bus)
+    try app.send("update / application://kept.desktop count=x:1 count-visible=b:true")
+    #expect(try watcher.nextEvent() == "app:kept count=1")
+    #expect(try field(#require(try watcher.readLine()), "pulse") == "0", "its pulse window ended")
+    try app.send("update / application://chat.desktop count=x:2 count-visible=b:true")
+    try app.send("update / application://chat.desktop count=x:3")
+    // The bridge handles one app's signals in order: once this pulse shows, both were refused.
+    try app.send("update / application://kept.desktop urgent=b:true")
+    let pulse = try #require(try watcher.readLine())
+    #expect(pulse.hasPrefix("EVENT app:kept count=1 ") && field(pulse, "pulse") != "0")
+    let refusals = fixture.daemon.log.split(separator: "\n").filter { $0.contains("'app:chat'") }
+    #expect(refusals == [
+      "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([limits] max_channels), ignoring."
+    ])
+    try badgectl(["clear", "app:kept"], socket: fixture.daemon.socket)  // a channel at 0 is not kept
+    try app.send("update / application://chat.desktop count=x:4")
+    // Before it: the clear of app:kept, and the end of its pulse unless the clear ended it.
+    var event = try watcher.nextEvent()
+    while event.hasPrefix("app:kept ") { event = try watcher.nextEvent() }
+    #expect(event == "app:chat count=4")
+  }
+
+  @Test func aReloadTurnsTheBridgeOffAndOnAgain() throws {
+    let fixture = try BridgeFixture(config: "")
+    _ = try fixture.folder.write("badged.conf", "[bridge]\nenabled = no\n")
+    #expect(try fixture.daemon.client().request("RELOAD") == ["OK reloaded"])
+    try fixture.bus.waitForOwner(of: BridgeFixture.dockName, pid: nil)
+    #expect(fixture.daemon.log.contains("The LauncherEntry bridge is off ([bridge] enabled = no)."))
+    _ = try fixture.folder.write("badged.conf", "[bridge]\nenabled = yes\n")
+    #expect(try fixture.daemon.client().request("RELOAD") == ["OK reloaded"])
+    try fixture.bus.waitForOwner(of: BridgeFixture.dockName, pid: fixture.daemon.pid)
+    let watcher = try fixture.watcher("app:back")
+    let app = try BusPeer(bus: fixture.bus)
+    try app.send("update / application://back.desktop count=x:1 count-visible=b:true")
+    #expect(try watcher.nextEvent() == "app:back count=1")
+  }
+
   /// Ends `app` and waits until the bus has seen it go: the bus sends `NameOwnerChanged` to
   /// the daemon before it answers the question, so whatever is sent next comes after it.
   private func leave(_ app: BusPeer, _ fixture: BridgeFixture) throws {

@@ -25,6 +25,23 @@ import Testing
     #expect(!cleared.contains("variant             boolean true"))
   }
 
+  @Test func gdbusMonitorSeesTheExportWithCountTypedInt64() throws {
+    let fixture = try BridgeFixture(config: "[channel mail]\nexport = org.example.Mail\n")
+    let monitor = try Child(
+      ["gdbus", "monitor", "--session", "--dest", BridgeFixture.dockName], environment: Child.environment(fixture.bus.environment),
+      stdout: .pipe)
+    defer { monitor.signal(SIGTERM) }
+    var input = LineInput(fd: monitor.output)
+    // It subscribes before it asks who owns the name, so it listens once it says.
+    while try input.next(timeout: 10, what: "gdbus monitor")?.contains("is owned by") == false {}
+    try badgectl(["incr", "mail", "2"], socket: fixture.daemon.socket)
+    let line = try #require(try input.next(timeout: 10, what: "gdbus monitor"))
+    #expect(line.hasPrefix("/com/canonical/unity/launcherentry/"))
+    #expect(line.hasSuffix(
+      ": com.canonical.Unity.LauncherEntry.Update ('application://org.example.Mail.desktop', "
+        + "{'count': <int64 2>, 'count-visible': <true>, 'urgent': <true>})"))
+  }
+
   @Test func badgedNeverImportsItsOwnSignals() throws {
     let fixture = try BridgeFixture(config: "[channel mail]\nexport = org.example.Mail\n")
     let watcher = try fixture.watcher("app:*")

@@ -106,5 +106,10 @@ import Testing
     #expect(try field(client.request("SET mail 1200")[0], "label") == "999+")
     let ci = try client.request("INCR ci")[0]
     #expect(field(ci, "muted") == "1" && field(ci, "pulse") == "0")
+    _ = try client.request("SET chat 2")
+    #expect(try field(client.request("SEEN chat")[0], "label") == "◦")
+    _ = try client.request("DND on")
+    #expect(try field(client.request("GET pager")[0], "dnd") == "off")
+    #expect(try field(client.request("GET mail")[0], "dnd") == "hide")
   }
 }

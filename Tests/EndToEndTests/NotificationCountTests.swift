@@ -16,7 +16,7 @@ import Testing
     // a notification sent before then would not count.
     #expect(waitUntil { daemon.log.contains("Counting notifications as a monitor of the session bus.") })
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH notify:*") == ["OK watching"])
+    #expect(try watcher.request("WATCH notify:*") == ["STATE * dnd=0 left=0", "OK watching"])
     func send(_ arguments: [String]) throws {
       let result = try run("notify-send", arguments, environment: bus.environment)
       #expect(result.status == 0, "\(result.stderr)")

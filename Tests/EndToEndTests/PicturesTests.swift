@@ -24,6 +24,24 @@ import Testing
     }
   }
 
+  /// The README's picture of `badgectl top`: the real dashboard in xterm, the page and the
+  /// statistics drawn in the badge's colour (xterm's 256-colour palette: 215,95,95).
+  @Test func theDashboardsPictureShowsThePageAndTheStatistics() throws {
+    try Binaries.check()
+    let folder = try TemporaryFolder()
+    let generate = try run(
+      Repository.path("scripts/pictures/top-picture"), [folder.path],
+      environment: ["BADGED_BIN_DIR": Binaries.folder.path])
+    #expect(generate.status == 0, "\(generate.stderr)")
+    let picture = folder.file("top.png")
+    #expect(try identify(picture) == ["PNG 1020x619"])
+    // The badge beside the big count, and the statistics' bar.
+    for point in ["120,160", "600,160"] {
+      let pixel = try run("convert", [picture, "-format", "%[pixel:p{\(point)}]", "info:"])
+      #expect(pixel.stdout == "srgb(215,95,95)", "\(point): \(pixel.stdout)")
+    }
+  }
+
   /// One line per frame of `file`, as ImageMagick's identify describes it.
   private func identify(_ file: String, format: String = "%m %wx%h") throws -> [String] {
     let result = try run("identify", ["-format", format + "\n", file])

@@ -43,7 +43,8 @@ import Testing
   static let documentedToday = CivilDate(year: 2026, month: 11, day: 30)
 
   /// Whether `actual` is the documented line: the same words, except that a documented running
-  /// pulse window (`pulse=` above 0) matches any running window, and a documented date
+  /// pulse window or timed do-not-disturb (`pulse=` or `left=` above 0) matches any running
+  /// one, and a documented date
   /// (`2026-11-24`, `from=2026-11-24`) matches the date as many days before `today` as it is
   /// before `documentedToday`.
   static func matches(_ actual: String, documented: String, today: CivilDate = documentedToday) -> Bool {
@@ -56,8 +57,8 @@ import Testing
         continue
       }
       if x == y { continue }
-      guard x.hasPrefix("pulse="), y.hasPrefix("pulse="),
-        let xs = Int(x.dropFirst(6)), let ys = Int(y.dropFirst(6)), xs > 0, ys > 0
+      guard let key = ["pulse=", "left="].first(where: { x.hasPrefix($0) && y.hasPrefix($0) }),
+        let xs = Int(x.dropFirst(key.count)), let ys = Int(y.dropFirst(key.count)), xs > 0, ys > 0
       else { return false }
     }
     return true
@@ -103,7 +104,7 @@ import Testing
     // The session ends with QUIT: nothing more than the document shows, then the end.
     #expect(try client.readLine(timeout: 5) == nil)
     for command in ["HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
-                    "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT"] {
+                    "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND"] {
       #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
     }
   }
@@ -114,6 +115,8 @@ import Testing
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=0 muted=0 seq=9", documented: documented))
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0 seq=10", documented: documented))
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0", documented: documented))
+    #expect(Self.matches("STATE * dnd=1 left=1799990", documented: "STATE * dnd=1 left=1800000"))
+    #expect(!Self.matches("STATE * dnd=1 left=0", documented: "STATE * dnd=1 left=1800000"))
   }
 
   @Test func documentedDatesMoveWithTheDayTheTestRuns() {

@@ -17,13 +17,13 @@ import Testing
     let incr = try client.request("INCR mail")
     #expect(incr.count == 2 && incr[1] == "OK")
     #expect(incr[0].hasPrefix("STATE mail count=1 label=1 dot=0 pulse="))
-    #expect(incr[0].hasSuffix(" muted=0 seq=1"))
+    #expect(incr[0].hasSuffix(" muted=0 seq=1 badge=count dnd=off unseen=1"))
     #expect(try client.request("incr mail 4")[0].hasPrefix("STATE mail count=5 "))
     #expect(try client.request("DECR mail 2")[0].hasPrefix("STATE mail count=3 "))
     #expect(try client.request("DECR mail 100")[0].hasPrefix("STATE mail count=0 label= "))
     #expect(try client.request("SET mail 120")[0].hasPrefix("STATE mail count=120 label=99+ "))
-    #expect(try client.request("CLEAR mail")[0] == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6")
-    #expect(try client.request("GET never") == ["STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0", "OK"])
+    #expect(try client.request("CLEAR mail")[0] == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6 badge=count dnd=off unseen=0")
+    #expect(try client.request("GET never") == ["STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK"])
   }
 
   @Test func listShowsChannelsWithACountOrASetting() throws {
@@ -125,5 +125,44 @@ import Testing
     for (i, client) in clients.enumerated() {
       for n in 1...50 { #expect(try field(client.readReply()[0], "count") == String(n), "client \(i)") }
     }
+  }
+}
+
+/// Back-pressure: a client that pipelines without reading is not read until its replies are
+/// sent, and then every request is carried out, in order.
+@Suite struct BackPressureTests {
+  @Test func aClientThatDoesNotReadIsPausedThenServedInOrder() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let total = 40_000  // about 2.3 MB of replies: past the 1 MiB at which reading pauses
+    let fd = client.fd
+    let blocked = DispatchSemaphore(value: 0)
+    Thread {
+      let bytes = Array(String(repeating: "INCR mail\n", count: total).utf8)
+      var offset = 0
+      var signalled = false
+      while offset < bytes.count {
+        // Non-blocking until the socket is full, so the test starts reading only once the
+        // daemon has fallen behind (and, with the replies waiting, paused reading).
+        let flags = signalled ? Int32(MSG_NOSIGNAL) : Int32(MSG_NOSIGNAL | MSG_DONTWAIT)
+        let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, flags) }
+        if n > 0 {
+          offset += n
+        } else if errno == EAGAIN && !signalled {
+          signalled = true
+          blocked.signal()
+        } else if errno != EINTR {
+          break
+        }
+      }
+      if !signalled { blocked.signal() }
+    }.start()
+    blocked.wait()
+    for i in 1...total {
+      let reply = try client.readReply()
+      #expect(reply.count == 2 && reply[0].hasPrefix("STATE mail count=\(i) "), "\(reply)")
+      if reply.count != 2 { break }
+    }
+    #expect(try client.request("PING") == ["OK pong"])
   }
 }

@@ -142,6 +142,40 @@ import Testing
     pane.wait("the exit status") { $0.contains("EXIT=0") }
   }
 
+  @Test func ctrlCAndSIGHUPAlsoGiveTheTerminalBack() throws {
+    let daemon = try DaemonProcess()
+    try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    for way in ["C-c", "SIGHUP"] {
+      let pane = try TopPane(daemon: daemon, name: way)
+      pane.wait("mail") { _ in pane.row(0).contains("mail") }
+      if way == "C-c" {
+        try pane.keys("C-c")
+      } else {
+        kill(try #require(try pane.topPID()), SIGHUP)
+      }
+      pane.wait("\(way): the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
+      #expect(try pane.display("#{alternate_on}") == "0", "\(way)")
+      #expect(!pane.screen.contains("-icanon") && !pane.screen.contains("-echo "), "\(way)")
+    }
+  }
+
+  @Test func withoutADaemonItWaitsAndShowsTheChannelsOnceItStarts() throws {
+    let folder = try TemporaryFolder()
+    let socket = folder.file("badged.sock")
+    let background = Background(folder: folder)
+    let server = folder.file("tmux-waiting")
+    defer { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }
+    try background.run(
+      ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32",
+       "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top"])
+    func screen() -> String { (try? background.run(["tmux", "-S", server, "capture-pane", "-p"])) ?? "" }
+    #expect(waitUntil { screen().contains("Waiting for badged") && screen().contains("offline: reconnecting") }, "\(screen())")
+    let daemon = try DaemonProcess(folder: folder, socket: socket)
+    defer { daemon.stop() }
+    try badgectl(["set", "mail", "4"], socket: socket)
+    #expect(waitUntil(timeout: 15) { screen().hasPrefix("▐ mail  4  ▌") }, "\(screen())")
+  }
+
   @Test func withoutATerminalItIsAUsageError() throws {
     let daemon = try DaemonProcess()
     let result = try badgectl(["top"], socket: daemon.socket)

@@ -12,7 +12,7 @@ import Testing
     let watcher = try daemon.client()
     let snapshot = try watcher.request("WATCH mail app:* idle")
     #expect(snapshot.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
-      == ["STATE app:one count=1", "STATE idle count=0", "STATE mail count=3", "OK watching"])
+      == ["STATE * dnd=0", "STATE app:one count=1", "STATE idle count=0", "STATE mail count=3", "OK watching"])
     _ = try writer.request("INCR other")  // not watched
     _ = try writer.request("INCR app:two")
     let event = try #require(try watcher.readLine())
@@ -25,7 +25,7 @@ import Testing
   @Test func watchWithoutPatternsFollowsEveryChannel() throws {
     let daemon = try DaemonProcess()
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH") == ["OK watching"])
+    #expect(try watcher.request("WATCH") == ["STATE * dnd=0 left=0", "OK watching"])
     let writer = try daemon.client()
     for name in ["a", "b.c", "d:e"] { _ = try writer.request("INCR \(name)") }
     for name in ["a", "b.c", "d:e"] { #expect(try watcher.readLine()?.hasPrefix("EVENT \(name) count=1 ") == true) }

@@ -1,28 +1,39 @@
 /// Per channel and per local day: arrivals, clears and the day's peak count.
 ///
 /// History belongs to the name, not to the channel's lifetime: a channel that is forgotten
-/// keeps its days until they age out. Memory is bounded twice: each channel keeps only its
-/// days within `keptDays` (older ones go at compaction, and whenever the channel records a new
-/// day), and at most `maxChannels` names have history (a new one pushes out the name that has
-/// been quiet longest).
+/// keeps its days until they age out. Memory is bounded three ways: each channel keeps only
+/// its days within `keptDays` (older ones go at compaction, and whenever the channel records a
+/// new day), at most `maxChannels` names have history, and at most `maxEntries` days are kept
+/// in all (past either limit, the name that has been quiet longest gives way).
 ///
 /// Pure: the day number comes from the caller, which reads the clock and the time zone.
 public struct History: Sendable {
   /// How many days back history is kept: more than the longest period, a year.
   public static let keptDays = 400
-  /// The most channels with history at once.
-  public static let maxChannels = 20_000
+  /// The most channels with history at once, by default.
+  public static let defaultMaxChannels = 20_000
+  /// The most (channel, day) entries at once, by default: about 40 MB in memory and 60 MB of
+  /// snapshot.
+  public static let defaultMaxEntries = 1_000_000
 
-  /// Each channel's days with changes, oldest first.
+  public let maxChannels: Int
+  public let maxEntries: Int
+
+  /// Each channel's days with changes, oldest first. Written only through `set(_:for:)`, which
+  /// keeps `entries` true.
   private var channels: [ChannelName: [HistoryDay]] = [:]
+  private var entries = 0
 
-  public init() {}
+  public init(maxChannels: Int = defaultMaxChannels, maxEntries: Int = defaultMaxEntries) {
+    self.maxChannels = max(1, maxChannels)
+    self.maxEntries = max(1, maxEntries)
+  }
 
   /// The names with history, sorted.
   public var names: [ChannelName] { channels.keys.sorted() }
 
   /// How many (channel, day) entries are kept, across every channel.
-  public var entryCount: Int { channels.values.reduce(0) { $0 + $1.count } }
+  public var entryCount: Int { entries }
 
   /// Every kept day of `name`, oldest first.
   public func days(of name: ChannelName) -> [HistoryDay] { channels[name] ?? [] }
@@ -70,7 +81,7 @@ public struct History: Sendable {
     case .none:
       guard var days = channels[name], let i = index(of: day, in: days) else { return }
       days.remove(at: i)
-      channels[name] = days.isEmpty ? nil : days
+      set(days, for: name)
     }
   }
 
@@ -79,7 +90,7 @@ public struct History: Sendable {
     for name in Array(channels.keys) {
       var days = channels[name]!
       History.dropOld(&days, today: today)
-      channels[name] = days.isEmpty ? nil : days
+      set(days, for: name)
     }
   }
 
@@ -107,7 +118,7 @@ public struct History: Sendable {
   // MARK: - Internals
 
   private mutating func put(_ entry: HistoryDay, for name: ChannelName) {
-    if channels[name] == nil, channels.count >= History.maxChannels { evictQuietest() }
+    if channels[name] == nil, channels.count >= maxChannels { evictQuietest(sparing: name) }
     var days = channels[name] ?? []
     if let last = days.last, last.day == entry.day {
       days[days.count - 1] = entry
@@ -118,7 +129,14 @@ public struct History: Sendable {
       days.insert(entry, at: at)
       if at == days.count - 1 { History.dropOld(&days, today: entry.day) }
     }
-    channels[name] = days
+    set(days, for: name)
+    while entries > maxEntries, channels.count > 1 { evictQuietest(sparing: name) }
+  }
+
+  /// The one write of `channels`: a name with no days left goes.
+  private mutating func set(_ days: [HistoryDay], for name: ChannelName) {
+    entries += days.count - (channels[name]?.count ?? 0)
+    channels[name] = days.isEmpty ? nil : days
   }
 
   /// Drops the days older than the kept window, but keeps the newest of them when it ended
@@ -140,8 +158,10 @@ public struct History: Sendable {
     return low < days.count && days[low].day == day ? low : nil
   }
 
-  private mutating func evictQuietest() {
-    guard let quietest = channels.min(by: { ($0.value.last?.day ?? .min) < ($1.value.last?.day ?? .min) }) else { return }
-    channels[quietest.key] = nil
+  /// Drops the history of the name whose last change is oldest, other than `name`.
+  private mutating func evictQuietest(sparing name: ChannelName) {
+    let quietest = channels.filter { $0.key != name }
+      .min { ($0.value.last?.day ?? .min) < ($1.value.last?.day ?? .min) }
+    if let quietest { set([], for: quietest.key) }
   }
 }

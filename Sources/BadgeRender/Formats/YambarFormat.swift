@@ -18,6 +18,8 @@ enum YambarFormat {
       tag("dot", "bool", String(frame.dot))
       tag("pulse", "bool", String(frame.pulsing))
       tag("muted", "bool", String(frame.muted))
+      tag("quiet", "bool", String(frame.isQuiet))
+      tag("dnd", "string", frame.silenced?.rawValue ?? "off")
       tag("online", "bool", String(frame.online))
       tag("scale", "float", DecimalFormat.fixed(frame.inkScale))
       tag("opacity", "float", DecimalFormat.fixed(frame.inkOpacity))

@@ -29,11 +29,11 @@ public enum BadgeState: String, Sendable, CaseIterable {
 /// The format-independent look of a frame: its ink, its classes.
 extension BadgeFrame {
   /// The opacity the badge is drawn with: the animated opacity, a dot's pulse, and the dimming
-  /// of a muted channel. An offline badge is drawn still and whole, even at 0, so that it
-  /// never looks like a live one and never vanishes.
+  /// of a muted channel or one do-not-disturb dims. An offline badge is drawn still and whole,
+  /// even at 0, so that it never looks like a live one and never vanishes.
   var inkOpacity: Double {
     let animated = online ? opacity * (dot ? dotOpacity : 1) : 1
-    let dimming = muted ? BadgeMotions.mutedOpacity : 1
+    let dimming = muted || silenced == .dim ? BadgeMotions.mutedOpacity : 1
     return min(max(animated * dimming, 0), 1)
   }
 
@@ -48,8 +48,8 @@ extension BadgeFrame {
     (online ? palette.badge : palette.offline).faded(over: palette.background, opacity: inkOpacity)
   }
 
-  /// CSS-style classes: "unread" or "zero", then "dot", "pulse", "muted", "offline" as they
-  /// apply.
+  /// CSS-style classes: "unread" or "zero", then "dot", "pulse", "muted", "quiet" (the quiet
+  /// dot), "dnd" (silenced by do-not-disturb), "offline" as they apply.
   var classes: [String] { BadgeFrame.classes(of: [self]) }
 
   /// The classes of several channels shown as one: "unread" when any has unread items (else
@@ -59,6 +59,8 @@ extension BadgeFrame {
     if frames.contains(where: \.dot) { classes.append("dot") }
     if frames.contains(where: \.pulsing) { classes.append("pulse") }
     if frames.contains(where: \.muted) { classes.append("muted") }
+    if frames.contains(where: \.isQuiet) { classes.append("quiet") }
+    if frames.contains(where: { $0.silenced != nil }) { classes.append("dnd") }
     if frames.contains(where: { !$0.online }) { classes.append("offline") }
     return classes
   }

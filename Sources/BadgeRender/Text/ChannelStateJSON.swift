@@ -6,7 +6,8 @@ import BadgeCore
 /// animated properties.
 extension JSONObject {
   /// The state's fields: `channel`, `count`, `label`, `dot`, `pulse` (milliseconds left in the
-  /// pulse window), `muted`, `seq`, `online`.
+  /// pulse window), `muted`, `seq`, `badge` (`count` or `unseen`), `dnd` (`off`, or how
+  /// do-not-disturb shows it: `hide`, `dim`, `show`), `unseen`, `online`.
   public mutating func addState(of snapshot: ChannelSnapshot) {
     add("channel", snapshot.channel)
     add("count", snapshot.count)
@@ -15,6 +16,9 @@ extension JSONObject {
     add("pulse", snapshot.pulseMs)
     add("muted", snapshot.muted)
     add("seq", snapshot.seq)
+    add("badge", snapshot.badge.rawValue)
+    add("dnd", snapshot.silenced?.rawValue ?? "off")
+    add("unseen", snapshot.unseen)
     add("online", snapshot.online)
   }
 }

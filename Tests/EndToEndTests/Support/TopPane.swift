@@ -10,14 +10,15 @@ final class TopPane {
   let background: Background
   let server: String
 
-  init(daemon: DaemonProcess, arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
+  /// - Parameter name: names the tmux server, so that one test can run several panes.
+  init(daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
     background = Background(folder: daemon.folder)
-    server = daemon.folder.file("tmux-top")
+    server = daemon.folder.file("tmux-\(name)")
     // xterm-256color: ncurses then asks for SGR (1006) mouse reports, as most terminals give.
     let top = "env TERM=xterm-256color BADGED_SOCKET=\(daemon.socket) \(Binaries.badgectl.path) top \(arguments)"
     try background.run(
       ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-       "sh -c '\(top); echo EXIT=$?; stty -a; exec sleep 600'"])
+       "sh -c 'trap : INT; \(top); echo EXIT=$?; stty -a; exec sleep 600'"])
   }
 
   deinit { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }
@@ -42,11 +43,12 @@ final class TopPane {
     for end in ["M", "m"] { try sendBytes("\u{1B}[<0;\(column + 1);\(row + 1)\(end)") }
   }
 
-  /// Sends `text` to the pane as raw bytes (`send-keys -H`), so that tmux takes none of it for
-  /// a key of its own.
+  /// Sends `text` to the pane in one write, as a terminal sends a mouse report: pasted from a
+  /// tmux buffer, raw. (`send-keys` writes a sequence byte by byte, and on a busy machine curses
+  /// may take a pause inside it for the end of an Escape key.)
   private func sendBytes(_ text: String) throws {
-    let hex = text.utf8.map { String($0, radix: 16) }
-    try background.run(["tmux", "-S", server, "send-keys", "-H"] + hex)
+    try background.run(["tmux", "-S", server, "set-buffer", "-b", "report", text])
+    try background.run(["tmux", "-S", server, "paste-buffer", "-b", "report", "-d", "-r"])
   }
 
   /// A turn of the mouse wheel at (`row`, `column`): 64 is up, 65 down.

@@ -4,7 +4,7 @@ import Glibc
 /// the state folder), on /dev/shm when there is one so that no input waits for a disk.
 /// Removed when the fuzzer exits.
 public enum FuzzFiles {
-  nonisolated(unsafe) public static let folder: String = {
+  public static let folder: String = {
     let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
     var template = Array("\(base)/badged-fuzz-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed: errno \(errno)") }

@@ -1,0 +1,158 @@
+import BadgeCore
+import BadgeSystem
+import Glibc
+
+/// Runs the feedback hooks (`on_increase`, …) of channel changes without ever blocking the loop:
+/// `HookScheduler` decides when a run may start (one per channel and event at a time, changes
+/// during a run coalesced into one more, one start per `hook_interval_ms` per channel); this
+/// starts them with `posix_spawn`, reaps them through sd-event child sources, and kills a run
+/// that outlives `hook_timeout_ms`. A hook that cannot start, fails or is killed is logged once
+/// per config load.
+final class HookRunner {
+  private let loop: EventLoop
+  private let logger: Logger
+  private var config: DaemonConfig
+  private var scheduler: HookScheduler
+  /// The runs under way, by key.
+  private var running: [HookKey: Running] = [:]
+  /// Wakes the loop when a waiting run's interval has passed.
+  private var timer: TimerSource?
+  private var armedDeadline: UInt64?
+  /// Hook command lines whose failure was logged since the config was loaded.
+  private var reported: Set<String> = []
+
+  private struct Running {
+    let pid: pid_t
+    let command: HookCommand
+    let child: ChildSource
+    let timeout: TimerSource
+    var timedOut = false
+  }
+
+  init(loop: EventLoop, config: DaemonConfig, logger: Logger) throws(SystemError) {
+    self.loop = loop
+    self.config = config
+    self.logger = logger
+    scheduler = HookScheduler(intervalMs: config.hookIntervalMs)
+    timer = try loop.addTimer(accuracy: 1000) { [unowned self] in
+      armedDeadline = nil
+      startDue()
+    }
+  }
+
+  /// How many hook runs are under way.
+  var runningCount: Int { running.count }
+
+  /// A new config: new hooks and limits, failures may be logged again. Waiting runs are
+  /// dropped (their hook may be gone); runs under way finish.
+  func reconfigure(_ newConfig: DaemonConfig) {
+    config = newConfig
+    scheduler.interval = UInt64(newConfig.hookIntervalMs) * 1000
+    scheduler.dropPending()
+    reported.removeAll()
+    armTimer()
+  }
+
+  /// A request changed `channel`'s count from `previous`: runs the hooks of the events that is.
+  func countChanged(_ channel: Channel, from previous: Int) {
+    for event in HookEvent.events(from: previous, to: channel.count) {
+      request(event, channel, previous: previous)
+    }
+  }
+
+  /// `channel`'s pulse window ended by time.
+  func pulseEnded(_ channel: Channel) {
+    request(.pulseEnd, channel, previous: channel.count)
+  }
+
+  // MARK: - Runs
+
+  private func request(_ event: HookEvent, _ channel: Channel, previous: Int) {
+    // Silenced by do-not-disturb, or muted without hooks_when_muted: no feedback at all.
+    guard channel.silenced == nil, !channel.settings.muted || config.hooksWhenMuted else { return }
+    guard config.hooks(for: channel.name).command(for: event) != nil else { return }
+    let run = HookRun(
+      channel: channel.name, event: event, count: channel.count, previous: previous, label: channel.label)
+    if let started = scheduler.request(run, now: loop.now) { start(started) }
+    armTimer()
+  }
+
+  private func startDue() {
+    for run in scheduler.due(now: loop.now) { start(run) }
+    armTimer()
+  }
+
+  /// Starts a run the scheduler let through; it counts as running until its child is reaped.
+  private func start(_ run: HookRun) {
+    let key = run.key
+    guard let command = config.hooks(for: run.channel).command(for: run.event) else {
+      scheduler.finished(key)
+      return
+    }
+    let environment = HookRunner.environment(for: run)
+    do {
+      let pid = try ChildProcess.spawn(command.words, environment: environment, quiet: false, ownProcessGroup: true)
+      let child = try loop.addChild(pid) { [unowned self] ending in ended(key, ending) }
+      let timeout = try loop.addTimer(at: loop.now + UInt64(config.hookTimeoutMs) * 1000, accuracy: 10_000) {
+        [unowned self] in timedOut(key)
+      }
+      running[key] = Running(pid: pid, command: command, child: child, timeout: timeout)
+      logger.debug("Started hook \(run.event.key) of '\(run.channel)' (pid \(pid)).", [.channel(run.channel)])
+    } catch {
+      scheduler.finished(key)
+      report(command, "\(error)", run)
+    }
+  }
+
+  private func timedOut(_ key: HookKey) {
+    guard let run = running[key] else { return }
+    running[key]?.timedOut = true
+    ChildProcess.signalGroup(run.pid, SIGKILL)
+  }
+
+  private func ended(_ key: HookKey, _ ending: ChildProcess.Ending) {
+    guard let run = running.removeValue(forKey: key) else { return }
+    run.timeout.cancel()
+    run.child.cancel()
+    scheduler.finished(key)
+    let context = HookRun(channel: key.channel, event: key.event, count: 0, previous: 0, label: "")
+    switch ending {
+    case .exited(0): break
+    case .exited(let status): report(run.command, "it exited with status \(status)", context)
+    case .killed where run.timedOut:
+      report(run.command, "it was killed after running \(config.hookTimeoutMs) ms (hook_timeout_ms)", context)
+    case .killed(let signal): report(run.command, "it was killed by signal \(signal)", context)
+    }
+    startDue()
+  }
+
+  /// Logs a hook's failure, once per command line per config load.
+  private func report(_ command: HookCommand, _ reason: String, _ run: HookRun) {
+    guard reported.insert(command.line).inserted else { return }
+    logger.warning(
+      "Hook \(run.event.key) of '\(run.channel)' ('\(command.line)') failed: \(reason). Further failures of this command are not logged until the configuration is loaded again.",
+      [.channel(run.channel)])
+  }
+
+  private func armTimer() {
+    let deadline = scheduler.nextDeadline
+    guard deadline != armedDeadline else { return }
+    armedDeadline = deadline
+    if let deadline { timer?.schedule(at: deadline) } else { timer?.disarm() }
+  }
+
+  /// The daemon's environment with the run's `BADGED_*` variables put over it.
+  static func environment(for run: HookRun) -> [String] {
+    let own: [(String, String)] = [
+      ("BADGED_CHANNEL", run.channel.description), ("BADGED_COUNT", String(run.count)),
+      ("BADGED_PREVIOUS", String(run.previous)), ("BADGED_DELTA", String(run.delta)),
+      ("BADGED_LABEL", run.label), ("BADGED_EVENT", run.event.rawValue),
+    ]
+    let names = Set(own.map { $0.0 + "=" })
+    let inherited = ChildProcess.currentEnvironment.filter { entry in
+      guard let eq = entry.firstIndex(of: "=") else { return true }
+      return !names.contains(String(entry[...eq]))
+    }
+    return inherited + own.map { $0.0 + "=" + $0.1 }
+  }
+}

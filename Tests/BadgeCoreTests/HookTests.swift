@@ -1,0 +1,145 @@
+import BadgeCore
+import Testing
+
+/// Hook command lines, their events, and when runs may start.
+@Suite struct HookCommandTests {
+  static let cases: [(String, [String])] = [
+    ("paplay /usr/share/sounds/bell.oga", ["paplay", "/usr/share/sounds/bell.oga"]),
+    ("  notify-send\t 'New mail'  ", ["notify-send", "New mail"]),
+    (#"notify-send "Mail: \"urgent\"" b\ c"#, ["notify-send", #"Mail: "urgent""#, "b c"]),
+    (#"sh -c 'echo "$BADGED_COUNT" >> /tmp/x'"#, ["sh", "-c", #"echo "$BADGED_COUNT" >> /tmp/x"#]),
+    (#"printf "a\nb""#, ["printf", #"a\nb"#]),
+    (#"a ''"#, ["a", ""]),
+    (#"a'b'"c""#, ["abc"]),
+    ("$HOME/x *.txt ~", ["$HOME/x", "*.txt", "~"]),
+    ("", []),
+  ]
+
+  @Test(arguments: cases)
+  func splitsIntoWords(_ line: String, _ words: [String]) throws {
+    #expect(try HookCommand(line).words == words)
+  }
+
+  @Test(arguments: [
+    ("notify-send 'open", "a ' quote is not closed"),
+    (#"notify-send "open"#, #"a " quote is not closed"#),
+    (#"x \"#, "it ends in a lone backslash"),
+  ])
+  func refusesBrokenLines(_ line: String, _ reason: String) {
+    #expect(throws: HookCommand.SplitError(reason: reason)) { try HookCommand(line) }
+  }
+
+  @Test func eventsOfACountChange() {
+    #expect(HookEvent.events(from: 0, to: 2) == [.increase])
+    #expect(HookEvent.events(from: 5, to: 2) == [.decrease])
+    #expect(HookEvent.events(from: 5, to: 0) == [.decrease, .zero])
+    #expect(HookEvent.events(from: 3, to: 3) == [])
+    #expect(HookEvent.allCases.map(\.key) == ["on_increase", "on_decrease", "on_zero", "on_pulse_end"])
+  }
+
+  @Test func configHooksLayerDaemonGlobsAndExactSections() throws {
+    let config = try DaemonConfig.parse([
+      ConfigEntry(section: "daemon", key: "on_increase", value: "paplay bell.oga", line: 2),
+      ConfigEntry(section: "daemon", key: "on_zero", value: "notify-send done", line: 3),
+      ConfigEntry(section: "channel app:*", key: "on_increase", value: "app-sound", line: 5),
+      ConfigEntry(section: "channel app:quiet", key: "on_increase", value: "", line: 7),
+      ConfigEntry(section: "daemon", key: "hook_interval_ms", value: "250", line: 8),
+      ConfigEntry(section: "daemon", key: "hook_timeout_ms", value: "2000", line: 9),
+      ConfigEntry(section: "daemon", key: "hooks_when_muted", value: "yes", line: 10),
+      ConfigEntry(section: "daemon", key: "dnd_badges", value: "dim", line: 11),
+    ], file: "badged.conf")
+    #expect(config.hooks(for: name("mail")).command(for: .increase)?.words == ["paplay", "bell.oga"])
+    #expect(config.hooks(for: name("app:x")).command(for: .increase)?.words == ["app-sound"])
+    #expect(config.hooks(for: name("app:x")).command(for: .zero)?.words == ["notify-send", "done"])
+    #expect(config.hooks(for: name("app:quiet")).command(for: .increase) == nil, "an empty line turns it off")
+    #expect(config.hooks(for: name("mail")).command(for: .pulseEnd) == nil)
+    #expect(config.hookIntervalMs == 250 && config.hookTimeoutMs == 2000 && config.hooksWhenMuted)
+    #expect(config.dndBadges == .dim)
+    #expect(DaemonConfig().hookIntervalMs == 1000 && DaemonConfig().hookTimeoutMs == 10_000)
+    #expect(!DaemonConfig().hooksWhenMuted && DaemonConfig().dndBadges == .hide)
+  }
+
+  @Test func durations() {
+    #expect(DurationParser.milliseconds("1500ms") == 1500)
+    #expect(DurationParser.milliseconds("90s") == 90_000)
+    #expect(DurationParser.milliseconds("30m") == 1_800_000)
+    #expect(DurationParser.milliseconds("2h") == 7_200_000)
+    for bad in ["", "30", "m", "0m", "-1m", "1.5h", "30 m", "30M", "2d"] {
+      #expect(DurationParser.milliseconds(bad) == nil, "\(bad)")
+    }
+  }
+}
+
+/// When hook runs start: one per channel and event at a time, coalesced, rate-limited.
+@Suite struct HookSchedulerTests {
+  var clock = ManualClock()
+  var scheduler = HookScheduler(intervalMs: 1000)
+
+  func run(_ channel: String = "mail", _ event: HookEvent = .increase, count: Int, previous: Int) -> HookRun {
+    HookRun(channel: name(channel), event: event, count: count, previous: previous, label: String(count))
+  }
+
+  @Test mutating func theFirstRequestStartsAtOnce() {
+    #expect(scheduler.request(run(count: 1, previous: 0), now: clock.now) == run(count: 1, previous: 0))
+    #expect(scheduler.isRunning(HookKey(channel: name("mail"), event: .increase)))
+  }
+
+  @Test mutating func changesDuringARunCoalesceIntoOneMoreRun() {
+    _ = scheduler.request(run(count: 1, previous: 0), now: clock.now)
+    for n in 2...10_000 {
+      #expect(scheduler.request(run(count: n, previous: n - 1), now: clock.now) == nil)
+    }
+    #expect(scheduler.pendingCount == 1)
+    clock.advance(ms: 5)
+    scheduler.finished(HookKey(channel: name("mail"), event: .increase))
+    #expect(scheduler.due(now: clock.now).isEmpty, "the interval has not passed")
+    #expect(scheduler.nextDeadline == clock.now - 5000 + 1_000_000)
+    clock.advance(ms: 995)
+    let started = scheduler.due(now: clock.now)
+    #expect(started == [run(count: 10_000, previous: 1)], "the latest count, the count before the first coalesced change")
+    #expect(started.first?.delta == 9999)
+    #expect(scheduler.pendingCount == 0 && scheduler.nextDeadline == nil)
+  }
+
+  @Test mutating func aRunWaitsForTheOneUnderWayEvenAfterTheInterval() {
+    _ = scheduler.request(run(count: 1, previous: 0), now: clock.now)
+    clock.advance(ms: 5000)
+    #expect(scheduler.request(run(count: 2, previous: 1), now: clock.now) == nil)
+    #expect(scheduler.due(now: clock.now).isEmpty, "still running")
+    #expect(scheduler.nextDeadline == nil, "its start waits for the end, not for a time")
+    scheduler.finished(HookKey(channel: name("mail"), event: .increase))
+    #expect(scheduler.due(now: clock.now) == [run(count: 2, previous: 1)])
+  }
+
+  @Test mutating func oneStartPerChannelPerInterval() {
+    #expect(scheduler.request(run(count: 1, previous: 0), now: clock.now) != nil)
+    scheduler.finished(HookKey(channel: name("mail"), event: .increase))
+    clock.advance(ms: 10)
+    #expect(scheduler.request(run("mail", .decrease, count: 0, previous: 1), now: clock.now) == nil)
+    #expect(scheduler.request(run("mail", .zero, count: 0, previous: 1), now: clock.now) == nil)
+    #expect(scheduler.request(run("chat", count: 1, previous: 0), now: clock.now) != nil, "another channel has its own limit")
+    clock.advance(ms: 990)
+    #expect(scheduler.due(now: clock.now).map(\.event) == [.decrease], "one start per interval")
+    clock.advance(ms: 999)
+    #expect(scheduler.due(now: clock.now).isEmpty)
+    clock.advance(ms: 1)
+    #expect(scheduler.due(now: clock.now).map(\.event) == [.zero])
+  }
+
+  @Test mutating func aZeroIntervalOnlyWaitsForTheRun() {
+    var scheduler = HookScheduler(intervalMs: 0)
+    #expect(scheduler.request(run(count: 1, previous: 0), now: clock.now) != nil)
+    #expect(scheduler.request(run(count: 2, previous: 1), now: clock.now) == nil)
+    scheduler.finished(HookKey(channel: name("mail"), event: .increase))
+    #expect(scheduler.due(now: clock.now) == [run(count: 2, previous: 1)])
+  }
+
+  @Test mutating func droppedRunsNeverStart() {
+    _ = scheduler.request(run(count: 1, previous: 0), now: clock.now)
+    _ = scheduler.request(run(count: 2, previous: 1), now: clock.now)
+    scheduler.dropPending()
+    scheduler.finished(HookKey(channel: name("mail"), event: .increase))
+    clock.advance(ms: 2000)
+    #expect(scheduler.due(now: clock.now).isEmpty)
+  }
+}

@@ -1,0 +1,57 @@
+import BadgeCore
+import BadgeDaemon
+import BadgePersistence
+import BadgeSystem
+import Glibc
+import Testing
+
+/// A change is two journal records, its day of history and then its channel. The power-cut
+/// check found that a write cut between them loaded a count without its history; replay now
+/// applies the two together.
+@Suite struct TornChangeTests {
+  static let mail = ChannelName("mail")!
+
+  /// Loads `journal` (after the header) with `Recovery.load` into a new store.
+  static func load(_ records: [UInt8]) throws -> Store {
+    var template = Array("/tmp/badged-torn-XXXXXX".utf8CString)
+    guard mkdtemp(&template) != nil else { throw SystemError("mkdtemp", .current) }
+    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    defer {
+      FileSystem.remove(folder + "/journal")
+      rmdir(folder)
+    }
+    let file = try AppendOnlyFile(path: folder + "/journal", truncate: true)
+    try file.append(RecordFile.header(magic: RecordFile.journalMagic) + records)
+    file.close()
+    let store = Store()
+    let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
+    try Recovery.load(snapshot: folder + "/snapshot", journal: folder + "/journal", into: store, logger: quiet)
+    return store
+  }
+
+  static func change(count: Int, seq: UInt64) -> (day: [UInt8], channel: [UInt8]) {
+    var day: [UInt8] = []
+    var channel: [UInt8] = []
+    let entry = HistoryDay(day: 20_000, figures: DayFigures(arrivals: count, peak: count), endCount: count)
+    RecordEncoder.append(.day(DayRecord(name: mail, entry: entry, seq: seq)), to: &day)
+    RecordEncoder.append(.channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq)), to: &channel)
+    return (day, channel)
+  }
+
+  @Test func aDayRecordWhoseChannelRecordWasCutIsDropped() throws {
+    let first = Self.change(count: 1, seq: 1)
+    let second = Self.change(count: 2, seq: 2)
+    let store = try Self.load(first.day + first.channel + second.day + second.channel.dropLast(3))
+    #expect(store.channel(named: Self.mail).count == 1)
+    #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 1)
+  }
+
+  /// Whole changes load with their days, in the order written now (day first) and in the order
+  /// of journals written before (channel first).
+  @Test(arguments: [true, false]) func wholeChangesLoadWithTheirDays(dayFirst: Bool) throws {
+    let changes = [Self.change(count: 1, seq: 1), Self.change(count: 2, seq: 2)]
+    let store = try Self.load(changes.flatMap { dayFirst ? $0.day + $0.channel : $0.channel + $0.day })
+    #expect(store.channel(named: Self.mail).count == 2)
+    #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 2)
+  }
+}
