@@ -35,7 +35,9 @@ enum TopCommand {
     do {
       let loop = try EventLoop()
       let dashboard = try TopDashboard(loop: loop, screen: screen, options: options)
-      watcher = Watcher(socket: socket, patterns: patterns, loop: loop, surface: dashboard, clicks: (false, false))
+      watcher = Watcher(
+        socket: socket, patterns: patterns, loop: loop, surface: dashboard, clicks: (false, false),
+        showsStandIns: false)
       dashboard.send = { [unowned watcher] in watcher.send($0) }
     } catch {
       throw .unreachable(socket: socket, cause: error.description)

@@ -43,6 +43,9 @@ final class Watcher {
   /// Stand-ins shown while nothing is known (the watched names, offline); the snapshot
   /// replaces them.
   private var standIns: Set<String> = []
+  /// Whether the surface shows stand-ins at all: a bar needs something to show, the dashboard
+  /// says it is waiting instead.
+  private let showsStandIns: Bool
   /// Whether the last thing shown was online; offline is taken once per outage.
   private var online: Bool?
   private var backoff: UInt64 = Watcher.minBackoff
@@ -52,8 +55,9 @@ final class Watcher {
 
   init(
     socket: String, patterns: [ChannelPattern], loop: EventLoop, surface: any WatchSurface,
-    clicks: (clear: Bool, fromInput: Bool), opensApps: Bool = false
+    clicks: (clear: Bool, fromInput: Bool), opensApps: Bool = false, showsStandIns: Bool = true
   ) {
+    self.showsStandIns = showsStandIns
     self.socket = socket
     self.patterns = patterns
     self.loop = loop
@@ -207,7 +211,7 @@ final class Watcher {
   /// Every channel takes the offline look; when none is known yet, the watched names stand in
   /// for them (a glob for its channels, `*` for every channel).
   private func goOffline() {
-    if display.channels.isEmpty {
+    if display.channels.isEmpty && showsStandIns {
       let names = patterns.isEmpty ? [ChannelPattern.all.description] : patterns.map(\.description)
       for name in names {
         standIns.insert(name)

@@ -159,6 +159,23 @@ import Testing
     }
   }
 
+  @Test func withoutADaemonItWaitsAndShowsTheChannelsOnceItStarts() throws {
+    let folder = try TemporaryFolder()
+    let socket = folder.file("badged.sock")
+    let background = Background(folder: folder)
+    let server = folder.file("tmux-waiting")
+    defer { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }
+    try background.run(
+      ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32",
+       "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top"])
+    func screen() -> String { (try? background.run(["tmux", "-S", server, "capture-pane", "-p"])) ?? "" }
+    #expect(waitUntil { screen().contains("Waiting for badged") && screen().contains("offline: reconnecting") }, "\(screen())")
+    let daemon = try DaemonProcess(folder: folder, socket: socket)
+    defer { daemon.stop() }
+    try badgectl(["set", "mail", "4"], socket: socket)
+    #expect(waitUntil(timeout: 15) { screen().hasPrefix("▐ mail  4  ▌") }, "\(screen())")
+  }
+
   @Test func withoutATerminalItIsAUsageError() throws {
     let daemon = try DaemonProcess()
     let result = try badgectl(["top"], socket: daemon.socket)

@@ -43,11 +43,12 @@ final class TopPane {
     for end in ["M", "m"] { try sendBytes("\u{1B}[<0;\(column + 1);\(row + 1)\(end)") }
   }
 
-  /// Sends `text` to the pane as raw bytes (`send-keys -H`), so that tmux takes none of it for
-  /// a key of its own.
+  /// Sends `text` to the pane in one write, as a terminal sends a mouse report: pasted from a
+  /// tmux buffer, raw. (`send-keys` writes a sequence byte by byte, and on a busy machine curses
+  /// may take a pause inside it for the end of an Escape key.)
   private func sendBytes(_ text: String) throws {
-    let hex = text.utf8.map { String($0, radix: 16) }
-    try background.run(["tmux", "-S", server, "send-keys", "-H"] + hex)
+    try background.run(["tmux", "-S", server, "set-buffer", "-b", "report", text])
+    try background.run(["tmux", "-S", server, "paste-buffer", "-b", "report", "-d", "-r"])
   }
 
   /// A turn of the mouse wheel at (`row`, `column`): 64 is up, 65 down.
