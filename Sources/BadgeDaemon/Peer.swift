@@ -15,10 +15,9 @@ class Peer {
 
   /// What the peer watches: `nil` when it does not watch, `[]` for every channel.
   final var patterns: [ChannelPattern]? = nil
-  /// Channels whose events were held back while the output was over
-  /// `Subscriptions.eventHighWater`, in the order they first changed.
-  final var mergedChannels: [ChannelName] = []
-  final var mergedSet: Set<ChannelName> = []
+  /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
+  /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
+  final var behindFrom: UInt64?
   /// Do-not-disturb changed while the output was congested: its latest state is owed.
   final var mergedDND = false
   /// The number of events staged in this turn when the peer began watching: it gets only the

@@ -2,15 +2,18 @@ import BadgeCore
 import BadgeProtocol
 
 /// Who watches what, and the fan-out of events to them: each event line is encoded once and
-/// copied to every matching watcher, except a congested one, which gets the channel's latest
-/// state once its output has drained (per-channel merging; see PROTOCOL.md, "Slow readers").
+/// copied to every matching watcher, except one that fell behind, which gets each channel's
+/// latest state from the shared `EventBacklog` once its output has drained (per-channel
+/// merging; see PROTOCOL.md, "Slow readers"). A watcher behind costs nothing per event.
 ///
 /// Pure: it appends to peers' output and calls `outputQueued` for each peer that got some;
 /// sending is the outbox's job.
 final class Subscriptions {
   /// Stop appending events to a watcher's output past this much unsent data; later changes
-  /// are merged per channel and sent as the channel's latest state once it drains.
-  static let eventHighWater = 256 << 10
+  /// are merged per channel and sent as the channel's latest state once it drains. Small, as
+  /// the socket's own buffer holds a few hundred KiB more: a thousand stuck watchers hold at
+  /// most 64 MiB of output (an array grows to twice this).
+  static let eventHighWater = 32 << 10
 
   /// Watching peers, in the order they began watching.
   private(set) var watchers: [Peer] = []
@@ -18,6 +21,8 @@ final class Subscriptions {
   private let outputQueued: (Peer) -> Void
   /// One event line, encoded once per event and copied to every watcher.
   private var scratch: [UInt8] = []
+  /// The events watchers that fell behind have not been sent, one per channel.
+  private(set) var backlog = EventBacklog()
   /// Whether a peer began watching in this turn (so `turnEnded` has something to reset).
   private var startedThisTurn = false
 
@@ -59,21 +64,31 @@ final class Subscriptions {
   func stop(_ peer: Peer) {
     guard peer.isWatching else { return }
     peer.patterns = nil
-    peer.mergedChannels.removeAll()
-    peer.mergedSet.removeAll()
     peer.mergedDND = false
     watchers.removeAll { $0 === peer }
+    if peer.behindFrom != nil {
+      peer.behindFrom = nil
+      backlog.leave(oldestBehind: oldestBehind)
+    }
+  }
+
+  /// The first missed event of the watcher furthest behind.
+  private var oldestBehind: UInt64? {
+    watchers.lazy.compactMap(\.behindFrom).min()
   }
 
   /// Sends event number `index` of the turn (the channel's state after it) to every watcher of
   /// the channel that watched before it, merging for congested ones.
   func publish(_ channel: Channel, index: Int, now: UInt64) {
     guard !watchers.isEmpty else { return }
+    let event = backlog.record(channel)
     scratch.removeAll(keepingCapacity: true)
     ReplyEncoder.appendState(channel, kind: .event, now: now, to: &scratch)
-    for watcher in watchers where index >= watcher.watchedFromEvent && watcher.watches(channel.name) {
-      if watcher.pendingOutput >= Subscriptions.eventHighWater || !watcher.mergedChannels.isEmpty {
-        if watcher.mergedSet.insert(channel.name).inserted { watcher.mergedChannels.append(channel.name) }
+    for watcher in watchers
+    where watcher.behindFrom == nil && index >= watcher.watchedFromEvent && watcher.watches(channel.name) {
+      if watcher.pendingOutput >= Subscriptions.eventHighWater {
+        watcher.behindFrom = event
+        backlog.fallBehind(missing: event, of: channel)
       } else {
         watcher.output.append(contentsOf: scratch)
       }
@@ -86,7 +101,7 @@ final class Subscriptions {
   /// output has drained.
   func publishDND(_ dnd: DoNotDisturb, index: Int, now: UInt64) {
     for watcher in watchers where index >= watcher.watchedFromEvent {
-      if watcher.pendingOutput >= Subscriptions.eventHighWater || !watcher.mergedChannels.isEmpty {
+      if watcher.pendingOutput >= Subscriptions.eventHighWater || watcher.behindFrom != nil {
         watcher.mergedDND = true
       } else {
         ReplyEncoder.appendDND(dnd, kind: .event, now: now, to: &watcher.output)
@@ -102,8 +117,9 @@ final class Subscriptions {
     for watcher in watchers { watcher.watchedFromEvent = 0 }
   }
 
-  /// Appends the latest state of channels held back while the watcher was congested, until
-  /// its output reaches the high-water mark again. Returns whether any were appended.
+  /// Appends, in event order, the latest state of each channel the watcher missed while it was
+  /// behind, until its output reaches the high-water mark again; it is caught up once all are
+  /// appended. Returns whether any were appended.
   @discardableResult
   func appendMergedEvents(to peer: Peer, from store: Store, now: UInt64) -> Bool {
     let dnd = peer.mergedDND
@@ -111,14 +127,19 @@ final class Subscriptions {
       peer.mergedDND = false
       ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, to: &peer.output)
     }
-    var sent = 0
-    while sent < peer.mergedChannels.count && peer.pendingOutput < Subscriptions.eventHighWater {
-      let name = peer.mergedChannels[sent]
-      peer.mergedSet.remove(name)
-      ReplyEncoder.appendState(store.channel(named: name), kind: .event, now: now, to: &peer.output)
-      sent += 1
+    guard let from = peer.behindFrom else { return dnd }
+    let missed = backlog.entries(from: from, where: peer.watches)
+    var appended = 0
+    while appended < missed.count && peer.pendingOutput < Subscriptions.eventHighWater {
+      ReplyEncoder.appendState(missed[appended].channel, kind: .event, now: now, to: &peer.output)
+      appended += 1
     }
-    peer.mergedChannels.removeFirst(sent)
-    return dnd || sent > 0
+    if appended < missed.count {
+      peer.behindFrom = missed[appended].event
+    } else {
+      peer.behindFrom = nil
+      backlog.leave(oldestBehind: oldestBehind)
+    }
+    return dnd || appended > 0
   }
 }

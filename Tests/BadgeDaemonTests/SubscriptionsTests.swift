@@ -22,21 +22,23 @@ import Testing
     #expect(turns.subscriptions.count == 1)
   }
 
-  @Test func aCongestedWatcherGetsEachChannelsLatestStateOnceInFirstChangeOrder() {
+  @Test func aWatcherBehindGetsEachChannelsLatestStateOnceInEventOrder() {
     let slow = turns.congestedWatcher()
     let writer = turns.peer()
     turns.send(writer, "INCR b", "INCR a", "INCR b", "SET a 7", "INCR c")
     turns.endTurn()
     #expect(slow.output.count == Subscriptions.eventHighWater, "nothing appended while congested")
-    #expect(slow.mergedChannels.map(\.description) == ["b", "a", "c"])
+    #expect(slow.behindFrom != nil)
+    #expect(turns.subscriptions.backlog.count == 3, "one entry per channel")
     slow.discardOutput()  // the outbox sent it
     #expect(turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
     #expect(turns.take(slow).map { "\($0.split(separator: " ")[1]) \(field($0, "count")!)" } == ["b 2", "a 7", "c 1"])
-    #expect(slow.mergedChannels.isEmpty && slow.mergedSet.isEmpty)
+    #expect(slow.behindFrom == nil)
+    #expect(turns.subscriptions.backlog.isEmpty, "nobody behind: nothing kept")
     #expect(!turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
   }
 
-  @Test func oneMergedChannelKeepsLaterEventsMergedUntilItIsSent() {
+  @Test func aWatcherBehindGetsNothingNewUntilItCaughtUp() {
     let slow = turns.congestedWatcher()
     let writer = turns.peer()
     turns.send(writer, "INCR a")
@@ -45,6 +47,37 @@ import Testing
     turns.send(writer, "INCR b")  // the output drained, but "a" is still held back
     turns.endTurn()
     #expect(slow.output.isEmpty, "no event may overtake a held-back one")
-    #expect(slow.mergedChannels.map(\.description) == ["a", "b"])
+    #expect(turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
+    #expect(turns.take(slow).map { String($0.split(separator: " ")[1]) } == ["a", "b"])
+  }
+
+  @Test func aForgottenChannelReachesAWatcherBehindAsItsLastChangeNotAsNew() {
+    let slow = turns.congestedWatcher()
+    let writer = turns.peer()
+    turns.send(writer, "INCR gone", "CLEAR gone")  // count 0, no setting: the store forgets it
+    turns.endTurn()
+    #expect(turns.store.channels.isEmpty)
+    slow.discardOutput()
+    turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now)
+    let events = turns.take(slow)
+    #expect(events.count == 1 && events[0].hasPrefix("EVENT gone count=0 ") && field(events[0], "seq") == "2", "\(events)")
+  }
+
+  @Test func watchersBehindShareOneEntryPerChannelAndEachCatchesUpAlone() {
+    let slow = (0..<100).map { _ in turns.congestedWatcher() }
+    let writer = turns.peer()
+    for round in 0..<10 { turns.send(writer, "INCR a", "INCR b", "INCR c\(round)") }
+    turns.endTurn()
+    #expect(turns.subscriptions.backlog.count == 12)
+    slow[0].discardOutput()
+    turns.subscriptions.appendMergedEvents(to: slow[0], from: turns.store, now: turns.now)
+    #expect(turns.take(slow[0]).count == 12)
+    #expect(turns.subscriptions.backlog.count == 12, "the others still need it")
+    for peer in slow.dropFirst() {
+      peer.discardOutput()
+      turns.subscriptions.appendMergedEvents(to: peer, from: turns.store, now: turns.now)
+      #expect(turns.take(peer).suffix(2).map { String($0.split(separator: " ")[1]) } == ["b", "c9"])
+    }
+    #expect(turns.subscriptions.backlog.isEmpty)
   }
 }

@@ -27,6 +27,22 @@ import Testing
     #expect(try watcher.request("DND") == ["STATE * dnd=0 left=0", "OK"])
   }
 
+  @Test func dndSurvivesACrashThroughTheJournal() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    #expect(try client.request("DND on 2h") == ["STATE * dnd=1 left=7200000", "OK"])
+    daemon.crash()  // no compaction at the end: only the journal holds it
+    let again = try DaemonProcess(folder: daemon.folder)
+    let reply = try again.client().request("DND")
+    #expect(field(reply[0], "dnd") == "1", "\(reply)")
+    let left = Int(field(reply[0], "left") ?? "") ?? 0
+    #expect(left > 7_000_000 && left <= 7_200_000, "\(reply)")
+    _ = try again.client().request("DND off")
+    again.crash()
+    let third = try DaemonProcess(folder: daemon.folder)
+    #expect(try third.client().request("DND") == ["STATE * dnd=0 left=0", "OK"], "turning it off is saved too")
+  }
+
   @Test func dndCountsOnWithoutPulsingAndSparesIgnoringChannels() throws {
     let daemon = try DaemonProcess(config: "[channel pager]\ndnd = ignore\n")
     let client = try daemon.client()
