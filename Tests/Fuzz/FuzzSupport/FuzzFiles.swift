@@ -1,11 +1,12 @@
 import Glibc
 
 /// A private folder for the files a fuzz target hands to code that reads paths (the config,
-/// the state folder), on /dev/shm when there is one so that no input waits for a disk.
-/// Removed when the fuzzer exits.
+/// the state folder): under `$TMPDIR` (scripts/fuzz points it at a folder of the run, which it
+/// removes, so the folders of crashed runs go too), else on /dev/shm when there is one so that
+/// no input waits for a disk. Removed when the fuzzer exits normally.
 public enum FuzzFiles {
   public static let folder: String = {
-    let base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    let base = getenv("TMPDIR").map { String(cString: $0) } ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp")
     var template = Array("\(base)/badged-fuzz-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { fatalError("mkdtemp failed: errno \(errno)") }
     let path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
