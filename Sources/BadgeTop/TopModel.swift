@@ -91,8 +91,12 @@ public struct TopModel: Sendable {
     let changed = badges[snapshot.channel].map { $0.snapshot.seq != snapshot.seq } ?? true
     online = online || snapshot.online
     var number = snapshot
+    // The page's large count is the number itself, whatever the badge shows: the dashboard was
+    // opened to read counts, so do-not-disturb and `badge = unseen` change only the badges.
     number.label = String(snapshot.count)
     number.dot = false
+    number.silenced = nil
+    number.badge = .count
     if badges[snapshot.channel] == nil {
       let selected = selectedName
       badges[snapshot.channel] = BadgeAnimator(snapshot, at: time, options: animatorOptions)

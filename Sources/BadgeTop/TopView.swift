@@ -106,7 +106,7 @@ public enum TopView {
     var title = canvas.put(name, row: TopLayout.titleRow, column: x, style(Ink.text, bold: true))
     let states = [
       badge.online ? nil : "offline", badge.muted ? "muted" : nil, badge.pulsing ? "new" : nil,
-      badge.dot ? "dot" : nil,
+      badge.dot ? "dot" : nil, model.snapshot(name)?.silenced != nil ? "do not disturb" : nil,
     ].compactMap { $0 }
     if !states.isEmpty {
       title = canvas.put("  " + states.joined(separator: " · "), row: TopLayout.titleRow, column: title, style(Ink.quiet))
