@@ -32,6 +32,8 @@ public enum Limits {
   public static let maxLabel = 1...maxCount
   /// The accepted range of `pulse_ms`: up to an hour; 0 turns pulsing off.
   public static let pulseMs = 0...3_600_000
+  /// The accepted range of `step`: any count a single change can make.
+  public static let step = 1...maxCount
 }
 
 /// The settings in force for one channel.
@@ -47,13 +49,16 @@ public struct ChannelSettings: Equatable, Sendable {
   public var badge: BadgeCounts
   /// Whether do-not-disturb silences the channel.
   public var dnd: DNDPolicy
+  /// What a client's stepper (`badgectl top`'s - and +) changes the count by. The daemon only
+  /// keeps and reports it, so that every client steps a channel alike.
+  public var step: Int
 
   public static let defaults = ChannelSettings(
     maxLabel: 99, style: .count, pulseMs: 3000, muted: false)
 
   public init(
     maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool, badge: BadgeCounts = .count,
-    dnd: DNDPolicy = .obey
+    dnd: DNDPolicy = .obey, step: Int = 1
   ) {
     self.maxLabel = maxLabel
     self.style = style
@@ -61,6 +66,7 @@ public struct ChannelSettings: Equatable, Sendable {
     self.muted = muted
     self.badge = badge
     self.dnd = dnd
+    self.step = step
   }
 }
 
@@ -73,10 +79,11 @@ public struct SettingsOverride: Equatable, Sendable {
   public var muted: Bool?
   public var badge: BadgeCounts?
   public var dnd: DNDPolicy?
+  public var step: Int?
 
   public init(
     maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil,
-    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil
+    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil, step: Int? = nil
   ) {
     self.maxLabel = maxLabel
     self.style = style
@@ -84,11 +91,13 @@ public struct SettingsOverride: Equatable, Sendable {
     self.muted = muted
     self.badge = badge
     self.dnd = dnd
+    self.step = step
   }
 
   /// Whether no field is set.
   public var isEmpty: Bool {
     maxLabel == nil && style == nil && pulseMs == nil && muted == nil && badge == nil && dnd == nil
+      && step == nil
   }
 
   /// `base` with every set field of this override put over it.
@@ -96,7 +105,7 @@ public struct SettingsOverride: Equatable, Sendable {
     ChannelSettings(
       maxLabel: maxLabel ?? base.maxLabel, style: style ?? base.style,
       pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted, badge: badge ?? base.badge,
-      dnd: dnd ?? base.dnd)
+      dnd: dnd ?? base.dnd, step: step ?? base.step)
   }
 
   /// This override with every set field of `other` put over it.
@@ -104,6 +113,6 @@ public struct SettingsOverride: Equatable, Sendable {
     SettingsOverride(
       maxLabel: other.maxLabel ?? maxLabel, style: other.style ?? style,
       pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted, badge: other.badge ?? badge,
-      dnd: other.dnd ?? dnd)
+      dnd: other.dnd ?? dnd, step: other.step ?? step)
   }
 }

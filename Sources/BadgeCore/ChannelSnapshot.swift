@@ -17,13 +17,15 @@ public struct ChannelSnapshot: Equatable, Sendable {
   public var silenced: DNDBadges?
   /// The unread items that arrived since the channel was last seen.
   public var unseen: Int
+  /// What a stepper changes the count by: the channel's `step` setting (1 unless set).
+  public var step: Int
   /// False when this is the last known state of a daemon that went away.
   public var online: Bool
 
   public init(
     channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
     seq: UInt64, badge: BadgeCounts = .count, silenced: DNDBadges? = nil, unseen: Int? = nil,
-    online: Bool = true
+    step: Int = 1, online: Bool = true
   ) {
     self.channel = channel
     self.count = count
@@ -35,6 +37,7 @@ public struct ChannelSnapshot: Equatable, Sendable {
     self.badge = badge
     self.silenced = silenced
     self.unseen = unseen ?? count
+    self.step = step
     self.online = online
   }
 

@@ -7,6 +7,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
   case muted
   case badge
   case dnd
+  case step
 
   /// Why a value was refused, phrased to follow "Invalid value 'x' for key: ".
   public struct InvalidValue: Error, Equatable, Sendable {
@@ -30,6 +31,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
       override.badge = try SettingKey.word(value)
     case .dnd:
       override.dnd = try SettingKey.word(value)
+    case .step:
+      override.step = try SettingKey.integer(value, in: Limits.step)
     }
   }
 
@@ -42,6 +45,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .muted: override.muted = nil
     case .badge: override.badge = nil
     case .dnd: override.dnd = nil
+    case .step: override.step = nil
     }
   }
 
@@ -54,6 +58,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .muted: return settings.muted ? "yes" : "no"
     case .badge: return settings.badge.rawValue
     case .dnd: return settings.dnd.rawValue
+    case .step: return String(settings.step)
     }
   }
 

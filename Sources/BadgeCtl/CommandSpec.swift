@@ -172,7 +172,8 @@ extension CommandSpec {
       discussion: """
         Settings made here win over the config file and are kept across restarts.
         Keys: max_label (\(range(Limits.maxLabel))), style (count or dot), pulse_ms (\(range(Limits.pulseMs))), muted (yes or no),
-        badge (count or unseen), dnd (obey or ignore).
+        badge (count or unseen), dnd (obey or ignore), step (\(range(Limits.step)); what top's - and +
+        change the count by).
         'key=default' drops a setting so that the config file's value applies again.
         """,
       usage: "<channel> <key>=<value> ...",
@@ -254,7 +255,8 @@ extension CommandSpec {
         digits, a stepper and a number wheel. Changes made anywhere appear at once with their
         motion; changes made here go to the daemon and every other client sees them.
         Keys: ←/→, Tab/Shift-Tab and 1-9, 0 select a channel (or click its segment); - and + step
-        the count (hold for faster, ×10 after a second; or click the buttons); p opens the
+        the count by the channel's step setting (configure's step, 1 unless set; hold for
+        faster, ×10 after a second; or click the buttons); p opens the
         number wheel (↑/↓, PgUp/PgDn, the mouse wheel or digits; Enter sets, Esc cancels);
         c clears; m mutes or unmutes; s opens the statistics of the channel ([ and ] change the
         period: day, week, month, year); ? shows the keys; q or Ctrl-C quits.
@@ -264,7 +266,6 @@ extension CommandSpec {
       usage: "[<channel or glob> ...]",
       arguments: [Argument(name: "<channel or glob>", kind: .channelOrGlob, help: "A channel name, or a pattern such as 'app:*'. (default: every channel)")],
       options: [
-        Option("--step", value: "n", help: "What - and + change a count by, 1-\(Limits.maxCount). (default: 1)"),
         Option("--no-motion", help: "Show end states only, with no animation; also when NO_MOTION is set."),
       ],
       positionals: 0...64),

@@ -9,14 +9,8 @@ import Glibc
 /// dashboard on a watcher's loop until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given back
 /// on every way out, an error included.
 enum TopCommand {
-  /// The largest `--step`.
-  static let maxStep = Limits.maxCount
-
   static func run(_ command: ParsedCommand, socket: String) throws(CtlError) {
     let patterns = try command.positionals.map { (text) throws(CtlError) in try BadgeCtl.pattern(text, command) }
-    let step = try command.value("--step").map { (text) throws(CtlError) in
-      try BadgeCtl.wholeNumber(text, in: 1...maxStep, command: "top") { "Invalid value '\($0)' for '--step <n>'" }
-    } ?? 1
     guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
       throw .usage(UsageError("'badgectl top' needs a terminal on standard input and output", command: "top"))
     }
@@ -29,7 +23,7 @@ enum TopCommand {
     }
     defer { screen.end() }
     let options = TopOptions(
-      step: step, noMotion: command.has("--no-motion") || Environment.value("NO_MOTION") != nil,
+      noMotion: command.has("--no-motion") || Environment.value("NO_MOTION") != nil,
       colour: screen.colourMode)
     let watcher: Watcher
     do {

@@ -11,6 +11,11 @@ public enum RecordEncoder {
   private static let hasUnseen: UInt8 = 1 << 5
   private static let hasBadge: UInt8 = 1 << 6
   private static let hasDND: UInt8 = 1 << 7
+  // The flags byte is full: settings added after it follow the fixed fields as tagged
+  // extensions (a tag byte, then the value) up to the record's end. A record without them is
+  // byte for byte what earlier versions wrote, and a file they wrote reads as it always did.
+  /// Extension tag: `step` follows as a 32-bit integer.
+  private static let stepTag: UInt8 = 1
 
   /// Appends `record`, framed, to `out`.
   public static func append(_ record: Record, to out: inout [UInt8]) {
@@ -38,6 +43,10 @@ public enum RecordEncoder {
       if channel.unseen != channel.count { appendInteger(UInt32(channel.unseen), to: &out) }
       if let badge = o.badge { out.append(badge == .unseen ? 1 : 0) }
       if let dnd = o.dnd { out.append(dnd == .ignore ? 1 : 0) }
+      if let step = o.step {
+        out.append(stepTag)
+        appendInteger(UInt32(step), to: &out)
+      }
     case .doNotDisturb(let until):
       out.append(Record.Kind.doNotDisturb.rawValue)
       out.append(until == nil ? 0 : 1)
@@ -115,6 +124,15 @@ public enum RecordEncoder {
       if flags & hasDND != 0 {
         guard let v = reader.byte(), v <= 1 else { return nil }
         override.dnd = v == 1 ? .ignore : .obey
+      }
+      while !reader.isAtEnd {
+        guard let tag = reader.byte() else { return nil }
+        switch tag {
+        case stepTag:
+          guard override.step == nil, let v: UInt32 = reader.integer(), Limits.step.contains(Int(v)) else { return nil }
+          override.step = Int(v)
+        default: return nil
+        }
       }
       record = .channel(ChannelRecord(name: name, count: Int(count), unseen: unseen, override: override, seq: seq))
     case .doNotDisturb:

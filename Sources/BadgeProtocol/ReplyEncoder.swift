@@ -30,12 +30,16 @@ public enum ReplyEncoder {
   private static let badgeKeys: [[UInt8]] = BadgeCounts.allCases.map { Array(" badge=\($0.rawValue)".utf8) }
   private static let dndKeys: [[UInt8]] = [Array(" dnd=off".utf8)] + DNDBadges.allCases.map { Array(" dnd=\($0.rawValue)".utf8) }
   private static let unseenKey: [UInt8] = Array(" unseen=".utf8)
+  private static let stepKey: [UInt8] = Array(" step=".utf8)
   private static let everyChannel: [UInt8] = Array("* dnd=".utf8)
   private static let leftKey: [UInt8] = Array(" left=".utf8)
   private static let okLine: [UInt8] = Array("OK\n".utf8)
 
   /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>
-  /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>`
+  /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>[ step=<n>]`
+  ///
+  /// `step` comes only when it is not 1, so the lines of channels that never set it stay as
+  /// they were before the setting existed.
   @inline(__always)
   public static func appendState(_ channel: Channel, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
     out.append(contentsOf: kind.prefix)
@@ -56,6 +60,10 @@ public enum ReplyEncoder {
     out.append(contentsOf: dndKeys[channel.silenced.map { DNDBadges.allCases.firstIndex(of: $0)! + 1 } ?? 0])
     out.append(contentsOf: unseenKey)
     DecimalFormatter.append(channel.unseen, to: &out)
+    if channel.settings.step != 1 {
+      out.append(contentsOf: stepKey)
+      DecimalFormatter.append(channel.settings.step, to: &out)
+    }
     out.append(0x0A)
   }
 

@@ -50,7 +50,7 @@ public enum ReplyLine: Equatable, Sendable {
 
   /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility), and
   /// the fields later versions added (`badge`, `dnd`, `unseen`) may be missing (an older
-  /// daemon).
+  /// daemon). `step` is sent only when it is not 1, so a missing one reads as 1.
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
     var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
     guard let channel = words.popFirst() else { return nil }
@@ -84,6 +84,10 @@ public enum ReplyLine: Equatable, Sendable {
       case "unseen":
         guard let n = Int(value) else { return nil }
         unseen = n
+        continue
+      case "step":
+        guard let n = Int(value), Limits.step.contains(n) else { return nil }
+        snapshot.step = n
         continue
       default: continue
       }

@@ -4,8 +4,6 @@ import BadgeRender
 
 /// How the dashboard was asked to behave.
 public struct TopOptions: Sendable, Equatable {
-  /// What `-` and `+` change a count by.
-  public var step: Int
   /// Reduced motion: every change shows its end state at once.
   public var noMotion: Bool
   /// How the terminal shows colour (decided once the screen knows the terminal).
@@ -15,10 +13,9 @@ public struct TopOptions: Sendable, Equatable {
   public var frameInterval: Double
 
   public init(
-    step: Int = 1, noMotion: Bool = false, colour: ColourMode = .palette256, palette: Palette = .standard,
+    noMotion: Bool = false, colour: ColourMode = .palette256, palette: Palette = .standard,
     frameInterval: Double = 1.0 / 60
   ) {
-    self.step = step
     self.noMotion = noMotion
     self.colour = colour
     self.palette = palette
@@ -348,11 +345,14 @@ public struct TopModel: Sendable {
     wheel.map { $0.value - Int(wheelScroll.value(at: time).rounded()) }
   }
 
+  /// What the stepper changes `name`'s count by: the channel's `step` as the daemon last said.
+  public func step(of name: String) -> Int { badges[name]?.snapshot.step ?? 1 }
+
   /// A press of the stepper: the request it makes, its step grown while the press is held.
   private mutating func step(up: Bool, key: String, at time: Double) -> [TopAction] {
     let factor = hold.press(key, at: time)
     guard let name = selectedName, let snapshot = badges[name]?.snapshot, snapshot.online else { return [] }
-    let (amount, overflow) = options.step.multipliedReportingOverflow(by: factor)
+    let (amount, overflow) = snapshot.step.multipliedReportingOverflow(by: factor)
     guard let request = Stepper.request(
       channel: name, count: snapshot.count, step: overflow ? Limits.maxCount : amount, up: up)
     else { return [] }

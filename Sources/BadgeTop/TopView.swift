@@ -119,10 +119,10 @@ public enum TopView {
     }
     let styled = TermBadge.styled(badge, palette: model.options.palette, colour: model.options.colour)
     canvas.put(styled, row: TopLayout.countRow + 2, column: right + 3)
-    drawStepper(badge, model, left: left, into: &canvas)
+    drawStepper(badge, step: model.step(of: name), model, left: left, into: &canvas)
   }
 
-  static func drawStepper(_ frame: BadgeFrame, _ model: TopModel, left: Int, into canvas: inout Canvas) {
+  static func drawStepper(_ frame: BadgeFrame, step: Int, _ model: TopModel, left: Int, into canvas: inout Canvas) {
     let row = TopLayout.stepperRow
     let colour = model.options.colour != .none
     func button(_ glyph: String, enabled: Bool, column: Int) {
@@ -134,10 +134,10 @@ public enum TopView {
     }
     let live = frame.online
     button("−", enabled: live && Stepper.canDecrement(frame.count), column: TopLayout.minusColumn)
-    let step = "step \(model.options.step)"
+    let text = "step \(step)"
     let gap = TopLayout.plusColumn - TopLayout.minusColumn - TopLayout.buttonWidth
     canvas.put(
-      step, row: row, column: left + TopLayout.minusColumn + TopLayout.buttonWidth + (gap - step.count) / 2,
+      text, row: row, column: left + TopLayout.minusColumn + TopLayout.buttonWidth + (gap - text.count) / 2,
       style(Ink.quiet))
     button("+", enabled: live && Stepper.canIncrement(frame.count), column: TopLayout.plusColumn)
   }

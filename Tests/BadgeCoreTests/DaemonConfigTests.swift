@@ -86,7 +86,7 @@ import Testing
     ("channel mail", "muted", "maybe", "badged.conf:2: Invalid value 'maybe' for muted: expected yes or no"),
     ("channel mail", "max_label", "0", "badged.conf:2: Invalid value '0' for max_label: expected a number from 1 to 2147483647"),
     ("channel mail", "pulse_ms", "4000000", "badged.conf:2: Invalid value '4000000' for pulse_ms: expected a number from 0 to 3600000"),
-    ("channel mail", "colour", "red", "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, export, on_increase, on_decrease, on_zero, on_pulse_end"),
+    ("channel mail", "colour", "red", "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"),
     ("channel a/b", "muted", "yes", "badged.conf:2: Invalid channel name or pattern 'a/b' in [channel a/b]"),
     ("channel .mail", "muted", "yes", "badged.conf:2: Invalid channel name or pattern '.mail' in [channel .mail]"),
     ("channel " + String(repeating: "x", count: 65), "muted", "yes",
@@ -105,7 +105,7 @@ import Testing
     ("daemon", "hooks_when_muted", "maybe", "badged.conf:2: Invalid value 'maybe' for hooks_when_muted: expected yes or no"),
     ("channel mail", "badge", "new", "badged.conf:2: Invalid value 'new' for badge: expected 'count' or 'unseen'"),
     ("channel mail", "dnd", "always", "badged.conf:2: Invalid value 'always' for dnd: expected 'obey' or 'ignore'"),
-    ("channel mail", "hook_interval_ms", "5", "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, export, on_increase, on_decrease, on_zero, on_pulse_end"),
+    ("channel mail", "hook_interval_ms", "5", "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"),
   ])
   func badEntriesAreRefusedWithTheirPlace(_ section: String, _ key: String, _ value: String, _ message: String) {
     #expect(Self.failure([(section, key, value)]) == message)

@@ -17,6 +17,9 @@ import Testing
     SettingsOverride(badge: .count, dnd: .ignore),
     SettingsOverride(dnd: .obey),
     SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: false, badge: .unseen, dnd: .ignore),
+    SettingsOverride(step: 1),
+    SettingsOverride(step: Limits.maxCount),
+    SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5),
   ]
 
   @Test(arguments: overrides)
@@ -78,6 +81,22 @@ import Testing
     #expect(crc == 0xCBF4_3926)
   }
 
+  @Test func stepIsAnExtensionAfterTheFixedFieldsAndOldRecordsStillLoad() throws {
+    let name = try #require(ChannelName("a"))
+    // A record as versions before `step` wrote it (dnd set, nothing after it) reads as before.
+    let old: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0, 0x80, 1]
+    let record = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore), seq: 7))
+    #expect(old.withUnsafeBytes { RecordEncoder.decode($0) } == record)
+    // Without a step, what is written is byte for byte that old record.
+    var written: [UInt8] = []
+    RecordEncoder.append(record, to: &written)
+    #expect(Array(written.dropFirst(8)) == old)
+    // With one, a tag (1) and the step follow.
+    written = []
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore, step: 5), seq: 7)), to: &written)
+    #expect(Array(written.dropFirst(8)) == old + [1, 5, 0, 0, 0])
+  }
+
   @Test func payloadsThatMakeNoSenseAreRefused() {
     let bad: [[UInt8]] = [
       [],
@@ -87,6 +106,10 @@ import Testing
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 0xFF, 0xFF, 0xFF, 0xFF, 0],  // count over the maximum
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 2, 7],  // style byte 7
       [3, 1, 0, 0, 0, 9],  // a byte too many
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0],  // step 0
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 5, 0],  // step cut short
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 5, 0, 0, 0, 1, 5, 0, 0, 0],  // step twice
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 5, 0, 0, 0],  // unknown extension
     ]
     for payload in bad {
       #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(payload)")

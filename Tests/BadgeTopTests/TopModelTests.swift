@@ -4,16 +4,18 @@ import BadgeTop
 import Testing
 
 @Suite struct TopModelTests {
-  func snapshot(_ channel: String, _ count: Int, muted: Bool = false) -> ChannelSnapshot {
+  func snapshot(_ channel: String, _ count: Int, muted: Bool = false, step: Int = 1) -> ChannelSnapshot {
     ChannelSnapshot(
       channel: channel, count: count, label: count == 0 ? "" : String(min(count, 99)) + (count > 99 ? "+" : ""),
-      dot: false, pulseMs: 0, muted: muted, seq: 1)
+      dot: false, pulseMs: 0, muted: muted, seq: 1, step: step)
   }
 
-  /// A dashboard of mail (3), ci (0) and news (120), in colour, 100 × 32.
+  /// A dashboard of mail (3), ci (0) and news (120), in colour, 100 × 32; ci and mail have the
+  /// step `step`, news always 1.
   func model(step: Int = 1) -> TopModel {
-    var model = TopModel(options: TopOptions(step: step, colour: .palette256), rows: 32, columns: 100)
-    for (name, count) in [("ci", 0), ("mail", 3), ("news", 120)] { model.update(snapshot(name, count), at: 0) }
+    var model = TopModel(options: TopOptions(colour: .palette256), rows: 32, columns: 100)
+    for (name, count) in [("ci", 0), ("mail", 3)] { model.update(snapshot(name, count, step: step), at: 0) }
+    model.update(snapshot("news", 120), at: 0)
     return model
   }
 
@@ -42,6 +44,9 @@ import Testing
     #expect(model.handle(.character("+"), at: 2) == [.send("INCR ci 5")])
     _ = model.handle(.right, at: 3)
     #expect(model.handle(.character("-"), at: 4) == [.send("DECR mail 5")])
+    _ = model.handle(.right, at: 4.1)
+    #expect(model.handle(.character("+"), at: 4.2) == [.send("INCR news 1")])  // its own step
+    _ = model.handle(.left, at: 4.3)
     #expect(model.handle(.character("c"), at: 5) == [.send("CLEAR mail")])
     #expect(model.handle(.character("m"), at: 6) == [.send("MUTE mail")])
     model.update(snapshot("mail", 3, muted: true), at: 6.1)
@@ -103,6 +108,10 @@ import Testing
     // The big 3 of BigFont, and the stepper.
     #expect(canvas.text(row: TopLayout.countRow).contains("███"))
     #expect(canvas.text(row: TopLayout.stepperRow).contains("[ − ]  step 1  [ + ]"))
+    // The page shows the selected channel's own step.
+    var stepped = self.model(step: 25)
+    _ = stepped.handle(.character("2"), at: 0)
+    #expect(TopView.canvas(stepped, at: 5).text(row: TopLayout.stepperRow).contains("[ − ] step 25  [ + ]"))
     // Offline: every channel takes the offline look, and the footer says so.
     model.setOnline(false, at: 6)
     let offline = TopView.canvas(model, at: 8)

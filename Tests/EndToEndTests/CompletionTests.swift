@@ -75,7 +75,7 @@ import Testing
       environment: environment, function: "_badgectl")
     #expect(replies.count == 9)
     #expect(replies.first?.split(separator: " ").map(String.init) == (try commands()))
-    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style=", "watch", "news", "toggle"])
+    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style= step=", "watch", "news", "toggle"])
   }
 
   @Test func zshCompletesCommandsOptionsValuesAndChannels() throws {
@@ -97,7 +97,7 @@ import Testing
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == (try commands()).joined(separator: " "))
     #expect(Array(lines.dropFirst()) == [
-      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd=", "files",
+      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step=", "files",
     ])
   }
 

@@ -103,7 +103,8 @@ import Testing
     let daemon = try DaemonProcess(config: try String(contentsOf: example, encoding: .utf8))
     let client = try daemon.client()
     #expect(try field(client.request("SET app:telegram 3")[0], "label") == "•")
-    #expect(try field(client.request("SET mail 1200")[0], "label") == "999+")
+    let mail = try client.request("SET mail 1200")[0]
+    #expect(field(mail, "label") == "999+" && field(mail, "step") == "10")
     let ci = try client.request("INCR ci")[0]
     #expect(field(ci, "muted") == "1" && field(ci, "pulse") == "0")
     _ = try client.request("SET chat 2")

@@ -27,15 +27,24 @@ import TestSupport
     _ = try client.request("SET mail 120")
     _ = try client.request("MUTE ci")
     _ = try client.request("INCR ci 2")
-    _ = try client.request("CONFIGURE app:x style=dot max_label=9 pulse_ms=100")
+    _ = try client.request("CONFIGURE app:x style=dot max_label=9 pulse_ms=100 step=5")
     _ = try client.request("SET app:x 12")
     let before = try client.request("LIST")
+    #expect(before.contains { $0.hasPrefix("STATE app:x ") && $0.hasSuffix(" step=5") })
     #expect(daemon.stop() == 0)
     let again = try DaemonProcess(folder: daemon.folder)
     let after = try again.client().request("LIST")
     #expect(after.map(withoutPulse) == before.map(withoutPulse))
     #expect(try field(again.client().request("INCR mail")[0], "seq") == "6", "seq goes on from where it was")
     #expect(!again.log.contains("journal"), "a clean stop leaves nothing to replay: \(again.log)")
+  }
+
+  @Test func aStepSetOverTheSocketIsReplayedFromTheJournal() throws {
+    let (folder, _) = try Self.crashedAfter(["CONFIGURE mail step=7", "CONFIGURE ci step=3", "CONFIGURE ci step=default"])
+    let daemon = try DaemonProcess(folder: folder)
+    let client = try daemon.client()
+    #expect(try field(client.request("GET mail")[0], "step") == "7")
+    #expect(try field(client.request("GET ci")[0], "step") == nil, "back to 1, which lines leave out")
   }
 
   @Test func theSequenceNumberNeverGoesBackEvenWhenChannelsAreGone() throws {

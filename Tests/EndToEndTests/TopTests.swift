@@ -176,14 +176,35 @@ import Testing
     #expect(waitUntil(timeout: 15) { screen().hasPrefix("▐ mail  4  ▌") }, "\(screen())")
   }
 
+  @Test func theStepperStepsByTheChannelsStepSetting() throws {
+    let daemon = try DaemonProcess(config: "[daemon]\npulse_ms = 0\n[channel build]\nstep = 5\n")
+    try badgectl(["set", "build", "2"], socket: daemon.socket)
+    let pane = try TopPane(daemon: daemon)
+    pane.wait("build's page with its step") { $0.contains("[ − ]  step 5  [ + ]") }
+    try pane.keys("+")
+    #expect(waitUntil { (try? count("build", daemon)) == 7 })
+    pane.wait("the page shows the daemon's count") { _ in pane.row(0).contains("build  7") }
+    // A step set over the socket reaches top at once, and so does its reset to the config's.
+    try badgectl(["configure", "build", "step=2"], socket: daemon.socket)
+    pane.wait("the new step") { $0.contains("[ − ]  step 2  [ + ]") }
+    try pane.keys("-")
+    #expect(waitUntil { (try? count("build", daemon)) == 5 })
+    try badgectl(["configure", "build", "step=default"], socket: daemon.socket)
+    pane.wait("the config's step again") { $0.contains("[ − ]  step 5  [ + ]") }
+    try pane.keys("+")
+    #expect(waitUntil { (try? count("build", daemon)) == 10 })
+    #expect(try count("build", daemon) == 10)
+  }
+
   @Test func withoutATerminalItIsAUsageError() throws {
     let daemon = try DaemonProcess()
     let result = try badgectl(["top"], socket: daemon.socket)
     #expect(result.status == 64)
     #expect(result.stderr.contains("'badgectl top' needs a terminal on standard input and output"))
-    let step = try badgectl(["top", "--step", "0"], socket: daemon.socket)
+    // The step is the channel's setting now, not an option.
+    let step = try badgectl(["top", "--step", "5"], socket: daemon.socket)
     #expect(step.status == 64)
-    #expect(step.stderr.contains("Invalid value '0' for '--step <n>'; expected a whole number from 1 to 2147483647"))
+    #expect(step.stderr.contains("Unknown option '--step'"))
     let name = try badgectl(["top", "bad name"], socket: daemon.socket)
     #expect(name.status == 64)
   }
