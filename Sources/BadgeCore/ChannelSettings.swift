@@ -52,13 +52,16 @@ public struct ChannelSettings: Equatable, Sendable {
   /// What a client's stepper (`badgectl top`'s - and +) changes the count by. The daemon only
   /// keeps and reports it, so that every client steps a channel alike.
   public var step: Int
+  /// The desktop id (without `.desktop`) the channel's count is announced for to docks
+  /// (LauncherEntry); `nil` when it is not exported.
+  public var export: String?
 
   public static let defaults = ChannelSettings(
     maxLabel: 99, style: .count, pulseMs: 3000, muted: false)
 
   public init(
     maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool, badge: BadgeCounts = .count,
-    dnd: DNDPolicy = .obey, step: Int = 1
+    dnd: DNDPolicy = .obey, step: Int = 1, export: String? = nil
   ) {
     self.maxLabel = maxLabel
     self.style = style
@@ -67,6 +70,7 @@ public struct ChannelSettings: Equatable, Sendable {
     self.badge = badge
     self.dnd = dnd
     self.step = step
+    self.export = export
   }
 }
 
@@ -80,10 +84,11 @@ public struct SettingsOverride: Equatable, Sendable {
   public var badge: BadgeCounts?
   public var dnd: DNDPolicy?
   public var step: Int?
+  public var export: String?
 
   public init(
     maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil,
-    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil, step: Int? = nil
+    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil, step: Int? = nil, export: String? = nil
   ) {
     self.maxLabel = maxLabel
     self.style = style
@@ -92,12 +97,13 @@ public struct SettingsOverride: Equatable, Sendable {
     self.badge = badge
     self.dnd = dnd
     self.step = step
+    self.export = export
   }
 
   /// Whether no field is set.
   public var isEmpty: Bool {
     maxLabel == nil && style == nil && pulseMs == nil && muted == nil && badge == nil && dnd == nil
-      && step == nil
+      && step == nil && export == nil
   }
 
   /// `base` with every set field of this override put over it.
@@ -105,7 +111,7 @@ public struct SettingsOverride: Equatable, Sendable {
     ChannelSettings(
       maxLabel: maxLabel ?? base.maxLabel, style: style ?? base.style,
       pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted, badge: badge ?? base.badge,
-      dnd: dnd ?? base.dnd, step: step ?? base.step)
+      dnd: dnd ?? base.dnd, step: step ?? base.step, export: export ?? base.export)
   }
 
   /// This override with every set field of `other` put over it.
@@ -113,6 +119,6 @@ public struct SettingsOverride: Equatable, Sendable {
     SettingsOverride(
       maxLabel: other.maxLabel ?? maxLabel, style: other.style ?? style,
       pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted, badge: other.badge ?? badge,
-      dnd: other.dnd ?? dnd, step: other.step ?? step)
+      dnd: other.dnd ?? dnd, step: other.step ?? step, export: other.export ?? export)
   }
 }

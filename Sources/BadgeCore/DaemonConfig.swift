@@ -64,7 +64,7 @@ public struct DaemonConfig: Equatable, Sendable {
   public var exports: [ChannelName: String] {
     var result: [ChannelName: String] = [:]
     for section in sections {
-      if let name = section.pattern.exactName, let id = section.export { result[name] = id }
+      if let name = section.pattern.exactName, let id = section.override.export { result[name] = id }
     }
     return result
   }
@@ -77,8 +77,12 @@ public struct ChannelSection: Equatable, Sendable {
   /// The section's `on_…` hooks.
   public var hooks: HookSet
   /// `export`: the desktop id the channel's count is announced for on the session bus
-  /// (LauncherEntry), without `.desktop`; only in a section that names one channel.
-  public var export: String?
+  /// (LauncherEntry), without `.desktop`; only in a section that names one channel. It is the
+  /// override's `export`, a setting like the others.
+  public var export: String? {
+    get { override.export }
+    set { override.export = newValue }
+  }
   /// The line of the section's first key, for messages.
   public var line: Int
 
@@ -89,7 +93,7 @@ public struct ChannelSection: Equatable, Sendable {
     self.pattern = pattern
     self.override = override
     self.hooks = hooks
-    self.export = export
+    if let export { self.override.export = export }
     self.line = line
   }
 }
@@ -143,7 +147,7 @@ extension DaemonConfig {
 
   /// Every key a `[channel …]` section accepts, for messages: the settings and the hooks.
   static var channelKeyNames: String {
-    (SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] + HookEvent.allCases.map(\.key))
+    (SettingKey.allCases.map(\.rawValue) + HookEvent.allCases.map(\.key))
       .joined(separator: ", ")
   }
 
@@ -211,7 +215,7 @@ extension DaemonConfig {
         }
         let event = HookEvent(key: entry.key)
         let key = SettingKey(rawValue: entry.key)
-        guard event != nil || key != nil || entry.key == ChannelSection.exportKey else {
+        guard event != nil || key != nil else {
           throw fail("Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(channelKeyNames)")
         }
         let index: Int
@@ -226,12 +230,10 @@ extension DaemonConfig {
           if let event {
             config.sections[index].hooks[event] = try hook(entry.value)
           } else if let key {
-            try key.parse(entry.value, into: &config.sections[index].override)
-          } else {
-            guard !pattern.isGlob else {
+            guard key != .export || !pattern.isGlob else {
               throw SettingKey.InvalidValue(reason: "export needs a section that names one channel, not a glob")
             }
-            config.sections[index].export = try ChannelSection.desktopID(entry.value)
+            try key.parse(entry.value, into: &config.sections[index].override)
           }
         } catch {
           throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
@@ -261,14 +263,5 @@ extension DaemonConfig {
 
 extension ChannelSection {
   /// The key that exports a channel to docks.
-  public static let exportKey = "export"
-
-  /// A desktop id as `export` takes it: `A-Z a-z 0-9 . _ -`, with or without `.desktop`.
-  static func desktopID(_ text: String) throws(SettingKey.InvalidValue) -> String {
-    let id = text.hasSuffix(".desktop") ? String(text.dropLast(".desktop".count)) : text
-    guard !id.isEmpty, id.utf8.allSatisfy({ ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") }) else {
-      throw SettingKey.InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
-    }
-    return id
-  }
+  public static let exportKey = SettingKey.export.rawValue
 }

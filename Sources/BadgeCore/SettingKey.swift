@@ -8,6 +8,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
   case badge
   case dnd
   case step
+  case export
 
   /// Why a value was refused, phrased to follow "Invalid value 'x' for key: ".
   public struct InvalidValue: Error, Equatable, Sendable {
@@ -33,6 +34,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
       override.dnd = try SettingKey.word(value)
     case .step:
       override.step = try SettingKey.integer(value, in: Limits.step)
+    case .export:
+      override.export = try SettingKey.desktopID(value)
     }
   }
 
@@ -46,6 +49,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .badge: override.badge = nil
     case .dnd: override.dnd = nil
     case .step: override.step = nil
+    case .export: override.export = nil
     }
   }
 
@@ -59,6 +63,7 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case .badge: return settings.badge.rawValue
     case .dnd: return settings.dnd.rawValue
     case .step: return String(settings.step)
+    case .export: return settings.export ?? ""
     }
   }
 
@@ -71,6 +76,16 @@ public enum SettingKey: String, Sendable, CaseIterable {
       throw InvalidValue(reason: "expected " + words.dropLast().joined(separator: ", ") + " or " + words.last!)
     }
     return value
+  }
+
+  /// A desktop id as `export` takes it: `A-Z a-z 0-9 . _ -`, with or without `.desktop`
+  /// (which is dropped).
+  public static func desktopID(_ text: String) throws(InvalidValue) -> String {
+    let id = text.hasSuffix(".desktop") ? String(text.dropLast(".desktop".count)) : text
+    guard !id.isEmpty, id.utf8.allSatisfy({ ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") }) else {
+      throw InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
+    }
+    return id
   }
 
   /// A decimal integer within `range`: digits only, no sign, no spaces.

@@ -84,6 +84,13 @@ public final class Store {
     channels.filter(\.isListed).sorted { $0.name < $1.name }
   }
 
+  /// The channels announced to docks: those whose settings (config section or `CONFIGURE`)
+  /// give an `export`, sorted by name. A section naming a channel creates it, so every
+  /// exported channel is here.
+  public var exported: [Channel] {
+    channels.filter { $0.settings.export != nil }.sorted { $0.name < $1.name }
+  }
+
   /// Applies `mutation` to the channel called `name`.
   ///
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.

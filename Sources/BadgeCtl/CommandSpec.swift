@@ -173,7 +173,8 @@ extension CommandSpec {
         Settings made here win over the config file and are kept across restarts.
         Keys: max_label (\(range(Limits.maxLabel))), style (count or dot), pulse_ms (\(range(Limits.pulseMs))), muted (yes or no),
         badge (count or unseen), dnd (obey or ignore), step (\(range(Limits.step)); what top's - and +
-        change the count by).
+        change the count by), export (a desktop id such as org.example.App: the count is announced
+        to docks for that app).
         'key=default' drops a setting so that the config file's value applies again.
         """,
       usage: "<channel> <key>=<value> ...",

@@ -16,9 +16,9 @@ final class LauncherEntryBridge {
   private var table = LauncherEntryTable()
   /// Channels whose refusal was logged, so an app that keeps sending is logged once.
   private var refusedChannels = Set<ChannelName>()
-  /// What each exported channel announced last, so a push that changes nothing a dock shows
-  /// (a label setting) sends nothing.
-  private var announced: [ChannelName: LauncherEntryExport.State] = [:]
+  /// What each exported channel announced last and for which desktop id, so a push that
+  /// changes nothing a dock shows (a label setting) sends nothing, and a new export announces.
+  private var announced: [ChannelName: (id: String, state: LauncherEntryExport.State)] = [:]
 
   static let updateRule =
     "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"
@@ -119,23 +119,22 @@ final class LauncherEntryBridge {
 
   // MARK: - LauncherEntry out
 
-  /// Announces a channel's new state when it is exported (the server's observer).
+  /// Announces a channel's new state when it is exported (the server's observer). The export
+  /// is the channel's setting in force, so `CONFIGURE <ch> export=…` counts as the config's.
   func channelPushed(_ channel: Channel) {
-    guard let id = server.store.config.exports[channel.name] else { return }
-    announce(channel, as: id)
+    announce(channel)
   }
 
   /// Announces every exported channel (a new connection, a new dock, a reload).
   func announceAll() {
-    for (name, id) in server.store.config.exports.sorted(by: { $0.key < $1.key }) {
-      announce(server.store.channel(named: name), as: id)
-    }
+    for channel in server.store.exported { announce(channel) }
   }
 
-  private func announce(_ channel: Channel, as id: String) {
+  private func announce(_ channel: Channel) {
+    guard let id = channel.settings.export else { return }
     guard let bus else { return }
     let state = LauncherEntryExport.State(count: channel.count, urgent: channel.pulseUntil > server.loop.now)
-    guard announced[channel.name] != state else { return }
+    guard announced[channel.name]?.id != id || announced[channel.name]?.state != state else { return }
     do throws(SystemError) {
       try bus.emitSignal(
         path: LauncherEntryExport.objectPath(forDesktopID: id), interface: LauncherEntryExport.interface,
@@ -144,7 +143,7 @@ final class LauncherEntryBridge {
         try builder.append(string: LauncherEntryExport.appURI(forDesktopID: id))
         try builder.append(properties: state.properties)
       }
-      announced[channel.name] = state
+      announced[channel.name] = (id, state)
     } catch {
       logger.warning("\(error), ignoring.", [.channel(channel.name)])
     }

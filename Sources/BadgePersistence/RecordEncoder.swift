@@ -16,6 +16,8 @@ public enum RecordEncoder {
   // byte for byte what earlier versions wrote, and a file they wrote reads as it always did.
   /// Extension tag: `step` follows as a 32-bit integer.
   private static let stepTag: UInt8 = 1
+  /// Extension tag: `export` follows as its length (16 bits), then the desktop id's bytes.
+  private static let exportTag: UInt8 = 2
 
   /// Appends `record`, framed, to `out`.
   public static func append(_ record: Record, to out: inout [UInt8]) {
@@ -46,6 +48,11 @@ public enum RecordEncoder {
       if let step = o.step {
         out.append(stepTag)
         appendInteger(UInt32(step), to: &out)
+      }
+      if let export = o.export {
+        out.append(exportTag)
+        appendInteger(UInt16(clamping: export.utf8.count), to: &out)
+        out.append(contentsOf: export.utf8.prefix(Int(UInt16.max)))
       }
     case .doNotDisturb(let until):
       out.append(Record.Kind.doNotDisturb.rawValue)
@@ -131,6 +138,11 @@ public enum RecordEncoder {
         case stepTag:
           guard override.step == nil, let v: UInt32 = reader.integer(), Limits.step.contains(Int(v)) else { return nil }
           override.step = Int(v)
+        case exportTag:
+          guard override.export == nil, let length: UInt16 = reader.integer(), let raw = reader.bytes(Int(length)),
+            let id = try? SettingKey.desktopID(String(decoding: raw, as: UTF8.self)), id.utf8.count == raw.count
+          else { return nil }
+          override.export = id
         default: return nil
         }
       }

@@ -13,7 +13,7 @@ import Testing
   }
 
   @Test func keysAreTheConfigFileWords() {
-    #expect(SettingKey.allCases.map(\.rawValue) == ["max_label", "style", "pulse_ms", "muted", "badge", "dnd", "step"])
+    #expect(SettingKey.allCases.map(\.rawValue) == ["max_label", "style", "pulse_ms", "muted", "badge", "dnd", "step", "export"])
   }
 
   @Test(arguments: [
@@ -74,8 +74,8 @@ import Testing
   }
 
   @Test func formatWritesWhatParseReads() throws {
-    let settings = ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 250, muted: true)
-    #expect(SettingKey.allCases.map { $0.format(settings) } == ["9", "dot", "250", "yes", "count", "obey", "1"])
+    let settings = ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 250, muted: true, export: "org.example.app")
+    #expect(SettingKey.allCases.map { $0.format(settings) } == ["9", "dot", "250", "yes", "count", "obey", "1", "org.example.app"])
     #expect(SettingKey.muted.format(.defaults) == "no")
     var override = SettingsOverride()
     for key in SettingKey.allCases { try key.parse(key.format(settings), into: &override) }

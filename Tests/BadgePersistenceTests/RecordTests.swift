@@ -20,6 +20,8 @@ import Testing
     SettingsOverride(step: 1),
     SettingsOverride(step: Limits.maxCount),
     SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5),
+    SettingsOverride(export: "org.example.app"),
+    SettingsOverride(style: .dot, step: 3, export: "a"),
   ]
 
   @Test(arguments: overrides)
@@ -97,6 +99,23 @@ import Testing
     #expect(Array(written.dropFirst(8)) == old + [1, 5, 0, 0, 0])
   }
 
+  @Test func exportIsTheSecondExtensionAndOldRecordsStillLoad() throws {
+    let name = try #require(ChannelName("a"))
+    // A record as versions before `export` wrote it (a step, nothing after it) reads as before.
+    let old: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0, 0, 1, 5, 0, 0, 0]
+    let record = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5), seq: 7))
+    #expect(old.withUnsafeBytes { RecordEncoder.decode($0) } == record)
+    var written: [UInt8] = []
+    RecordEncoder.append(record, to: &written)
+    #expect(Array(written.dropFirst(8)) == old)
+    // With an export, a tag (2), its length in 16 bits and its bytes follow the step.
+    written = []
+    let exported = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5, export: "ab"), seq: 7))
+    RecordEncoder.append(exported, to: &written)
+    #expect(Array(written.dropFirst(8)) == old + [2, 2, 0, 0x61, 0x62])
+    #expect(Array(written.dropFirst(8)).withUnsafeBytes { RecordEncoder.decode($0) } == exported)
+  }
+
   @Test func payloadsThatMakeNoSenseAreRefused() {
     let bad: [[UInt8]] = [
       [],
@@ -109,7 +128,12 @@ import Testing
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0],  // step 0
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 5, 0],  // step cut short
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 1, 5, 0, 0, 0, 1, 5, 0, 0, 0],  // step twice
-      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 5, 0, 0, 0],  // unknown extension
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 9, 5, 0, 0, 0],  // unknown extension
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 0, 0],  // empty export
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 2, 0, 0x61],  // export cut short
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 1],  // export length cut short
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 3, 0, 0x61, 0x3A, 0x62],  // export 'a:b'
+      [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 1, 0, 0x61, 2, 1, 0, 0x62],  // export twice
     ]
     for payload in bad {
       #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(payload)")

@@ -8,7 +8,7 @@ import Testing
   static let cut = String(repeating: "n", count: 64) + "…"
   static let fromOne = "expected a whole number from 1 to 2147483647"
   static let fromZero = "expected a whole number from 0 to 2147483647"
-  static let keys = "max_label, style, pulse_ms, muted, badge, dnd, step"
+  static let keys = "max_label, style, pulse_ms, muted, badge, dnd, step, export"
 
   static let table: [(String, ProtocolError.Code, String)] = [
     ("FOO", .unknownCommand, "Unknown command 'FOO'"),

@@ -97,7 +97,7 @@ import Testing
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == (try commands()).joined(separator: " "))
     #expect(Array(lines.dropFirst()) == [
-      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step=", "files",
+      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step= export=", "files",
     ])
   }
 

@@ -95,7 +95,7 @@ import Testing
       #expect(text.contains("from \(key.range.lowerBound) to \(key.range.upperBound)"), "\(key): its range")
       #expect(text.contains("Default: \(ResourceLimits.defaults[key])."), "\(key): its default")
     }
-    for key in SettingKey.allCases.map(\.rawValue) + [ChannelSection.exportKey] {
+    for key in SettingKey.allCases.map(\.rawValue) {
       #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
     }
     for key in BridgeConfig.Key.allCases {
