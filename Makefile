@@ -111,7 +111,8 @@ deb: $(if $(BINDIR_SOURCE),,release)
 
 # Regenerates every picture in docs/pictures from the real programs: the bars from the
 # real-bar tests' headless runs (dark and light), the motion recorded frame by frame from
-# Waybar and xterm, and the plot of the motion curves; see scripts/pictures/make-pictures.
+# Waybar and xterm, the plot of the motion curves, and tmux's status line in xterm; see
+# scripts/pictures/make-pictures.
 pictures: test-deps build
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/pictures/make-pictures docs/pictures

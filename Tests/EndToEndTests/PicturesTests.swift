@@ -3,9 +3,10 @@ import Testing
 
 /// `make pictures`'s generator, in its quick mode (a short recording, no bar tests, which run
 /// with the rest of the tests anyway), so that it keeps working: the real Waybar and xterm
-/// recordings become animated GIFs that move, and the frames become the plot.
+/// recordings become animated GIFs that move, the frames become the plot, and a real tmux's
+/// status line becomes its pictures.
 @Suite struct PicturesTests {
-  @Test func theGeneratorRecordsTheMotionAndPlotsTheCurves() throws {
+  @Test func theGeneratorRecordsTheMotionPlotsTheCurvesAndTakesTmux() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
     let generate = try run(
@@ -21,6 +22,16 @@ import Testing
       let frames = try identify(folder.file(name), format: "%m %Wx%H")
       #expect(frames.count >= 4, "\(name): \(frames.count) frames")
       #expect(Set(frames) == ["GIF \(size)"], "\(name): \(Set(frames))")
+    }
+    // tmux's status line, whole (xterm's row and the border around it), on the theme's
+    // status style, with the badge drawn in its ink (#e53935).
+    for (theme, background) in [("dark", "srgb(32,32,32)"), ("light", "srgb(240,240,240)")] {
+      let picture = folder.file("tmux-\(theme).png")
+      #expect(try identify(picture) == ["PNG 736x40"], "\(theme)")
+      let corner = try run("convert", [picture, "-format", "%[pixel:p{2,2}]", "info:"])
+      #expect(corner.stdout == background, "\(theme): \(corner.stdout)")
+      let colours = try run("convert", [picture, "-format", "%c", "histogram:info:"])
+      #expect(colours.stdout.contains("#E53935"), "\(theme): no badge ink")
     }
   }
 
