@@ -10,7 +10,6 @@ final class DNDTimer {
   private let commit: GroupCommit
   private let logger: Logger
   private var timer: TimerSource?
-  private var armedDeadline: UInt64?
 
   init(loop: EventLoop, store: Store, commit: GroupCommit, logger: Logger) throws(SystemError) {
     self.store = store
@@ -21,14 +20,10 @@ final class DNDTimer {
 
   /// Arms the timer for the store's do-not-disturb end (end of every turn).
   func arm() {
-    let deadline = store.nextDNDDeadline
-    guard deadline != armedDeadline else { return }
-    armedDeadline = deadline
-    if let deadline { timer?.schedule(at: deadline) } else { timer?.disarm() }
+    timer?.arm(at: store.nextDNDDeadline)
   }
 
   private func fired(now: UInt64) {
-    armedDeadline = nil
     var silenced: [Channel] = []
     if store.expireDND(now: now, changed: { silenced.append($0) }) {
       commit.stageDND(silenced: silenced)

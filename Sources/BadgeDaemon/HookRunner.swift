@@ -17,7 +17,6 @@ final class HookRunner {
   private var running: [HookKey: Running] = [:]
   /// Wakes the loop when a waiting run's interval has passed.
   private var timer: TimerSource?
-  private var armedDeadline: UInt64?
   /// Hook command lines whose failure was logged since the config was loaded.
   private var reported: Set<String> = []
 
@@ -34,10 +33,7 @@ final class HookRunner {
     self.config = config
     self.logger = logger
     scheduler = HookScheduler(intervalMs: config.hookIntervalMs)
-    timer = try loop.addTimer(accuracy: 1000) { [unowned self] in
-      armedDeadline = nil
-      startDue()
-    }
+    timer = try loop.addTimer(accuracy: 1000) { [unowned self] in startDue() }
   }
 
   /// How many hook runs are under way.
@@ -135,10 +131,7 @@ final class HookRunner {
   }
 
   private func armTimer() {
-    let deadline = scheduler.nextDeadline
-    guard deadline != armedDeadline else { return }
-    armedDeadline = deadline
-    if let deadline { timer?.schedule(at: deadline) } else { timer?.disarm() }
+    timer?.arm(at: scheduler.nextDeadline)
   }
 
   /// The daemon's environment with the run's `BADGED_*` variables put over it.

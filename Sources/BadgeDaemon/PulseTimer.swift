@@ -8,7 +8,6 @@ final class PulseTimer {
   private let store: Store
   private let commit: GroupCommit
   private var timer: TimerSource?
-  private var armedDeadline: UInt64?
 
   init(loop: EventLoop, store: Store, commit: GroupCommit) throws(SystemError) {
     self.store = store
@@ -18,14 +17,10 @@ final class PulseTimer {
 
   /// Arms the timer for the store's next deadline (end of every turn).
   func arm() {
-    let deadline = store.nextPulseDeadline
-    guard deadline != armedDeadline else { return }
-    armedDeadline = deadline
-    if let deadline { timer?.schedule(at: deadline) } else { timer?.disarm() }
+    timer?.arm(at: store.nextPulseDeadline)
   }
 
   private func fired(now: UInt64) {
-    armedDeadline = nil
     store.expirePulses(now: now) { channel in
       commit.stage(channel)
       commit.hooks?.pulseEnded(channel)

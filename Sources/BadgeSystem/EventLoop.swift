@@ -72,6 +72,7 @@ public final class EventLoop {
     var raw: OpaquePointer?
     let thunk: sd_event_time_handler_t = { _, _, userdata in
       let source = Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue()
+      source.deadline = nil  // one-shot: fired means disarmed
       withExtendedLifetime(source) { source.handler() }
       return 0
     }
@@ -80,6 +81,7 @@ public final class EventLoop {
       "add a timer")
     source.raw = raw
     if deadline == nil { source.disarm() }
+    source.deadline = deadline
     return source
   }
 
@@ -192,16 +194,29 @@ public final class DeferSource: EventSource {
 
 /// A one-shot timer that can be re-armed.
 public final class TimerSource: EventSource {
+  /// The deadline the timer is armed for; `nil` while disarmed and once it has fired.
+  public fileprivate(set) var deadline: UInt64?
+
   /// Arms the timer for `deadline` (monotonic microseconds), replacing any earlier deadline.
   public func schedule(at deadline: UInt64) {
     guard let raw else { return }
     _ = sd_event_source_set_time(raw, deadline)
     _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_ONESHOT))
+    self.deadline = deadline
   }
 
   /// Disarms the timer until the next `schedule(at:)`.
   public func disarm() {
     guard let raw else { return }
     _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_OFF))
+    deadline = nil
+  }
+
+  /// Arms the timer for `deadline`, or disarms it for `nil`, unless it is armed so already:
+  /// timers that follow a moving deadline are re-armed at the end of every turn, and an
+  /// unchanged deadline then costs no system call.
+  public func arm(at deadline: UInt64?) {
+    guard deadline != self.deadline else { return }
+    if let deadline { schedule(at: deadline) } else { disarm() }
   }
 }

@@ -21,6 +21,28 @@ import Testing
     #expect(loopTime < deadline + 1_000_000)
   }
 
+  @Test func armFollowsADeadlineAndForgetsItOnceFired() throws {
+    let loop = try EventLoop()
+    var seenInHandler: UInt64? = 1
+    var timer: TimerSource?
+    timer = try loop.addTimer {
+      seenInHandler = timer?.deadline
+      loop.exit(code: 3)
+    }
+    #expect(timer?.deadline == nil)
+    let deadline = Environment.monotonicMicroseconds + 5_000
+    timer?.arm(at: deadline)
+    #expect(timer?.deadline == deadline)
+    timer?.arm(at: nil)
+    #expect(timer?.deadline == nil)
+    timer?.arm(at: deadline)
+    #expect(try loop.runGuarded() == 3)
+    // Fired means disarmed: the same deadline arms it again.
+    #expect(seenInHandler == nil)
+    #expect(timer?.deadline == nil)
+    timer = nil
+  }
+
   @Test func aTimerCanBeReArmedFromItsHandler() throws {
     let loop = try EventLoop()
     var fired: [UInt64] = []
