@@ -23,7 +23,7 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // Glibc calls Swift's Glibc module leaves out (accept4), as inline C functions.
+    // Glibc calls Swift's Glibc module leaves out (accept4, malloc_trim), as inline C functions.
     .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
     // Not through pkg-config: ncursesw.pc's only flags are -D_DEFAULT_SOURCE and

@@ -1,5 +1,5 @@
 /* Linux calls that Swift's Glibc module does not show: it is built without _GNU_SOURCE, so
- * glibc's headers leave out their declarations. Declared here with glibc's own types (socklen_t
+ * glibc's headers leave out their declarations (or it does not include their header). Declared here with glibc's own types (socklen_t
  * is an unsigned int on every Linux ABI) and wrapped in functions with Swift-friendly names. */
 #ifndef BADGED_CLINUX_SHIM_H
 #define BADGED_CLINUX_SHIM_H
@@ -11,6 +11,15 @@ extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int f
  * call, so there is no moment in which it lacks them. */
 static inline int badged_accept4(int fd, int flags) {
   return accept4(fd, (struct sockaddr *)0, (unsigned int *)0, flags);
+}
+
+/* malloc_trim(3) (<malloc.h>, which Swift's Glibc module does not include): hands the heap's
+ * free pages back to the kernel (`HeapTrimmer`). */
+#include <stddef.h>
+extern int malloc_trim(size_t pad);
+
+static inline int badged_malloc_trim(void) {
+  return malloc_trim(0);
 }
 
 #endif
