@@ -2,11 +2,16 @@ import BadgeCore
 import BadgeProtocol
 import BadgeSystem
 
-/// A peer on a socket: the file descriptor, its IO source, the input framing and the state of
-/// reading.
+/// A peer on a socket: the file descriptor, the poll set that watches it, the input framing and
+/// the state of reading.
 final class Connection: Peer {
   let fd: FileDescriptor
-  var source: IOSource?
+  /// The reader's poll set while the connection is in it.
+  var poll: PollSet?
+  /// The reader's turn `linesLeft` belongs to.
+  var turn: UInt64 = 0
+  /// Lines it may still have carried out this turn (`ConnectionReader.lineAllowance`).
+  var linesLeft = 0
   var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength)
   /// Whether reading is paused until the output drains.
   var readPaused = false
@@ -64,6 +69,6 @@ final class Connection: Peer {
     if pendingOutput > 0 && !queuedForSend { events.insert(.writable) }
     guard events != armedEvents else { return }
     armedEvents = events
-    source?.setEvents(events)
+    poll?.modify(fd, events: events)
   }
 }

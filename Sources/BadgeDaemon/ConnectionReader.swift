@@ -2,14 +2,31 @@ import BadgeCore
 import BadgeProtocol
 import BadgeSystem
 
-/// Reads connections' requests and hands each line to the executor, with back-pressure: a
-/// connection whose unsent output reaches `[limits] max_unsent_bytes` is not read (nor are its
-/// buffered lines carried out) until the outbox has sent it. Lines that waited are carried out
-/// by a deferred source of their own, never from inside the post source.
+/// Reads connections' requests and hands each line to the executor.
+///
+/// Every connection is in one `PollSet` (an epoll set of its own, one sd-event source): one
+/// callback serves every client one `epoll_wait` found ready, then the post source ends the
+/// turn once for all of them. A turn bounds what one connection may do: at most `readBudget`
+/// bytes read and `lineAllowance` lines carried out, so that a client pipelining a flood cannot
+/// make a turn long (each line may be an event for every watcher) and keep the others, new
+/// clients included, waiting. A connection with lines left over is served again next turn,
+/// before the clients that became ready since.
+///
+/// Back-pressure: a connection whose unsent output reaches `[limits] max_unsent_bytes` is not
+/// read (nor are its buffered lines carried out) until the outbox has sent it. Lines that
+/// waited are carried out in a later iteration (a deferred source), never from inside the
+/// post source.
 final class ConnectionReader {
-  /// Reads at most this much from one connection per turn, so one busy client cannot starve
-  /// others.
+  /// Reads at most this much from one connection per turn.
   static let readBudget = 256 << 10
+  /// The most lines one connection may have carried out in one turn.
+  static let maxLinesPerTurn = 1024
+  /// The fewest, however many watch: a writer always makes progress.
+  static let minLinesPerTurn = 16
+  /// About how many event lines one turn may copy to watchers' output, summed over its
+  /// connections' allowances: the allowance shrinks as watchers grow, so that a turn (and the
+  /// wait of every other client) stays short under a burst of changes fanned out to many.
+  static let fanOutPerTurn = 64 << 10
 
   private let loop: EventLoop
   private let executor: CommandExecutor
@@ -19,11 +36,19 @@ final class ConnectionReader {
   var close: (Connection) -> Void = { _ in }
   /// Times lines begun and not finished.
   var timeouts: ConnectionTimeouts?
-  /// Connections whose reading resumed: read in the deferred source's turn.
-  private var resumed: [Connection] = []
-  /// The list being read now; swapped with `resumed` so neither is copied.
-  private var resuming: [Connection] = []
-  private var resumeSource: DeferSource?
+  private var poll: PollSet!
+  /// The connections by file descriptor number, for the poll set's reports.
+  private var byDescriptor: [Connection?] = []
+  /// Connections to serve next turn whatever their socket says: reading resumed after their
+  /// output drained, or lines were left over when their allowance ran out.
+  private var waiting: [Connection] = []
+  /// The list being served now; swapped with `waiting` so neither is copied.
+  private var serving: [Connection] = []
+  private var waitingSource: DeferSource?
+  /// Counts turns (`turnEnded`), so that each connection's allowance is renewed once a turn.
+  private var turn: UInt64 = 1
+  /// Lines each connection may have carried out this turn.
+  private(set) var lineAllowance = ConnectionReader.maxLinesPerTurn
   /// Which local day it is, for history; read before each batch of lines, cached until midnight.
   private var dayClock = LocalDayClock()
 
@@ -32,24 +57,66 @@ final class ConnectionReader {
     self.executor = executor
     self.outbox = outbox
     self.logger = logger
-    resumeSource = try loop.addDefer { [unowned self] in readResumed() }
-    resumeSource?.disarm()
+    poll = try PollSet(loop: loop) { [unowned self] in serveReady() }
+    waitingSource = try loop.addDefer { [unowned self] in serveWaiting() }
+    waitingSource?.disarm()
+  }
+
+  /// The lines one connection may have carried out per turn while `watchers` watch.
+  static func lineAllowance(watchers: Int) -> Int {
+    min(maxLinesPerTurn, max(minLinesPerTurn, fanOutPerTurn / max(1, watchers)))
   }
 
   /// Starts reading `connection` (and waiting for room to write, when it has output waiting).
   func watch(_ connection: Connection) throws(SystemError) {
-    connection.source = try loop.addIO(fd: connection.fd, events: .readable) {
-      [unowned self, unowned connection] events in ready(connection, events)
-    }
+    let fd = Int(connection.fd.rawValue)
+    try poll.add(connection.fd, events: .readable)
+    connection.poll = poll
+    if fd >= byDescriptor.count { byDescriptor.append(contentsOf: repeatElement(nil, count: fd + 1 - byDescriptor.count)) }
+    byDescriptor[fd] = connection
+  }
+
+  /// Stops reading `connection`, before its descriptor is closed.
+  func forget(_ connection: Connection) {
+    guard connection.poll != nil else { return }
+    connection.poll = nil
+    poll.remove(connection.fd)
+    let fd = Int(connection.fd.rawValue)
+    if fd < byDescriptor.count, byDescriptor[fd] === connection { byDescriptor[fd] = nil }
+  }
+
+  /// The turn ended (its post source ran): every connection's allowance is renewed, sized for
+  /// the number of `watchers` now.
+  func turnEnded(watchers: Int) {
+    turn &+= 1
+    lineAllowance = ConnectionReader.lineAllowance(watchers: watchers)
+    if !waiting.isEmpty { waitingSource?.trigger() }
   }
 
   /// The connection's output drained: it is read again in a turn of its own.
   func resume(_ connection: Connection) {
     connection.readPaused = false
+    serveNextTurn(connection)
+  }
+
+  /// Serves `connection` in the next turn: the deferred source is triggered when this turn
+  /// ends, not now. sd-event keeps a deferred source's place among pending sources from its
+  /// first trigger, so it runs before any other; triggered from inside the turn, it would run
+  /// again before the post source and, re-triggering itself, never let the turn end.
+  private func serveNextTurn(_ connection: Connection) {
     guard !connection.queuedForInput else { return }
     connection.queuedForInput = true
-    resumed.append(connection)
-    resumeSource?.trigger()
+    waiting.append(connection)
+  }
+
+  /// Some clients are ready: the ones that waited from an earlier turn first, then every one
+  /// the poll set reports.
+  private func serveReady() {
+    serveWaiting()
+    poll.ready { fd, events in
+      guard Int(fd) < byDescriptor.count, let connection = byDescriptor[Int(fd)] else { return }
+      ready(connection, events)
+    }
   }
 
   private func ready(_ connection: Connection, _ events: IOEvents) {
@@ -62,22 +129,28 @@ final class ConnectionReader {
     }
   }
 
-  private func readResumed() {
-    swap(&resumed, &resuming)
-    defer { resuming.removeAll(keepingCapacity: true) }
-    for connection in resuming {
+  private func serveWaiting() {
+    guard !waiting.isEmpty else { return }
+    swap(&waiting, &serving)
+    defer { serving.removeAll(keepingCapacity: true) }
+    for connection in serving {
       connection.queuedForInput = false
       if !connection.closed { read(connection) }
     }
   }
 
   private func read(_ connection: Connection) {
+    if connection.turn != turn {
+      connection.turn = turn
+      connection.linesLeft = lineAllowance
+    }
     processLines(connection)
     var total = 0
-    while total < ConnectionReader.readBudget && !connection.readPaused && !connection.closed
-      && !connection.inputEnded
+    reading: while total < ConnectionReader.readBudget && connection.linesLeft > 0 && !connection.readPaused
+      && !connection.closed && !connection.inputEnded
     {
-      switch connection.input.read(from: connection.fd) {
+      let (result, filled) = connection.input.readOnce(from: connection.fd)
+      switch result {
       case .failure(let failure):
         logger.debug("Client \(connection.id): read failed: \(failure), closing.")
         close(connection)
@@ -85,20 +158,31 @@ final class ConnectionReader {
       case .success(.endOfFile):
         connection.inputEnded = true
       case .success(.wouldBlock):
-        total = ConnectionReader.readBudget
+        break reading
       case .success(.processed(let n)):
-        if n == 0 { total = ConnectionReader.readBudget }  // input buffer full: lines wait
+        if n == 0 { break reading }  // input buffer full: lines wait
         total += n
+        processLines(connection)
+        // A read that did not fill its room took all the socket held: another would only
+        // say EAGAIN. The level-triggered poll set reports the socket again if more came.
+        if !filled { break reading }
+        continue reading
       }
       processLines(connection)
+    }
+    if connection.linesLeft == 0 && !connection.closed && !connection.readPaused {
+      serveNextTurn(connection)  // lines or input may be left: next turn, whatever the socket says
+      return
     }
     finishIfEnded(connection)
   }
 
-  /// Carries out every complete line, unless the output is over the high-water mark: then the
-  /// rest waits, and reading pauses until the outbox has sent the output.
+  /// Carries out complete lines while the connection's allowance lasts, unless the output is
+  /// over the high-water mark: then the rest waits, and reading pauses until the outbox has
+  /// sent the output.
   private func processLines(_ connection: Connection) {
-    guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused else { return }
+    guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused, connection.linesLeft > 0
+    else { return }
     let now = loop.now
     executor.store.today = dayClock.today()  // the local day history counts these requests on
     let highWater = executor.store.config.limits.maxUnsentBytes
@@ -112,8 +196,9 @@ final class ConnectionReader {
           ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
           to: &connection.output)
       }
-      return connection.pendingOutput < highWater && !connection.closeAfterFlush
+      return lines < connection.linesLeft && connection.pendingOutput < highWater && !connection.closeAfterFlush
     }
+    connection.linesLeft -= lines
     if connection.pendingOutput > 0 { outbox.queue(connection) }
     if connection.pendingOutput >= highWater {
       connection.readPaused = true

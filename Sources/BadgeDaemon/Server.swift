@@ -4,8 +4,9 @@ import BadgeSystem
 
 /// The daemon's socket server: accepts connections and ties the parts of a loop turn together.
 ///
-/// A turn: connections' requests are read and carried out (`CommandExecutor`) as their IO
-/// sources fire; then the post source ends the turn: `GroupCommit` saves the turn's changes
+/// A turn: the requests of every ready connection are read and carried out (`CommandExecutor`)
+/// by the reader's one poll-set callback, within each connection's allowance; then the post
+/// source ends the turn: `GroupCommit` saves the turn's changes
 /// and publishes their events (`Subscriptions`), the `Outbox` sends every reply and event,
 /// and the `PulseTimer` is re-armed. Nothing is sent before the commit, and nothing is read
 /// from inside the post source.
@@ -121,6 +122,7 @@ final class Server {
       close: { [unowned self] in close($0) })
     pulseTimer.arm()
     dndTimer.arm()
+    reader.turnEnded(watchers: subscriptions.count)
   }
 
   /// All of `connection`'s output is sent: close it if it asked to, else let it read again.
@@ -160,8 +162,7 @@ final class Server {
     guard !connection.closed else { return }
     timeouts.forget(connection)
     connection.closed = true
-    connection.source?.cancel()
-    connection.source = nil
+    reader.forget(connection)
     connection.fd.close()
     connections[connection.id] = nil
     subscriptions.stop(connection)
