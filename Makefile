@@ -51,10 +51,12 @@ run: build
 # Builds everything, then runs every test (unit and end-to-end against the built binaries),
 # then each fuzz target briefly (its seed corpus, which holds every input that once crashed,
 # and a few seconds more). The release binaries too: the Debian package test packages them
-# (PackageTests).
+# (PackageTests). Between the two, a smoke run of `make bench` (every scenario, tiny; it fails
+# if one breaks, never for speed).
 test: test-deps build release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	SWIFT=$(SWIFT) BENCH_SMOKE=1 BENCH_JSON=.build/bench/smoke.jsonl bench/run >/dev/null
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
 
 # Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
@@ -120,6 +122,9 @@ pictures: test-deps build
 clean:
 	rm -rf .build
 
-# Measures throughput and state size (release build); see BENCHMARKS.md.
-bench: deps
+# badged beside Redis, driven by one generator (badged-bench), release build; prints a table
+# of medians and ratios. BENCH_SMOKE=1: a tiny run of every scenario, which `make test` also
+# runs so the harness keeps working. See BENCHMARKS.md.
+bench:
+	@scripts/install-deps --bench
 	SWIFT=$(SWIFT) bench/run

@@ -3,8 +3,9 @@ import BadgeSystem
 
 /// Records every change before its reply is sent: the seam where persistence plugs in.
 protocol ChangeLog: AnyObject {
-  /// Called for every change, in order, with the channel as it is after the change.
-  func record(_ channel: Channel)
+  /// Called for every change, in order, with the channel as it is after the change and its
+  /// history entry of the day the change was counted on (`nil`: none).
+  func record(_ channel: Channel, day: HistoryDay?)
   /// Called when a request turned do-not-disturb on or off (not for its end by time).
   func record(_ dnd: DoNotDisturb)
   /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
@@ -67,13 +68,14 @@ final class GroupCommit {
   var hasUnsavedChanges: Bool { store.hasUndo }
 
   /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
-  /// event staged; a count change from `previousCount` also asks for its hooks once saved.
-  func changed(_ channel: Channel, by peer: Peer?, from previousCount: Int? = nil) {
-    changeLog?.record(channel)
+  /// event staged; a count change also asks for its hooks once saved.
+  func changed(_ outcome: Store.Outcome, by peer: Peer?) {
+    let channel = outcome.channel
+    changeLog?.record(channel, day: outcome.day)
     if let peer { depend(peer) }
     stage(channel)
-    if let previousCount, previousCount != channel.count, hooks != nil {
-      countChanges.append((channel, previousCount))
+    if outcome.previousCount != channel.count, hooks != nil {
+      countChanges.append((channel, outcome.previousCount))
     }
   }
 

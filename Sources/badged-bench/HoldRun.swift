@@ -1,0 +1,15 @@
+/// Idle watchers held for a memory reading: subscribes `watchers` connections, prints one
+/// JSON line once all are in place, then keeps reading (and discarding) until it is
+/// terminated. `bench/run` reads the server's RSS in between.
+struct HoldRun {
+  let options: Options
+  let wire: Wire
+
+  func run() -> Never {
+    let poller = Poller(capacity: max(options.watchers, 1))
+    let watchers = WatcherGroup(count: options.watchers, socket: options.socket, wire: wire, poller: poller)
+    watchers.waitUntilSubscribed(Deadline(seconds: options.timeoutSeconds))
+    emit("{\"mode\":\"hold\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),\"ready\":true}")
+    while true { poller.wait(timeoutMs: -1) { token, _ in watchers.handle(token) } }
+  }
+}

@@ -1,0 +1,129 @@
+import Glibc
+
+/// INCR (or Redis PUBLISH) throughput: `clients` connections, each with a window of `pipeline`
+/// requests in flight, sending the next window once the last reply of one arrived (as
+/// `redis-benchmark -P` does). `threads` event loops (default one) share the connections, so a
+/// handful of threads drives any number of clients. Afterwards the counts are read back and
+/// must have risen by exactly the number of INCRs acknowledged.
+struct ThroughputRun {
+  let options: Options
+  let wire: Wire
+
+  func run() {
+    let names = (0..<options.channels).map { Wire.channelName($0, of: options.channels) }
+    let check = CountCheck(socket: options.socket, wire: wire)
+    let verify = options.verify && !options.publish
+    let before = verify ? check.sum(names) : 0
+    let requests = names.map { options.publish ? wire.publish($0, value: 1) : wire.incr($0) }
+    let perClient = options.requests / options.clients
+    let workers = (0..<options.threads).map { t in
+      let clients = (options.clients * t / options.threads)..<(options.clients * (t + 1) / options.threads)
+      return ThroughputWorker(options: options, wire: wire, clients: clients, perClient: perClient, requests: requests)
+    }
+    let deadline = Deadline(seconds: options.timeoutSeconds)
+    let started = monotonicNanos()
+    if workers.count == 1 {
+      workers[0].run(deadline)
+    } else {
+      workers.map { worker in WorkerThread { worker.run(deadline) } }.forEach { $0.join() }
+    }
+    let elapsed = monotonicNanos() - started
+    var latencies = Latencies()
+    for worker in workers { latencies.append(contentsOf: worker.latencies) }
+    if let error = workers.compactMap(\.firstError).first {
+      fail("\(workers.map(\.errors).reduce(0, +)) error replies, the first: \(error)")
+    }
+    let total = perClient * options.clients
+    if verify { check.expect(names, before: before, increasedBy: total) }
+    emit(
+      "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(options.publish ? "publish" : "incr")\","
+        + "\"clients\":\(options.clients),\"pipeline\":\(options.pipeline),\"channels\":\(options.channels),"
+        + "\"threads\":\(options.threads),\"requests\":\(total),\"seconds\":\(seconds(elapsed)),"
+        + "\"ops_per_sec\":\(perSecond(total, elapsed)),\(latencies.json()),\"verified\":\(verify)}")
+  }
+}
+
+/// One event loop's share of the clients. Latency is per window: from sending it to its last
+/// reply (with `pipeline` 1, the round trip of one request).
+final class ThroughputWorker: @unchecked Sendable {
+  private let wire: Wire
+  private let poller: Poller
+  private let pipeline: Int
+  private let requests: [[UInt8]]
+  private var connections: [Connection] = []
+  private var remaining: [Int] = []
+  private var outstanding: [Int] = []
+  private var received: [Int] = []
+  private var windowStart: [UInt64] = []
+  private var nextChannel: [Int] = []
+  private var scratch: [UInt8] = []
+  private(set) var latencies = Latencies()
+  private(set) var errors = 0
+  private(set) var firstError: String?
+
+  init(options: Options, wire: Wire, clients: Range<Int>, perClient: Int, requests: [[UInt8]]) {
+    self.wire = wire
+    self.pipeline = options.pipeline
+    self.requests = requests
+    poller = Poller(capacity: max(clients.count, 1))
+    for (token, client) in clients.enumerated() {
+      let connection = Connection(fd: connectUnix(options.socket, nonBlocking: true), token: token)
+      poller.add(connection.fd, token: token)
+      connections.append(connection)
+      nextChannel.append(client)
+    }
+    remaining = Array(repeating: perClient, count: clients.count)
+    outstanding = Array(repeating: 0, count: clients.count)
+    received = outstanding
+    windowStart = Array(repeating: 0, count: clients.count)
+    latencies.reserve(clients.count * (perClient / pipeline + 1))
+  }
+
+  func run(_ deadline: Deadline) {
+    var finished = 0
+    for i in connections.indices { if remaining[i] > 0 { sendWindow(i) } else { finished += 1 } }
+    while finished < connections.count {
+      poller.wait(timeoutMs: 1000) { token, writable in
+        let connection = connections[token]
+        if writable { connection.flush(poller: poller) }
+        switch connection.read() {
+        case .empty: return
+        case .closed: fail("the server closed a connection after \(latencies.count) windows")
+        case .data: break
+        }
+        var replies = 0
+        connection.consumeLines { line in
+          switch wire.classify(line) {
+          case .reply: replies += 1
+          case .error:
+            replies += 1
+            errors += 1
+            if firstError == nil { firstError = String(decoding: line, as: UTF8.self) }
+          case .data: break
+          }
+        }
+        received[token] += replies
+        if outstanding[token] > 0 && received[token] >= outstanding[token] {
+          latencies.append(monotonicNanos() - windowStart[token])
+          remaining[token] -= outstanding[token]
+          outstanding[token] = 0
+          received[token] = 0
+          if remaining[token] > 0 { sendWindow(token) } else { finished += 1 }
+        }
+      }
+      deadline.check("\(finished) of \(connections.count) clients finished")
+    }
+  }
+
+  private func sendWindow(_ i: Int) {
+    let batch = min(pipeline, remaining[i])
+    scratch.removeAll(keepingCapacity: true)
+    for _ in 0..<batch {
+      scratch += requests[nextChannel[i] % requests.count]
+      nextChannel[i] += 1
+    }
+    outstanding[i] = batch
+    windowStart[i] = monotonicNanos()
+    connections[i].send(scratch, poller: poller)
+  }
+}
