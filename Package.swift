@@ -3,6 +3,14 @@
 // that talks to the operating system, and two thin executables on top.
 import PackageDescription
 
+/// The daemon's modules skip Swift's run-time exclusivity checks in release builds: they cost
+/// about 12% of the instructions of a request (`swift_beginAccess` on every class-property
+/// access), and debug builds, which every test runs, keep them, so an overlapping access is
+/// still caught there. See docs/ARCHITECTURE.md, "Decisions".
+let daemonSettings: [SwiftSetting] = [
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
+]
+
 let package = Package(
   name: "badged",
   products: [
@@ -15,7 +23,7 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-    // Glibc calls Swift's Glibc module leaves out (accept4), as inline C functions.
+    // Glibc calls Swift's Glibc module leaves out (accept4, malloc_trim), as inline C functions.
     .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
     // Not through pkg-config: ncursesw.pc's only flags are -D_DEFAULT_SOURCE and
@@ -24,14 +32,14 @@ let package = Package(
     .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
-    .target(name: "BadgeCore"),
-    .target(name: "BadgeProtocol", dependencies: ["BadgeCore"]),
+    .target(name: "BadgeCore", swiftSettings: daemonSettings),
+    .target(name: "BadgeProtocol", dependencies: ["BadgeCore"], swiftSettings: daemonSettings),
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
     // The dashboard of `badgectl top`: its components, state and drawing, on a canvas.
     .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
-    .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"]),
+    .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"], swiftSettings: daemonSettings),
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
@@ -39,7 +47,8 @@ let package = Package(
     // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
     .target(
       name: "BadgeSystem",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"],
+      swiftSettings: daemonSettings),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
@@ -48,7 +57,8 @@ let package = Package(
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"],
+      swiftSettings: daemonSettings),
     .target(
       name: "BadgeCtl",
       dependencies: [

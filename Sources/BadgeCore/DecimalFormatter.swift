@@ -1,29 +1,19 @@
 /// Writes decimal integers as ASCII bytes into a buffer, without going through `String`: the
-/// reply and event encoders' numbers (`DecimalParser` reads them).
+/// reply and event encoders' numbers (`DecimalParser` reads them). The digits are written by
+/// `ByteWriter.write(decimal:)`, the one place that makes them.
 public enum DecimalFormatter {
+  /// The most digits a number takes (`UInt64.max`).
+  public static let maxDigits = 20
+
   /// Appends the decimal digits of `value` to `buffer`.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func append(_ value: UInt64, to buffer: inout [UInt8]) {
-    if value < 10 {
-      buffer.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
-      return
-    }
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
-    var v = value
-    var n = 0
-    withUnsafeMutableBytes(of: &digits) { raw in
-      while v > 0 {
-        raw[23 - n] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-        v /= 10
-        n += 1
-      }
-      buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[(24 - n)...]))
-    }
+    buffer.appendWritten(maxLength: maxDigits) { $0.write(decimal: value) }
   }
 
   /// Appends the decimal digits of a non-negative `value` to `buffer`.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func append(_ value: Int, to buffer: inout [UInt8]) {
-    append(UInt64(max(0, value)), to: &buffer)
+    buffer.appendWritten(maxLength: maxDigits) { $0.write(decimal: value) }
   }
 }

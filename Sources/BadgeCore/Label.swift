@@ -4,28 +4,28 @@
 /// has unread items that were all seen.
 public enum Label {
   /// The label of a dot-style channel with unread items (U+2022 BULLET).
-  public static let dot = "•"
+  public static let dot = dotText.description
   /// The label of a `badge = unseen` channel whose unread items were all seen (U+25E6 WHITE
   /// BULLET): it still needs attention, but nothing new arrived.
-  public static let quietDot = "◦"
-  private static let dotBytes: [UInt8] = Array(dot.utf8)
-  private static let quietDotBytes: [UInt8] = Array(quietDot.utf8)
+  public static let quietDot = quietDotText.description
+  private static let dotText: StaticString = "•"
+  private static let quietDotText: StaticString = "◦"
 
-  /// Appends the label of a channel with `count` unread and `unseen` new items under
-  /// `settings` to `buffer`.
+  /// Writes the label of a channel with `count` unread and `unseen` new items under
+  /// `settings` (the reply and event lines' `label=`).
   @inline(__always)
-  public static func append(count: Int, unseen: Int, settings: ChannelSettings, to buffer: inout [UInt8]) {
+  public static func write(count: Int, unseen: Int, settings: ChannelSettings, to writer: inout ByteWriter) {
     guard count > 0 else { return }
     let shown = settings.badge == .count ? count : unseen
     if shown == 0 {
-      buffer.append(contentsOf: quietDotBytes)
+      writer.write(quietDotText)
     } else if settings.style == .dot {
-      buffer.append(contentsOf: dotBytes)
+      writer.write(dotText)
     } else if shown > settings.maxLabel {
-      DecimalFormatter.append(settings.maxLabel, to: &buffer)
-      buffer.append(UInt8(ascii: "+"))
+      writer.write(decimal: settings.maxLabel)
+      writer.write(UInt8(ascii: "+"))
     } else {
-      DecimalFormatter.append(shown, to: &buffer)
+      writer.write(decimal: shown)
     }
   }
 

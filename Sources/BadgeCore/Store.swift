@@ -38,6 +38,9 @@ public final class Store {
     public let changed: Bool
     /// The count before the call.
     public let previousCount: Int
+    /// The channel's history entry of `today` as the change left it (`nil` when it has none):
+    /// what persistence writes beside the channel, handed over so it is not looked up again.
+    public let day: HistoryDay?
   }
 
   public private(set) var config: DaemonConfig
@@ -125,14 +128,14 @@ public final class Store {
     after.settle()
     Store.countUnseen(&after, before: before.count)
     guard after.count != before.count || after.unseen != before.unseen || after.override != before.override else {
-      return Outcome(channel: before, changed: false, previousCount: before.count)
+      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
       throw .full(limit: config.limits.maxChannels)
     }
     after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
-    let historyBefore = recordHistory(of: name, from: before.count, to: after.count)
+    let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
     if keepsUndo {
       if undo.isEmpty { seqBeforeUndo = seq }
       undo.append((name, position == nil ? nil : before, today, historyBefore))
@@ -140,7 +143,9 @@ public final class Store {
     seq += 1
     after.seq = seq
     store(after, at: position)
-    return Outcome(channel: after, changed: true, previousCount: before.count)
+    return Outcome(
+      channel: after, changed: true, previousCount: before.count,
+      day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
   }
 
   /// The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
@@ -350,7 +355,9 @@ public final class Store {
 
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
-  private func recordHistory(of name: ChannelName, from before: Int, to after: Int) -> History.EntryBefore {
+  private func recordHistory(
+    of name: ChannelName, from before: Int, to after: Int
+  ) -> (before: History.EntryBefore, after: HistoryDay?) {
     history.record(name, from: before, to: after, on: today)
   }
 

@@ -9,7 +9,7 @@ extension CommandExecutor {
   func seeAll(_ peer: Peer, now: UInt64) {
     if refuseChange(peer) { return }
     store.seeAll(now: now) { outcome in
-      commit.changed(outcome.channel, by: peer)
+      commit.changed(outcome, by: peer)
       ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &peer.output)
     }
     ReplyEncoder.appendOK(to: &peer.output)

@@ -45,7 +45,7 @@ final class CommandExecutor {
     case .clearAll:
       if refuseChange(peer) { return }
       store.clearAll(now: now) { outcome in
-        commit.changed(outcome.channel, by: peer, from: outcome.previousCount)
+        commit.changed(outcome, by: peer)
         ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &peer.output)
       }
       ReplyEncoder.appendOK(to: &peer.output)
@@ -126,7 +126,7 @@ final class CommandExecutor {
     } catch {
       throw .refused(error)
     }
-    if outcome.changed { commit.changed(outcome.channel, by: peer, from: outcome.previousCount) }
+    if outcome.changed { commit.changed(outcome, by: peer) }
     return outcome
   }
 

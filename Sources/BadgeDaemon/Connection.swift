@@ -31,7 +31,8 @@ final class Connection: Peer {
     super.init(id: id, pid: pid)
   }
 
-  /// Sends as much pending output as the socket takes now.
+  /// Sends as much pending output as the socket takes now; the caller empties the output once
+  /// all is sent (`outputSent`, which says how much buffer it freed).
   ///
   /// - Returns: `true` when everything was sent.
   /// - Throws: `Errno` when the peer is gone.
@@ -45,18 +46,11 @@ final class Connection: Peer {
       switch try result.get() {
       case .processed(let n): outputOffset += n
       case .wouldBlock, .endOfFile:
-        if outputOffset > 64 << 10 { compactOutput() }
+        outputPartlySent()
         return false
       }
     }
-    output.removeAll(keepingCapacity: output.capacity <= 64 << 10)
-    outputOffset = 0
     return true
-  }
-
-  private func compactOutput() {
-    output.removeFirst(outputOffset)
-    outputOffset = 0
   }
 
   /// The events the IO source watches for now.

@@ -3,8 +3,9 @@ import BadgeSystem
 
 /// Records every change before its reply is sent: the seam where persistence plugs in.
 protocol ChangeLog: AnyObject {
-  /// Called for every change, in order, with the channel as it is after the change.
-  func record(_ channel: Channel)
+  /// Called for every change, in order, with the channel as it is after the change and its
+  /// history entry of the day the change was counted on (`nil`: none).
+  func record(_ channel: Channel, day: HistoryDay?)
   /// Called when a request turned do-not-disturb on or off (not for its end by time).
   func record(_ dnd: DoNotDisturb)
   /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
@@ -38,6 +39,8 @@ final class GroupCommit {
   let policy: StorageFailurePolicy
   /// Peers that changed state this turn, or read it while it had unsaved changes.
   private var dependents: [Peer] = []
+  /// Channel events waiting to be published together, with their numbers in the turn.
+  private var run: [(index: Int, channel: Channel)] = []
   /// The events of this turn, in order: the channel's state after each change, pulse window
   /// end or reload, and do-not-disturb's changes.
   private var staged: [Event] = []
@@ -65,13 +68,14 @@ final class GroupCommit {
   var hasUnsavedChanges: Bool { store.hasUndo }
 
   /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
-  /// event staged; a count change from `previousCount` also asks for its hooks once saved.
-  func changed(_ channel: Channel, by peer: Peer?, from previousCount: Int? = nil) {
-    changeLog?.record(channel)
+  /// event staged; a count change also asks for its hooks once saved.
+  func changed(_ outcome: Store.Outcome, by peer: Peer?) {
+    let channel = outcome.channel
+    changeLog?.record(channel, day: outcome.day)
     if let peer { depend(peer) }
     stage(channel)
-    if let previousCount, previousCount != channel.count, hooks != nil {
-      countChanges.append((channel, previousCount))
+    if outcome.previousCount != channel.count, hooks != nil {
+      countChanges.append((channel, outcome.previousCount))
     }
   }
 
@@ -134,16 +138,20 @@ final class GroupCommit {
       for peer in dependents { peer.dependsOnTurn = false }
     }
     dependents.removeAll(keepingCapacity: true)
+    // Runs of channel events are published together (one copy per watcher and run);
+    // do-not-disturb's events go between them in order.
     for (index, event) in staged.enumerated() {
       switch event {
       case .channel(let channel) where undone.isEmpty || !undone.contains(channel.name):
-        subscriptions.publish(channel, index: index, now: now)
+        run.append((index, channel))
         observer?(channel)
       case .doNotDisturb(let dnd) where failure == nil || !dndChanged:
+        publishRun(now: now)
         subscriptions.publishDND(dnd, index: index, now: now)
       default: break
       }
     }
+    publishRun(now: now)
     staged.removeAll(keepingCapacity: staged.capacity <= 4096)
     dndChanged = false
     for change in countChanges where undone.isEmpty || !undone.contains(change.channel.name) {
@@ -151,5 +159,11 @@ final class GroupCommit {
     }
     countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
     subscriptions.turnEnded()
+  }
+
+  private func publishRun(now: UInt64) {
+    guard !run.isEmpty else { return }
+    subscriptions.publish(run, now: now)
+    run.removeAll(keepingCapacity: run.capacity <= 4096)
   }
 }

@@ -4,15 +4,26 @@ import BadgeSystem
 /// The one place output leaves the daemon: once per turn, after the commit, every queued
 /// connection's output is sent (one `send` each while the socket takes it). A connection whose
 /// socket is full waits for `EPOLLOUT`, which only queues it again for the next turn's sending.
+///
+/// Output buffers freed when they drain or their connection closes are reported to the
+/// `HeapTrimmer`, which gives the memory back to the kernel once a burst is over.
 final class Outbox {
   private var queue: [Connection] = []
   private var logger: Logger
+  let heap: HeapTrimmer
   /// Called after each send with whether the socket took any bytes (for the send timeout).
   var sent: (Connection, _ progressed: Bool) -> Void = { _, _ in }
 
-  init(logger: Logger) {
+  init(loop: EventLoop, logger: Logger) throws(SystemError) {
     self.logger = logger
+    heap = try HeapTrimmer(loop: loop)
+    heap.trimmed = { [logger] in logger.debug("Gave the heap's free memory back to the kernel (malloc_trim).") }
     queue.reserveCapacity(64)
+  }
+
+  /// `connection` is closed: its buffers are freed with it.
+  func closed(_ connection: Connection) {
+    heap.released(connection.output.capacity + connection.input.storageCapacity)
   }
 
   /// Queues `connection` for the end of this turn.
@@ -41,6 +52,7 @@ final class Outbox {
       repeat {
         do {
           done = try connection.send()
+          if done { heap.released(connection.outputSent()) }
         } catch {
           logger.debug("Client \(connection.id): write failed: \(error), closing.")
           close(connection)

@@ -33,14 +33,40 @@ class Peer {
   final var closeAfterFlush = false
   final var closed = false
 
+  /// The output buffer kept once everything is sent: a request/response client's replies fit,
+  /// so its buffer serves every turn; a bigger one (a watcher's during a burst, a long `LIST`)
+  /// is freed, so that a thousand watchers do not each hold their largest burst.
+  static let keptOutputCapacity = 4 << 10
+
   init(id: Int, pid: Int32?) {
     self.id = id
     self.pid = pid
-    output.reserveCapacity(4096)
   }
 
   /// Bytes queued but not yet sent.
   final var pendingOutput: Int { output.count - outputOffset }
+
+  /// Everything was sent: empties the output, freeing its buffer when it is larger than
+  /// `keptOutputCapacity`. Returns the bytes freed.
+  final func outputSent() -> Int {
+    outputOffset = 0
+    let capacity = output.capacity
+    guard capacity > Peer.keptOutputCapacity else {
+      output.removeAll(keepingCapacity: true)
+      return 0
+    }
+    output = []
+    return capacity
+  }
+
+  /// Part of the output was sent: once the sent bytes are at least as many as those still
+  /// waiting, they are dropped from the front, so the buffer holds at most twice what waits
+  /// rather than everything sent since it last drained.
+  final func outputPartlySent() {
+    guard outputOffset > Peer.keptOutputCapacity, outputOffset >= pendingOutput else { return }
+    output.removeFirst(outputOffset)
+    outputOffset = 0
+  }
 
   final var isWatching: Bool { patterns != nil }
 
@@ -55,7 +81,7 @@ class Peer {
 
   /// Drops everything not sent yet (a peer closed without its replies).
   final func discardOutput() {
-    output.removeAll()
+    output = []
     outputOffset = 0
   }
 }

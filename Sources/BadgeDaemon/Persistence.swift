@@ -69,15 +69,11 @@ final class Persistence: ChangeLog {
 
   // MARK: - ChangeLog
 
-  /// The channel's day of history as the change left it (a settings change rewrites the day
-  /// unchanged, which replays the same), then the channel's record. In this order a write cut
-  /// short between the two leaves a day record without its channel record, which replay drops
-  /// (`Recovery.replayJournal`), so a power cut never loads a count without its history.
-  func record(_ channel: Channel) {
-    if let entry = store.history.entry(of: channel.name, on: store.today) {
-      RecordEncoder.append(.day(DayRecord(name: channel.name, entry: entry, seq: channel.seq)), to: &pending)
-    }
-    RecordEncoder.append(.channel(ChannelRecord(channel)), to: &pending)
+  /// One record: the channel with its day of history as the change left it (a settings change
+  /// rewrites the day unchanged, which replays the same). A power cut keeps or loses the two
+  /// together, so it never loads a count without its history.
+  func record(_ channel: Channel, day: HistoryDay?) {
+    RecordEncoder.append(.channel(ChannelRecord(channel, day: day)), to: &pending)
   }
 
   func record(_ dnd: DoNotDisturb) {

@@ -54,10 +54,11 @@ public enum Recovery {
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
   ///
-  /// A change is written as its day record, then its channel record (`Persistence.record`),
-  /// and the two apply together: a day record waits for the channel record of its `seq`, and
-  /// is dropped when the journal ends first (a write cut short between them). A day record
-  /// after its channel record (journals written before that order) applies at once.
+  /// A change is written as one channel record that carries its day of history
+  /// (`Persistence.record`). Journals written before that have a day record, then the channel
+  /// record, and the two apply together: a day record waits for the channel record of its
+  /// `seq`, and is dropped when the journal ends first (a write cut short between them). A day
+  /// record after its channel record (older journals still) applies at once.
   ///
   /// Returns the last do-not-disturb record's value (`.some(nil)`: off), `nil` without one.
   static func replayJournal(
@@ -75,7 +76,9 @@ public enum Recovery {
         store.restore(
           name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
           seq: channel.seq)
-        if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
+        if let day = channel.day {
+          store.restoreHistory(of: channel.name, day)
+        } else if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
           store.restoreHistory(of: day.name, day.entry)
         }
         waitingDay = nil

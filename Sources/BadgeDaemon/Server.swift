@@ -57,7 +57,7 @@ final class Server {
     self.store = store
     self.listener = listener
     self.logger = logger
-    let outbox = Outbox(logger: logger)
+    let outbox = try Outbox(loop: loop, logger: logger)
     self.outbox = outbox
     subscriptions = Subscriptions { outbox.queue(unsafeDowncast($0, to: Connection.self)) }
     commit = GroupCommit(store: store, subscriptions: subscriptions, policy: StorageFailurePolicy(logger: logger))
@@ -166,6 +166,7 @@ final class Server {
     connection.fd.close()
     connections[connection.id] = nil
     subscriptions.stop(connection)
+    outbox.closed(connection)
     logger.debug("Client \(connection.id) disconnected.")
   }
 }

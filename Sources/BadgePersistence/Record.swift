@@ -54,19 +54,27 @@ public struct ChannelRecord: Equatable, Sendable {
   public var unseen: Int
   public var override: SettingsOverride
   public var seq: UInt64
+  /// The channel's day of history as the change left it, in the journal's records (the
+  /// snapshot keeps days as records of their own). Journals written before it came have a day
+  /// record before each channel record instead, which still load.
+  public var day: HistoryDay?
 
-  public init(name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq: UInt64) {
+  public init(
+    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq: UInt64,
+    day: HistoryDay? = nil
+  ) {
     self.name = name
     self.count = count
     self.unseen = unseen ?? count
     self.override = override
     self.seq = seq
+    self.day = day
   }
 
-  public init(_ channel: Channel) {
+  public init(_ channel: Channel, day: HistoryDay? = nil) {
     self.init(
       name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
-      seq: channel.seq)
+      seq: channel.seq, day: day)
   }
 }
 

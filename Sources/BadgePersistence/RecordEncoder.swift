@@ -18,11 +18,15 @@ public enum RecordEncoder {
   private static let stepTag: UInt8 = 1
   /// Extension tag: `export` follows as its length (16 bits), then the desktop id's bytes.
   private static let exportTag: UInt8 = 2
+  /// Extension tag: the channel's day of history follows (a journal's record of a change): the
+  /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints.
+  /// About 12 bytes where a day record of its own took 47 and the name's length.
+  private static let dayTag: UInt8 = 3
 
   /// Appends `record`, framed, to `out`.
   public static func append(_ record: Record, to out: inout [UInt8]) {
     let start = out.count
-    out.append(contentsOf: [0, 0, 0, 0, 0, 0, 0, 0])  // length and checksum, filled below
+    appendInteger(UInt64(0), to: &out)  // length and checksum, filled below
     switch record {
     case .channel(let channel):
       out.append(Record.Kind.channel.rawValue)
@@ -53,6 +57,14 @@ public enum RecordEncoder {
         out.append(exportTag)
         appendInteger(UInt16(clamping: export.utf8.count), to: &out)
         out.append(contentsOf: export.utf8.prefix(Int(UInt16.max)))
+      }
+      if let day = channel.day {
+        out.append(dayTag)
+        appendInteger(Int32(clamping: day.day), to: &out)
+        appendVarint(UInt64(day.figures.arrivals), to: &out)
+        appendVarint(UInt64(day.figures.clears), to: &out)
+        appendVarint(UInt64(day.figures.peak), to: &out)
+        appendVarint(UInt64(day.endCount), to: &out)
       }
     case .doNotDisturb(let until):
       out.append(Record.Kind.doNotDisturb.rawValue)
@@ -95,6 +107,26 @@ public enum RecordEncoder {
     withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
   }
 
+  /// An unsigned LEB128 varint: seven bits a byte, low bits first, the high bit set on every
+  /// byte but the last.
+  static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+    var v = value
+    while v >= 0x80 {
+      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      v >>= 7
+    }
+    out.append(UInt8(v))
+  }
+
+  /// A day of history as the records hold it, if its figures make sense: counts within
+  /// `Limits.maxCount`, and an end count no higher than the peak.
+  static func historyDay(day: Int32, arrivals: UInt64, clears: UInt64, peak: UInt64, endCount: UInt64) -> HistoryDay? {
+    guard arrivals <= UInt64(Int.max), clears <= UInt64(Int.max), peak <= UInt64(Limits.maxCount), endCount <= peak
+    else { return nil }
+    let figures = DayFigures(arrivals: Int(arrivals), clears: Int(clears), peak: Int(peak))
+    return HistoryDay(day: Int(day), figures: figures, endCount: Int(endCount))
+  }
+
   /// Decodes a payload (checksum already verified); `nil` when it does not make sense.
   static func decode(_ payload: UnsafeRawBufferPointer) -> Record? {
     var reader = ByteReader(payload)
@@ -132,6 +164,7 @@ public enum RecordEncoder {
         guard let v = reader.byte(), v <= 1 else { return nil }
         override.dnd = v == 1 ? .ignore : .obey
       }
+      var day: HistoryDay?
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
         switch tag {
@@ -143,10 +176,17 @@ public enum RecordEncoder {
             let id = try? SettingKey.desktopID(String(decoding: raw, as: UTF8.self)), id.utf8.count == raw.count
           else { return nil }
           override.export = id
+        case dayTag:
+          guard day == nil, let d: Int32 = reader.integer(), let arrivals = reader.varint(),
+            let clears = reader.varint(), let peak = reader.varint(), let endCount = reader.varint(),
+            let entry = historyDay(day: d, arrivals: arrivals, clears: clears, peak: peak, endCount: endCount)
+          else { return nil }
+          day = entry
         default: return nil
         }
       }
-      record = .channel(ChannelRecord(name: name, count: Int(count), unseen: unseen, override: override, seq: seq))
+      record = .channel(
+        ChannelRecord(name: name, count: Int(count), unseen: unseen, override: override, seq: seq, day: day))
     case .doNotDisturb:
       guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
       record = .doNotDisturb(until: on == 1 ? until : nil)
@@ -167,11 +207,10 @@ public enum RecordEncoder {
         let day: Int32 = reader.integer(), let arrivals: UInt64 = reader.integer(),
         let clears: UInt64 = reader.integer(), let peak: UInt32 = reader.integer(),
         let endCount: UInt32 = reader.integer(),
-        arrivals <= UInt64(Int.max), clears <= UInt64(Int.max),
-        peak <= UInt32(Limits.maxCount), endCount <= peak
+        let entry = historyDay(
+          day: day, arrivals: arrivals, clears: clears, peak: UInt64(peak), endCount: UInt64(endCount))
       else { return nil }
-      let figures = DayFigures(arrivals: Int(arrivals), clears: Int(clears), peak: Int(peak))
-      record = .day(DayRecord(name: name, entry: HistoryDay(day: Int(day), figures: figures, endCount: Int(endCount)), seq: seq))
+      record = .day(DayRecord(name: name, entry: entry, seq: seq))
     }
     return reader.isAtEnd ? record : nil
   }
@@ -207,5 +246,19 @@ struct ByteReader {
   mutating func integer<T: FixedWidthInteger>() -> T? {
     guard let raw = bytes(MemoryLayout<T>.size) else { return nil }
     return T(littleEndian: raw.loadUnaligned(as: T.self))
+  }
+
+  /// A varint as `RecordEncoder.appendVarint` writes it; `nil` past the end or past 64 bits.
+  mutating func varint() -> UInt64? {
+    var value: UInt64 = 0
+    var shift: UInt64 = 0
+    while let byte = byte() {
+      let bits = UInt64(byte & 0x7F)
+      guard shift < 64, shift < 63 || bits <= 1 else { return nil }
+      value |= bits << shift
+      if byte & 0x80 == 0 { return value }
+      shift += 7
+    }
+    return nil
   }
 }

@@ -23,7 +23,7 @@ public struct Snapshot: Equatable, Sendable {
     seq = store.seq
     channels = store.channels
       .filter { $0.count > 0 || !$0.override.isEmpty }
-      .map(ChannelRecord.init)
+      .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in
       history.days(of: name).map { DayRecord(name: name, entry: $0, seq: 0) }

@@ -39,6 +39,9 @@ public struct LineReader {
   /// The number of bytes read but not yet framed.
   public var bufferedCount: Int { tail - head }
 
+  /// The bytes of buffer the reader holds (freed with it).
+  public var storageCapacity: Int { storage.count }
+
   /// Whether part of a line was read and its end was not: bytes wait for their LF, or the rest
   /// of an over-long line is being discarded. (With every complete line consumed, this is a
   /// line the peer began and has not finished.)

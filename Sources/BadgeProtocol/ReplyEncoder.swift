@@ -11,71 +11,80 @@ public enum ReplyEncoder {
     /// A pushed change: `EVENT …`.
     case event
 
-    var prefix: [UInt8] {
+    var prefix: StaticString {
       switch self {
-      case .state: return ReplyEncoder.statePrefix
-      case .event: return ReplyEncoder.eventPrefix
+      case .state: return "STATE "
+      case .event: return "EVENT "
       }
     }
   }
 
-  static let statePrefix: [UInt8] = Array("STATE ".utf8)
-  static let eventPrefix: [UInt8] = Array("EVENT ".utf8)
-  private static let countKey: [UInt8] = Array(" count=".utf8)
-  private static let labelKey: [UInt8] = Array(" label=".utf8)
-  private static let dotKey: [UInt8] = Array(" dot=".utf8)
-  private static let pulseKey: [UInt8] = Array(" pulse=".utf8)
-  private static let mutedKey: [UInt8] = Array(" muted=".utf8)
-  private static let seqKey: [UInt8] = Array(" seq=".utf8)
-  private static let badgeKeys: [[UInt8]] = BadgeCounts.allCases.map { Array(" badge=\($0.rawValue)".utf8) }
-  private static let dndKeys: [[UInt8]] = [Array(" dnd=off".utf8)] + DNDBadges.allCases.map { Array(" dnd=\($0.rawValue)".utf8) }
-  private static let unseenKey: [UInt8] = Array(" unseen=".utf8)
-  private static let stepKey: [UInt8] = Array(" step=".utf8)
-  private static let everyChannel: [UInt8] = Array("* dnd=".utf8)
-  private static let leftKey: [UInt8] = Array(" left=".utf8)
+  /// The longest state line: its keys (about 110 bytes), a name of at most 64 and numbers of at
+  /// most 20 digits, with room to spare.
+  static let maxStateLine = 320
   private static let okLine: [UInt8] = Array("OK\n".utf8)
 
   /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>
   /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>[ step=<n>]`
   ///
   /// `step` comes only when it is not 1, so the lines of channels that never set it stay as
-  /// they were before the setting existed.
+  /// they were before the setting existed. The line is written on the stack and appended in
+  /// one copy (`ByteWriter`).
   @inline(__always)
   public static func appendState(_ channel: Channel, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
-    out.append(contentsOf: kind.prefix)
-    channel.name.withBytes { out.append(contentsOf: $0) }
-    out.append(contentsOf: countKey)
-    DecimalFormatter.append(channel.count, to: &out)
-    out.append(contentsOf: labelKey)
-    Label.append(count: channel.count, unseen: channel.unseen, settings: channel.settings, to: &out)
-    out.append(contentsOf: dotKey)
-    out.append(channel.settings.style == .dot ? 0x31 : 0x30)
-    out.append(contentsOf: pulseKey)
-    DecimalFormatter.append(channel.pulseLeftMs(at: now), to: &out)
-    out.append(contentsOf: mutedKey)
-    out.append(channel.settings.muted ? 0x31 : 0x30)
-    out.append(contentsOf: seqKey)
-    DecimalFormatter.append(channel.seq, to: &out)
-    out.append(contentsOf: badgeKeys[channel.settings.badge == .count ? 0 : 1])
-    out.append(contentsOf: dndKeys[channel.silenced.map { DNDBadges.allCases.firstIndex(of: $0)! + 1 } ?? 0])
-    out.append(contentsOf: unseenKey)
-    DecimalFormatter.append(channel.unseen, to: &out)
-    if channel.settings.step != 1 {
-      out.append(contentsOf: stepKey)
-      DecimalFormatter.append(channel.settings.step, to: &out)
+    out.appendWritten(maxLength: maxStateLine) { line in
+      line.write(kind.prefix)
+      channel.name.withBytes { line.write($0) }
+      line.write(" count=")
+      line.write(decimal: channel.count)
+      line.write(" label=")
+      Label.write(count: channel.count, unseen: channel.unseen, settings: channel.settings, to: &line)
+      line.write(channel.settings.style == .dot ? " dot=1" : " dot=0")
+      line.write(" pulse=")
+      line.write(decimal: channel.pulseLeftMs(at: now))
+      line.write(channel.settings.muted ? " muted=1" : " muted=0")
+      line.write(" seq=")
+      line.write(decimal: channel.seq)
+      line.write(badgeKey(channel.settings.badge))
+      line.write(dndKey(channel.silenced))
+      line.write(" unseen=")
+      line.write(decimal: channel.unseen)
+      if channel.settings.step != 1 {
+        line.write(" step=")
+        line.write(decimal: channel.settings.step)
+      }
+      line.write(0x0A)
     }
-    out.append(0x0A)
+  }
+
+  /// ` badge=<count|unseen>`: the setting's raw value (`ReplyEncoderTests` holds them equal).
+  static func badgeKey(_ badge: BadgeCounts) -> StaticString {
+    switch badge {
+    case .count: return " badge=count"
+    case .unseen: return " badge=unseen"
+    }
+  }
+
+  /// ` dnd=<off|hide|dim|show>`: `off` when not silenced, else the raw value of how it shows.
+  static func dndKey(_ silenced: DNDBadges?) -> StaticString {
+    switch silenced {
+    case nil: return " dnd=off"
+    case .hide: return " dnd=hide"
+    case .dim: return " dnd=dim"
+    case .show: return " dnd=show"
+    }
   }
 
   /// `STATE|EVENT * dnd=<0|1> left=<ms>`: the daemon-wide do-not-disturb state, on the line of
   /// the `*` that stands for every channel (no channel name can be `*`).
   public static func appendDND(_ dnd: DoNotDisturb, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
-    out.append(contentsOf: kind.prefix)
-    out.append(contentsOf: everyChannel)
-    out.append(dnd.isOn ? 0x31 : 0x30)
-    out.append(contentsOf: leftKey)
-    DecimalFormatter.append(dnd.leftMs(at: now), to: &out)
-    out.append(0x0A)
+    out.appendWritten(maxLength: 64) { line in
+      line.write(kind.prefix)
+      line.write(dnd.isOn ? "* dnd=1" : "* dnd=0")
+      line.write(" left=")
+      line.write(decimal: dnd.leftMs(at: now))
+      line.write(0x0A)
+    }
   }
 
   /// `OK`

@@ -1,8 +1,9 @@
 /* Linux calls that Swift's Glibc module does not show: it is built without _GNU_SOURCE, so
- * glibc's headers leave out their declarations. Declared here with glibc's own types (socklen_t
- * is an unsigned int on every Linux ABI) and wrapped in functions with Swift-friendly names.
- * epoll's calls are wrapped too: `struct epoll_event` is packed on x86-64, which Swift does
- * not import faithfully, so Swift sees plain descriptors and event masks instead. */
+ * glibc's headers leave out their declarations (or it does not include their header). Declared
+ * here with glibc's own types (socklen_t is an unsigned int on every Linux ABI) and wrapped in
+ * functions with Swift-friendly names. epoll's calls are wrapped too: `struct epoll_event` is
+ * packed on x86-64, which Swift does not import faithfully, so Swift sees plain descriptors and
+ * event masks instead. */
 #ifndef BADGED_CLINUX_SHIM_H
 #define BADGED_CLINUX_SHIM_H
 
@@ -44,6 +45,15 @@ static inline int badged_epoll_ready(int epfd, int *fds, unsigned int *events, i
     events[i] = ready[i].events;
   }
   return n;
+}
+
+/* malloc_trim(3) (<malloc.h>, which Swift's Glibc module does not include): hands the heap's
+ * free pages back to the kernel (`HeapTrimmer`). */
+#include <stddef.h>
+extern int malloc_trim(size_t pad);
+
+static inline int badged_malloc_trim(void) {
+  return malloc_trim(0);
 }
 
 #endif

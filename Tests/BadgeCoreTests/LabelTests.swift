@@ -18,7 +18,7 @@ import Testing
     #expect(Label.text(count: count, settings: settings) == expected)
     #expect(Label.text(count: count, maxLabel: maxLabel, style: style) == expected)
     var buffer = Array("label=".utf8)
-    Label.append(count: count, unseen: count, settings: settings, to: &buffer)
+    buffer.appendWritten(maxLength: 16) { Label.write(count: count, unseen: count, settings: settings, to: &$0) }
     #expect(String(decoding: buffer, as: UTF8.self) == "label=" + expected)
   }
 

@@ -20,7 +20,7 @@ final class MemoryChangeLog: ChangeLog {
   private(set) var pendingDND: [DoNotDisturb] = []
   private(set) var savedDND: [DoNotDisturb] = []
 
-  func record(_ channel: Channel) { pending.append(channel) }
+  func record(_ channel: Channel, day: HistoryDay?) { pending.append(channel) }
 
   func record(_ dnd: DoNotDisturb) { pendingDND.append(dnd) }
 

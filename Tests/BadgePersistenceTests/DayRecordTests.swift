@@ -15,7 +15,11 @@ import Testing
     HistoryDay(day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
   ])
   func aDayRecordRoundTrips(entry: HistoryDay) throws {
-    let record = try Self.record(entry, seq: UInt64.max)
+    Self.expectRoundTrip(try Self.record(entry, seq: UInt64.max))
+  }
+
+  /// Written to a journal and scanned back, `record` reads as written.
+  static func expectRoundTrip(_ record: Record) {
     var bytes = RecordFile.journalMagic
     RecordEncoder.append(record, to: &bytes)
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
@@ -60,5 +64,60 @@ import Testing
     for day in short.days { RecordEncoder.append(.day(day), to: &bytes) }
     RecordEncoder.append(.snapshotEnd(channels: 0, days: 3), to: &bytes)
     #expect(Snapshot.decode(bytes).problem == "it ends after 2 of 3 days of history")
+  }
+  // MARK: - A change's day inside its channel record (the journal since the day extension)
+
+  static let days = [
+    HistoryDay(day: 20787, figures: DayFigures(arrivals: 12, clears: 3, peak: 7), endCount: 2),
+    HistoryDay(day: -3, figures: .zero, endCount: 0),
+    HistoryDay(day: 127, figures: DayFigures(arrivals: 128, clears: 16_383, peak: 16_384), endCount: 16_384),
+    HistoryDay(day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
+  ]
+
+  @Test(arguments: days)
+  func aChannelRecordCarriesItsDayAcrossARoundTrip(entry: HistoryDay) throws {
+    let name = try #require(ChannelName("app:org.telegram.desktop"))
+    Self.expectRoundTrip(.channel(
+      ChannelRecord(name: name, count: entry.endCount, override: SettingsOverride(style: .dot, step: 2), seq: 9, day: entry)))
+  }
+
+  @Test func aChangeCostsTheJournalThirtySixBytesWhereItTookSeventySeven() throws {
+    let name = try #require(ChannelName("mail"))
+    let entry = HistoryDay(day: 20787, figures: DayFigures(arrivals: 3, clears: 0, peak: 3), endCount: 3)
+    var combined: [UInt8] = []
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5, day: entry)), to: &combined)
+    // The frame (8), kind, seq, name, count, flags (19), then the day: tag, day, four varints.
+    #expect(combined.count == 8 + 19 + 1 + 4 + 4)
+    #expect(Array(combined[27...]) == [3, 0x33, 0x51, 0, 0, 3, 0, 3, 3])
+    var separate: [UInt8] = []
+    RecordEncoder.append(.day(DayRecord(name: name, entry: entry, seq: 5)), to: &separate)
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &separate)
+    #expect(separate.count == 77, "a day record of its own, as journals were written before")
+  }
+
+  @Test(arguments: [
+    ([0x80], "a varint cut short"),
+    ([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], "past 64 bits"),
+    ([0x02, 0x05], "an end count above the peak"),
+  ] as [([UInt8], String)])
+  func aDayExtensionThatMakesNoSenseIsRefused(tail: [UInt8], why: String) throws {
+    let name = try #require(ChannelName("mail"))
+    var bytes: [UInt8] = []
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &bytes)
+    // Day 1, arrivals 1, clears 0, then the peak and end count: here the tail under test.
+    let start = Array(bytes[8...]) + [3, 1, 0, 0, 0, 1, 0]
+    let whole = start + [2, 1]
+    #expect(whole.withUnsafeBytes { RecordEncoder.decode($0) } != nil, "the same record with a sound tail reads")
+    let payload = start + tail
+    #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(why)")
+  }
+
+  @Test func aSecondDayInOneRecordIsRefused() throws {
+    let name = try #require(ChannelName("mail"))
+    let entry = HistoryDay(day: 1, figures: DayFigures(arrivals: 1, clears: 0, peak: 1), endCount: 1)
+    var bytes: [UInt8] = []
+    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 1, override: SettingsOverride(), seq: 5, day: entry)), to: &bytes)
+    let payload = Array(bytes[8...]) + Array(bytes[(bytes.count - 9)...])
+    #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil)
   }
 }

@@ -1,5 +1,5 @@
 import BadgeCore
-import BadgeProtocol
+@testable import BadgeProtocol
 import Testing
 
 /// The exact bytes of every line a server sends.
@@ -108,5 +108,31 @@ import Testing
       ERR bad-name Invalid channel name '.x'; names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit
 
       """)
+  }
+
+  /// The keys written as constants spell the settings' raw values.
+  @Test func badgeAndDNDKeysAreTheRawValues() {
+    for badge in BadgeCounts.allCases {
+      #expect(ReplyEncoder.badgeKey(badge).description == " badge=\(badge.rawValue)")
+    }
+    #expect(ReplyEncoder.dndKey(nil).description == " dnd=off")
+    for dnd in DNDBadges.allCases {
+      #expect(ReplyEncoder.dndKey(dnd).description == " dnd=\(dnd.rawValue)")
+    }
+  }
+
+  /// The longest line there can be fits the writer's buffer: a 64-byte name, every number at
+  /// its largest, the longest label, a step.
+  @Test func theLongestStateLineFits() throws {
+    let longest = String(repeating: "n", count: ChannelName.maxLength)
+    var config = DaemonConfig()
+    config.sections = [
+      ChannelSection(pattern: pattern(longest), override: SettingsOverride(maxLabel: 1, pulseMs: 3_600_000, step: Limits.maxCount), line: 1)
+    ]
+    let store = Store(config: config)
+    let channel = try store.apply(.set(Limits.maxCount), to: name(longest), now: 0).channel
+    let line = Self.state(channel, .event, now: 0)
+    #expect(line == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647\n")
+    #expect(line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9, "room for a 20-digit seq and a longer label")
   }
 }

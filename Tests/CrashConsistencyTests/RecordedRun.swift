@@ -44,7 +44,8 @@ struct RecordedRun {
       let store = Store()
       let persistence = try Persistence(folder: folder, store: store, sync: .always, loop: loop, logger: quiet)
       for name in names.prefix(3) {
-        persistence.record(try store.apply(.increment(2), to: name, now: 0).channel)
+        let outcome = try store.apply(.increment(2), to: name, now: 0)
+        persistence.record(outcome.channel, day: outcome.day)
       }
       try persistence.close()
     }
@@ -82,7 +83,7 @@ struct RecordedRun {
           guard let outcome = try? store.apply(mutation(using: &random), to: name, now: UInt64(turn) * 1000),
             outcome.changed
           else { continue }
-          persistence.record(outcome.channel)
+          persistence.record(outcome.channel, day: outcome.day)
           steps.append(.change)
           run.states.append(view(of: store))
         }

@@ -5,9 +5,10 @@ import BadgeSystem
 import Glibc
 import Testing
 
-/// A change is two journal records, its day of history and then its channel. The power-cut
-/// check found that a write cut between them loaded a count without its history; replay now
-/// applies the two together.
+/// A change was two journal records, its day of history and then its channel. The power-cut
+/// check found that a write cut between them loaded a count without its history; replay
+/// applies the two together. Journals now carry the day inside the channel record, so a cut
+/// keeps or loses both; the older journals still load as before.
 @Suite struct TornChangeTests {
   static let mail = ChannelName("mail")!
 
@@ -53,5 +54,24 @@ import Testing
     let store = try Self.load(changes.flatMap { dayFirst ? $0.day + $0.channel : $0.channel + $0.day })
     #expect(store.channel(named: Self.mail).count == 2)
     #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 2)
+  }
+
+  /// A change as written now: one record, the day inside.
+  static func record(count: Int, seq: UInt64) -> [UInt8] {
+    var bytes: [UInt8] = []
+    let entry = HistoryDay(day: 20_000, figures: DayFigures(arrivals: count, peak: count), endCount: count)
+    RecordEncoder.append(
+      .channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq, day: entry)), to: &bytes)
+    return bytes
+  }
+
+  @Test(arguments: [1, 20, 35]) func aRecordWithItsDayCutShortLosesBoth(kept: Int) throws {
+    let second = Self.record(count: 2, seq: 2)
+    let store = try Self.load(Self.record(count: 1, seq: 1) + second.prefix(kept))
+    #expect(store.channel(named: Self.mail).count == 1)
+    #expect(store.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 1)
+    let whole = try Self.load(Self.record(count: 1, seq: 1) + second)
+    #expect(whole.channel(named: Self.mail).count == 2)
+    #expect(whole.history.entry(of: Self.mail, on: 20_000)?.figures.arrivals == 2)
   }
 }

@@ -86,11 +86,11 @@ import TestSupport
     let journal = crashed.stateFile("journal")
     var bytes = try Self.bytes(journal)
     let original = bytes
-    // Records follow the 8-byte header; each "SET x n" writes a channel record (a frame header
-    // of 8 bytes and a payload of 16: kind, seq, name length, name, count, flags) and a day of
-    // history (8 and 39: kind, seq, name length, name, day, arrivals, clears, peak, end count).
-    // Damage the third channel record.
-    let third = 8 + 2 * (24 + 47)
+    // Records follow the 8-byte header; each "SET x n" writes one channel record: a frame
+    // header of 8 bytes and a payload of 16 (kind, seq, name length, name, count, flags) and 9
+    // of its day of history (tag, day, arrivals, clears, peak and end count, one byte each
+    // here). Damage the third.
+    let third = 8 + 2 * (8 + 16 + 9)
     bytes[third + 12] ^= 0xFF
     try Self.write(bytes, journal)
     let daemon = try DaemonProcess(folder: folder)

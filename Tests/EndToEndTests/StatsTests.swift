@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgePersistence
 import Foundation
 import Testing
 
@@ -73,6 +74,41 @@ import Testing
     try badgectl(["incr", "mail", "2"], socket: daemon.socket)
     let day = try badgectl(["stats", "mail", "--format", "json"], socket: daemon.socket).stdout
     #expect(day.contains("\"arrivals\":14,\"clears\":2,\"peak\":9,\"days\":[{\"date\":\"\(CivilDate(dayNumber: today))\""), "\(day)")
+  }
+
+  /// Journals written before a change's day rode in its channel record have a day record,
+  /// then the channel record: they still load, history included, and a day record whose
+  /// channel record was cut off by a crash is still dropped with it.
+  @Test func aJournalOfSeparateDayRecordsStillLoadsItsHistory() throws {
+    let folder = try TemporaryFolder()
+    let state = folder.file("state")
+    try FileManager.default.createDirectory(
+      atPath: state, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    let today = Self.today()
+    func day(_ arrivals: Int, _ clears: Int, _ peak: Int, end: Int) -> HistoryDay {
+      HistoryDay(day: today, figures: DayFigures(arrivals: arrivals, clears: clears, peak: peak), endCount: end)
+    }
+    let mail = try #require(ChannelName("mail"))
+    let ci = try #require(ChannelName("ci"))
+    var journal = RecordFile.header(magic: RecordFile.journalMagic)
+    for (seq, name, count, entry) in [
+      (UInt64(1), mail, 9, day(9, 0, 9, end: 9)), (2, ci, 4, day(4, 0, 4, end: 4)), (3, mail, 2, day(9, 0, 9, end: 2)),
+    ] {
+      RecordEncoder.append(.day(DayRecord(name: name, entry: entry, seq: seq)), to: &journal)
+      RecordEncoder.append(.channel(ChannelRecord(name: name, count: count, override: SettingsOverride(), seq: seq)), to: &journal)
+    }
+    // A crash between the last day record and its channel record.
+    RecordEncoder.append(.day(DayRecord(name: ci, entry: day(4, 1, 4, end: 0), seq: 4)), to: &journal)
+    try Data(journal).write(to: URL(fileURLWithPath: state + "/journal"))
+
+    let daemon = try DaemonProcess(folder: folder, environment: Self.utc)
+    #expect(try Self.week(daemon) == [
+      Self.weekJSON("ci", arrivals: 4, clears: 0, peak: 4, today: today),
+      Self.weekJSON("mail", arrivals: 9, clears: 0, peak: 9, today: today),
+    ].map { $0 + "\n" }.joined())
+    let client = try daemon.client()
+    #expect(try field(client.request("GET ci")[0], "count") == "4")
+    #expect(try field(client.request("INCR mail")[0], "seq") == "4", "seq goes on from the last channel record")
   }
 
   @Test func patternsSelectChannelsAndAnExactNameShowsEvenWithoutHistory() throws {

@@ -54,18 +54,43 @@ public struct History: Sendable {
   }
 
   /// Counts a change of `name`'s count from `before` to `after`, made on `day`; returns what
-  /// the day's entry was before.
+  /// the day's entry was before, and the entry as the change left it.
+  ///
+  /// The common case (the name already has an entry for `day`, its newest) hashes the name
+  /// once and changes the entry where it is kept, without copying the name's days.
   @discardableResult
-  public mutating func record(_ name: ChannelName, from before: Int, to after: Int, on day: Int) -> EntryBefore {
-    guard before != after else { return .unchanged }
+  public mutating func record(
+    _ name: ChannelName, from before: Int, to after: Int, on day: Int
+  ) -> (before: EntryBefore, after: HistoryDay?) {
+    guard before != after else { return (.unchanged, nil) }
+    if let i = channels.index(forKey: name) {
+      let updated: (old: HistoryDay, new: HistoryDay)? = History.countNewest(
+        &channels.values[i], day: day, from: before, to: after)
+      if let updated { return (.entry(updated.old), updated.new) }
+    }
     let old = entry(of: name, on: day)
     var entry = old ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
+    History.count(&entry, from: before, to: after)
+    put(entry, for: name)
+    return (old.map { .entry($0) } ?? .none, entry)
+  }
+
+  /// Counts the change in the newest of `days` when it is `day`'s entry; `nil` otherwise.
+  private static func countNewest(
+    _ days: inout [HistoryDay], day: Int, from before: Int, to after: Int
+  ) -> (old: HistoryDay, new: HistoryDay)? {
+    guard let last = days.indices.last, days[last].day == day else { return nil }
+    let old = days[last]
+    count(&days[last], from: before, to: after)
+    return (old, days[last])
+  }
+
+  /// The one place a count change enters a day's figures.
+  private static func count(_ entry: inout HistoryDay, from before: Int, to after: Int) {
     if after > before { entry.figures.arrivals = entry.figures.arrivals.addingSaturated(after - before) }
     if after == 0 { entry.figures.clears = entry.figures.clears.addingSaturated(1) }
     entry.figures.peak = max(entry.figures.peak, after)
     entry.endCount = after
-    put(entry, for: name)
-    return old.map { .entry($0) } ?? .none
   }
 
   /// Puts back an entry as it was persisted (recovery), replacing the one of its day.

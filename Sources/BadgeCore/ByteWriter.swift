@@ -1,0 +1,82 @@
+/// Writes a line's bytes into a buffer on the stack, to be appended to an output array in one
+/// copy (`[UInt8].appendWritten`): the reply and event encoders write some twenty pieces per
+/// line, and appending each to the array checked its uniqueness and capacity every time.
+///
+/// Every write checks that it fits, so a line longer than the buffer stops the program instead
+/// of writing past it.
+public struct ByteWriter {
+  @usableFromInline var cursor: UnsafeMutableRawPointer
+  @usableFromInline let end: UnsafeMutableRawPointer
+
+  @inlinable init(_ buffer: UnsafeMutableRawBufferPointer) {
+    cursor = buffer.baseAddress!
+    end = cursor + buffer.count
+  }
+
+  @inlinable @inline(__always)
+  mutating func reserve(_ count: Int) {
+    precondition(end - cursor >= count, "a line longer than its writer's buffer")
+  }
+
+  @inlinable @inline(__always)
+  public mutating func write(_ byte: UInt8) {
+    reserve(1)
+    cursor.storeBytes(of: byte, as: UInt8.self)
+    cursor += 1
+  }
+
+  @inlinable @inline(__always)
+  public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    reserve(bytes.count)
+    if let base = bytes.baseAddress { cursor.copyMemory(from: base, byteCount: bytes.count) }
+    cursor += bytes.count
+  }
+
+  /// A constant piece of a line (` count=`): its bytes are in the binary, nothing is allocated.
+  @inlinable @inline(__always)
+  public mutating func write(_ text: StaticString) {
+    write(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// The decimal digits of `value` (`DecimalParser` reads them back).
+  @inlinable
+  public mutating func write(decimal value: UInt64) {
+    if value < 10 {
+      write(UInt8(truncatingIfNeeded: value) &+ 0x30)
+      return
+    }
+    var digits = 0
+    var v = value
+    while v > 0 {
+      digits += 1
+      v /= 10
+    }
+    reserve(digits)
+    v = value
+    var i = digits
+    while v > 0 {
+      i -= 1
+      (cursor + i).storeBytes(of: UInt8(truncatingIfNeeded: v % 10) &+ 0x30, as: UInt8.self)
+      v /= 10
+    }
+    cursor += digits
+  }
+
+  /// The decimal digits of a non-negative `value` (a negative one writes 0).
+  @inlinable @inline(__always)
+  public mutating func write(decimal value: Int) {
+    write(decimal: UInt64(max(0, value)))
+  }
+}
+
+extension Array where Element == UInt8 {
+  /// Appends what `body` writes, at most `maxLength` bytes, in one copy.
+  @inlinable @inline(__always)
+  public mutating func appendWritten(maxLength: Int, _ body: (inout ByteWriter) -> Void) {
+    withUnsafeTemporaryAllocation(byteCount: maxLength, alignment: 1) { buffer in
+      var writer = ByteWriter(buffer)
+      body(&writer)
+      append(contentsOf: UnsafeRawBufferPointer(start: buffer.baseAddress, count: writer.cursor - buffer.baseAddress!))
+    }
+  }
+}
