@@ -39,6 +39,8 @@ final class GroupCommit {
   let policy: StorageFailurePolicy
   /// Peers that changed state this turn, or read it while it had unsaved changes.
   private var dependents: [Peer] = []
+  /// Channel events waiting to be published together, with their numbers in the turn.
+  private var run: [(index: Int, channel: Channel)] = []
   /// The events of this turn, in order: the channel's state after each change, pulse window
   /// end or reload, and do-not-disturb's changes.
   private var staged: [Event] = []
@@ -136,16 +138,20 @@ final class GroupCommit {
       for peer in dependents { peer.dependsOnTurn = false }
     }
     dependents.removeAll(keepingCapacity: true)
+    // Runs of channel events are published together (one copy per watcher and run);
+    // do-not-disturb's events go between them in order.
     for (index, event) in staged.enumerated() {
       switch event {
       case .channel(let channel) where undone.isEmpty || !undone.contains(channel.name):
-        subscriptions.publish(channel, index: index, now: now)
+        run.append((index, channel))
         observer?(channel)
       case .doNotDisturb(let dnd) where failure == nil || !dndChanged:
+        publishRun(now: now)
         subscriptions.publishDND(dnd, index: index, now: now)
       default: break
       }
     }
+    publishRun(now: now)
     staged.removeAll(keepingCapacity: staged.capacity <= 4096)
     dndChanged = false
     for change in countChanges where undone.isEmpty || !undone.contains(change.channel.name) {
@@ -153,5 +159,11 @@ final class GroupCommit {
     }
     countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
     subscriptions.turnEnded()
+  }
+
+  private func publishRun(now: UInt64) {
+    guard !run.isEmpty else { return }
+    subscriptions.publish(run, now: now)
+    run.removeAll(keepingCapacity: run.capacity <= 4096)
   }
 }

@@ -20,8 +20,9 @@ final class Subscriptions {
   private(set) var watchers: [Peer] = []
   /// Called once for each peer whose output grew, until it is sent (`queuedForSend`).
   private let outputQueued: (Peer) -> Void
-  /// One event line, encoded once per event and copied to every watcher.
+  /// A run of event lines, encoded once and copied to every watcher, and where each line ends.
   private var scratch: [UInt8] = []
+  private var lineEnds: [Int] = []
   /// The events watchers that fell behind have not been sent, one per channel.
   private(set) var backlog = EventBacklog()
   /// Whether a peer began watching in this turn (so `turnEnded` has something to reset).
@@ -29,7 +30,8 @@ final class Subscriptions {
 
   init(outputQueued: @escaping (Peer) -> Void) {
     self.outputQueued = outputQueued
-    scratch.reserveCapacity(256)
+    scratch.reserveCapacity(4096)
+    lineEnds.reserveCapacity(64)
   }
 
   var isEmpty: Bool { watchers.isEmpty }
@@ -78,23 +80,56 @@ final class Subscriptions {
     watchers.lazy.compactMap(\.behindFrom).min()
   }
 
-  /// Sends event number `index` of the turn (the channel's state after it) to every watcher of
-  /// the channel that watched before it, merging for congested ones.
-  func publish(_ channel: Channel, index: Int, now: UInt64) {
-    guard !watchers.isEmpty else { return }
-    let event = backlog.record(channel)
+  /// Sends a run of the turn's channel events (each with its number `index` in the turn, the
+  /// channel's state after it) to every watcher of each channel that watched before it,
+  /// merging for congested ones.
+  ///
+  /// The run is encoded once into one buffer, and a watcher that takes all of it (it watches
+  /// every channel of the run, and stays under the high-water mark until the last line) gets it
+  /// in one copy: with a thousand watchers, a turn's fan-out is a thousand copies, not a
+  /// thousand per event. Any other watcher gets the run line by line, as it would one event
+  /// at a time.
+  func publish(_ events: [(index: Int, channel: Channel)], now: UInt64) {
+    guard !watchers.isEmpty, !events.isEmpty else { return }
+    // Event numbers are given in order by `backlog.record`, after the watchers are served: a
+    // watcher that falls behind at one of them makes the backlog keep it and the later ones.
+    let first = backlog.lastEvent + 1
     scratch.removeAll(keepingCapacity: true)
-    ReplyEncoder.appendState(channel, kind: .event, now: now, to: &scratch)
-    for watcher in watchers
-    where watcher.behindFrom == nil && index >= watcher.watchedFromEvent && watcher.watches(channel.name) {
-      if watcher.pendingOutput >= Subscriptions.eventHighWater {
-        watcher.behindFrom = event
-        backlog.fallBehind(missing: event, of: channel)
-      } else {
-        watcher.output.append(contentsOf: scratch)
-      }
-      if !watcher.queuedForSend { outputQueued(watcher) }
+    lineEnds.removeAll(keepingCapacity: true)
+    for event in events {
+      ReplyEncoder.appendState(event.channel, kind: .event, now: now, to: &scratch)
+      lineEnds.append(scratch.count)
     }
+    let lastLineStart = events.count > 1 ? lineEnds[events.count - 2] : 0
+    for watcher in watchers where watcher.behindFrom == nil {
+      if watcher.watchedFromEvent <= events[0].index,
+        watcher.pendingOutput + lastLineStart < Subscriptions.eventHighWater,
+        watchesAll(watcher, events)
+      {
+        watcher.output.append(contentsOf: scratch)
+        if !watcher.queuedForSend { outputQueued(watcher) }
+        continue
+      }
+      var matched = false
+      for (k, event) in events.enumerated()
+      where event.index >= watcher.watchedFromEvent && watcher.watches(event.channel.name) {
+        matched = true
+        if watcher.pendingOutput >= Subscriptions.eventHighWater {
+          watcher.behindFrom = first + UInt64(k)
+          backlog.fallBehind(missing: first + UInt64(k), of: event.channel)
+          break
+        }
+        watcher.output.append(contentsOf: scratch[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]])
+      }
+      if matched && !watcher.queuedForSend { outputQueued(watcher) }
+    }
+    for event in events { _ = backlog.record(event.channel) }
+  }
+
+  private func watchesAll(_ watcher: Peer, _ events: [(index: Int, channel: Channel)]) -> Bool {
+    if watcher.patterns?.isEmpty == true { return true }
+    for event in events where !watcher.watches(event.channel.name) { return false }
+    return true
   }
 
   /// Sends do-not-disturb's state, event number `index` of the turn, to every watcher that

@@ -22,6 +22,35 @@ import Testing
     #expect(turns.subscriptions.count == 1)
   }
 
+  @Test func aTurnsEventsReachEachWatcherInOrderWhetherItTakesAllOfThemOrSome() {
+    let all = turns.watcher()
+    let mail = turns.watcher("WATCH mail")
+    let writer = turns.peer()
+    turns.send(writer, "INCR mail", "INCR chat", "INCR mail", "DND on", "INCR chat", "INCR mail")
+    turns.endTurn()
+    let channels = { (lines: [String]) in lines.map { "\($0.split(separator: " ")[1]) \(field($0, "count") ?? "")" } }
+    #expect(channels(turns.take(all)) == ["mail 1", "chat 1", "mail 2", "* ", "mail 2", "chat 1", "chat 2", "mail 3"],
+      "do-not-disturb in its place, then the channels it silences")
+    #expect(channels(turns.take(mail)) == ["mail 1", "mail 2", "* ", "mail 2", "mail 3"])
+  }
+
+  @Test func aWatcherThatReachesTheHighWaterMarkInsideARunFallsBehindThere() {
+    let nearlyFull = turns.watcher()
+    let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1\n".utf8.count
+    // Room for exactly two more lines before the high-water mark.
+    nearlyFull.output = Array(repeating: 0x20, count: Subscriptions.eventHighWater - 2 * line + 1)
+    let writer = turns.peer()
+    turns.send(writer, "INCR a", "INCR b", "INCR c", "INCR a")
+    turns.endTurn()
+    let appended = Array(nearlyFull.output.suffix(nearlyFull.output.count - (Subscriptions.eventHighWater - 2 * line + 1)))
+    #expect(String(decoding: appended, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ")[1]) } == ["a", "b"])
+    #expect(nearlyFull.behindFrom != nil)
+    nearlyFull.discardOutput()
+    #expect(turns.subscriptions.appendMergedEvents(to: nearlyFull, from: turns.store, now: turns.now))
+    #expect(turns.take(nearlyFull).map { "\($0.split(separator: " ")[1]) \(field($0, "count")!)" } == ["c 1", "a 2"])
+    #expect(turns.subscriptions.backlog.isEmpty)
+  }
+
   @Test func aWatcherBehindGetsEachChannelsLatestStateOnceInEventOrder() {
     let slow = turns.congestedWatcher()
     let writer = turns.peer()
