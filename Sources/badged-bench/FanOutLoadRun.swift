@@ -20,6 +20,7 @@ extension FanOutStage {
       if !batch.isEmpty { writer.send(batch) }
     }
     let pinger = Pinger(socket: options.socket, wire: wire, intervalMs: options.pingIntervalMs)
+    let load = GeneratorLoad()
     let started = monotonicNanos()
     sendMore(options.pipeline)
     var writerDone: UInt64?
@@ -36,6 +37,7 @@ extension FanOutStage {
       }
       deadline.check("\(writer.replies) of \(total) replies, \(watchers.reached) of \(watchers.count) watchers have the last change")
     }
+    let generator = load.json
     let pings = pinger.stop()
     if wire.kind == .badged { check.expect([channel], before: base, increasedBy: total) }
     let writing = writerDone! - started
@@ -43,6 +45,6 @@ extension FanOutStage {
       "{\"mode\":\"fanout-load\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
         + "\"requests\":\(total),\"pipeline\":\(options.pipeline),\"seconds\":\(seconds(writing)),"
         + "\"ops_per_sec\":\(perSecond(total, writing)),\"last_watcher_seconds\":\(seconds(lastRead! - started)),"
-        + "\"pings\":\(pings.count),\(pings.json(prefix: "ping_")),\"verified\":true}")
+        + "\"pings\":\(pings.count),\(pings.json(prefix: "ping_")),\(generator),\"verified\":true}")
   }
 }

@@ -7,6 +7,7 @@ extension FanOutStage {
   func measureLatency() {
     let channel = Wire.fanOutChannel
     var latencies = Latencies()
+    let load = GeneratorLoad()
     let started = monotonicNanos()
     for change in 1...options.changes {
       watchers.expect(wire.kind == .badged ? base + change : change)
@@ -28,10 +29,11 @@ extension FanOutStage {
       latencies.append((watchers.count == 0 ? monotonicNanos() : lastRead!) - sent)
     }
     let elapsed = monotonicNanos() - started
+    let generator = load.json
     if wire.kind == .badged { check.expect([channel], before: base, increasedBy: options.changes) }
     emit(
       "{\"mode\":\"fanout\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
-        + "\"changes\":\(options.changes),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\"verified\":true}")
+        + "\"changes\":\(options.changes),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}")
   }
 }
 

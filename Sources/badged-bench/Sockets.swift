@@ -7,6 +7,25 @@ func monotonicNanos() -> UInt64 {
   return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
 }
 
+/// CPU time of this process (every thread), in nanoseconds.
+func processCPUNanos() -> UInt64 {
+  var now = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+  return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}
+
+/// The generator's own busyness over a measured stretch: `"generator_cpu":0.42` is 42 % of one
+/// core. Near 1 (with one thread) the generator, not the server, may be what bounds the run.
+struct GeneratorLoad {
+  private let wall = monotonicNanos()
+  private let cpu = processCPUNanos()
+
+  var json: String {
+    let share = Double(processCPUNanos() - cpu) / Double(max(monotonicNanos() - wall, 1))
+    return "\"generator_cpu\":\(Double(Int(share * 100)) / 100)"
+  }
+}
+
 /// Raises the soft limit on open descriptors to the hard one: 1,000 watchers need more than
 /// the usual 1,024.
 func raiseFileLimit() {

@@ -21,6 +21,7 @@ struct ThroughputRun {
       return ThroughputWorker(options: options, wire: wire, clients: clients, perClient: perClient, requests: requests)
     }
     let deadline = Deadline(seconds: options.timeoutSeconds)
+    let load = GeneratorLoad()
     let started = monotonicNanos()
     if workers.count == 1 {
       workers[0].run(deadline)
@@ -28,6 +29,7 @@ struct ThroughputRun {
       workers.map { worker in WorkerThread { worker.run(deadline) } }.forEach { $0.join() }
     }
     let elapsed = monotonicNanos() - started
+    let generator = load.json
     var latencies = Latencies()
     for worker in workers { latencies.append(contentsOf: worker.latencies) }
     if let error = workers.compactMap(\.firstError).first {
@@ -39,7 +41,7 @@ struct ThroughputRun {
       "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(options.publish ? "publish" : "incr")\","
         + "\"clients\":\(options.clients),\"pipeline\":\(options.pipeline),\"channels\":\(options.channels),"
         + "\"threads\":\(options.threads),\"requests\":\(total),\"seconds\":\(seconds(elapsed)),"
-        + "\"ops_per_sec\":\(perSecond(total, elapsed)),\(latencies.json()),\"verified\":\(verify)}")
+        + "\"ops_per_sec\":\(perSecond(total, elapsed)),\(latencies.json()),\(generator),\"verified\":\(verify)}")
   }
 }
 

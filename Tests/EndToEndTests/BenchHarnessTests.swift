@@ -25,6 +25,7 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["requests"] as? Int == 200)
     #expect(json["verified"] as? Bool == true)
+    #expect(json["generator_cpu"] is Double)
     // Client i sends its 40 INCRs round the 3 channels starting at channel i.
     var expected = [0, 7, 0]
     for client in 0..<5 { for k in 0..<40 { expected[(client + k) % 3] += 1 } }

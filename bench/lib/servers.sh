@@ -10,11 +10,14 @@ else
   generator_pin=()
 fi
 server_pid=""
+# A command that runs each server (bench/callgrind: valgrind), and how long start-up may take.
+server_wrapper=()
+start_seconds=10
 
 # Waits until the server just started answers PING on socket $1 (its log $2 says why not).
 wait_for_socket() {  # socket log
-  "$bin/badged-bench" --socket "$1" --protocol "$protocol" --mode wait --timeout 10 2>/dev/null && return 0
-  echo "the server did not answer within 10 s: $(cat "$2")" >&2
+  "$bin/badged-bench" --socket "$1" --protocol "$protocol" --mode wait --timeout "$start_seconds" 2>/dev/null && return 0
+  echo "the server did not answer within $start_seconds s: $(cat "$2")" >&2
   return 1
 }
 
@@ -23,7 +26,7 @@ start_badged() {  # sync [keep]
   [ "${2:-}" = keep ] || rm -rf "$work/state"
   rm -f "$work/badged.sock"
   printf '[daemon]\nsync = %s\n' "$1" > "$work/badged.conf"
-  "${server_pin[@]}" "$bin/badged" --socket "$work/badged.sock" --state-dir "$work/state" \
+  "${server_pin[@]}" "${server_wrapper[@]}" "$bin/badged" --socket "$work/badged.sock" --state-dir "$work/state" \
     --config "$work/badged.conf" 2>>"$work/badged.log" &
   server_pid=$!
   socket="$work/badged.sock" protocol=badged
@@ -46,7 +49,7 @@ start_redis() {  # sync [keep]
   mkdir -p "$work/redis"
   rm -f "$work/redis.sock"
   # shellcheck disable=SC2046
-  "${server_pin[@]}" redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 \
+  "${server_pin[@]}" "${server_wrapper[@]}" redis-server --port 0 --unixsocket "$work/redis.sock" --unixsocketperm 700 \
     --save '' --dir "$work/redis" $(redis_durability "$1") --client-output-buffer-limit 'pubsub 0 0 0' \
     --maxclients 4064 --logfile "$work/redis.log" &
   server_pid=$!
