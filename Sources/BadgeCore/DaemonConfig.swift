@@ -47,6 +47,12 @@ public struct DaemonConfig: Equatable, Sendable {
     return (override.applied(to: defaults), matched)
   }
 
+  /// Whether any channel can run a hook: without, the daemon does not keep a turn's count
+  /// changes for them.
+  public var hasHooks: Bool {
+    hooks.runsAnything || sections.contains { $0.hooks.runsAnything }
+  }
+
   /// The hooks in force for `name`: `[daemon]`'s, then matching globs in file order, then the
   /// section naming it exactly.
   public func hooks(for name: ChannelName) -> HookSet {

@@ -100,6 +100,11 @@ public struct HookSet: Equatable, Sendable {
     HookSet(commands.merging(other.commands) { $1 })
   }
 
+  /// Whether any event runs a command (an empty one runs nothing).
+  public var runsAnything: Bool {
+    commands.values.contains { !$0.words.isEmpty }
+  }
+
   /// The command to run for `event`, if one is set and not empty.
   public func command(for event: HookEvent) -> HookCommand? {
     guard let command = commands[event], !command.words.isEmpty else { return nil }

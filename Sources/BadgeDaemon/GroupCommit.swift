@@ -68,13 +68,13 @@ final class GroupCommit {
   var hasUnsavedChanges: Bool { store.hasUndo }
 
   /// A change made by `peer`'s request, or by no peer (the bus bridges): recorded, and its
-  /// event staged; a count change also asks for its hooks once saved.
+  /// event staged; a count change also asks for its hooks once saved, when the config has any.
   func changed(_ outcome: Store.Outcome, by peer: Peer?) {
     let channel = outcome.channel
     changeLog?.record(channel, day: outcome.day)
     if let peer { depend(peer) }
     stage(channel)
-    if outcome.previousCount != channel.count, hooks != nil {
+    if outcome.previousCount != channel.count, hooks?.hasHooks == true {
       countChanges.append((channel, outcome.previousCount))
     }
   }

@@ -32,17 +32,22 @@ final class HookRunner {
     self.loop = loop
     self.config = config
     self.logger = logger
+    hasHooks = config.hasHooks
     scheduler = HookScheduler(intervalMs: config.hookIntervalMs)
     timer = try loop.addTimer(accuracy: 1000) { [unowned self] in startDue() }
   }
 
   /// How many hook runs are under way.
   var runningCount: Int { running.count }
+  /// Whether the config gives any channel a hook (`DaemonConfig.hasHooks`), kept from the last
+  /// load so that a change asks it without looking at the sections.
+  private(set) var hasHooks: Bool
 
   /// A new config: new hooks and limits, failures may be logged again. Waiting runs are
   /// dropped (their hook may be gone); runs under way finish.
   func reconfigure(_ newConfig: DaemonConfig) {
     config = newConfig
+    hasHooks = newConfig.hasHooks
     scheduler.interval = UInt64(newConfig.hookIntervalMs) * 1000
     scheduler.dropPending()
     reported.removeAll()

@@ -11,9 +11,10 @@ import BadgeProtocol
 final class Subscriptions {
   /// Stop appending events to a watcher's output past this much unsent data; later changes
   /// are merged per channel and sent as the channel's latest state once it drains. Small, as
-  /// the socket's own buffer holds a few hundred KiB more: a thousand stuck watchers hold at
-  /// most 64 MiB of output (an array grows to twice this).
-  static let eventHighWater = 32 << 10
+  /// the socket's own buffer holds a few hundred KiB more before any output waits here: a
+  /// thousand watchers behind hold about 16 MiB of output (an array grows to twice this). It
+  /// was 32 KiB, which made 1,000 watchers of a burst peak at 62 MB of RSS (BENCHMARKS.md).
+  static let eventHighWater = 8 << 10
 
   /// Watching peers, in the order they began watching.
   private(set) var watchers: [Peer] = []

@@ -123,7 +123,11 @@ public enum UnixSocket {
     public let gid: gid_t
 
     /// Whether the peer runs as the user this process runs as (its effective uid).
-    public var isThisUser: Bool { uid == geteuid() }
+    public var isThisUser: Bool { uid == PeerCredentials.effectiveUID }
+
+    /// This process's effective uid, asked once: it never changes its user, and each
+    /// accepted connection would otherwise cost a `geteuid` call.
+    private static let effectiveUID = geteuid()
   }
 
   /// The peer's credentials, or `nil` when the kernel cannot tell (not a Unix socket).

@@ -142,4 +142,18 @@ import Testing
     clock.advance(ms: 2000)
     #expect(scheduler.due(now: clock.now).isEmpty)
   }
+
+  /// Whether any channel can run a hook: an empty command runs nothing.
+  @Test func aConfigHasHooksOnlyWhenSomeCommandIsNotEmpty() throws {
+    func config(_ entries: [(String, String, String)]) throws -> DaemonConfig {
+      try DaemonConfig.parse(
+        entries.enumerated().map { ConfigEntry(section: $1.0, key: $1.1, value: $1.2, line: $0 + 1) }, file: "badged.conf")
+    }
+    #expect(try config([]).hasHooks == false)
+    #expect(try config([("daemon", "on_zero", "")]).hasHooks == false)
+    #expect(try config([("channel mail", "max_label", "9")]).hasHooks == false)
+    #expect(try config([("daemon", "on_increase", "paplay bell.oga")]).hasHooks)
+    #expect(try config([("channel app:*", "on_pulse_end", "app-sound")]).hasHooks)
+    #expect(try config([("daemon", "on_increase", ""), ("channel mail", "on_zero", "x")]).hasHooks)
+  }
 }

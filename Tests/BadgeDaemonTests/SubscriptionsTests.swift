@@ -109,4 +109,19 @@ import Testing
     }
     #expect(turns.subscriptions.backlog.isEmpty)
   }
+
+  /// Events stop at the high-water mark: a watcher that reads nothing holds at most that and
+  /// one line, whatever the number of events.
+  @Test func aWatcherThatReadsNothingHoldsAtMostTheHighWaterMark() {
+    let watcher = turns.watcher()
+    let writer = turns.peer()
+    for i in 0..<1000 { turns.send(writer, "INCR ch\(i % 10)") }
+    turns.endTurn()
+    #expect(Subscriptions.eventHighWater == 8 << 10)
+    #expect(watcher.output.count >= Subscriptions.eventHighWater)
+    #expect(watcher.output.count < Subscriptions.eventHighWater + 200, "one line past the mark at most")
+    #expect(watcher.output.capacity <= 2 * Subscriptions.eventHighWater)
+    #expect(watcher.behindFrom != nil)
+    #expect(turns.subscriptions.backlog.count == 10, "one entry per channel, not per event")
+  }
 }

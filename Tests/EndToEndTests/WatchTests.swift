@@ -105,7 +105,7 @@ import Testing
     }
     #expect(last["ch0"] == "42")
     for i in 1..<7 { #expect(last["ch\(i)"] == String(total / 7 + (i < total % 7 ? 1 : 0))) }
-    // 20,001 events (about 1.2 MB) cannot all wait in the socket's buffer and the 32 KiB of
+    // 20,001 events (about 1.2 MB) cannot all wait in the socket's buffer and the 8 KiB of
     // output before merging starts: some were merged into later ones.
     #expect(events < total + 1, "\(events) events: nothing was merged")
     #expect(events >= 7)
