@@ -5,12 +5,37 @@
 /// Every write checks that it fits, so a line longer than the buffer stops the program instead
 /// of writing past it.
 public struct ByteWriter {
+  @usableFromInline let start: UnsafeMutableRawPointer
   @usableFromInline var cursor: UnsafeMutableRawPointer
   @usableFromInline let end: UnsafeMutableRawPointer
 
   @inlinable init(_ buffer: UnsafeMutableRawBufferPointer) {
-    cursor = buffer.baseAddress!
+    start = buffer.baseAddress!
+    cursor = start
     end = cursor + buffer.count
+  }
+
+  /// The number of bytes written so far.
+  @inlinable public var count: Int { cursor - start }
+
+  /// The bytes written from `offset` on (a record's payload, for its checksum).
+  @inlinable public func written(from offset: Int) -> UnsafeRawBufferPointer {
+    precondition(offset >= 0 && offset <= count)
+    return UnsafeRawBufferPointer(start: start + offset, count: count - offset)
+  }
+
+  /// Puts `value` over bytes written before, at `offset` (a frame's length, filled in last).
+  @inlinable public func overwrite<T: FixedWidthInteger>(littleEndian value: T, at offset: Int) {
+    precondition(offset >= 0 && offset + MemoryLayout<T>.size <= count)
+    (start + offset).storeBytes(of: value.littleEndian, as: T.self)
+  }
+
+  /// `value`'s bytes, little-endian.
+  @inlinable @inline(__always)
+  public mutating func write<T: FixedWidthInteger>(littleEndian value: T) {
+    reserve(MemoryLayout<T>.size)
+    cursor.storeBytes(of: value.littleEndian, as: T.self)
+    cursor += MemoryLayout<T>.size
   }
 
   @inlinable @inline(__always)

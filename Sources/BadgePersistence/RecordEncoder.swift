@@ -23,16 +23,33 @@ public enum RecordEncoder {
   /// About 12 bytes where a day record of its own took 47 and the name's length.
   private static let dayTag: UInt8 = 3
 
-  /// Appends `record`, framed, to `out`.
+  /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
+  /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    let start = out.count
-    appendInteger(UInt64(0), to: &out)  // length and checksum, filled below
+    out.appendWritten(maxLength: maxFramedLength(of: record)) { w in
+      w.write(littleEndian: UInt64(0))  // length and checksum, filled below
+      write(record, to: &w)
+      let payload = w.written(from: RecordLimits.headerSize)
+      w.overwrite(littleEndian: UInt32(payload.count), at: 0)
+      w.overwrite(littleEndian: Checksum.crc32(payload), at: 4)
+    }
+  }
+
+  /// Room for any record's frame: the fixed fields, a name and every extension take under 160
+  /// bytes, an `export` id its length more.
+  static func maxFramedLength(of record: Record) -> Int {
+    guard case .channel(let channel) = record, let export = channel.override.export else { return 160 }
+    return 160 + min(export.utf8.count, Int(UInt16.max))
+  }
+
+  /// The payload of `record`: its kind, then its fields.
+  private static func write(_ record: Record, to w: inout ByteWriter) {
     switch record {
     case .channel(let channel):
-      out.append(Record.Kind.channel.rawValue)
-      appendInteger(channel.seq, to: &out)
-      appendName(channel.name, to: &out)
-      appendInteger(UInt32(channel.count), to: &out)
+      w.write(Record.Kind.channel.rawValue)
+      w.write(littleEndian: channel.seq)
+      writeName(channel.name, to: &w)
+      w.write(littleEndian: UInt32(channel.count))
       let o = channel.override
       var flags: UInt8 = 0
       if o.maxLabel != nil { flags |= hasMaxLabel }
@@ -42,80 +59,70 @@ public enum RecordEncoder {
       if channel.unseen != channel.count { flags |= hasUnseen }
       if o.badge != nil { flags |= hasBadge }
       if o.dnd != nil { flags |= hasDND }
-      out.append(flags)
-      if let maxLabel = o.maxLabel { appendInteger(UInt32(maxLabel), to: &out) }
-      if let style = o.style { out.append(style == .dot ? 1 : 0) }
-      if let pulseMs = o.pulseMs { appendInteger(UInt32(pulseMs), to: &out) }
-      if channel.unseen != channel.count { appendInteger(UInt32(channel.unseen), to: &out) }
-      if let badge = o.badge { out.append(badge == .unseen ? 1 : 0) }
-      if let dnd = o.dnd { out.append(dnd == .ignore ? 1 : 0) }
+      w.write(flags)
+      if let maxLabel = o.maxLabel { w.write(littleEndian: UInt32(maxLabel)) }
+      if let style = o.style { w.write(style == .dot ? 1 : 0) }
+      if let pulseMs = o.pulseMs { w.write(littleEndian: UInt32(pulseMs)) }
+      if channel.unseen != channel.count { w.write(littleEndian: UInt32(channel.unseen)) }
+      if let badge = o.badge { w.write(badge == .unseen ? 1 : 0) }
+      if let dnd = o.dnd { w.write(dnd == .ignore ? 1 : 0) }
       if let step = o.step {
-        out.append(stepTag)
-        appendInteger(UInt32(step), to: &out)
+        w.write(stepTag)
+        w.write(littleEndian: UInt32(step))
       }
-      if let export = o.export {
-        out.append(exportTag)
-        appendInteger(UInt16(clamping: export.utf8.count), to: &out)
-        out.append(contentsOf: export.utf8.prefix(Int(UInt16.max)))
+      if var export = o.export {
+        w.write(exportTag)
+        let bytes = min(export.utf8.count, Int(UInt16.max))
+        w.write(littleEndian: UInt16(bytes))
+        export.withUTF8 { w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<bytes])) }
       }
       if let day = channel.day {
-        out.append(dayTag)
-        appendInteger(Int32(clamping: day.day), to: &out)
-        appendVarint(UInt64(day.figures.arrivals), to: &out)
-        appendVarint(UInt64(day.figures.clears), to: &out)
-        appendVarint(UInt64(day.figures.peak), to: &out)
-        appendVarint(UInt64(day.endCount), to: &out)
+        w.write(dayTag)
+        w.write(littleEndian: Int32(clamping: day.day))
+        writeVarint(UInt64(day.figures.arrivals), to: &w)
+        writeVarint(UInt64(day.figures.clears), to: &w)
+        writeVarint(UInt64(day.figures.peak), to: &w)
+        writeVarint(UInt64(day.endCount), to: &w)
       }
     case .doNotDisturb(let until):
-      out.append(Record.Kind.doNotDisturb.rawValue)
-      out.append(until == nil ? 0 : 1)
-      appendInteger(until ?? 0, to: &out)
+      w.write(Record.Kind.doNotDisturb.rawValue)
+      w.write(until == nil ? 0 : 1)
+      w.write(littleEndian: until ?? 0)
     case .snapshotStart(let seq):
-      out.append(Record.Kind.snapshotStart.rawValue)
-      appendInteger(seq, to: &out)
+      w.write(Record.Kind.snapshotStart.rawValue)
+      w.write(littleEndian: seq)
     case .snapshotEnd(let channels, let days):
-      out.append(Record.Kind.snapshotEnd.rawValue)
-      appendInteger(UInt32(channels), to: &out)
+      w.write(Record.Kind.snapshotEnd.rawValue)
+      w.write(littleEndian: UInt32(channels))
       // Without history the trailer stays as it was before history existed.
-      if days > 0 { appendInteger(UInt32(days), to: &out) }
+      if days > 0 { w.write(littleEndian: UInt32(days)) }
     case .day(let record):
-      out.append(Record.Kind.day.rawValue)
-      appendInteger(record.seq, to: &out)
-      appendName(record.name, to: &out)
-      appendInteger(Int32(clamping: record.entry.day), to: &out)
-      appendInteger(UInt64(record.entry.figures.arrivals), to: &out)
-      appendInteger(UInt64(record.entry.figures.clears), to: &out)
-      appendInteger(UInt32(record.entry.figures.peak), to: &out)
-      appendInteger(UInt32(record.entry.endCount), to: &out)
-    }
-    let payloadStart = start + RecordLimits.headerSize
-    let length = UInt32(out.count - payloadStart)
-    let crc = out.withUnsafeBytes { Checksum.crc32(UnsafeRawBufferPointer(rebasing: $0[payloadStart...])) }
-    out.withUnsafeMutableBytes { raw in
-      raw.storeBytes(of: length.littleEndian, toByteOffset: start, as: UInt32.self)
-      raw.storeBytes(of: crc.littleEndian, toByteOffset: start + 4, as: UInt32.self)
+      w.write(Record.Kind.day.rawValue)
+      w.write(littleEndian: record.seq)
+      writeName(record.name, to: &w)
+      w.write(littleEndian: Int32(clamping: record.entry.day))
+      w.write(littleEndian: UInt64(record.entry.figures.arrivals))
+      w.write(littleEndian: UInt64(record.entry.figures.clears))
+      w.write(littleEndian: UInt32(record.entry.figures.peak))
+      w.write(littleEndian: UInt32(record.entry.endCount))
     }
   }
 
   /// A channel name: its length in one byte, then its bytes.
-  static func appendName(_ name: ChannelName, to out: inout [UInt8]) {
-    out.append(UInt8(name.count))
-    name.withBytes { out.append(contentsOf: $0) }
-  }
-
-  static func appendInteger<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-    withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+  static func writeName(_ name: ChannelName, to w: inout ByteWriter) {
+    w.write(UInt8(name.count))
+    name.withBytes { w.write($0) }
   }
 
   /// An unsigned LEB128 varint: seven bits a byte, low bits first, the high bit set on every
   /// byte but the last.
-  static func appendVarint(_ value: UInt64, to out: inout [UInt8]) {
+  static func writeVarint(_ value: UInt64, to w: inout ByteWriter) {
     var v = value
     while v >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      w.write(UInt8(truncatingIfNeeded: v) | 0x80)
       v >>= 7
     }
-    out.append(UInt8(v))
+    w.write(UInt8(v))
   }
 
   /// A day of history as the records hold it, if its figures make sense: counts within
@@ -237,7 +244,7 @@ struct ByteReader {
     return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
   }
 
-  /// A name as `RecordEncoder.appendName` writes it; `nil` when it breaks the naming rules.
+  /// A name as `RecordEncoder.writeName` writes it; `nil` when it breaks the naming rules.
   mutating func name() -> ChannelName? {
     guard let length = byte(), let raw = bytes(Int(length)) else { return nil }
     return ChannelName(bytes: raw)
@@ -248,7 +255,7 @@ struct ByteReader {
     return T(littleEndian: raw.loadUnaligned(as: T.self))
   }
 
-  /// A varint as `RecordEncoder.appendVarint` writes it; `nil` past the end or past 64 bits.
+  /// A varint as `RecordEncoder.writeVarint` writes it; `nil` past the end or past 64 bits.
   mutating func varint() -> UInt64? {
     var value: UInt64 = 0
     var shift: UInt64 = 0

@@ -1,0 +1,32 @@
+import BadgeCore
+import Testing
+
+/// The stack writer behind reply lines and journal records: what it writes is appended whole.
+@Suite struct ByteWriterTests {
+  @Test func piecesAreAppendedInOrderInOneCopy() {
+    var out: [UInt8] = Array("> ".utf8)
+    out.appendWritten(maxLength: 64) { w in
+      w.write("key=")
+      w.write(decimal: 1_234_567_890)
+      w.write(UInt8(ascii: " "))
+      w.write(decimal: -5)  // negative numbers write 0
+      w.write(UInt8(ascii: " "))
+      w.write(decimal: UInt64.max)
+    }
+    #expect(String(decoding: out, as: UTF8.self) == "> key=1234567890 0 18446744073709551615")
+  }
+
+  @Test func aFrameIsFilledInAfterItsPayload() {
+    var out: [UInt8] = [0xEE]
+    out.appendWritten(maxLength: 16) { w in
+      w.write(littleEndian: UInt32(0))
+      w.write(littleEndian: UInt16(0x0102))
+      w.write(0x03)
+      #expect(w.count == 7)
+      let payload = w.written(from: 4)
+      #expect(Array(payload) == [0x02, 0x01, 0x03])
+      w.overwrite(littleEndian: UInt32(payload.count), at: 0)
+    }
+    #expect(out == [0xEE, 3, 0, 0, 0, 0x02, 0x01, 0x03])
+  }
+}
