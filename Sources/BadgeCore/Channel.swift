@@ -5,15 +5,25 @@ public struct Channel: Sendable {
   public internal(set) var count: Int = 0
   /// The items that arrived since the channel was last seen (`SEEN`): 0 … `count`.
   public internal(set) var unseen: Int = 0
+  /// The channel's settings, shared by every copy of the channel (replies, events, the change
+  /// log, undo): a copy of a channel copies one reference rather than three sets of settings
+  /// with their optional strings. Never changed in place; a settings change makes a new one.
+  private var setup: ChannelSetup
   /// The settings the config gives this channel (defaults with any matching sections over them).
-  public internal(set) var configured: ChannelSettings
+  public var configured: ChannelSettings { setup.configured }
   /// Whether a `[channel …]` section of the config matched this channel.
-  public internal(set) var hasConfigSection: Bool
+  public var hasConfigSection: Bool { setup.hasConfigSection }
   /// Settings made over the socket (`MUTE`, `CONFIGURE`); they win over the config.
-  public internal(set) var override = SettingsOverride()
+  public internal(set) var override: SettingsOverride {
+    get { setup.override }
+    set {
+      setup = ChannelSetup(
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue)
+    }
+  }
   /// The settings in force: `override` over `configured`. Kept rather than derived because
   /// every reply and event reads it.
-  public private(set) var settings: ChannelSettings
+  public var settings: ChannelSettings { setup.settings }
   /// How do-not-disturb shows the channel now; `nil` when it is not silenced (do-not-disturb
   /// is off, or the channel has `dnd = ignore`). Kept by the store, which knows both.
   public internal(set) var silenced: DNDBadges?
@@ -25,14 +35,19 @@ public struct Channel: Sendable {
 
   init(name: ChannelName, configured: ChannelSettings, hasConfigSection: Bool) {
     self.name = name
-    self.configured = configured
-    self.hasConfigSection = hasConfigSection
-    self.settings = configured
+    self.setup = ChannelSetup(
+      configured: configured, hasConfigSection: hasConfigSection, override: SettingsOverride())
   }
 
-  /// Recomputes `settings` after `configured` or `override` changed.
-  mutating func settle() {
-    settings = override.applied(to: configured)
+  /// Puts the config's settings for the channel under its override.
+  mutating func configure(_ configured: ChannelSettings, hasConfigSection: Bool) {
+    setup = ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
+  }
+
+  /// Whether the override is the same as `other`'s; cheap when both share their settings, as
+  /// a count change leaves them.
+  func hasSameOverride(as other: Channel) -> Bool {
+    setup === other.setup || setup.override == other.setup.override
   }
 
   /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
@@ -55,5 +70,21 @@ public struct Channel: Sendable {
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
       silenced: silenced, unseen: unseen, step: settings.step)
+  }
+}
+
+/// One channel's settings, immutable so that copies of the channel can share it.
+final class ChannelSetup: Sendable {
+  let configured: ChannelSettings
+  let hasConfigSection: Bool
+  let override: SettingsOverride
+  /// `override` over `configured`, computed once when the settings are made.
+  let settings: ChannelSettings
+
+  init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
+    self.configured = configured
+    self.hasConfigSection = hasConfigSection
+    self.override = override
+    self.settings = override.applied(to: configured)
   }
 }

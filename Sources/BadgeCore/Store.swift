@@ -125,10 +125,8 @@ public final class Store {
       for key in reset { key.reset(in: &override) }
       after.override = override
     }
-    // Only a settings change moves the settings in force; counting leaves them as they are.
-    if after.override != before.override { after.settle() }
     Store.countUnseen(&after, before: before.count)
-    guard after.count != before.count || after.unseen != before.unseen || after.override != before.override else {
+    guard after.count != before.count || after.unseen != before.unseen || !after.hasSameOverride(as: before) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
@@ -330,7 +328,6 @@ public final class Store {
     channel.override = override
     channel.seq = channelSeq
     endPulse(&channel)
-    channel.settle()
     channel.silenced = silencing(channel.settings)
     store(channel, at: index[name])
     seq = max(seq, channelSeq)
@@ -373,9 +370,7 @@ public final class Store {
   /// pulsing.
   private func applyConfig(to channel: inout Channel) {
     let (configured, matched) = config.settings(for: channel.name)
-    channel.configured = configured
-    channel.hasConfigSection = matched
-    channel.settle()
+    channel.configure(configured, hasConfigSection: matched)
     channel.silenced = silencing(channel.settings)
     if channel.settings.muted || channel.silenced != nil { endPulse(&channel) }
   }
