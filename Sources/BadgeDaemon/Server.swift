@@ -109,6 +109,7 @@ final class Server {
     try reader.watch(connection)
     connections[connection.id] = connection
     logger.debug("Client \(connection.id) connected (pid \(peer.pid)).", [.clientPID(peer.pid)])
+    reader.readAccepted(connection)
   }
 
   /// Once per loop turn, before sleeping: commit the turn's changes (publishing their events),

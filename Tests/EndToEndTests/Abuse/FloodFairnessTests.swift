@@ -40,7 +40,11 @@ import Testing
     #expect(seenByFresh <= Self.allowance, "ready with the flood, served in its first turn: \(seenByFresh)")
     #expect(try late.readReply() == ["OK pong"])
     let seenByLate = try countIn(late.readReply())
-    #expect(seenByLate <= 3 * Self.allowance, "accepted, then served, within three turns: \(seenByLate)")
+    // The listening socket and the poll set are two sources, dispatched in either order, and a
+    // connection is read as soon as it is accepted: what the late client sent with its
+    // connection is carried out before the writer's second allowance.
+    #expect(seenByLate <= Self.allowance, "accepted and served before the flood's second turn: \(seenByLate)")
+    print("flood fairness: the connected client saw \(seenByFresh) changes, the late one \(seenByLate)")
 
     // Nothing was lost: every change was answered in order, and every watcher's last event
     // shows the final count (events for a watcher that fell behind are merged per channel).
