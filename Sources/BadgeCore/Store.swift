@@ -125,7 +125,8 @@ public final class Store {
       for key in reset { key.reset(in: &override) }
       after.override = override
     }
-    after.settle()
+    // Only a settings change moves the settings in force; counting leaves them as they are.
+    if after.override != before.override { after.settle() }
     Store.countUnseen(&after, before: before.count)
     guard after.count != before.count || after.unseen != before.unseen || after.override != before.override else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
