@@ -8,14 +8,14 @@ public struct Channel: Sendable {
   /// The channel's settings, shared by every copy of the channel (replies, events, the change
   /// log, undo): a copy of a channel copies one reference rather than three sets of settings
   /// with their optional strings. Never changed in place; a settings change makes a new one.
-  private var setup: ChannelSetup
+  @usableFromInline var setup: ChannelSetup
   /// The settings the config gives this channel (defaults with any matching sections over them).
-  public var configured: ChannelSettings { setup.configured }
+  @inlinable public var configured: ChannelSettings { setup.configured }
   /// Whether a `[channel …]` section of the config matched this channel.
-  public var hasConfigSection: Bool { setup.hasConfigSection }
+  @inlinable public var hasConfigSection: Bool { setup.hasConfigSection }
   /// Settings made over the socket (`MUTE`, `CONFIGURE`); they win over the config.
   public internal(set) var override: SettingsOverride {
-    get { setup.override }
+    @inlinable get { setup.override }
     set {
       setup = ChannelSetup(
         configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue)
@@ -23,7 +23,7 @@ public struct Channel: Sendable {
   }
   /// The settings in force: `override` over `configured`. Kept rather than derived because
   /// every reply and event reads it.
-  public var settings: ChannelSettings { setup.settings }
+  @inlinable public var settings: ChannelSettings { setup.settings }
   /// How do-not-disturb shows the channel now; `nil` when it is not silenced (do-not-disturb
   /// is off, or the channel has `dnd = ignore`). Kept by the store, which knows both.
   public internal(set) var silenced: DNDBadges?
@@ -74,12 +74,12 @@ public struct Channel: Sendable {
 }
 
 /// One channel's settings, immutable so that copies of the channel can share it.
-final class ChannelSetup: Sendable {
-  let configured: ChannelSettings
-  let hasConfigSection: Bool
-  let override: SettingsOverride
+@usableFromInline final class ChannelSetup: Sendable {
+  @usableFromInline let configured: ChannelSettings
+  @usableFromInline let hasConfigSection: Bool
+  @usableFromInline let override: SettingsOverride
   /// `override` over `configured`, computed once when the settings are made.
-  let settings: ChannelSettings
+  @usableFromInline let settings: ChannelSettings
 
   init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
     self.configured = configured
