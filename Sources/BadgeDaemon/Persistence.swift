@@ -73,7 +73,7 @@ final class Persistence: ChangeLog {
   /// rewrites the day unchanged, which replays the same). A power cut keeps or loses the two
   /// together, so it never loads a count without its history.
   func record(_ channel: Channel, day: HistoryDay?) {
-    RecordEncoder.append(.channel(ChannelRecord(channel, day: day)), to: &pending)
+    RecordEncoder.append(channel, day: day, to: &pending)
   }
 
   func record(_ dnd: DoNotDisturb) {

@@ -26,19 +26,38 @@ public enum RecordEncoder {
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    out.appendWritten(maxLength: maxFramedLength(of: record)) { w in
+    let export: String? = if case .channel(let channel) = record { channel.override.export } else { nil }
+    appendFramed(maxLength: maxFramedLength(export: export), to: &out) { write(record, to: &$0) }
+  }
+
+  /// Appends the record of `channel` with its day of history, framed: the bytes of
+  /// `append(.channel(ChannelRecord(channel, day: day)))`, written from the channel itself
+  /// rather than from a copy of it (the journal's record of every change).
+  public static func append(_ channel: Channel, day: HistoryDay?, to out: inout [UInt8]) {
+    let override = channel.override
+    appendFramed(maxLength: maxFramedLength(export: override.export), to: &out) { w in
+      writeChannel(
+        seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
+        override: override, day: day, to: &w)
+    }
+  }
+
+  /// Frames what `payload` writes: its length and checksum, then its bytes.
+  @inline(__always)
+  private static func appendFramed(maxLength: Int, to out: inout [UInt8], _ payload: (inout ByteWriter) -> Void) {
+    out.appendWritten(maxLength: maxLength) { w in
       w.write(littleEndian: UInt64(0))  // length and checksum, filled below
-      write(record, to: &w)
-      let payload = w.written(from: RecordLimits.headerSize)
-      w.overwrite(littleEndian: UInt32(payload.count), at: 0)
-      w.overwrite(littleEndian: Checksum.crc32(payload), at: 4)
+      payload(&w)
+      let written = w.written(from: RecordLimits.headerSize)
+      w.overwrite(littleEndian: UInt32(written.count), at: 0)
+      w.overwrite(littleEndian: Checksum.crc32(written), at: 4)
     }
   }
 
   /// Room for any record's frame: the fixed fields, a name and every extension take under 160
   /// bytes, an `export` id its length more.
-  static func maxFramedLength(of record: Record) -> Int {
-    guard case .channel(let channel) = record, let export = channel.override.export else { return 160 }
+  static func maxFramedLength(export: String?) -> Int {
+    guard let export else { return 160 }
     return 160 + min(export.utf8.count, Int(UInt16.max))
   }
 
@@ -46,44 +65,9 @@ public enum RecordEncoder {
   private static func write(_ record: Record, to w: inout ByteWriter) {
     switch record {
     case .channel(let channel):
-      w.write(Record.Kind.channel.rawValue)
-      w.write(littleEndian: channel.seq)
-      writeName(channel.name, to: &w)
-      w.write(littleEndian: UInt32(channel.count))
-      let o = channel.override
-      var flags: UInt8 = 0
-      if o.maxLabel != nil { flags |= hasMaxLabel }
-      if o.style != nil { flags |= hasStyle }
-      if o.pulseMs != nil { flags |= hasPulseMs }
-      if let muted = o.muted { flags |= hasMuted | (muted ? mutedValue : 0) }
-      if channel.unseen != channel.count { flags |= hasUnseen }
-      if o.badge != nil { flags |= hasBadge }
-      if o.dnd != nil { flags |= hasDND }
-      w.write(flags)
-      if let maxLabel = o.maxLabel { w.write(littleEndian: UInt32(maxLabel)) }
-      if let style = o.style { w.write(style == .dot ? 1 : 0) }
-      if let pulseMs = o.pulseMs { w.write(littleEndian: UInt32(pulseMs)) }
-      if channel.unseen != channel.count { w.write(littleEndian: UInt32(channel.unseen)) }
-      if let badge = o.badge { w.write(badge == .unseen ? 1 : 0) }
-      if let dnd = o.dnd { w.write(dnd == .ignore ? 1 : 0) }
-      if let step = o.step {
-        w.write(stepTag)
-        w.write(littleEndian: UInt32(step))
-      }
-      if var export = o.export {
-        w.write(exportTag)
-        let bytes = min(export.utf8.count, Int(UInt16.max))
-        w.write(littleEndian: UInt16(bytes))
-        export.withUTF8 { w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<bytes])) }
-      }
-      if let day = channel.day {
-        w.write(dayTag)
-        w.write(littleEndian: Int32(clamping: day.day))
-        writeVarint(UInt64(day.figures.arrivals), to: &w)
-        writeVarint(UInt64(day.figures.clears), to: &w)
-        writeVarint(UInt64(day.figures.peak), to: &w)
-        writeVarint(UInt64(day.endCount), to: &w)
-      }
+      writeChannel(
+        seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
+        override: channel.override, day: channel.day, to: &w)
     case .doNotDisturb(let until):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
@@ -105,6 +89,50 @@ public enum RecordEncoder {
       w.write(littleEndian: UInt64(record.entry.figures.clears))
       w.write(littleEndian: UInt32(record.entry.figures.peak))
       w.write(littleEndian: UInt32(record.entry.endCount))
+    }
+  }
+
+  /// A channel record's payload: its kind, then its fields.
+  private static func writeChannel(
+    seq: UInt64, name: ChannelName, count: Int, unseen: Int, override: SettingsOverride, day: HistoryDay?,
+    to w: inout ByteWriter
+  ) {
+    w.write(Record.Kind.channel.rawValue)
+    w.write(littleEndian: seq)
+    writeName(name, to: &w)
+    w.write(littleEndian: UInt32(count))
+    var flags: UInt8 = 0
+    if override.maxLabel != nil { flags |= hasMaxLabel }
+    if override.style != nil { flags |= hasStyle }
+    if override.pulseMs != nil { flags |= hasPulseMs }
+    if let muted = override.muted { flags |= hasMuted | (muted ? mutedValue : 0) }
+    if unseen != count { flags |= hasUnseen }
+    if override.badge != nil { flags |= hasBadge }
+    if override.dnd != nil { flags |= hasDND }
+    w.write(flags)
+    if let maxLabel = override.maxLabel { w.write(littleEndian: UInt32(maxLabel)) }
+    if let style = override.style { w.write(style == .dot ? 1 : 0) }
+    if let pulseMs = override.pulseMs { w.write(littleEndian: UInt32(pulseMs)) }
+    if unseen != count { w.write(littleEndian: UInt32(unseen)) }
+    if let badge = override.badge { w.write(badge == .unseen ? 1 : 0) }
+    if let dnd = override.dnd { w.write(dnd == .ignore ? 1 : 0) }
+    if let step = override.step {
+      w.write(stepTag)
+      w.write(littleEndian: UInt32(step))
+    }
+    if var export = override.export {
+      w.write(exportTag)
+      let bytes = min(export.utf8.count, Int(UInt16.max))
+      w.write(littleEndian: UInt16(bytes))
+      export.withUTF8 { w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<bytes])) }
+    }
+    if let day {
+      w.write(dayTag)
+      w.write(littleEndian: Int32(clamping: day.day))
+      writeVarint(UInt64(day.figures.arrivals), to: &w)
+      writeVarint(UInt64(day.figures.clears), to: &w)
+      writeVarint(UInt64(day.figures.peak), to: &w)
+      writeVarint(UInt64(day.endCount), to: &w)
     }
   }
 

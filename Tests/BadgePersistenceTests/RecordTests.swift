@@ -139,4 +139,24 @@ import Testing
       #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(payload)")
     }
   }
+
+  /// The journal writes a change's record from the channel itself; the bytes are those of the
+  /// record built from it, for every kind of override, with and without a day of history.
+  @Test(arguments: overrides)
+  func aChannelIsWrittenAsItsRecordIs(override: SettingsOverride) throws {
+    let store = Store()
+    let name = try #require(ChannelName("app:org.telegram.desktop"))
+    try store.apply(.increment(5), to: name, now: 0)
+    try store.apply(.seen, to: name, now: 0)
+    try store.apply(.increment(2), to: name, now: 0)
+    let outcome = try store.apply(.configure(set: override, reset: []), to: name, now: 0)
+    let day = HistoryDay(day: 20787, figures: DayFigures(arrivals: 300, clears: 1, peak: 7), endCount: 7)
+    for day in [nil, day] {
+      var direct: [UInt8] = []
+      RecordEncoder.append(outcome.channel, day: day, to: &direct)
+      var built: [UInt8] = []
+      RecordEncoder.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
+      #expect(direct == built)
+    }
+  }
 }
