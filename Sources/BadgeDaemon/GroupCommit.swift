@@ -48,8 +48,10 @@ final class GroupCommit {
   private var countChanges: [(channel: Channel, previous: Int)] = []
   /// Whether a request changed do-not-disturb this turn.
   private var dndChanged = false
-  /// Sees every channel event once it is published, whether anyone watches or not (the
-  /// LauncherEntry export announces exported channels from here).
+  /// Sees every event of an exported channel (one whose settings give an `export`) once it is
+  /// published, whether anyone watches or not: the LauncherEntry export announces them from
+  /// here. Other channels' events are not staged for it, so without watchers a change stages
+  /// nothing.
   var observer: ((Channel) -> Void)?
 
   init(store: Store, subscriptions: Subscriptions, policy: StorageFailurePolicy) {
@@ -102,7 +104,9 @@ final class GroupCommit {
 
   /// An event that is not a change (a pulse window ended, a reload), sent after the commit.
   func stage(_ channel: Channel) {
-    if !subscriptions.isEmpty || observer != nil { staged.append(.channel(channel)) }
+    if !subscriptions.isEmpty || (observer != nil && channel.settings.export != nil) {
+      staged.append(.channel(channel))
+    }
   }
 
   private func depend(_ peer: Peer) {
@@ -144,7 +148,7 @@ final class GroupCommit {
       switch event {
       case .channel(let channel) where undone.isEmpty || !undone.contains(channel.name):
         run.append((index, channel))
-        observer?(channel)
+        if channel.settings.export != nil { observer?(channel) }
       case .doNotDisturb(let dnd) where failure == nil || !dndChanged:
         publishRun(now: now)
         subscriptions.publishDND(dnd, index: index, now: now)
