@@ -10,7 +10,7 @@ public struct ChannelName: Hashable, Sendable, Comparable, CustomStringConvertib
   public static let namingRule =
     "names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit"
 
-  private var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+  @usableFromInline private(set) var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
     (0, 0, 0, 0, 0, 0, 0, 0)
   /// The number of bytes in use.
   public private(set) var count: Int = 0
@@ -52,7 +52,9 @@ public struct ChannelName: Hashable, Sendable, Comparable, CustomStringConvertib
     (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
   }
 
-  /// Calls `body` with the name's bytes.
+  /// Calls `body` with the name's bytes. Inlinable, so that the encoders in other modules
+  /// (state lines, journal records) write the bytes in place instead of through a generic call.
+  @inlinable
   public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
     try withUnsafeBytes(of: words) { try body(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
   }

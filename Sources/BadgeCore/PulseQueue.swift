@@ -20,8 +20,9 @@ struct PulseQueue {
   }
 
   mutating func removeAll() {
-    heap.removeAll(keepingCapacity: true)
-    position.removeAll(keepingCapacity: true)
+    let keep = heap.capacity <= PulseQueue.keptCapacity
+    heap.removeAll(keepingCapacity: keep)
+    position.removeAll(keepingCapacity: keep)
   }
 
   /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
@@ -37,10 +38,22 @@ struct PulseQueue {
     }
   }
 
+  /// Room the queue keeps once it is empty: more is given back, so that the 2.6 MB of heap and
+  /// index that 10,000 channels pulsing at once take is not held after their windows end.
+  static let keptCapacity = 64
+
+  /// The entries the queue has room for without growing (for tests).
+  var capacity: Int { heap.capacity }
+
   /// Drops `channel`'s entry, if it has one (its window ended early).
   mutating func remove(_ channel: ChannelName) {
     guard let i = position.removeValue(forKey: channel) else { return }
     let last = heap.removeLast()
+    if heap.isEmpty && heap.capacity > PulseQueue.keptCapacity {
+      heap = []
+      position = [:]
+      return
+    }
     guard i < heap.count else { return }
     heap[i] = last
     position[last.channel] = i

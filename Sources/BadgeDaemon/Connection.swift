@@ -12,7 +12,7 @@ final class Connection: Peer {
   var turn: UInt64 = 0
   /// Lines it may still have carried out this turn (`ConnectionReader.lineAllowance`).
   var linesLeft = 0
-  var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength)
+  var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength, initialCapacity: Connection.initialInputCapacity)
   /// Whether reading is paused until the output drains.
   var readPaused = false
   /// Whether lines already read wait for the reader's next turn (after the output drained).
@@ -25,6 +25,11 @@ final class Connection: Peer {
   var unreadSince: UInt64?
   /// Whether `ConnectionTimeouts` keeps an eye on it.
   var timed = false
+
+  /// The input buffer a connection starts with: a request line or two. Most peers are
+  /// watchers that send one short line and then only read; a pipelining client's buffer
+  /// doubles on each full read up to the reader's capacity.
+  static let initialInputCapacity = 256
 
   init(id: Int, fd: FileDescriptor, pid: Int32?) {
     self.fd = fd

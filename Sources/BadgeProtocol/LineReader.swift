@@ -29,11 +29,15 @@ public struct LineReader {
   ///   - maxLineLength: the longest line accepted (4096 in protocol v1).
   ///   - capacity: how many unconsumed bytes the reader may hold; more than one line, so that
   ///     pipelined requests are read in few system calls.
-  public init(maxLineLength: Int = 4096, capacity: Int = 65536) {
+  ///   - initialCapacity: the buffer it starts with; it doubles (up to `capacity`) each time a
+  ///     read finds it full. The daemon starts its connections small: a watcher sends one short
+  ///     line and then only reads, and 1,000 of them held 4 MB of 4 KiB buffers they never used.
+  public init(maxLineLength: Int = 4096, capacity: Int = 65536, initialCapacity: Int = 4096) {
     precondition(capacity > maxLineLength + 2, "the buffer must hold a whole line")
+    precondition(initialCapacity > 0, "the buffer must hold a byte")
     self.maxLineLength = maxLineLength
     self.maxCapacity = capacity
-    self.storage = [UInt8](repeating: 0, count: min(capacity, 4 * 1024))
+    self.storage = [UInt8](repeating: 0, count: min(capacity, initialCapacity))
   }
 
   /// The number of bytes read but not yet framed.

@@ -16,6 +16,17 @@ import Testing
     #expect(String(decoding: out, as: UTF8.self) == "> key=1234567890 0 18446744073709551615")
   }
 
+  /// Every length of number, each with its digits written in pairs and one left over or not.
+  @Test(arguments: [
+    UInt64(0), 9, 10, 99, 100, 101, 999, 1000, 10_000, 12_345, 99_999, 100_000, 1_000_000_007,
+    9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max, UInt64(Int64.max),
+  ] + (0..<20).map { UInt64(7) &* (0..<$0).reduce(1) { acc, _ in acc &* 10 } })
+  func decimalsAreWrittenAsDescriptionWritesThem(value: UInt64) {
+    var out: [UInt8] = []
+    out.appendWritten(maxLength: 20) { $0.write(decimal: value) }
+    #expect(String(decoding: out, as: UTF8.self) == String(value))
+  }
+
   @Test func aFrameIsFilledInAfterItsPayload() {
     var out: [UInt8] = [0xEE]
     out.appendWritten(maxLength: 16) { w in

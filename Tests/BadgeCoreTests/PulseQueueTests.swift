@@ -20,6 +20,28 @@ import Testing
     #expect(!queue.isEmpty)
   }
 
+  /// 10,000 windows ending give their room back; a few keep theirs (no churn for a handful).
+  @Test func anEmptiedQueueGivesBackALargeHeap() {
+    var queue = PulseQueue()
+    for i in 0..<10_000 { queue.schedule(UInt64(i), for: c(i)) }
+    #expect(queue.capacity >= 10_000)
+    for i in 0..<9_999 { #expect(queue.popDue(at: UInt64.max)?.deadline == UInt64(i)) }
+    #expect(queue.capacity >= 10_000, "room is kept while an entry is left")
+    #expect(queue.popDue(at: UInt64.max)?.channel == c(9_999))
+    #expect(queue.isEmpty)
+    #expect(queue.capacity == 0)
+    queue.schedule(5, for: c(1))
+    #expect(queue.earliest == 5, "it still works after giving its room back")
+    #expect(queue.popDue(at: 5)?.channel == c(1))
+    for i in 0..<10 { queue.schedule(UInt64(i), for: c(i)) }
+    let small = queue.capacity
+    queue.removeAll()
+    #expect(queue.capacity == small, "a small queue keeps its room")
+    for i in 0..<10_000 { queue.schedule(UInt64(i), for: c(i)) }
+    queue.removeAll()
+    #expect(queue.capacity == 0)
+  }
+
   @Test func popsOnlyWhatIsDue() {
     var queue = PulseQueue()
     queue.schedule(100, for: c(7))

@@ -96,6 +96,27 @@ import Testing
     #expect(reader.bufferedCount == 0)
   }
 
+  @Test func aSmallFirstBufferDoublesOnEachFullRead() {
+    var reader = LineReader(maxLineLength: 4096, capacity: 65536, initialCapacity: 256)
+    #expect(reader.storageCapacity == 256)
+    reader.append(bytes("WATCH *\n"))
+    #expect(reader.drain() == [.text("WATCH *")])
+    #expect(reader.storageCapacity == 256, "a short line leaves the buffer as it was")
+    var offers: [Int] = []
+    while offers.count < 3 {
+      _ = reader.read { space in
+        offers.append(space.count)
+        space.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: "x"))
+        return space.count
+      }
+    }
+    #expect(offers == [256, 256, 512], "256 bytes, then doubled each time it was full")
+    #expect(reader.storageCapacity == 1024)
+    let line = bytes("L", 4096)
+    reader.append(bytes("\n") + line + bytes("\n"))
+    #expect(reader.drain() == [.text(String(repeating: "x", count: 1024)), .line(line)])
+  }
+
   @Test func aLineLongerThanTheFirstStorageIsAccepted() {
     var reader = LineReader(maxLineLength: 10_000, capacity: 20_000)
     let line = bytes("L", 9000)
