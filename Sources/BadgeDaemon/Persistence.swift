@@ -30,6 +30,9 @@ final class Persistence: ChangeLog {
   /// Flushes a second after the first unflushed write (`everysec`); disarmed otherwise, so an
   /// idle daemon is never woken.
   private var flushTimer: TimerSource?
+  /// Runs the `everysec` flush off the loop thread: a flush that waits for a busy disk would
+  /// otherwise hold every client's reply for as long.
+  private var backgroundFlush: BackgroundFlush?
   private var snapshotSize: Int
   /// Held while the daemon runs: two daemons must never write one state folder.
   private let lock: FolderLock
@@ -65,6 +68,7 @@ final class Persistence: ChangeLog {
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
+    backgroundFlush = try BackgroundFlush(loop: loop) { [unowned self] error in deferredFlushFinished(error) }
   }
 
   // MARK: - ChangeLog
@@ -130,6 +134,7 @@ final class Persistence: ChangeLog {
   /// Writes the whole state to a new snapshot and starts an empty journal. Until every step
   /// succeeded, nothing more is appended (`commit` throws).
   func compact() throws(SystemError) {
+    backgroundFlush?.wait()  // never replace the journal while a flush of it is in flight
     journalIsCurrent = false
     let (fresh, size) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
@@ -168,15 +173,28 @@ final class Persistence: ChangeLog {
     journal.close()
   }
 
-  /// The `everysec` flush. Its failure is reported to `failed`: the changes since the last
-  /// flush were acknowledged, so the repair (a compaction) must put them on disk.
+  /// The `everysec` flush, started on the background thread (on the loop thread if that
+  /// cannot start). While the previous one is still in flight it starts when that finishes.
   private func flushDeferred() {
-    guard unflushed else { return }
+    guard unflushed, let backgroundFlush, !backgroundFlush.isRunning else { return }
     unflushed = false
     do {
-      try journal.flush()
+      try backgroundFlush.start(journal)
     } catch {
-      failed?(error)
+      do {
+        try journal.flush()
+      } catch {
+        failed?(error)
+      }
     }
+  }
+
+  /// A background flush finished. Its failure is reported to `failed`: the changes since the
+  /// last flush were acknowledged, so the repair (a compaction) must put them on disk. Changes
+  /// written meanwhile whose flush came due are flushed next turn (not from here: this also
+  /// runs inside a compaction, which must not start a flush).
+  private func deferredFlushFinished(_ error: SystemError?) {
+    if let error { failed?(error) }
+    if unflushed && flushTimer?.deadline == nil { flushTimer?.schedule(at: loop.now) }
   }
 }

@@ -121,6 +121,14 @@ public final class AppendOnlyFile {
     StorageTrace.record(.flush(path: path))
   }
 
+  /// A second descriptor for the same open file (`dup`), for a `BackgroundFlush`: closing
+  /// this one does not close it.
+  func duplicateDescriptor() throws(SystemError) -> CInt {
+    let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { throw SystemError("duplicate the descriptor of '\(path)'", .current) }
+    return copy
+  }
+
   /// Cuts the file back to `length` bytes (dropping a write that failed half-way).
   public func truncate(to length: Int) {
     if ftruncate(fd, off_t(length)) == 0 {

@@ -79,11 +79,18 @@ import Testing
   }
 
   @Test func aFailedEverysecFlushRefusesChangesKeepsReadsAndIsLoggedOnce() throws {
-    // Start-up flushes the snapshot and the journal (fdatasync 1 and 2); every later flush
-    // fails: the deferred everysec flush, and each repair's.
+    // Only calls on the journal and the state folder are traced (strace counts calls per
+    // thread, and the deferred flush runs on a thread of its own): every flush of the journal
+    // fails (only the deferred everysec flush flushes it under that name; start-up and
+    // compactions flush it as journal.tmp), and so does every folder flush after start-up's
+    // two, so each repair (a compaction) fails too.
+    let folder = try TemporaryFolder()
+    let state = folder.file("state")
     let daemon = try DaemonProcess(
-      config: "[daemon]\nsync = everysec\n",
-      wrapper: SyscallTrace.wrapper(calls: ["fdatasync"], inject: ["fdatasync:error=EIO:when=3+"]))
+      folder: folder, config: "[daemon]\nsync = everysec\n",
+      wrapper: SyscallTrace.wrapper(
+        calls: ["fdatasync", "fsync"], inject: ["fdatasync:error=EIO", "fsync:error=EIO:when=3+"],
+        paths: [state + "/journal", state]))
     let client = try daemon.client()
     #expect(try client.request("INCR mail").last == "OK")
     #expect(waitUntil { !Self.errorLines(daemon.log, containing: "Refusing changes").isEmpty }, "\(daemon.log)")

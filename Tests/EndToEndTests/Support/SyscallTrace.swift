@@ -8,9 +8,11 @@ enum SyscallTrace {
 
   /// A `DaemonProcess` wrapper that writes the trace of `calls` to `output` (with up to 4096
   /// bytes of each call's data) and applies the `inject` rules (`fdatasync:error=EIO:when=3+`).
-  static func wrapper(output: String = "/dev/null", calls: [String], inject: [String] = []) -> [String] {
+  static func wrapper(
+    output: String = "/dev/null", calls: [String], inject: [String] = [], paths: [String] = []
+  ) -> [String] {
     [strace, "-f", "-qq", "-y", "-s", "4096", "-o", output, "-e", "trace=" + calls.joined(separator: ",")]
-      + inject.flatMap { ["-e", "inject=" + $0] } + ["--"]
+      + inject.flatMap { ["-e", "inject=" + $0] } + paths.flatMap { ["-P", $0] } + ["--"]
   }
 
   /// The pid of the program strace (`pid`) runs.
