@@ -75,8 +75,7 @@ class Peer {
   final func watches(_ name: ChannelName) -> Bool {
     guard let patterns else { return false }
     if patterns.isEmpty { return true }
-    for pattern in patterns where pattern.matches(name) { return true }
-    return false
+    return patterns.contains { $0.matches(name) }  // borrows each pattern; a `for` loop copied it
   }
 
   /// Drops everything not sent yet (a peer closed without its replies).

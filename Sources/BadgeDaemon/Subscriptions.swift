@@ -23,6 +23,10 @@ final class Subscriptions {
   /// A run of event lines, encoded once and copied to every watcher, and where each line ends.
   private var scratch: [UInt8] = []
   private var lineEnds: [Int] = []
+  /// The run's channel names and event numbers, taken out of the events once: the loop over
+  /// watchers reads these, and copies no `Channel` per watcher.
+  private var names: [ChannelName] = []
+  private var indices: [Int] = []
   /// The events watchers that fell behind have not been sent, one per channel.
   private(set) var backlog = EventBacklog()
   /// Whether a peer began watching in this turn (so `turnEnded` has something to reset).
@@ -68,7 +72,7 @@ final class Subscriptions {
     guard peer.isWatching else { return }
     peer.patterns = nil
     peer.mergedDND = false
-    watchers.removeAll { $0 === peer }
+    if let index = watchers.firstIndex(where: { $0 === peer }) { watchers.remove(at: index) }
     if peer.behindFrom != nil {
       peer.behindFrom = nil
       backlog.leave(oldestBehind: oldestBehind)
@@ -96,27 +100,30 @@ final class Subscriptions {
     let first = backlog.lastEvent + 1
     scratch.removeAll(keepingCapacity: true)
     lineEnds.removeAll(keepingCapacity: true)
+    names.removeAll(keepingCapacity: true)
+    indices.removeAll(keepingCapacity: true)
     for event in events {
       ReplyEncoder.appendState(event.channel, kind: .event, now: now, to: &scratch)
       lineEnds.append(scratch.count)
+      names.append(event.channel.name)
+      indices.append(event.index)
     }
     let lastLineStart = events.count > 1 ? lineEnds[events.count - 2] : 0
     for watcher in watchers where watcher.behindFrom == nil {
-      if watcher.watchedFromEvent <= events[0].index,
+      if watcher.watchedFromEvent <= indices[0],
         watcher.pendingOutput + lastLineStart < Subscriptions.eventHighWater,
-        watchesAll(watcher, events)
+        watchesAll(watcher)
       {
         watcher.output.append(contentsOf: scratch)
         if !watcher.queuedForSend { outputQueued(watcher) }
         continue
       }
       var matched = false
-      for (k, event) in events.enumerated()
-      where event.index >= watcher.watchedFromEvent && watcher.watches(event.channel.name) {
+      for k in indices.indices where indices[k] >= watcher.watchedFromEvent && watcher.watches(names[k]) {
         matched = true
         if watcher.pendingOutput >= Subscriptions.eventHighWater {
           watcher.behindFrom = first + UInt64(k)
-          backlog.fallBehind(missing: first + UInt64(k), of: event.channel)
+          backlog.fallBehind(missing: first + UInt64(k), of: events[k].channel)
           break
         }
         watcher.output.append(contentsOf: scratch[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]])
@@ -126,9 +133,10 @@ final class Subscriptions {
     for event in events { _ = backlog.record(event.channel) }
   }
 
-  private func watchesAll(_ watcher: Peer, _ events: [(index: Int, channel: Channel)]) -> Bool {
+  /// Whether `watcher` watches every channel of the run in `names`.
+  private func watchesAll(_ watcher: Peer) -> Bool {
     if watcher.patterns?.isEmpty == true { return true }
-    for event in events where !watcher.watches(event.channel.name) { return false }
+    for name in names where !watcher.watches(name) { return false }
     return true
   }
 
