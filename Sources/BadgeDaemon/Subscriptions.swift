@@ -18,6 +18,11 @@ final class Subscriptions {
 
   /// Watching peers, in the order they began watching.
   private(set) var watchers: [Peer] = []
+  /// The watchers that watch by exact names only, under each name they watch: a run of one
+  /// event visits its channel's list and `broadWatchers`, without matching any pattern.
+  private var exactWatchers: [ChannelName: [Peer]] = [:]
+  /// The watchers with a glob, or of every channel, in the order they came to be so.
+  private var broadWatchers: [Peer] = []
   /// Called once for each peer whose output grew, until it is sent (`queuedForSend`).
   private let outputQueued: (Peer) -> Void
   /// A run of event lines, encoded once and copied to every watcher, and where each line ends.
@@ -50,6 +55,7 @@ final class Subscriptions {
       peer.watchedFromEvent = stagedEvents
       startedThisTurn = startedThisTurn || stagedEvents > 0
     }
+    if wasWatching { unindex(peer) }
     if patterns.isEmpty || (wasWatching && peer.patterns!.isEmpty) {
       peer.patterns = []
     } else {
@@ -57,6 +63,43 @@ final class Subscriptions {
       for pattern in patterns where !watched.contains(pattern) { watched.append(pattern) }
       peer.patterns = watched
     }
+    index(peer)
+  }
+
+  /// Files a watcher under each exact name it watches, or among `broadWatchers`.
+  private func index(_ peer: Peer) {
+    guard let patterns = peer.patterns else { return }
+    if Subscriptions.isBroad(patterns) {
+      broadWatchers.append(peer)
+      return
+    }
+    for pattern in patterns { exactWatchers[pattern.exactName!, default: []].append(peer) }
+  }
+
+  /// Whether a watcher of `patterns` is matched rather than indexed: it watches every channel,
+  /// or a glob.
+  private static func isBroad(_ patterns: [ChannelPattern]) -> Bool {
+    patterns.isEmpty || patterns.contains(where: \.isGlob)
+  }
+
+  /// Takes a watcher out of where `index` filed it (before its patterns change).
+  private func unindex(_ peer: Peer) {
+    guard let patterns = peer.patterns else { return }
+    if Subscriptions.isBroad(patterns) {
+      if let i = broadWatchers.firstIndex(where: { $0 === peer }) { broadWatchers.remove(at: i) }
+      return
+    }
+    for pattern in patterns {
+      let name = pattern.exactName!
+      guard var list = exactWatchers.removeValue(forKey: name) else { continue }
+      if let i = list.firstIndex(where: { $0 === peer }) { list.remove(at: i) }
+      if !list.isEmpty { exactWatchers[name] = list }
+    }
+  }
+
+  /// The watchers of `name`, exact or not, for tests: those a run of one event visits.
+  func watchers(of name: ChannelName) -> [Peer] {
+    (exactWatchers[name] ?? []) + broadWatchers.filter { $0.watches(name) }
   }
 
   /// How many patterns the peer would watch after `WATCH patterns` (`start`): a pattern it
@@ -70,6 +113,7 @@ final class Subscriptions {
   /// `UNWATCH`, or the peer is gone.
   func stop(_ peer: Peer) {
     guard peer.isWatching else { return }
+    unindex(peer)
     peer.patterns = nil
     peer.mergedDND = false
     if let index = watchers.firstIndex(where: { $0 === peer }) { watchers.remove(at: index) }
@@ -108,7 +152,12 @@ final class Subscriptions {
       names.append(event.channel.name)
       indices.append(event.index)
     }
-    let lastLineStart = events.count > 1 ? lineEnds[events.count - 2] : 0
+    if events.count == 1 {
+      publishOne(events[0].channel, first: first)
+      _ = backlog.record(events[0].channel)
+      return
+    }
+    let lastLineStart = lineEnds[events.count - 2]
     for watcher in watchers where watcher.behindFrom == nil {
       if watcher.watchedFromEvent <= indices[0],
         watcher.pendingOutput + lastLineStart < Subscriptions.eventHighWater,
@@ -131,6 +180,32 @@ final class Subscriptions {
       if matched && !watcher.queuedForSend { outputQueued(watcher) }
     }
     for event in events { _ = backlog.record(event.channel) }
+  }
+
+  /// A run of one event, of `channel` (in `scratch`, `names[0]`, `indices[0]`), numbered `first`: only its
+  /// channel's exact watchers and the broad ones are visited, and only the broad ones matched.
+  private func publishOne(_ channel: Channel, first: UInt64) {
+    let name = names[0]
+    let index = indices[0]
+    if let exact = exactWatchers[name] {
+      for watcher in exact { deliverOne(channel, to: watcher, index: index, first: first) }
+    }
+    for watcher in broadWatchers where watcher.watches(name) {
+      deliverOne(channel, to: watcher, index: index, first: first)
+    }
+  }
+
+  /// Gives the run's one event to a watcher of its channel, as the loop of `publish` would.
+  @inline(__always)
+  private func deliverOne(_ channel: Channel, to watcher: Peer, index: Int, first: UInt64) {
+    guard watcher.behindFrom == nil, watcher.watchedFromEvent <= index else { return }
+    if watcher.pendingOutput >= Subscriptions.eventHighWater {
+      watcher.behindFrom = first
+      backlog.fallBehind(missing: first, of: channel)
+    } else {
+      watcher.output.append(contentsOf: scratch)
+    }
+    if !watcher.queuedForSend { outputQueued(watcher) }
   }
 
   /// Whether `watcher` watches every channel of the run in `names`.
