@@ -17,7 +17,7 @@ public struct Channel: Sendable {
   public internal(set) var override: SettingsOverride {
     @inlinable get { setup.override }
     set {
-      setup = ChannelSetup(
+      setup = ChannelSetup.make(
         configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue)
     }
   }
@@ -35,13 +35,14 @@ public struct Channel: Sendable {
 
   init(name: ChannelName, configured: ChannelSettings, hasConfigSection: Bool) {
     self.name = name
-    self.setup = ChannelSetup(
+    self.setup = ChannelSetup.make(
       configured: configured, hasConfigSection: hasConfigSection, override: SettingsOverride())
   }
 
   /// Puts the config's settings for the channel under its override.
   mutating func configure(_ configured: ChannelSettings, hasConfigSection: Bool) {
-    setup = ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
+    setup = ChannelSetup.make(
+      configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
   }
 
   /// Whether the override is the same as `other`'s; cheap when both share their settings, as
@@ -81,7 +82,22 @@ public struct Channel: Sendable {
   /// `override` over `configured`, computed once when the settings are made.
   @usableFromInline let settings: ChannelSettings
 
-  init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
+  /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
+  /// override: most channels, which then share this one object rather than each holding a
+  /// copy (200 bytes a channel).
+  static let plain = ChannelSetup(
+    configured: .defaults, hasConfigSection: false, override: SettingsOverride())
+
+  /// `plain` when the settings are its own, else a new object: the one way a channel gets its
+  /// settings, so that no default channel holds a copy.
+  static func make(
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride
+  ) -> ChannelSetup {
+    if !hasConfigSection && override.isEmpty && configured == plain.configured { return plain }
+    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override)
+  }
+
+  private init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override
