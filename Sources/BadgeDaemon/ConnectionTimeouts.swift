@@ -41,6 +41,8 @@ final class ConnectionTimeouts {
   func sent(_ connection: Connection, progressed: Bool) {
     if connection.pendingOutput == 0 {
       connection.unreadSince = nil
+      // Nothing to time and nothing timed: the common case of a watcher whose event went out.
+      if connection.insideLineSince == nil && !connection.timed { return }
     } else if progressed || connection.unreadSince == nil {
       connection.unreadSince = loop.now
     }

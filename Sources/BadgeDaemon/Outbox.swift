@@ -42,7 +42,8 @@ final class Outbox {
   }
 
   /// Sends every queued connection's output. A watcher whose output drained gets its merged
-  /// events (`appendMerged` appends them, returning whether it did) and is sent to again.
+  /// events (`appendMerged` appends them, returning whether it did; called only when some are
+  /// owed) and is sent to again.
   /// Calls `drained` for a connection whose output is all sent, `close` for one whose peer is
   /// gone.
   func sendAll(
@@ -65,7 +66,7 @@ final class Outbox {
           close(connection)
           break
         }
-      } while done && appendMerged(connection)
+      } while done && connection.owesMergedEvents && appendMerged(connection)
       if connection.closed { continue }
       sent(connection, done || connection.pendingOutput < before)
       if done { drained(connection) }

@@ -70,6 +70,10 @@ class Peer {
 
   final var isWatching: Bool { patterns != nil }
 
+  /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed:
+  /// otherwise `Subscriptions.appendMergedEvents` has nothing to append, and is not called.
+  final var owesMergedEvents: Bool { behindFrom != nil || mergedDND }
+
   /// Whether a change of `name` is pushed to this peer.
   @inline(__always)
   final func watches(_ name: ChannelName) -> Bool {
