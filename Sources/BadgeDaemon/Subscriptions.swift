@@ -170,12 +170,7 @@ final class Subscriptions {
       var matched = false
       for k in indices.indices where indices[k] >= watcher.watchedFromEvent && watcher.watches(names[k]) {
         matched = true
-        if watcher.pendingOutput >= Subscriptions.eventHighWater {
-          watcher.behindFrom = first + UInt64(k)
-          backlog.fallBehind(missing: first + UInt64(k), of: events[k].channel)
-          break
-        }
-        watcher.output.append(contentsOf: scratch[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]])
+        if !append(line: k, of: events[k].channel, to: watcher, first: first) { break }
       }
       if matched && !watcher.queuedForSend { outputQueued(watcher) }
     }
@@ -199,13 +194,26 @@ final class Subscriptions {
   @inline(__always)
   private func deliverOne(_ channel: Channel, to watcher: Peer, index: Int, first: UInt64) {
     guard watcher.behindFrom == nil, watcher.watchedFromEvent <= index else { return }
-    if watcher.pendingOutput >= Subscriptions.eventHighWater {
-      watcher.behindFrom = first
-      backlog.fallBehind(missing: first, of: channel)
-    } else {
-      watcher.output.append(contentsOf: scratch)
-    }
+    append(line: 0, of: channel, to: watcher, first: first)
     if !watcher.queuedForSend { outputQueued(watcher) }
+  }
+
+  /// Appends line `k` of the run (the event of `channel`, numbered `first + k`) to a watcher's
+  /// output, or, past the high-water mark, makes the watcher fall behind from that event on.
+  /// Returns whether the watcher still follows event by event.
+  @inline(__always) @discardableResult
+  private func append(line k: Int, of channel: Channel, to watcher: Peer, first: UInt64) -> Bool {
+    if watcher.pendingOutput >= Subscriptions.eventHighWater {
+      watcher.behindFrom = first + UInt64(k)
+      backlog.fallBehind(missing: first + UInt64(k), of: channel)
+      return false
+    }
+    if lineEnds.count == 1 {
+      watcher.output.append(contentsOf: scratch)  // the whole run: the array's own fast copy
+    } else {
+      watcher.output.append(contentsOf: scratch[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]])
+    }
+    return true
   }
 
   /// Whether `watcher` watches every channel of the run in `names`.
