@@ -8,19 +8,42 @@ import BadgeSystem
 /// A D-Bus activatable app is asked to `Activate` on the session bus (which starts it when it
 /// is not running); otherwise its desktop file is launched with `gio launch` (or `gtk-launch`).
 /// The channel is cleared only when one of them worked, so a failed click leaves the count.
-enum OpenCommand {
+struct OpenCommand: RequestCommand {
+  static let spec = CommandSpec(
+    name: "open", abstract: "Open the app of an app: or notify: channel; clear it.",
+    discussion: """
+      Asks the app to come forward with org.freedesktop.Application.Activate on the session
+      bus where it is D-Bus activatable (which starts it if needed), else launches its desktop
+      file (<id>.desktop under $XDG_DATA_HOME and $XDG_DATA_DIRS) with gio launch or
+      gtk-launch. Then clears the channel and prints its state. When the app cannot be
+      opened, the count stays and the exit status is 1.
+      """,
+    usage: "<channel>", arguments: [CommandSpec.channelArgument], options: [CommandSpec.formatOption],
+    positionals: 1...1)
+
   /// How long the app may take to answer `Activate` (a start through the bus included).
   static let activationTimeout: UInt64 = 10_000_000
 
-  static func run(_ command: ParsedCommand, socket: String) throws(CtlError) -> [String] {
-    let text = try BadgeCtl.channel(command.positionals[0], command)
-    guard let name = ChannelName(text), let id = AppChannel.desktopID(of: name) else {
-      throw .usage(UsageError(
-        "Only app: and notify: channels have an app to open, not '\(text)'", command: command.spec.name))
+  let channel: ChannelName
+  /// The app's desktop id, from the channel's name.
+  let desktopID: String
+  let format: SnapshotFormat
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    channel = try arguments.required(.channel)
+    guard let id = AppChannel.desktopID(of: channel) else {
+      throw arguments.usageError("Only app: and notify: channels have an app to open, not '\(channel)'")
     }
-    try open(desktopID: id, channel: text)
-    return ["CLEAR", text]
+    desktopID = id
+    format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
+
+  func run(socket: String) throws(CtlError) {
+    try Self.open(desktopID: desktopID, channel: channel.description)
+    try send(socket: socket)
+  }
+
+  var request: [String] { ["CLEAR", channel.description] }
 
   /// Activates or launches the app; throws `cannotOpen` with every way that failed.
   static func open(desktopID id: String, channel: String) throws(CtlError) {

@@ -1,20 +1,50 @@
 import BadgeCore
 import BadgeProtocol
 import BadgeRender
-import BadgeSystem
-import Glibc
 
-/// `badgectl stats`: one `STATS` request, then the figures as JSON, plain lines, or a terminal
-/// panel whose numbers and bars count up together.
-///
-/// The count-up runs on an sd-event loop, as `watch` does: a timer draws a frame at most every
-/// 1/60 s until the shared progress reaches 1, the last frame landing on the end values; then
-/// the loop ends. SIGINT, SIGTERM and SIGHUP jump to the end values and end it too, so the
-/// cursor comes back and the figures on screen are the real ones.
-enum StatsCommand {
-  static let frameInterval = 1.0 / 60
+/// `badgectl stats [<channel or glob> ...]`: one `STATS` request, then the figures as JSON, plain
+/// lines, or a terminal panel whose numbers and bars count up together (`StatsCountUp`).
+struct StatsCommand: Subcommand {
+  static let periodOption = ValueOption<StatsPeriod>(
+    "--period", value: "period", .choice,
+    help: "day (today), week (the last 7 days), month (the last 30) or year (the last 365). (default: day)")
+  static let formatOption = ValueOption<StatsSettings.Format>(
+    "--format", value: "format", .choice,
+    help: "term (bars and charts that count up), json (one object per channel, with every day) or "
+      + "plain (one line per channel). (default: term on a terminal, else plain)")
+  static let noMotionFlag = Flag("--no-motion", help: "Show the end values at once; also when NO_MOTION is set.")
 
-  static func run(_ settings: StatsSettings, socket: String) throws(CtlError) {
+  static let spec = CommandSpec(
+    name: "stats", abstract: "Show arrivals, clears and peaks per channel and day.",
+    discussion: """
+      Per channel: the period's arrivals (the sum of increases), clears (changes to 0) and peak
+      count, and its arrivals per day. The period ends today (local days): day is today, week the
+      last 7 days, month the last 30, year the last 365. Without arguments: every channel with
+      history; a channel named exactly is shown even without any.
+      In a terminal the arrivals are bars and a column chart, and every number and bar counts up
+      from 0 together; --no-motion or NO_MOTION shows the end values at once, as does output that
+      is not a terminal.
+      """,
+    usage: "[<channel or glob> ...]",
+    arguments: [CommandSpec.patternsArgument],
+    options: [periodOption, formatOption, noMotionFlag], positionals: 0...64)
+
+  /// The channels to show; none for every channel with history.
+  let patterns: [ChannelPattern]
+  let period: StatsPeriod
+  /// `--format`; `nil` for the surroundings' default.
+  let format: StatsSettings.Format?
+  let noMotion: Bool
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    patterns = try arguments.rest(.pattern)
+    period = try arguments.value(Self.periodOption) ?? .day
+    format = try arguments.value(Self.formatOption)
+    noMotion = arguments.flag(Self.noMotionFlag)
+  }
+
+  func run(socket: String) throws(CtlError) {
+    let settings = StatsSettings(self)
     let replies = try DaemonConnection(socket: socket).request(settings.request)
     let stats = StatsLines.parse(replies.compactMap { if case .data(let line) = $0 { line } else { nil } })
     switch settings.format {
@@ -25,79 +55,10 @@ enum StatsCommand {
     case .term:
       let panel = StatsPanel(stats: stats, width: settings.width)
       if settings.motion && !stats.isEmpty {
-        try animate(panel, socket: socket)
+        try StatsCountUp.animate(panel, socket: socket)
       } else {
         Output.write(panel.lines(at: 0, countUp: CountUp(motion: false)).map { $0 + "\n" }.joined())
       }
     }
-  }
-
-  /// Draws the panel counting up, rewriting its lines in place, until the count-up ends.
-  private static func animate(_ panel: StatsPanel, socket: String) throws(CtlError) {
-    Signals.block([SIGTERM, SIGINT, SIGHUP])
-    do {
-      let loop = try EventLoop()
-      let frames = try TerminalFrames(panel: panel, loop: loop)
-      let signals = try [SIGTERM, SIGINT, SIGHUP].map { (signal) throws(SystemError) in
-        try loop.addSignal(signal) { frames.finish() }
-      }
-      _ = try loop.run()
-      withExtendedLifetime((frames, signals)) {}
-    } catch {
-      throw .unreachable(socket: socket, cause: error.description)
-    }
-  }
-}
-
-/// The frames of one count-up in a terminal: the panel's lines drawn, then redrawn in place
-/// (cursor up, each line cleared and rewritten) with the cursor hidden while it moves.
-private final class TerminalFrames {
-  private let panel: StatsPanel
-  private let loop: EventLoop
-  private var countUp = CountUp()
-  private var timer: TimerSource?
-  private var drawnLines = 0
-
-  init(panel: StatsPanel, loop: EventLoop) throws(SystemError) {
-    self.panel = panel
-    self.loop = loop
-    timer = try loop.addTimer { [unowned self] in frame(at: now) }
-    Output.write("\u{1B}[?25l")  // no cursor flickering over the numbers
-    // The first frame is the count-up's start: every number at 0, every bar empty.
-    let start = now
-    countUp.restart(at: start)
-    frame(at: start)
-  }
-
-  private var now: Double { Double(loop.now) / 1_000_000 }
-
-  private func frame(at time: Double) {
-    draw(at: time)
-    if let next = countUp.nextFrame(after: time, interval: StatsCommand.frameInterval) {
-      timer?.schedule(at: max(UInt64((next * 1_000_000).rounded(.up)), loop.now + 1))
-    } else {
-      end()
-    }
-  }
-
-  /// Jumps to the end values (a signal) and ends.
-  func finish() {
-    countUp.finish(at: now)
-    draw(at: now)
-    end()
-  }
-
-  private func draw(at time: Double) {
-    let lines = panel.lines(at: time, countUp: countUp)
-    var out = drawnLines > 0 ? "\u{1B}[\(drawnLines)A\r" : ""
-    for line in lines { out += line + "\u{1B}[K\n" }
-    Output.write(out)
-    drawnLines = lines.count
-  }
-
-  private func end() {
-    timer?.disarm()
-    Output.write("\u{1B}[?25h")
-    loop.exit(code: 0)
   }
 }

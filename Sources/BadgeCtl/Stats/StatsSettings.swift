@@ -1,8 +1,8 @@
 import BadgeCore
 import BadgeSystem
 
-/// What `badgectl stats` was asked for, checked before anything connects: every bad value is
-/// a usage error (exit 64).
+/// What `badgectl stats` was asked for, resolved in its surroundings: the format, whether the
+/// figures count up, and the width to lay them out in.
 struct StatsSettings {
   /// How the figures are written.
   enum Format: String, CaseIterable {
@@ -44,13 +44,12 @@ struct StatsSettings {
   /// The width used when the output does not say.
   static let defaultWidth = 80
 
-  init(_ command: ParsedCommand, surroundings: Surroundings = .current) throws(CtlError) {
-    // The choices are checked by the parser; these fall back only for values it let through.
-    period = command.value("--period").flatMap(StatsPeriod.init) ?? .day
-    format = command.value("--format").flatMap(Format.init) ?? (surroundings.outputIsTerminal ? .term : .plain)
-    patterns = try command.positionals.map { (text) throws(CtlError) in try BadgeCtl.pattern(text, command) }
+  init(_ command: StatsCommand, surroundings: Surroundings = .current) {
+    period = command.period
+    format = command.format ?? (surroundings.outputIsTerminal ? .term : .plain)
+    patterns = command.patterns
     motion = format == .term && surroundings.outputIsTerminal && !surroundings.dumbTerminal
-      && !surroundings.noMotion && !command.has("--no-motion")
+      && !surroundings.noMotion && !command.noMotion
     width = min(max(surroundings.columns ?? StatsSettings.defaultWidth, 20), 400)
   }
 

@@ -2,11 +2,12 @@ import BadgeCore
 import BadgeRender
 import BadgeSystem
 
-/// What `badgectl watch` was asked for, checked: the output format, how badges move, how they
-/// are drawn, and whether clicks come in on standard input.
+/// What `badgectl watch` was asked for, resolved in its surroundings: the output format, how
+/// badges move, how they are drawn, and whether clicks come in on standard input.
 ///
-/// Every value the command line or the environment can get wrong is refused here with a usage
-/// error (exit 64), before anything connects.
+/// The command line's values were checked as `WatchCommand` read them; an option that does not
+/// apply to the format it comes to is refused here with a usage error (exit 64), before
+/// anything connects.
 struct WatchSettings {
   var format: OutputFormat
   var animator: AnimatorOptions
@@ -56,64 +57,43 @@ struct WatchSettings {
   /// The formats whose text a `--template` shapes.
   static let templatedFormats: [OutputFormat] = [.term, .plain, .tmux, .polybar, .waybar, .i3blocks]
 
-  /// Checks `command`'s options against each other and the surroundings.
+  /// Resolves `command`'s options in the surroundings and checks them against each other.
   ///
-  /// - Throws: `CtlError.usage` naming the option and what it takes.
-  init(_ command: ParsedCommand, surroundings: Surroundings = .current) throws(CtlError) {
+  /// - Throws: `CtlError.usage` naming an option that does not apply to the format.
+  init(_ command: WatchCommand, surroundings: Surroundings = .current) throws(CtlError) {
     let terminal = surroundings.outputIsTerminal
     // --big draws only in the terminal format, so it picks that format when none is named.
-    let fallback: OutputFormat = terminal || command.has("--big") ? .term : .plain
-    format = command.value("--format").flatMap(OutputFormat.init) ?? fallback
-
-    let fps = try command.value("--fps").map { (text) throws(CtlError) in
-      try WatchSettings.number(text, option: "--fps <n>", range: 1...WatchSettings.maxFramesPerSecond)
-    }
-    let maxLabel = try command.value("--max").map { (text) throws(CtlError) in
-      try WatchSettings.number(text, option: "--max <n>", range: Limits.maxLabel)
-    }
+    let fallback: OutputFormat = terminal || command.big ? .term : .plain
+    format = command.format ?? fallback
     animator = AnimatorOptions(
-      maxLabel: maxLabel,
-      noMotion: command.has("--no-motion") || surroundings.noMotion || !format.showsMotion,
-      frameInterval: FrameRate.interval(for: format, requested: fps))
+      maxLabel: command.maxLabel,
+      noMotion: command.noMotion || surroundings.noMotion || !format.showsMotion,
+      frameInterval: FrameRate.interval(for: format, requested: command.framesPerSecond))
 
-    var template: Template?
-    if let text = command.value("--template") {
-      try WatchSettings.require(
-        WatchSettings.templatedFormats.contains(format), "--template",
-        appliesTo: WatchSettings.templatedFormats.map(\.rawValue).joined(separator: ", "), not: format)
-      do {
-        template = try Template(text)
-      } catch {
-        throw WatchSettings.usage(error.description)
-      }
-    }
-    try WatchSettings.require(!command.has("--big") || format == .term, "--big", appliesTo: "term", not: format)
     try WatchSettings.require(
-      command.value("--click") == nil || format == .polybar, "--click", appliesTo: "polybar", not: format)
+      command.template == nil || WatchSettings.templatedFormats.contains(format), WatchCommand.templateOption.row,
+      appliesTo: WatchSettings.templatedFormats.map(\.rawValue).joined(separator: ", "), not: format)
+    try WatchSettings.require(!command.big || format == .term, WatchCommand.bigFlag.row, appliesTo: "term", not: format)
+    try WatchSettings.require(
+      command.clickCommand == nil || format == .polybar, WatchCommand.clickOption.row, appliesTo: "polybar",
+      not: format)
 
     // No escape codes unless a real terminal that understands them reads the output.
     let plainTerminal = surroundings.dumbTerminal || !terminal
     let colour: ColourMode =
       plainTerminal || surroundings.noColour ? .none : surroundings.trueColour ? .trueColour : .palette256
     render = RenderOptions(
-      template: template, colour: colour, rewrite: !plainTerminal, big: command.has("--big"),
-      clickCommand: command.value("--click"))
+      template: command.template, colour: colour, rewrite: !plainTerminal, big: command.big,
+      clickCommand: command.clickCommand)
     readsClicks = format == .i3blocks && surroundings.inputIsPipe && !surroundings.inputIsSharedWithI3blocks
-    opensApps = command.has("--open")
-  }
-
-  private static func number(_ text: String, option: String, range: ClosedRange<Int>) throws(CtlError) -> Int {
-    try BadgeCtl.wholeNumber(text, in: range, command: "watch") { "Invalid value '\($0)' for '\(option)'" }
+    opensApps = command.opensApps
   }
 
   private static func require(
-    _ condition: Bool, _ option: String, appliesTo formats: String, not format: OutputFormat
+    _ condition: Bool, _ option: CommandSpec.Option, appliesTo formats: String, not format: OutputFormat
   ) throws(CtlError) {
     guard !condition else { return }
-    throw usage("'\(option)' applies to --format \(formats), not '\(format.rawValue)'")
-  }
-
-  private static func usage(_ message: String) -> CtlError {
-    .usage(UsageError(message, command: "watch"))
+    throw .usage(UsageError(
+      "'\(option.name)' applies to --format \(formats), not '\(format.rawValue)'", command: WatchCommand.spec.name))
   }
 }

@@ -1,0 +1,123 @@
+import BadgeCore
+
+/// What sets `get`, `mute` and `unmute` apart: their entries in the table and their requests'
+/// words.
+protocol OneChannelVerb: Sendable {
+  static var spec: CommandSpec { get }
+  /// The request's command word: `GET`, `MUTE` or `UNMUTE`.
+  static var verb: String { get }
+}
+
+extension OneChannelVerb {
+  static func oneChannelSpec(name: String, abstract: String, discussion: String = "") -> CommandSpec {
+    CommandSpec(
+      name: name, abstract: abstract, discussion: discussion, usage: "<channel>",
+      arguments: [CommandSpec.channelArgument], options: [CommandSpec.formatOption], positionals: 1...1)
+  }
+}
+
+/// `badgectl get|mute|unmute <channel>`: one channel, nothing more.
+struct OneChannelCommand<Verb: OneChannelVerb>: RequestCommand {
+  static var spec: CommandSpec { Verb.spec }
+
+  let channel: ChannelName
+  let format: SnapshotFormat
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    channel = try arguments.required(.channel)
+    format = try arguments.value(CommandSpec.formatOption) ?? .plain
+  }
+
+  var request: [String] { [Verb.verb, channel.description] }
+}
+
+typealias GetCommand = OneChannelCommand<GetVerb>
+typealias MuteCommand = OneChannelCommand<MuteVerb>
+typealias UnmuteCommand = OneChannelCommand<UnmuteVerb>
+
+/// `badgectl get <channel>`
+enum GetVerb: OneChannelVerb {
+  static let spec = oneChannelSpec(
+    name: "get", abstract: "Print a channel's state.", discussion: "A channel never written reads as count 0.")
+  static let verb = "GET"
+}
+
+/// `badgectl mute <channel>`
+enum MuteVerb: OneChannelVerb {
+  static let spec = oneChannelSpec(name: "mute", abstract: "Mute a channel: it keeps counting but never pulses.")
+  static let verb = "MUTE"
+}
+
+/// `badgectl unmute <channel>`
+enum UnmuteVerb: OneChannelVerb {
+  static let spec = oneChannelSpec(name: "unmute", abstract: "Unmute a channel.")
+  static let verb = "UNMUTE"
+}
+
+/// `badgectl pulse <channel> [<ms>]`
+struct PulseCommand: RequestCommand {
+  static let spec = CommandSpec(
+    name: "pulse", abstract: "Pulse a channel's badge; its count stays.",
+    discussion: """
+      Starts the channel's pulse window, or extends it, for MS milliseconds or the channel's
+      pulse_ms. A channel at 0, a muted one, and one silenced by do-not-disturb do not pulse.
+      Prints the channel's state.
+      """,
+    usage: "<channel> [<ms>]",
+    arguments: [
+      CommandSpec.channelArgument,
+      CommandSpec.Argument(
+        name: "<ms>", kind: .number,
+        help: "How long, \(CommandSpec.range(length)) milliseconds. (default: the channel's pulse_ms)"),
+    ],
+    options: [CommandSpec.formatOption], positionals: 1...2)
+
+  /// The lengths a pulse may be given: up to the longest `pulse_ms`; 0 would not pulse.
+  static let length = 1...Limits.pulseMs.upperBound
+
+  let channel: ChannelName
+  /// How long, in milliseconds; `nil` for the channel's `pulse_ms`.
+  let milliseconds: Int?
+  let format: SnapshotFormat
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    channel = try arguments.required(.channel)
+    milliseconds = try arguments.next(.number(Self.length, noun: "length"))
+    format = try arguments.value(CommandSpec.formatOption) ?? .plain
+  }
+
+  var request: [String] { ["PULSE", channel.description] + (milliseconds.map { [String($0)] } ?? []) }
+}
+
+/// `badgectl configure <channel> <key>=<value> ...`
+struct ConfigureCommand: RequestCommand {
+  static let spec = CommandSpec(
+    name: "configure", abstract: "Change a channel's settings.",
+    discussion: """
+      Settings made here win over the config file and are kept across restarts.
+      Keys: max_label (\(CommandSpec.range(Limits.maxLabel))), style (count or dot), pulse_ms (\(CommandSpec.range(Limits.pulseMs))), muted (yes or no),
+      badge (count or unseen), dnd (obey or ignore), step (\(CommandSpec.range(Limits.step)); what top's - and +
+      change the count by), export (a desktop id such as org.example.App: the count is announced
+      to docks for that app).
+      'key=default' drops a setting so that the config file's value applies again.
+      """,
+    usage: "<channel> <key>=<value> ...",
+    arguments: [
+      CommandSpec.channelArgument,
+      CommandSpec.Argument(name: "<key>=<value>", kind: .setting, help: "A setting, e.g. style=dot or max_label=9."),
+    ],
+    options: [CommandSpec.formatOption], positionals: 2...32)
+
+  let channel: ChannelName
+  /// `key=value` words, passed on as they are: the daemon knows the keys and their values.
+  let settings: [String]
+  let format: SnapshotFormat
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    channel = try arguments.required(.channel)
+    settings = try arguments.rest(.setting)
+    format = try arguments.value(CommandSpec.formatOption) ?? .plain
+  }
+
+  var request: [String] { ["CONFIGURE", channel.description] + settings }
+}

@@ -1,0 +1,69 @@
+import BadgeProtocol
+
+/// A `badgectl` command: its entry in the command table, its arguments read into typed fields,
+/// and what it does.
+///
+/// Reading (`init`) checks every value, so that a bad line is refused with the usage (exit 64)
+/// before anything connects; `run` then only does the work. To add an option: declare it (a
+/// `Flag` or a `ValueOption`), list it in the spec's options, and read it into a field in
+/// `init`.
+protocol Subcommand: Sendable {
+  /// The command's entry in the table: its name, help texts, arguments and options.
+  static var spec: CommandSpec { get }
+
+  /// Reads the arguments the scanner split against `spec`.
+  ///
+  /// - Throws: a `UsageError` naming the argument or option that is wrong.
+  init(_ arguments: inout CommandArguments) throws(UsageError)
+
+  /// Carries the command out against the daemon at `socket`.
+  func run(socket: String) throws(CtlError)
+}
+
+/// Every `badgectl` command, in the order `badgectl --help` lists them.
+enum Subcommands {
+  static let all: [any Subcommand.Type] = [
+    IncrCommand.self, DecrCommand.self, SetCommand.self, ClearCommand.self, OpenCommand.self, GetCommand.self,
+    ListCommand.self, MuteCommand.self, UnmuteCommand.self, ConfigureCommand.self, SeenCommand.self,
+    PulseCommand.self, DNDCommand.self, WatchCommand.self, StatsCommand.self, TopCommand.self, ReloadCommand.self,
+    PingCommand.self, HelpCommand.self,
+  ]
+
+  static func named(_ name: String) -> (any Subcommand.Type)? {
+    all.first { $0.spec.name == name }
+  }
+}
+
+/// A one-shot command: one request, and the channel states (or the do-not-disturb state) of its
+/// reply printed, one line each.
+protocol RequestCommand: Subcommand {
+  /// The request's words, each already checked (no blank or control character in any).
+  var request: [String] { get }
+  /// How the reply's states are printed.
+  var format: SnapshotFormat { get }
+}
+
+extension RequestCommand {
+  var format: SnapshotFormat { .plain }
+
+  func run(socket: String) throws(CtlError) {
+    try send(socket: socket)
+  }
+
+  /// Sends the request and prints its reply's states.
+  func send(socket: String) throws(CtlError) {
+    let words = request
+    assert(
+      words.allSatisfy { !$0.isEmpty && !$0.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F } },
+      "a request word the reading let through would split the line: \(words)")
+    let replies = try DaemonConnection(socket: socket).request(words.joined(separator: " "))
+    // One write for all the lines: `list` of many channels is one system call, not one each.
+    Output.write(replies.compactMap { reply in
+      switch reply {
+      case .state(let snapshot): return format.line(snapshot) + "\n"
+      case .dnd(let dnd, _): return format.line(dnd) + "\n"
+      default: return nil
+      }
+    }.joined())
+  }
+}
