@@ -88,6 +88,9 @@ let package = Package(
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    // badgectl's command line read into its commands' types, every good and bad form, with no
+    // daemon: nothing here connects.
+    .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender", "BadgeSystem"]),
     // The server's pure parts in-process, without sockets: commands, group commit, fan-out.
     .testTarget(
       name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),

@@ -1,0 +1,75 @@
+@testable import BadgeCtl
+import BadgeCore
+import Testing
+
+/// `get`, `mute`, `unmute`, `clear`, `seen`, `configure`, `open`, `list`, `reload` and `ping`.
+@Suite struct ChannelCommandTests {
+  @Test func oneChannelCommands() {
+    #expect(parse(["get", "mail"], as: GetCommand.self)?.request == ["GET", "mail"])
+    #expect(parse(["get", "mail", "--format", "json"], as: GetCommand.self)?.format == .json)
+    #expect(parse(["mute", "ci"], as: MuteCommand.self)?.request == ["MUTE", "ci"])
+    #expect(parse(["unmute", "ci"], as: UnmuteCommand.self)?.request == ["UNMUTE", "ci"])
+  }
+
+  @Test func clearAndSeenTakeAChannelOrAll() throws {
+    let mail = try #require(ChannelName("mail"))
+    let one = parse(["clear", "mail"], as: ClearCommand.self)
+    #expect(one?.target == .channel(mail) && one?.request == ["CLEAR", "mail"])
+    let all = parse(["clear", "--all", "--format", "json"], as: ClearCommand.self)
+    #expect(all?.target == .all && all?.format == .json && all?.request == ["CLEAR", "*"])
+    #expect(parse(["seen", "mail"], as: SeenCommand.self)?.request == ["SEEN", "mail"])
+    #expect(parse(["seen", "--all"], as: SeenCommand.self)?.request == ["SEEN", "*"])
+    #expect(parse(["clear", "--all", "--all"], as: ClearCommand.self)?.target == .all)
+  }
+
+  @Test func configurePassesItsSettingsOn() {
+    let configure = parse(["configure", "ci", "style=dot", "max_label=9", "export=default"], as: ConfigureCommand.self)
+    #expect(configure?.request == ["CONFIGURE", "ci", "style=dot", "max_label=9", "export=default"])
+  }
+
+  @Test func openKnowsTheAppBehindTheChannel() {
+    let app = parse(["open", "app:org.telegram.desktop"], as: OpenCommand.self)
+    #expect(app?.desktopID == "org.telegram.desktop" && app?.request == ["CLEAR", "app:org.telegram.desktop"])
+    #expect(parse(["open", "notify:org.gnome.Geary", "--format", "json"], as: OpenCommand.self)?.format == .json)
+  }
+
+  @Test func commandsWithoutArguments() {
+    #expect(parse(["list"], as: ListCommand.self)?.request == ["LIST"])
+    #expect(parse(["list", "--format", "json"], as: ListCommand.self)?.format == .json)
+    #expect(parse(["reload"], as: ReloadCommand.self)?.request == ["RELOAD"])
+    #expect(parse(["ping"], as: PingCommand.self)?.request == ["PING"])
+  }
+
+  @Test(arguments: [
+    (["get", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "get"),
+    (["get"], "Missing expected argument '<channel>'", "get"),
+    (["unmute", "-"], "Invalid channel name '-'; \(namingRule)", "unmute"),
+    (["clear"], "Missing expected argument '<channel>' (or --all)", "clear"),
+    (["seen"], "Missing expected argument '<channel>' (or --all)", "seen"),
+    (["clear", "mail", "--all"], "Give a channel or --all, not both", "clear"),
+    (["clear", "a/b", "--all"], "Give a channel or --all, not both", "clear"),
+    (["seen", "--all", "mail"], "Give a channel or --all, not both", "seen"),
+    (["clear", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "clear"),
+    (["clear", "mail", "extra"], "Unexpected argument 'extra'", "clear"),
+    (["configure", "mail", "style"], "Expected <key>=<value>, got 'style'", "configure"),
+    (["configure", "mail", ""], "Expected <key>=<value>, got ''", "configure"),
+    (["configure", "mail", "style=dot", "max_label"], "Expected <key>=<value>, got 'max_label'", "configure"),
+    (["configure", "a/b", "style=dot"], "Invalid channel name 'a/b'; \(namingRule)", "configure"),
+    // A blank or a control character would make a second request on the daemon's side.
+    (["configure", "mail", "style=dot max_label=9"],
+     "Invalid argument 'style=dot max_label=9'; arguments hold no spaces or control characters", "configure"),
+    (["configure", "mail", "style=count\nINCR\tinjected\t5"],
+     "Invalid argument 'style=count\\nINCR\\tinjected\\t5'; arguments hold no spaces or control characters", "configure"),
+    (["configure", "mail", "style=dot\u{7F}"],
+     "Invalid argument 'style=dot\\u{7F}'; arguments hold no spaces or control characters", "configure"),
+    (["open", "mail"], "Only app: and notify: channels have an app to open, not 'mail'", "open"),
+    (["open", "app:"], "Only app: and notify: channels have an app to open, not 'app:'", "open"),
+    (["open", "ci:app:x"], "Only app: and notify: channels have an app to open, not 'ci:app:x'", "open"),
+    (["open", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "open"),
+    (["reload", "--format", "json"], "Unknown option '--format'", "reload"),
+    (["ping", "--format", "json"], "Unknown option '--format'", "ping"),
+  ] as [([String], String, String)])
+  func badValuesAreRefused(words: [String], message: String, command: String) {
+    #expect(refusal(words) == usageError(message, of: command))
+  }
+}

@@ -1,0 +1,79 @@
+@testable import BadgeCtl
+import Testing
+
+/// What `badgectl` writes to standard error when it refuses a command line, and its exit status.
+struct Refusal: Equatable, CustomStringConvertible {
+  let text: String
+  let status: Int32
+
+  var description: String { "exit \(status): \(text)" }
+}
+
+/// Reads `words` (a command line without the program name) as `badgectl` does, into a command of
+/// type `T`; records an issue and returns `nil` when it is refused or is another command.
+func parse<T: Subcommand>(
+  _ words: [String], as type: T.Type, sourceLocation: SourceLocation = #_sourceLocation
+) -> T? {
+  do throws(CtlError) {
+    guard case .run(let command, _) = try BadgeCtl.invocation(words) else {
+      Issue.record("\(words) is not a command", sourceLocation: sourceLocation)
+      return nil
+    }
+    guard let typed = command as? T else {
+      Issue.record("\(words) is \(command), not \(T.self)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return typed
+  } catch {
+    Issue.record("\(words) refused: \(error.message)", sourceLocation: sourceLocation)
+    return nil
+  }
+}
+
+/// What `badgectl` says, and how it exits, when it refuses `words`; `nil` when it reads them.
+func refusal(_ words: [String]) -> Refusal? {
+  do throws(CtlError) {
+    _ = try BadgeCtl.invocation(words)
+    return nil
+  } catch {
+    return Refusal(text: error.message, status: error.exitStatus)
+  }
+}
+
+/// A usage error as `badgectl` prints it, exit status 64: the message, the usage line of
+/// `command` (the tool's for `nil`), and where to read more.
+func usageError(_ message: String, of command: String?) -> Refusal {
+  let usage = command.map { Usage.lines[$0] ?? "no usage line for \($0)" } ?? Usage.tool
+  let more = command.map { "badgectl \($0) --help" } ?? "badgectl --help"
+  return Refusal(text: "Error: \(message)\nUsage: \(usage)\n  See '\(more)' for more information.\n", status: 64)
+}
+
+/// The usage lines, as `badgectl` prints them: written out here, so that a change to one shows.
+enum Usage {
+  static let tool = "badgectl [--socket <path>] <subcommand>"
+  static let lines: [String: String] = [
+    "incr": "badgectl incr <channel> [<n>] [--format <format>]",
+    "decr": "badgectl decr <channel> [<n>] [--format <format>]",
+    "set": "badgectl set <channel> <n> [--format <format>]",
+    "clear": "badgectl clear <channel> | --all [--format <format>]",
+    "open": "badgectl open <channel> [--format <format>]",
+    "get": "badgectl get <channel> [--format <format>]",
+    "list": "badgectl list [--format <format>]",
+    "mute": "badgectl mute <channel> [--format <format>]",
+    "unmute": "badgectl unmute <channel> [--format <format>]",
+    "configure": "badgectl configure <channel> <key>=<value> ... [--format <format>]",
+    "seen": "badgectl seen <channel> | --all [--format <format>]",
+    "pulse": "badgectl pulse <channel> [<ms>] [--format <format>]",
+    "dnd": "badgectl dnd on [<duration> | until <HH:MM>] | off | toggle | status [--format <format>]",
+    "watch": "badgectl watch [<channel or glob> ...] [--format <format>] [--fps <n>] [--no-motion] "
+      + "[--template <template>] [--max <n>] [--big] [--click <command>] [--open]",
+    "stats": "badgectl stats [<channel or glob> ...] [--period <period>] [--format <format>] [--no-motion]",
+    "top": "badgectl top [<channel or glob> ...] [--no-motion]",
+    "reload": "badgectl reload",
+    "ping": "badgectl ping",
+    "help": "badgectl help [<command>]",
+  ]
+}
+
+/// The rule for channel names, as every refusal of one states it.
+let namingRule = "names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit"
