@@ -51,9 +51,14 @@ enum ArgumentScanner {
           commandName = argument
         } else {
           leftover.append(argument)
-          // A command's option given before the command (`badgectl --format json get mail`):
-          // its value travels with it rather than being taken for the command name.
-          if inline == nil, takesValue(name), let value = rest.popFirst() { leftover.append(value) }
+          // A command's option keeps its value: given before the command (`badgectl --format
+          // json get mail`), the value is not the command's name; after it, a value such as
+          // `-h` is not a global option.
+          if inline == nil, argument.hasPrefix("-"), takesValue(name, command: commandName),
+            let value = rest.popFirst()
+          {
+            leftover.append(value)
+          }
         }
       }
     }
@@ -118,9 +123,11 @@ enum ArgumentScanner {
     return CommandArguments(spec: spec, positionals: positionals, values: values, flags: flags)
   }
 
-  /// Whether any command has an option `name` that takes a value.
-  private static func takesValue(_ name: String) -> Bool {
-    CommandSpec.all.contains { $0.options.contains { ($0.name == name || $0.short == name) && $0.valueName != nil } }
+  /// Whether `name` is an option that takes a value: one of `command`, once it is known, else
+  /// of any command. (A one-shot command's line reads only its own spec, not the whole table.)
+  private static func takesValue(_ name: String, command: String?) -> Bool {
+    let specs = command.flatMap(Subcommands.named).map { [$0.spec] } ?? CommandSpec.all
+    return specs.contains { $0.options.contains { ($0.name == name || $0.short == name) && $0.valueName != nil } }
   }
 
   /// `--name=value` → (`--name`, `value`).
