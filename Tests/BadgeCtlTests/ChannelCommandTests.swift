@@ -14,12 +14,12 @@ import Testing
   @Test func clearAndSeenTakeAChannelOrAll() throws {
     let mail = try #require(ChannelName("mail"))
     let one = parse(["clear", "mail"], as: ClearCommand.self)
-    #expect(one?.target == .channel(mail) && one?.request == ["CLEAR", "mail"])
+    #expect(one?.arguments.target == .channel(mail) && one?.request == ["CLEAR", "mail"])
     let all = parse(["clear", "--all", "--format", "json"], as: ClearCommand.self)
-    #expect(all?.target == .all && all?.format == .json && all?.request == ["CLEAR", "*"])
+    #expect(all?.arguments.target == .all && all?.format == .json && all?.request == ["CLEAR", "*"])
     #expect(parse(["seen", "mail"], as: SeenCommand.self)?.request == ["SEEN", "mail"])
     #expect(parse(["seen", "--all"], as: SeenCommand.self)?.request == ["SEEN", "*"])
-    #expect(parse(["clear", "--all", "--all"], as: ClearCommand.self)?.target == .all)
+    #expect(parse(["clear", "--all", "--all"], as: ClearCommand.self)?.arguments.target == .all)
   }
 
   @Test func configurePassesItsSettingsOn() {

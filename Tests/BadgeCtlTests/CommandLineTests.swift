@@ -48,13 +48,13 @@ import Testing
 
   @Test func aCommandsOptionMayComeBeforeTheCommand() {
     let get = parse(["--format", "json", "get", "mail"], as: GetCommand.self)
-    #expect(get?.format == .json && get?.channel.description == "mail")
+    #expect(get?.format == .json && get?.arguments.channel.description == "mail")
     #expect(parse(["get", "--format=json", "mail"], as: GetCommand.self)?.format == .json)
   }
 
   @Test func doubleDashEndsTheOptions() {
-    #expect(parse(["incr", "--", "mail"], as: IncrCommand.self)?.channel.description == "mail")
-    #expect(parse(["incr", "mail", "--", "3"], as: IncrCommand.self)?.amount == 3)
+    #expect(parse(["incr", "--", "mail"], as: IncrCommand.self)?.arguments.channel.description == "mail")
+    #expect(parse(["incr", "mail", "--", "3"], as: IncrCommand.self)?.arguments.amount == 3)
     #expect(refusal(["get", "--", "--all"]) == usageError("Invalid channel name '--all'; \(namingRule)", of: "get"))
     #expect(refusal(["--", "get", "mail"]) == usageError("Unknown option '--'", of: nil))
   }

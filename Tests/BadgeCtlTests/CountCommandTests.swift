@@ -5,10 +5,10 @@ import Testing
 @Suite struct CountCommandTests {
   @Test func incrAddsOneUnlessToldHowMany() {
     let one = parse(["incr", "mail"], as: IncrCommand.self)
-    #expect(one?.channel.description == "mail" && one?.amount == 1 && one?.format == .plain)
+    #expect(one?.arguments.channel.description == "mail" && one?.arguments.amount == 1 && one?.format == .plain)
     #expect(one?.request == ["INCR", "mail", "1"])
     let many = parse(["incr", "app:org.example.App", "2147483647", "--format", "json"], as: IncrCommand.self)
-    #expect(many?.amount == 2_147_483_647 && many?.format == .json)
+    #expect(many?.arguments.amount == 2_147_483_647 && many?.format == .json)
     #expect(many?.request == ["INCR", "app:org.example.App", "2147483647"])
   }
 

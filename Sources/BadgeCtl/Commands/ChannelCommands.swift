@@ -1,25 +1,7 @@
 import BadgeCore
 
-/// What sets `get`, `mute` and `unmute` apart: their entries in the table and their requests'
-/// words.
-protocol OneChannelVerb: Sendable {
-  static var spec: CommandSpec { get }
-  /// The request's command word: `GET`, `MUTE` or `UNMUTE`.
-  static var verb: String { get }
-}
-
-extension OneChannelVerb {
-  static func oneChannelSpec(name: String, abstract: String, discussion: String = "") -> CommandSpec {
-    CommandSpec(
-      name: name, abstract: abstract, discussion: discussion, usage: "<channel>",
-      arguments: [CommandSpec.channelArgument], options: [CommandSpec.formatOption], positionals: 1...1)
-  }
-}
-
-/// `badgectl get|mute|unmute <channel>`: one channel, nothing more.
-struct OneChannelCommand<Verb: OneChannelVerb>: RequestCommand {
-  static var spec: CommandSpec { Verb.spec }
-
+/// What `get`, `mute` and `unmute` take: a channel, and the reply's format.
+struct OneChannelArguments: Equatable {
   let channel: ChannelName
   let format: SnapshotFormat
 
@@ -27,31 +9,52 @@ struct OneChannelCommand<Verb: OneChannelVerb>: RequestCommand {
     channel = try arguments.required(.channel)
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
-
-  var request: [String] { [Verb.verb, channel.description] }
 }
 
-typealias GetCommand = OneChannelCommand<GetVerb>
-typealias MuteCommand = OneChannelCommand<MuteVerb>
-typealias UnmuteCommand = OneChannelCommand<UnmuteVerb>
+/// `get`, `mute` and `unmute`: the same arguments, another request (plain types, not one
+/// generic type, for the reason `CountStepCommand` gives).
+protocol OneChannelCommand: RequestCommand {
+  /// The request's command word: `GET`, `MUTE` or `UNMUTE`.
+  static var verb: String { get }
+  var arguments: OneChannelArguments { get }
+  init(arguments: OneChannelArguments)
+}
+
+extension OneChannelCommand {
+  static func oneChannelSpec(name: String, abstract: String, discussion: String = "") -> CommandSpec {
+    CommandSpec(
+      name: name, abstract: abstract, discussion: discussion, usage: "<channel>",
+      arguments: [CommandSpec.channelArgument], options: [CommandSpec.formatOption], positionals: 1...1)
+  }
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    self.init(arguments: try OneChannelArguments(&arguments))
+  }
+
+  var format: SnapshotFormat { arguments.format }
+  var request: [String] { [Self.verb, arguments.channel.description] }
+}
 
 /// `badgectl get <channel>`
-enum GetVerb: OneChannelVerb {
+struct GetCommand: OneChannelCommand {
   static let spec = oneChannelSpec(
     name: "get", abstract: "Print a channel's state.", discussion: "A channel never written reads as count 0.")
   static let verb = "GET"
+  let arguments: OneChannelArguments
 }
 
 /// `badgectl mute <channel>`
-enum MuteVerb: OneChannelVerb {
+struct MuteCommand: OneChannelCommand {
   static let spec = oneChannelSpec(name: "mute", abstract: "Mute a channel: it keeps counting but never pulses.")
   static let verb = "MUTE"
+  let arguments: OneChannelArguments
 }
 
 /// `badgectl unmute <channel>`
-enum UnmuteVerb: OneChannelVerb {
+struct UnmuteCommand: OneChannelCommand {
   static let spec = oneChannelSpec(name: "unmute", abstract: "Unmute a channel.")
   static let verb = "UNMUTE"
+  let arguments: OneChannelArguments
 }
 
 /// `badgectl pulse <channel> [<ms>]`

@@ -14,32 +14,15 @@ enum ChannelTarget: Equatable {
   }
 }
 
-/// What sets `clear` and `seen` apart: their entries in the table, their `--all` flags (each
-/// with its own help) and their requests' words.
-protocol ChannelOrAllVerb: Sendable {
-  static var spec: CommandSpec { get }
-  static var allFlag: Flag { get }
-  /// The request's command word: `CLEAR` or `SEEN`.
-  static var verb: String { get }
-}
-
-extension ChannelOrAllVerb {
-  static func channelOrAllSpec(name: String, abstract: String, discussion: String) -> CommandSpec {
-    CommandSpec(
-      name: name, abstract: abstract, discussion: discussion, usage: "<channel> | --all",
-      arguments: [CommandSpec.channelArgument], options: [allFlag, CommandSpec.formatOption], positionals: 0...1)
-  }
-}
-
-/// `badgectl clear|seen <channel> | --all`: one channel or, with `--all`, every channel.
-struct ChannelOrAllCommand<Verb: ChannelOrAllVerb>: RequestCommand {
-  static var spec: CommandSpec { Verb.spec }
-
+/// What `clear` and `seen` take: one channel or, with `--all`, every channel, and the reply's
+/// format.
+struct ChannelOrAllArguments: Equatable {
   let target: ChannelTarget
   let format: SnapshotFormat
 
-  init(_ arguments: inout CommandArguments) throws(UsageError) {
-    if arguments.flag(Verb.allFlag) {
+  /// - Parameter all: the command's `--all`.
+  init(_ arguments: inout CommandArguments, all: Flag) throws(UsageError) {
+    if arguments.flag(all) {
       guard !arguments.hasMore else { throw arguments.usageError("Give a channel or --all, not both") }
       target = .all
     } else {
@@ -50,24 +33,46 @@ struct ChannelOrAllCommand<Verb: ChannelOrAllVerb>: RequestCommand {
     }
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
-
-  var request: [String] { [Verb.verb, target.word] }
 }
 
-typealias ClearCommand = ChannelOrAllCommand<ClearVerb>
-typealias SeenCommand = ChannelOrAllCommand<SeenVerb>
+/// `clear` and `seen`: the same arguments, another request (two plain types, not one generic
+/// type, for the reason `CountStepCommand` gives).
+protocol ChannelOrAllCommand: RequestCommand {
+  /// The command's `--all`, with its own help.
+  static var allFlag: Flag { get }
+  /// The request's command word: `CLEAR` or `SEEN`.
+  static var verb: String { get }
+  var arguments: ChannelOrAllArguments { get }
+  init(arguments: ChannelOrAllArguments)
+}
+
+extension ChannelOrAllCommand {
+  static func channelOrAllSpec(name: String, abstract: String, discussion: String) -> CommandSpec {
+    CommandSpec(
+      name: name, abstract: abstract, discussion: discussion, usage: "<channel> | --all",
+      arguments: [CommandSpec.channelArgument], options: [allFlag, CommandSpec.formatOption], positionals: 0...1)
+  }
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    self.init(arguments: try ChannelOrAllArguments(&arguments, all: Self.allFlag))
+  }
+
+  var format: SnapshotFormat { arguments.format }
+  var request: [String] { [Self.verb, arguments.target.word] }
+}
 
 /// `badgectl clear <channel> | --all`
-enum ClearVerb: ChannelOrAllVerb {
+struct ClearCommand: ChannelOrAllCommand {
   static let allFlag = Flag("--all", help: "Clear every channel.")
   static let spec = channelOrAllSpec(
     name: "clear", abstract: "Set a channel's count, or every count, to 0.",
     discussion: "Prints the state of each channel it cleared.")
   static let verb = "CLEAR"
+  let arguments: ChannelOrAllArguments
 }
 
 /// `badgectl seen <channel> | --all`
-enum SeenVerb: ChannelOrAllVerb {
+struct SeenCommand: ChannelOrAllCommand {
   static let allFlag = Flag("--all", help: "Mark every channel seen.")
   static let spec = channelOrAllSpec(
     name: "seen", abstract: "Mark a channel's unread items, or all, as seen.",
@@ -77,4 +82,5 @@ enum SeenVerb: ChannelOrAllVerb {
       Prints the state of each channel it changed.
       """)
   static let verb = "SEEN"
+  let arguments: ChannelOrAllArguments
 }

@@ -1,13 +1,30 @@
 import BadgeCore
 
-/// What sets `incr` and `decr` apart: their entries in the table and their requests' words.
-protocol CountStep: Sendable {
-  static var spec: CommandSpec { get }
-  /// The request's command word: `INCR` or `DECR`.
-  static var verb: String { get }
+/// What `incr` and `decr` take: a channel, how many to add or take, and the reply's format.
+struct CountStepArguments: Equatable {
+  let channel: ChannelName
+  let amount: Int
+  let format: SnapshotFormat
+
+  init(_ arguments: inout CommandArguments) throws(UsageError) {
+    channel = try arguments.required(.channel)
+    amount = try arguments.next(.number(1...Limits.maxCount)) ?? 1
+    format = try arguments.value(CommandSpec.formatOption) ?? .plain
+  }
 }
 
-extension CountStep {
+/// `incr` and `decr`: the same arguments, another request.
+///
+/// They are two plain types rather than one generic type: a generic type's metadata is made at
+/// run time, from its mangled name, which a one-shot command would pay for at every start.
+protocol CountStepCommand: RequestCommand {
+  /// The request's command word: `INCR` or `DECR`.
+  static var verb: String { get }
+  var arguments: CountStepArguments { get }
+  init(arguments: CountStepArguments)
+}
+
+extension CountStepCommand {
   /// The spec of a step: `<channel> [<n>]`, where `<n>` says `how` many, 1 unless given.
   static func stepSpec(name: String, abstract: String, discussion: String, how: String) -> CommandSpec {
     CommandSpec(
@@ -18,44 +35,33 @@ extension CountStep {
       ],
       options: [CommandSpec.formatOption], positionals: 1...2)
   }
-}
-
-/// `badgectl incr|decr <channel> [<n>]`: a channel, and how many to add or take.
-struct CountStepCommand<Step: CountStep>: RequestCommand {
-  static var spec: CommandSpec { Step.spec }
-
-  let channel: ChannelName
-  let amount: Int
-  let format: SnapshotFormat
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
-    channel = try arguments.required(.channel)
-    amount = try arguments.next(.number(1...Limits.maxCount)) ?? 1
-    format = try arguments.value(CommandSpec.formatOption) ?? .plain
+    self.init(arguments: try CountStepArguments(&arguments))
   }
 
-  var request: [String] { [Step.verb, channel.description, String(amount)] }
+  var format: SnapshotFormat { arguments.format }
+  var request: [String] { [Self.verb, arguments.channel.description, String(arguments.amount)] }
 }
 
-typealias IncrCommand = CountStepCommand<Increment>
-typealias DecrCommand = CountStepCommand<Decrement>
-
 /// `badgectl incr <channel> [<n>]`
-enum Increment: CountStep {
+struct IncrCommand: CountStepCommand {
   static let spec = stepSpec(
     name: "incr", abstract: "Add to a channel's count.",
     discussion: "Adds N (default 1) and starts the channel's pulse window. Prints the new state.",
     how: "How many to add")
   static let verb = "INCR"
+  let arguments: CountStepArguments
 }
 
 /// `badgectl decr <channel> [<n>]`
-enum Decrement: CountStep {
+struct DecrCommand: CountStepCommand {
   static let spec = stepSpec(
     name: "decr", abstract: "Take from a channel's count.",
     discussion: "Subtracts N (default 1); the count stops at 0. Prints the new state.",
     how: "How many to take")
   static let verb = "DECR"
+  let arguments: CountStepArguments
 }
 
 /// `badgectl set <channel> <n>`
