@@ -44,10 +44,10 @@ let package = Package(
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
-    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
+    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux; of ours it knows
+    // the model only.
     .target(
-      name: "BadgeSystem",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"],
+      name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
