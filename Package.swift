@@ -3,13 +3,19 @@
 // that talks to the operating system, and two thin executables on top.
 import PackageDescription
 
-/// The daemon's modules skip Swift's run-time exclusivity checks in release builds: they cost
-/// about 12% of the instructions of a request (`swift_beginAccess` on every class-property
-/// access), and debug builds, which every test runs, keep them, so an overlapping access is
-/// still caught there. See docs/ARCHITECTURE.md, "Decisions".
+/// The daemon's modules skip Swift's run-time exclusivity checks in release builds: the checks
+/// (`swift_beginAccess` on every class-property access) are a large share of a request's
+/// instructions (BENCHMARKS.md), and debug builds, which every test runs, keep them, so an
+/// overlapping access is still caught there. See docs/ARCHITECTURE.md, "Decisions".
 let daemonSettings: [SwiftSetting] = [
   .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))
 ]
+
+/// The server's core is generic over the daemon's client type: release builds let the daemon
+/// specialize it (cross-module optimization), so its fan-out loops run as if they were written
+/// for the daemon's `Connection`.
+let coreSettings: [SwiftSetting] =
+  daemonSettings + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
 
 let package = Package(
   name: "badged",
@@ -44,10 +50,16 @@ let package = Package(
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
 
-    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux.
+    // The server's decisions, pure: what each request means, the turn's group commit, who
+    // watches what and the fan-out, what happens while the state cannot be saved. No clock,
+    // no socket: the compiler keeps the operating system out.
     .target(
-      name: "BadgeSystem",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "CSystemd", "CInih", "CLinux"],
+      name: "BadgeServer", dependencies: ["BadgeCore", "BadgeProtocol"], swiftSettings: coreSettings),
+
+    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux; of ours it knows
+    // the model only.
+    .target(
+      name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
@@ -57,7 +69,7 @@ let package = Package(
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeSystem"],
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeServer", "BadgeSystem"],
       swiftSettings: daemonSettings),
     .target(
       name: "BadgeCtl",
@@ -91,7 +103,10 @@ let package = Package(
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
-    // The server's pure parts in-process, without sockets: commands, group commit, fan-out.
+    // The server's core in-process, without sockets or a clock: commands, the turn, group
+    // commit, fan-out.
+    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol"]),
+    // The daemon's own parts around the core (the outbox's accounting, the reader's allowance).
     .testTarget(
       name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
     // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// How badged announces an exported channel to docks: the `Update` signal's path, app URI and
 /// properties, as libunity sends them.
 public enum LauncherEntryExport {

@@ -13,9 +13,9 @@ final class Acceptor {
   /// How long accepting pauses when no file descriptor is left.
   static let backoff: UInt64 = 1_000_000
 
-  private let loop: EventLoop
+  /// The owner, which outlives it.
+  private unowned(unsafe) let server: Server
   private let listener: FileDescriptor
-  private let logger: Logger
   private var source: IOSource?
   private var backoffTimer: TimerSource?
   /// Whether the current shortage of descriptors was logged (until a queue drains again).
@@ -23,19 +23,16 @@ final class Acceptor {
   /// Whether the current run at `max_clients` was logged (until a client leaves).
   private var fullLogged = false
 
-  /// How many clients are connected, and how many may be.
-  var clientCount: () -> Int = { 0 }
-  var maxClients: () -> Int = { ResourceLimits.defaults.maxClients }
-  /// Takes an admitted connection; it may throw to refuse it after all (it is then closed).
-  var admit: (FileDescriptor, UnixSocket.PeerCredentials) throws(SystemError) -> Void = { _, _ in }
-
-  init(loop: EventLoop, listener: FileDescriptor, logger: Logger) throws(SystemError) {
-    self.loop = loop
+  /// Admitted connections go to `server.admit`, which may throw to refuse one after all (it
+  /// is then closed).
+  init(server: Server, listener: FileDescriptor) throws(SystemError) {
+    self.server = server
     self.listener = listener
-    self.logger = logger
-    source = try loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptAll() }
-    backoffTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in resume() }
+    source = try server.loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptAll() }
+    backoffTimer = try server.loop.addTimer(accuracy: 100_000) { [unowned self] in resume() }
   }
+
+  private var logger: Logger { server.logger }
 
   /// Stops accepting for good (shutdown).
   func stop() {
@@ -74,8 +71,8 @@ final class Acceptor {
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
       return
     }
-    let limit = maxClients()
-    if clientCount() >= limit {
+    let limit = server.store.config.limits.maxClients
+    if server.clientCount >= limit {
       if !fullLogged {
         fullLogged = true
         logger.warning("\(limit) clients are connected ([limits] max_clients); refusing new connections until one leaves.")
@@ -85,7 +82,7 @@ final class Acceptor {
     }
     fullLogged = false
     do {
-      try admit(fd, peer)
+      try server.admit(fd, peer)
     } catch {
       logger.warning("\(error), closing the connection.")
       fd.close()
@@ -107,7 +104,7 @@ final class Acceptor {
         "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free.")
     }
     source?.setEvents([])
-    backoffTimer?.schedule(at: loop.now + Acceptor.backoff)
+    backoffTimer?.schedule(at: server.loop.now + Acceptor.backoff)
   }
 
   private func resume() {

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 
 /// The daemon's links to the session bus, started and stopped as the config asks: the
@@ -12,12 +13,12 @@ final class BusBridges {
   private let notifications: NotificationMonitor
   private var notificationLink: SessionBusLink?
 
-  init(server: Server, loop: EventLoop, logger: Logger) {
+  init(core: DaemonCore, loop: EventLoop, logger: Logger) {
     self.loop = loop
     self.logger = logger
-    launcherEntry = LauncherEntryBridge(server: server, logger: logger)
-    notifications = NotificationMonitor(server: server, logger: logger)
-    server.observer = { [unowned launcherEntry] in launcherEntry.channelPushed($0) }
+    launcherEntry = LauncherEntryBridge(core: core, logger: logger)
+    notifications = NotificationMonitor(core: core, logger: logger)
+    core.observer = launcherEntry
   }
 
   /// Starts or stops each link to match `config` (at start and after every reload).

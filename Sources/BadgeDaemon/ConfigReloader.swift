@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 
 /// Re-reads the config file and puts it in force: the one reload behind SIGHUP and `RELOAD`.
@@ -6,22 +7,20 @@ import BadgeSystem
 /// A valid file applies to every channel, and watchers get an event for each channel whose
 /// label or style changed. A broken one is refused with `file:line: reason`, and the old config
 /// stays. Either way the service manager hears `RELOADING=1`, then `READY=1`.
-final class ConfigReloader {
+final class ConfigReloader: ConfigReloading {
   private let path: String
   /// Whether the file was named with `--config` (then it must exist).
   private let required: Bool
-  private let store: Store
-  private unowned let server: Server
+  private unowned let core: DaemonCore
   private let notifier: ServiceNotifier
   private let logger: Logger
   /// Called with each config put in force, for what follows the config besides the store.
   var didApply: ((DaemonConfig) -> Void)?
 
-  init(path: String, required: Bool, store: Store, server: Server, notifier: ServiceNotifier, logger: Logger) {
+  init(path: String, required: Bool, core: DaemonCore, notifier: ServiceNotifier, logger: Logger) {
     self.path = path
     self.required = required
-    self.store = store
-    self.server = server
+    self.core = core
     self.notifier = notifier
     self.logger = logger
   }
@@ -39,10 +38,7 @@ final class ConfigReloader {
       logger.error("Failed to reload configuration, keeping the old one: \(error)")
       throw error
     }
-    store.reconfigure(config) { channel in
-      logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
-      server.push(channel)
-    }
+    core.reconfigure(config)
     didApply?(config)
     logger.info("Reloaded configuration from \(path).")
   }

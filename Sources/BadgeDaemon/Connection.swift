@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeProtocol
+import BadgeServer
 import BadgeSystem
 
 /// A peer on a socket: the file descriptor, the poll set that watches it, the input framing and

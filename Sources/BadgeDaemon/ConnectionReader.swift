@@ -1,8 +1,9 @@
 import BadgeCore
 import BadgeProtocol
+import BadgeServer
 import BadgeSystem
 
-/// Reads connections' requests and hands each line to the executor.
+/// Reads connections' requests and hands each line to the server's core.
 ///
 /// Every connection is in one `PollSet` (an epoll set of its own, one sd-event source): one
 /// callback serves every client one `epoll_wait` found ready, then the post source ends the
@@ -15,7 +16,7 @@ import BadgeSystem
 /// Back-pressure: a connection whose unsent output reaches `[limits] max_unsent_bytes` is not
 /// read (nor are its buffered lines carried out) until the outbox has sent it. Lines that
 /// waited are carried out in a later iteration (a deferred source), never from inside the
-/// post source.
+/// post source (asserted in debug builds).
 final class ConnectionReader {
   /// Reads at most this much from one connection per turn.
   static let readBudget = 256 << 10
@@ -28,14 +29,9 @@ final class ConnectionReader {
   /// wait of every other client) stays short under a burst of changes fanned out to many.
   static let fanOutPerTurn = 64 << 10
 
-  private let loop: EventLoop
-  private let executor: CommandExecutor
-  private let outbox: Outbox
-  private var logger: Logger
-  /// Closes a connection (the server's one way to).
-  var close: (Connection) -> Void = { _ in }
-  /// Times lines begun and not finished.
-  var timeouts: ConnectionTimeouts?
+  /// The owner, which outlives it (a plain reference: it is reached on every line).
+  private unowned(unsafe) let server: Server
+  private let core: DaemonCore
   private var poll: PollSet!
   /// The connections by file descriptor number, for the poll set's reports.
   private var byDescriptor: [Connection?] = []
@@ -49,16 +45,12 @@ final class ConnectionReader {
   private var turn: UInt64 = 1
   /// Lines each connection may have carried out this turn.
   private(set) var lineAllowance = ConnectionReader.maxLinesPerTurn
-  /// Which local day it is, for history; read before each batch of lines, cached until midnight.
-  private var dayClock = LocalDayClock()
 
-  init(loop: EventLoop, executor: CommandExecutor, outbox: Outbox, logger: Logger) throws(SystemError) {
-    self.loop = loop
-    self.executor = executor
-    self.outbox = outbox
-    self.logger = logger
-    poll = try PollSet(loop: loop) { [unowned self] in serveReady() }
-    waitingSource = try loop.addDefer { [unowned self] in serveWaiting() }
+  init(server: Server) throws(SystemError) {
+    self.server = server
+    core = server.core
+    poll = try PollSet(loop: server.loop) { [unowned self] in serveReady() }
+    waitingSource = try server.loop.addDefer { [unowned self] in serveWaiting() }
     waitingSource?.disarm()
   }
 
@@ -129,7 +121,7 @@ final class ConnectionReader {
 
   private func ready(_ connection: Connection, _ events: IOEvents) {
     if events.contains(.writable) {
-      outbox.queue(connection)  // sent at the end of the turn, after the commit
+      core.sendQueue.add(connection)  // sent at the end of the turn, after the commit
       connection.armEvents()
     }
     if events.contains(.readable) || events.contains(.hangUp) || events.contains(.error) {
@@ -148,6 +140,7 @@ final class ConnectionReader {
   }
 
   private func read(_ connection: Connection) {
+    assert(core.turn.phase == .handling, "nothing is read inside the post source")
     if connection.turn != turn {
       connection.turn = turn
       connection.linesLeft = lineAllowance
@@ -160,8 +153,8 @@ final class ConnectionReader {
       let (result, filled) = connection.input.readOnce(from: connection.fd)
       switch result {
       case .failure(let failure):
-        logger.debug("Client \(connection.id): read failed: \(failure), closing.")
-        close(connection)
+        server.logger.debug("Client \(connection.id): read failed: \(failure), closing.")
+        server.close(connection)
         return
       case .success(.endOfFile):
         connection.inputEnded = true
@@ -191,14 +184,12 @@ final class ConnectionReader {
   private func processLines(_ connection: Connection) {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused, connection.linesLeft > 0
     else { return }
-    let now = loop.now
-    executor.store.today = dayClock.today()  // the local day history counts these requests on
-    let highWater = executor.store.config.limits.maxUnsentBytes
+    let highWater = core.store.config.limits.maxUnsentBytes
     var lines = 0
     connection.input.forEachFrame { frame in
       lines += 1
       switch frame {
-      case .line(let line): executor.handleLine(line, from: connection, now: now)
+      case .line(let line): core.handleLine(line, from: connection)
       case .tooLong:
         ReplyEncoder.appendError(
           ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
@@ -207,14 +198,14 @@ final class ConnectionReader {
       return lines < connection.linesLeft && connection.pendingOutput < highWater && !connection.closeAfterFlush
     }
     connection.linesLeft -= lines
-    if connection.pendingOutput > 0 { outbox.queue(connection) }
+    if connection.pendingOutput > 0 { core.sendQueue.add(connection) }
     if connection.pendingOutput >= highWater {
       connection.readPaused = true
       connection.armEvents()
     }
     // Paused, the connection waits on us, not we on it; ended, it goes once its output is sent.
     let waiting = connection.readPaused || connection.closeAfterFlush || connection.inputEnded
-    timeouts?.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
+    server.timeouts.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
   }
 
   /// After end-of-file, once every line that came before it was carried out: close when the
@@ -222,6 +213,6 @@ final class ConnectionReader {
   private func finishIfEnded(_ connection: Connection) {
     guard connection.inputEnded, !connection.readPaused, !connection.closed else { return }
     connection.closeAfterFlush = true
-    if connection.pendingOutput == 0 { close(connection) } else { outbox.queue(connection) }
+    if connection.pendingOutput == 0 { server.close(connection) } else { core.sendQueue.add(connection) }
   }
 }

@@ -9,22 +9,22 @@ import BadgeSystem
 /// or has output waiting, so an idle daemon is not woken, and a connection that is idle between
 /// lines is never timed out.
 final class ConnectionTimeouts {
-  private let loop: EventLoop
-  private let limits: () -> ResourceLimits
+  /// The owner, which outlives it (a plain reference: the timeouts are looked at on every
+  /// read and send).
+  private unowned(unsafe) let server: Server
   private var timer: TimerSource?
   private var armedAt: UInt64?
   /// Connections with a clock running, by id.
   private var timed: [Int: Connection] = [:]
-  /// A connection that has been inside a line too long.
-  var lineTimedOut: (Connection) -> Void = { _ in }
-  /// A connection whose output has gone unread too long.
-  var sendTimedOut: (Connection) -> Void = { _ in }
-
-  init(loop: EventLoop, limits: @escaping () -> ResourceLimits) throws(SystemError) {
-    self.loop = loop
-    self.limits = limits
-    timer = try loop.addTimer(accuracy: 50_000) { [unowned self] in fired() }
+  /// A connection that has been inside a line too long goes to `server.lineTimedOut`, one
+  /// whose output has gone unread too long to `server.sendTimedOut`.
+  init(server: Server) throws(SystemError) {
+    self.server = server
+    timer = try server.loop.addTimer(accuracy: 50_000) { [unowned self] in fired() }
   }
+
+  private var loop: EventLoop { server.loop }
+  private func limits() -> ResourceLimits { server.store.config.limits }
 
   /// After the connection's complete lines were carried out: `insideLine` tells whether it has
   /// begun another, `progressed` whether it finished any since the last call.
@@ -89,13 +89,13 @@ final class ConnectionTimeouts {
     for connection in Array(timed.values) {
       if let since = connection.insideLineSince, since + UInt64(limits.lineTimeoutMs) * 1000 <= now {
         connection.insideLineSince = nil
-        lineTimedOut(connection)
+        server.lineTimedOut(connection)
       }
       if !connection.closed, let since = connection.unreadSince,
         since + UInt64(limits.sendTimeoutMs) * 1000 <= now
       {
         connection.unreadSince = nil
-        sendTimedOut(connection)
+        server.sendTimedOut(connection)
       }
       if connection.closed {
         forget(connection)

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 import Glibc
 
@@ -65,31 +66,32 @@ public enum Daemon {
     do throws(SystemError) {
       let loop = try EventLoop()
       let store = Store(config: config)
-      // The day compaction at start prunes history by; requests keep it current after that.
-      var dayClock = LocalDayClock()
-      store.today = dayClock.today()
+      let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
+      // The start is the daemon's first turn: loading the state folder compacts it, pruning
+      // history by that turn's day, and the bus bridges announce at its instant. It ends
+      // before the loop runs, so the loop's first turn reads the clock afresh.
+      server.core.turn.begin()
       let persistence: Persistence
       do {
         persistence = try Persistence(folder: stateFolder, store: store, sync: config.sync, loop: loop, logger: logger)
       } catch {
         throw SystemError("use the state folder '\(stateFolder)' (\(error.operation))", error.errno)
       }
-      let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
-      server.changeLog = persistence
+      server.core.changeLog = persistence
       let hooks = try HookRunner(loop: loop, config: config, logger: logger)
-      server.hooks = hooks
+      server.core.hooks = hooks
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
       let notifier = try ServiceNotifier(loop: loop, server: server)
       let reloader = ConfigReloader(
-        path: configPath, required: options.configFile != nil, store: store, server: server,
-        notifier: notifier, logger: logger)
-      let bridges = BusBridges(server: server, loop: loop, logger: logger)
+        path: configPath, required: options.configFile != nil, core: server.core, notifier: notifier,
+        logger: logger)
+      let bridges = BusBridges(core: server.core, loop: loop, logger: logger)
       reloader.didApply = {
         persistence.sync = $0.sync
         bridges.apply($0)
         hooks.reconfigure($0)
       }
-      server.reloadConfig = reloader.reload
+      server.core.reloader = reloader
       let stop = { [unowned server] in
         notifier.stopping()
         logger.info("Shutting down.")
@@ -104,6 +106,7 @@ public enum Daemon {
       logger.info("Listening on \(listener.path)\(listener.isInherited ? " (passed by the service manager)" : "").")
       for warning in listener.accessWarnings() { logger.warning(warning) }
       bridges.apply(config)
+      server.endTurn()
       notifier.ready()
       var status = try loop.run()
       bridges.stop()

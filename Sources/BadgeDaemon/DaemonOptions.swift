@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeSystem
 
 /// The command line of `badged`.

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 import Glibc
 
@@ -8,7 +9,7 @@ import Glibc
 /// starts them with `posix_spawn`, reaps them through sd-event child sources, and kills a run
 /// that outlives `hook_timeout_ms`. A hook that cannot start, fails or is killed is logged once
 /// per config load.
-final class HookRunner {
+final class HookRunner: ChangeHooks {
   private let loop: EventLoop
   private let logger: Logger
   private var config: DaemonConfig

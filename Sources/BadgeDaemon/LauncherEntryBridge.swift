@@ -1,15 +1,17 @@
 import BadgeBridge
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 
 /// The LauncherEntry bridge: apps' `com.canonical.Unity.LauncherEntry.Update` signals become
 /// `app:<desktop id>` channels, and channels with `export = <desktop id>` are announced to
 /// docks the same way.
 ///
-/// Changes go through `Server.applyChange` and `Server.pulse`, the path requests take, so they
-/// are persisted and pushed to watchers like any `SET`.
-final class LauncherEntryBridge {
-  private let server: Server
+/// Changes go through the server's core (`apply`, `pulse`), the path requests take, so they
+/// are persisted and pushed to watchers like any `SET`, and counted on the day of the turn
+/// that carries the signal. It is the core's observer: it announces exported channels' events.
+final class LauncherEntryBridge: EventObserver {
+  private let core: DaemonCore
   private let logger: Logger
   private var bus: BusConnection?
   private var slots: [BusSlot] = []
@@ -25,12 +27,12 @@ final class LauncherEntryBridge {
   static let ownerRule =
     "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
 
-  init(server: Server, logger: Logger) {
-    self.server = server
+  init(core: DaemonCore, logger: Logger) {
+    self.core = core
     self.logger = logger
   }
 
-  private var config: BridgeConfig { server.store.config.bridge }
+  private var config: BridgeConfig { core.store.config.bridge }
 
   // MARK: - Connection
 
@@ -81,7 +83,7 @@ final class LauncherEntryBridge {
       logger.debug("LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)])
     }
     if let count = effect.count { set(channel, count, why: "LauncherEntry from \(sender)") }
-    if effect.urgent { server.pulse(channel) }
+    if effect.urgent { core.pulse(channel) }
   }
 
   private func ownerChanged(_ message: BusMessage) {
@@ -104,8 +106,8 @@ final class LauncherEntryBridge {
   }
 
   private func set(_ channel: ChannelName, _ count: Int, why: String) {
-    do throws(CommandExecutor.ChangeRefusal) {
-      let outcome = try server.applyChange(.set(count), to: channel)
+    do throws(ChangeRefusal) {
+      let outcome = try core.apply(.set(count), to: channel)
       refusedChannels.remove(channel)
       if outcome.changed {
         logger.debug("Set '\(channel)' to \(count) (\(why)).", [.channel(channel)])
@@ -119,21 +121,21 @@ final class LauncherEntryBridge {
 
   // MARK: - LauncherEntry out
 
-  /// Announces a channel's new state when it is exported (the server's observer). The export
+  /// Announces a channel's new state when it is exported (the core's observer). The export
   /// is the channel's setting in force, so `CONFIGURE <ch> export=…` counts as the config's.
-  func channelPushed(_ channel: Channel) {
+  func published(_ channel: Channel) {
     announce(channel)
   }
 
   /// Announces every exported channel (a new connection, a new dock, a reload).
   func announceAll() {
-    for channel in server.store.exported { announce(channel) }
+    for channel in core.store.exported { announce(channel) }
   }
 
   private func announce(_ channel: Channel) {
     guard let id = channel.settings.export else { return }
     guard let bus else { return }
-    let state = LauncherEntryExport.State(count: channel.count, urgent: channel.pulseUntil > server.loop.now)
+    let state = LauncherEntryExport.State(count: channel.count, urgent: channel.pulseUntil > core.now)
     guard announced[channel.name]?.id != id || announced[channel.name]?.state != state else { return }
     do throws(SystemError) {
       try bus.emitSignal(

@@ -1,5 +1,6 @@
 import BadgeBridge
 import BadgeCore
+import BadgeServer
 import BadgeSystem
 
 /// `[notifications] count = yes`: a second bus connection that becomes a monitor
@@ -9,7 +10,7 @@ import BadgeSystem
 /// A monitor only receives: it sees the four kinds of message its rules select and can send
 /// nothing, so it never disturbs the notification daemon.
 final class NotificationMonitor {
-  private let server: Server
+  private let core: DaemonCore
   private let logger: Logger
   private var slots: [BusSlot] = []
   private var counter = NotificationCounter()
@@ -26,8 +27,8 @@ final class NotificationMonitor {
     "type='signal',interface='\(interface)',member='ActionInvoked'",
   ]
 
-  init(server: Server, logger: Logger) {
-    self.server = server
+  init(core: DaemonCore, logger: Logger) {
+    self.core = core
     self.logger = logger
   }
 
@@ -81,8 +82,8 @@ final class NotificationMonitor {
   }
 
   private func change(_ mutation: Store.Mutation, _ channel: ChannelName, why: String) {
-    do throws(CommandExecutor.ChangeRefusal) {
-      let outcome = try server.applyChange(mutation, to: channel)
+    do throws(ChangeRefusal) {
+      let outcome = try core.apply(mutation, to: channel)
       refusedChannels.remove(channel)
       logger.debug("'\(channel)' is now \(outcome.channel.count) (\(why)).", [.channel(channel)])
     } catch {

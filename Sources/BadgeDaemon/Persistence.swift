@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgePersistence
+import BadgeServer
 import BadgeSystem
 import Glibc
 
@@ -40,9 +41,9 @@ final class Persistence: ChangeLog {
   /// compaction until it succeeds, so nothing is appended to a file a failed compaction may
   /// have replaced (or half replaced) on disk.
   private var journalIsCurrent = true
-  /// Called when storing fails outside `commit()`: a deferred flush, or a compaction after the
-  /// turn's records were saved.
-  var failed: ((SystemError) -> Void)?
+  /// Told when storing fails outside `commit()`: a deferred flush, or a compaction after the
+  /// turn's records were saved (the core sets it when it takes the change log).
+  var failures: StorageFailurePolicy?
 
   /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
   /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
@@ -103,7 +104,7 @@ final class Persistence: ChangeLog {
 
   /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
   /// A compaction that follows and fails does not undo the records (they are on disk, in the
-  /// old journal or in the new snapshot) but is reported to `failed`.
+  /// old journal or in the new snapshot) but is reported to `failures`.
   func commit() throws(SystemError) {
     guard !pending.isEmpty else { return }
     defer { pending.removeAll(keepingCapacity: true) }
@@ -126,7 +127,7 @@ final class Persistence: ChangeLog {
       do {
         try compact()
       } catch {
-        failed?(error)
+        failedOutsideCommit(error)
       }
     }
   }
@@ -184,17 +185,23 @@ final class Persistence: ChangeLog {
       do {
         try journal.flush()
       } catch {
-        failed?(error)
+        failedOutsideCommit(error)
       }
     }
   }
 
-  /// A background flush finished. Its failure is reported to `failed`: the changes since the
+  /// A background flush finished. Its failure is reported to `failures`: the changes since the
   /// last flush were acknowledged, so the repair (a compaction) must put them on disk. Changes
   /// written meanwhile whose flush came due are flushed next turn (not from here: this also
   /// runs inside a compaction, which must not start a flush).
   private func deferredFlushFinished(_ error: SystemError?) {
-    if let error { failed?(error) }
+    if let error { failedOutsideCommit(error) }
     if unflushed && flushTimer?.deadline == nil { flushTimer?.schedule(at: loop.now) }
+  }
+
+  /// Storing failed after the changes it concerned were acknowledged: they stay in memory, and
+  /// the failure policy refuses changes until a repair saves them.
+  private func failedOutsideCommit(_ error: SystemError) {
+    failures?.failed(error, "changes already acknowledged are kept in memory.")
   }
 }

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeSystem
 
 /// Keeps one connection to the session bus alive: connects at start, and whenever the bus is

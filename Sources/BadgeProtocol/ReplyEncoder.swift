@@ -87,6 +87,17 @@ public enum ReplyEncoder {
     }
   }
 
+  /// A state or do-not-disturb line encoded as one kind, appended as `kind`: the same bytes
+  /// with the first word replaced (`STATE ` and `EVENT ` are both six bytes), so that the
+  /// reply and the event of one change share one encoding.
+  @inline(__always)
+  public static func appendLine(_ line: UnsafeRawBufferPointer, as kind: StateKind, to out: inout [UInt8]) {
+    let prefix = kind.prefix
+    precondition(line.count > prefix.utf8CodeUnitCount, "a state line")
+    out.append(contentsOf: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[prefix.utf8CodeUnitCount...]))
+  }
+
   /// `OK`
   @inline(__always)
   public static func appendOK(to out: inout [UInt8]) {

@@ -1,4 +1,4 @@
-import BadgeBridge
+import BadgeCore
 import CSystemd
 import Glibc
 

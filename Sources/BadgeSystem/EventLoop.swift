@@ -17,8 +17,10 @@ public final class EventLoop {
 
   deinit { sd_event_unref(raw) }
 
-  /// The loop's monotonic time in microseconds: the time the current iteration woke, so every
-  /// handler of one turn sees the same instant (`sd_event_now`).
+  /// The loop's monotonic time in microseconds: the time the current iteration woke
+  /// (`sd_event_now`), the same for every handler of the iteration. A turn of the daemon may
+  /// span several iterations (each dispatches one source, then the post source runs), so the
+  /// server reads it once per turn, through `LoopClock`.
   public var now: UInt64 {
     var usec: UInt64 = 0
     _ = sd_event_now(raw, CLOCK_MONOTONIC, &usec)

@@ -1,17 +1,9 @@
+import BadgeCore
 import Glibc
 
-/// The outcome of a non-blocking read or write.
-public enum IOResult: Equatable, Sendable {
-  /// This many bytes moved (more than 0).
-  case processed(Int)
-  /// Nothing moved now; wait for readiness.
-  case wouldBlock
-  /// The peer closed its end (reads only).
-  case endOfFile
-}
-
-/// An open file descriptor; a thin wrapper with Swift errors. Closing is explicit.
-public struct FileDescriptor: Hashable, Sendable {
+/// An open file descriptor; a thin wrapper with Swift errors. Closing is explicit. As a
+/// `ByteSource` it is what the protocol's `LineReader` reads from.
+public struct FileDescriptor: Hashable, Sendable, ByteSource {
   public let rawValue: CInt
 
   public init(rawValue: CInt) { self.rawValue = rawValue }
@@ -94,4 +86,9 @@ public struct FileDescriptor: Hashable, Sendable {
   public func close() {
     _ = Glibc.close(rawValue)
   }
+}
+
+extension ByteSource where Self == FileDescriptor {
+  /// Standard input where any `ByteSource` will do (`reader.read(from: .standardInput)`).
+  public static var standardInput: FileDescriptor { FileDescriptor.standardInput }
 }

@@ -4,12 +4,11 @@ import CLinux
 ///
 /// glibc keeps what the process frees for reuse and hands back on its own only the top of the
 /// heap; the output buffers of many connections, freed after a burst, sit between live objects,
-/// so without this the daemon's RSS stayed near its peak (48 MB after 1,000 watchers of a
-/// burst left, against 11 MB before they came; BENCHMARKS.md, "Where the time goes"). The daemon
-/// reports the buffer bytes it lets go of (`released`); once `threshold` bytes have been
-/// released, a one-shot timer runs `malloc_trim(0)` `delay` later, which returns every free
-/// page of the heap. During a long burst that is once per `delay` at most, and an idle daemon
-/// has no timer armed.
+/// so without this the daemon's RSS stayed near its peak long after a burst to many watchers
+/// was over (BENCHMARKS.md, "Memory"). The daemon reports the buffer bytes it lets go of
+/// (`released`); once `threshold` bytes have been released, a one-shot timer runs
+/// `malloc_trim(0)` `delay` later, which returns every free page of the heap. During a long
+/// burst that is once per `delay` at most, and an idle daemon has no timer armed.
 public final class HeapTrimmer {
   /// Released bytes that make a trim worth its walk over the heap.
   public let threshold: Int

@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// Whole-file reads and crash-safe whole-file writes, for the state folder.

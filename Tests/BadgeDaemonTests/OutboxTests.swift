@@ -1,4 +1,5 @@
 @testable import BadgeDaemon
+import BadgeCore
 import BadgeSystem
 import Glibc
 import Testing

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeSystem
 import Glibc
 import Testing

@@ -1,32 +1,36 @@
+import BadgeCore
 import BadgeProtocol
-import BadgeSystem
 
 /// What the daemon does while the state cannot be saved, whatever failed (an append, a flush,
 /// the deferred `everysec` flush, any step of a compaction): changes are refused with
 /// `ERR failed`, reads keep working, a repair is tried once a second, and the log says what
 /// failed once, that the first repair failed (if it did), and when saving works again.
-final class StorageFailurePolicy {
-  private var logger: Logger
-  /// Why changes are refused; `nil` while the state can be saved.
-  private(set) var failure: SystemError?
-  /// Makes the change log whole again (a compaction); set by whoever owns the change log.
-  var repair: () throws(SystemError) -> Void = {}
-  /// Arranges for `tryRepair()` to be called in a second (the server's repair timer).
-  var scheduleRepair: () -> Void = {}
-  /// How many failures were reported since saving last worked (the log names the first).
-  private(set) var failuresSinceLastSave = 0
-  /// How many repairs failed since saving last worked.
-  private(set) var failedRepairs = 0
+public final class StorageFailurePolicy {
+  /// How long after a failure, or a failed repair, the next repair is tried (microseconds).
+  static let repairInterval: UInt64 = 1_000_000
 
-  init(logger: Logger) {
+  private var logger: Logger
+  private let turn: Turn
+  /// Why changes are refused; `nil` while the state can be saved.
+  public private(set) var failure: (any Error)?
+  /// When the next repair is due (monotonic microseconds): the daemon's repair timer is armed
+  /// for it at the end of every turn. `nil` while nothing needs repairing.
+  public private(set) var nextRepair: UInt64?
+  /// How many failures were reported since saving last worked (the log names the first).
+  public private(set) var failuresSinceLastSave = 0
+  /// How many repairs failed since saving last worked.
+  public private(set) var failedRepairs = 0
+
+  init(logger: Logger, turn: Turn) {
     self.logger = logger
+    self.turn = turn
   }
 
-  var isFailing: Bool { failure != nil }
+  public var isFailing: Bool { failure != nil }
 
   /// Storage failed: refuse changes until a repair succeeds. `consequence` says what it means
   /// for the changes at hand (for the log).
-  func failed(_ error: SystemError, _ consequence: String) {
+  public func failed(_ error: any Error, _ consequence: String) {
     failuresSinceLastSave += 1
     guard failure == nil else {
       logger.debug("\(error); still refusing changes.")
@@ -34,15 +38,16 @@ final class StorageFailurePolicy {
     }
     failure = error
     logger.error("\(error); \(consequence) Refusing changes until the state can be saved.")
-    scheduleRepair()
+    nextRepair = turn.now + StorageFailurePolicy.repairInterval
   }
 
-  /// Tries to make the change log whole; on success changes are accepted again, else another
-  /// try is scheduled.
-  func tryRepair() {
+  /// Tries to make `changeLog` whole; on success changes are accepted again, else another try
+  /// is due.
+  func tryRepair(_ changeLog: (any ChangeLog)?) {
     guard failure != nil else { return }
+    nextRepair = nil
     do {
-      try repair()
+      try changeLog?.repair()
     } catch {
       failedRepairs += 1
       if failedRepairs == 1 {
@@ -50,7 +55,7 @@ final class StorageFailurePolicy {
       } else {
         logger.debug("Repair failed: \(error); trying again.")
       }
-      scheduleRepair()
+      nextRepair = turn.now + StorageFailurePolicy.repairInterval
       return
     }
     failure = nil

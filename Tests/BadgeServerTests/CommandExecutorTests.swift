@@ -1,4 +1,4 @@
-@testable import BadgeDaemon
+@testable import BadgeServer
 import BadgeCore
 import Testing
 

@@ -1,33 +1,30 @@
 import BadgeCore
 import BadgeProtocol
-import BadgeSystem
 
 /// The requests that control when badges ask for attention: `SEEN *`, `PULSE` and `DND`.
 /// (`SEEN <channel>` is a plain mutation.)
 extension CommandExecutor {
   /// `SEEN *`: every channel with unseen items, each with a state line.
-  func seeAll(_ peer: Peer, now: UInt64) {
-    if refuseChange(peer) { return }
+  func seeAll(_ client: Client, now: UInt64) {
+    if refuseChange(client) { return }
     store.seeAll(now: now) { outcome in
-      commit.changed(outcome, by: peer)
-      ReplyEncoder.appendState(outcome.channel, kind: .state, now: now, to: &peer.output)
+      appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
     }
-    ReplyEncoder.appendOK(to: &peer.output)
+    ReplyEncoder.appendOK(to: &client.output)
   }
 
   /// `PULSE <channel> [ms]`: starts or extends the pulse window without changing the count; a
   /// muted, silenced or empty channel is left alone, silently, as an increase would be. Not a
   /// change: its event is staged like a pulse window's end. Replies with the channel's state.
-  func pulse(_ name: ChannelName, for ms: Int?, _ peer: Peer, now: UInt64) {
-    if let channel = store.pulse(name, for: ms, now: now) { commit.stage(channel) }
-    commit.observed(by: peer)
-    ReplyEncoder.appendState(store.channel(named: name), kind: .state, now: now, to: &peer.output)
-    ReplyEncoder.appendOK(to: &peer.output)
+  func pulse(_ name: ChannelName, for ms: Int?, _ client: Client, now: UInt64) {
+    let line = store.pulse(name, for: ms, now: now).flatMap { commit.stage($0) }
+    appendState(store.channel(named: name), line: line, to: client, now: now)
+    ReplyEncoder.appendOK(to: &client.output)
   }
 
   /// `DND [on [<duration>] | off | toggle]`: replies with the `*` line of the state after it.
   /// A change is saved before the reply, like a channel's, and pushed to every watcher.
-  func doNotDisturb(_ request: DNDRequest, _ peer: Peer, now: UInt64) {
+  func doNotDisturb(_ request: DNDRequest, _ client: Client, now: UInt64) {
     let wanted: DoNotDisturb?
     switch request {
     case .query: wanted = nil
@@ -35,24 +32,30 @@ extension CommandExecutor {
     case .off: wanted = .off
     case .toggle: wanted = store.dnd.isOn ? .off : DoNotDisturb(isOn: true, until: 0)
     }
+    var line: Range<Int>?
     if let wanted {
-      if refuseChange(peer) { return }
+      if refuseChange(client) { return }
       var silenced: [Channel] = []
       if store.setDND(wanted, changed: { silenced.append($0) }) {
-        commit.changedDND(by: peer, silenced: silenced)
+        line = commit.changedDND(by: client, silenced: silenced)
         logger.info(
           wanted.isOn
             ? "Do-not-disturb is on\(wanted.until > 0 ? " for \(wanted.leftMs(at: now)) ms" : "")."
             : "Do-not-disturb is off.")
       }
     }
-    appendDND(to: peer, now: now)
-    ReplyEncoder.appendOK(to: &peer.output)
+    appendDND(line: line, to: client, now: now)
+    ReplyEncoder.appendOK(to: &client.output)
   }
 
-  /// The do-not-disturb line in a reply; the peer now depends on the turn if it is unsaved.
-  func appendDND(to peer: Peer, now: UInt64) {
-    commit.observed(by: peer)
-    ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, to: &peer.output)
+  /// The do-not-disturb line in a reply: the staged event's `line` when there is one, else
+  /// encoded here. The client now depends on the turn if it is unsaved.
+  func appendDND(line: Range<Int>? = nil, to client: Client, now: UInt64) {
+    commit.observed(by: client)
+    if let line {
+      commit.events.appendReply(line, to: &client.output)
+    } else {
+      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, to: &client.output)
+    }
   }
 }

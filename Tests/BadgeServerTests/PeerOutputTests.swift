@@ -1,4 +1,4 @@
-@testable import BadgeDaemon
+@testable import BadgeServer
 import Testing
 
 /// What a peer's output buffer keeps once it is sent, in whole or in part.

@@ -1,4 +1,4 @@
-@testable import BadgeDaemon
+@testable import BadgeServer
 import BadgeCore
 import Testing
 
@@ -51,9 +51,9 @@ import Testing
     turns.endTurn()
     #expect(watcher.mergedDND)
     _ = turns.take(watcher)
-    #expect(turns.subscriptions.appendMergedEvents(to: watcher, from: turns.store, now: turns.now))
+    #expect(turns.appendMerged(to: watcher))
     #expect(turns.take(watcher) == ["EVENT * dnd=1 left=0"])
-    #expect(!turns.subscriptions.appendMergedEvents(to: watcher, from: turns.store, now: turns.now))
+    #expect(!turns.appendMerged(to: watcher))
   }
 
   @Test func pulseIsStagedLikeAWindowsEndAndSavesNothing() {

@@ -1,4 +1,4 @@
-@testable import BadgeDaemon
+@testable import BadgeServer
 import BadgeCore
 import Testing
 
@@ -25,9 +25,9 @@ import Testing
     let before = everything()
 
     turns.log.failCommits = true
+    turns.now += 1000  // the failing turn happens later than the saved one (a turn has one instant)
     let earlyReader = turns.peer()
     turns.send(earlyReader, "GET mail")  // before any change of the turn: shows saved state
-    turns.now += 1000
     turns.send(writer, "INCR mail", "INCR new", "UNMUTE chat", "CONFIGURE mail max_label=3")
     let lateReader = turns.peer()
     turns.send(lateReader, "GET new")  // shows a change that is not saved
@@ -49,13 +49,20 @@ import Testing
     #expect(!watcher.closed)
     #expect(turns.closed.map(\.id) == [writer.id, lateReader.id])
     #expect(writer.output.isEmpty && lateReader.output.isEmpty, "closed without replies")
-    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5", "OK"])
+    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5", "OK"])
+  }
+
+  /// The repair timer fires: the core tries a repair in a turn of its own.
+  func repairTimerFires() {
+    turns.now = turns.policy.nextRepair!
+    turns.core.tryRepair()
+    turns.endTurn()
   }
 
   @Test func whileFailingChangesAreRefusedReadsServedAndRepairIsRetried() {
     _ = failedTurn()
-    #expect(turns.repairsScheduled == 1)
-    #expect(turns.commit.policy.isFailing)
+    #expect(turns.policy.nextRepair == turns.now + 1_000_000, "a repair is due a second after the failure")
+    #expect(turns.policy.isFailing)
     let client = turns.peer()
     turns.send(client, "INCR mail", "CLEAR *", "GET mail")
     let lines = turns.take(client)
@@ -70,13 +77,14 @@ import Testing
     // The first repair fails and is tried again; the second one succeeds.
     turns.log.failCommits = false
     turns.log.failRepairs = true
-    turns.commit.policy.tryRepair()
-    #expect(turns.commit.policy.isFailing)
-    #expect(turns.repairsScheduled == 2)
-    #expect(turns.commit.policy.failedRepairs == 1)
+    repairTimerFires()
+    #expect(turns.policy.isFailing)
+    #expect(turns.policy.nextRepair == turns.now + 1_000_000, "the next try a second later")
+    #expect(turns.policy.failedRepairs == 1)
     turns.log.failRepairs = false
-    turns.commit.policy.tryRepair()
-    #expect(!turns.commit.policy.isFailing)
+    repairTimerFires()
+    #expect(!turns.policy.isFailing)
+    #expect(turns.policy.nextRepair == nil)
     #expect(turns.log.repairs == 2)
     turns.send(client, "INCR mail")
     #expect(turns.take(client) == ["STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3 badge=count dnd=off unseen=6", "OK"])
@@ -85,15 +93,21 @@ import Testing
   }
 
   @Test func aFailureOutsideACommitEntersTheSamePolicyOnce() {
-    turns.log.failed?(MemoryChangeLog.diskError)
-    turns.log.failed?(MemoryChangeLog.diskError)
-    #expect(turns.commit.policy.isFailing)
-    #expect(turns.commit.policy.failuresSinceLastSave == 2)
-    #expect(turns.repairsScheduled == 1, "one repair loop, however many failures")
+    turns.log.failures?.failed(DiskError(), "changes already acknowledged are kept in memory.")
+    let due = turns.policy.nextRepair
+    turns.now += 500_000
+    turns.endTurn()
+    turns.log.failures?.failed(DiskError(), "changes already acknowledged are kept in memory.")
+    #expect(turns.policy.isFailing)
+    #expect(turns.policy.failuresSinceLastSave == 2)
+    #expect(turns.policy.nextRepair == due, "one repair loop, however many failures")
+    #expect(turns.logLines.lines.filter { $0.contains("Refusing changes") } == [
+      "Failed to write to 'journal': Input/output error; changes already acknowledged are kept in memory. Refusing changes until the state can be saved."
+    ])
     let client = turns.peer()
     turns.send(client, "SET mail 1")
     #expect(turns.take(client).first?.hasPrefix("ERR failed ") == true)
-    turns.commit.policy.tryRepair()
+    repairTimerFires()
     turns.send(client, "SET mail 1")
     #expect(turns.take(client).first?.hasPrefix("STATE mail count=1 ") == true)
   }

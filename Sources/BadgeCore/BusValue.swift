@@ -1,7 +1,8 @@
 /// A value read from a D-Bus message, as far as the bridges look at it.
 ///
-/// The system module turns sd-bus messages into these, so that everything the bridges decide
-/// (which channel, which count) is pure and tested without a bus.
+/// The system module turns sd-bus messages into these (and builds messages from them), so that
+/// everything the bridges decide (which channel, which count) is pure and tested without a bus.
+/// They live here, below both, because both must know them and neither may know the other.
 public enum BusValue: Equatable, Sendable {
   /// Any signed integer type (`x`, `i`, `n`).
   case signed(Int64)

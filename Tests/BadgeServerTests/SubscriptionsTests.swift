@@ -1,4 +1,4 @@
-@testable import BadgeDaemon
+@testable import BadgeServer
 import BadgeCore
 import Testing
 
@@ -38,15 +38,15 @@ import Testing
     let nearlyFull = turns.watcher()
     let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1\n".utf8.count
     // Room for exactly two more lines before the high-water mark.
-    nearlyFull.output = Array(repeating: 0x20, count: Subscriptions.eventHighWater - 2 * line + 1)
+    nearlyFull.output = Array(repeating: 0x20, count: Subscriptions<Peer>.eventHighWater - 2 * line + 1)
     let writer = turns.peer()
     turns.send(writer, "INCR a", "INCR b", "INCR c", "INCR a")
     turns.endTurn()
-    let appended = Array(nearlyFull.output.suffix(nearlyFull.output.count - (Subscriptions.eventHighWater - 2 * line + 1)))
+    let appended = Array(nearlyFull.output.suffix(nearlyFull.output.count - (Subscriptions<Peer>.eventHighWater - 2 * line + 1)))
     #expect(String(decoding: appended, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ")[1]) } == ["a", "b"])
     #expect(nearlyFull.behindFrom != nil)
     nearlyFull.discardOutput()
-    #expect(turns.subscriptions.appendMergedEvents(to: nearlyFull, from: turns.store, now: turns.now))
+    #expect(turns.appendMerged(to: nearlyFull))
     #expect(turns.take(nearlyFull).map { "\($0.split(separator: " ")[1]) \(field($0, "count")!)" } == ["c 1", "a 2"])
     #expect(turns.subscriptions.backlog.isEmpty)
   }
@@ -56,15 +56,15 @@ import Testing
     let writer = turns.peer()
     turns.send(writer, "INCR b", "INCR a", "INCR b", "SET a 7", "INCR c")
     turns.endTurn()
-    #expect(slow.output.count == Subscriptions.eventHighWater, "nothing appended while congested")
+    #expect(slow.output.count == Subscriptions<Peer>.eventHighWater, "nothing appended while congested")
     #expect(slow.behindFrom != nil)
     #expect(turns.subscriptions.backlog.count == 3, "one entry per channel")
     slow.discardOutput()  // the outbox sent it
-    #expect(turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
+    #expect(turns.appendMerged(to: slow))
     #expect(turns.take(slow).map { "\($0.split(separator: " ")[1]) \(field($0, "count")!)" } == ["b 2", "a 7", "c 1"])
     #expect(slow.behindFrom == nil)
     #expect(turns.subscriptions.backlog.isEmpty, "nobody behind: nothing kept")
-    #expect(!turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
+    #expect(!turns.appendMerged(to: slow))
   }
 
   @Test func aWatcherBehindGetsNothingNewUntilItCaughtUp() {
@@ -76,7 +76,7 @@ import Testing
     turns.send(writer, "INCR b")  // the output drained, but "a" is still held back
     turns.endTurn()
     #expect(slow.output.isEmpty, "no event may overtake a held-back one")
-    #expect(turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now))
+    #expect(turns.appendMerged(to: slow))
     #expect(turns.take(slow).map { String($0.split(separator: " ")[1]) } == ["a", "b"])
   }
 
@@ -87,7 +87,7 @@ import Testing
     turns.endTurn()
     #expect(turns.store.channels.isEmpty)
     slow.discardOutput()
-    turns.subscriptions.appendMergedEvents(to: slow, from: turns.store, now: turns.now)
+    turns.appendMerged(to: slow)
     let events = turns.take(slow)
     #expect(events.count == 1 && events[0].hasPrefix("EVENT gone count=0 ") && field(events[0], "seq") == "2", "\(events)")
   }
@@ -99,12 +99,12 @@ import Testing
     turns.endTurn()
     #expect(turns.subscriptions.backlog.count == 12)
     slow[0].discardOutput()
-    turns.subscriptions.appendMergedEvents(to: slow[0], from: turns.store, now: turns.now)
+    turns.appendMerged(to: slow[0])
     #expect(turns.take(slow[0]).count == 12)
     #expect(turns.subscriptions.backlog.count == 12, "the others still need it")
     for peer in slow.dropFirst() {
       peer.discardOutput()
-      turns.subscriptions.appendMergedEvents(to: peer, from: turns.store, now: turns.now)
+      turns.appendMerged(to: peer)
       #expect(turns.take(peer).suffix(2).map { String($0.split(separator: " ")[1]) } == ["b", "c9"])
     }
     #expect(turns.subscriptions.backlog.isEmpty)
@@ -117,10 +117,10 @@ import Testing
     let writer = turns.peer()
     for i in 0..<1000 { turns.send(writer, "INCR ch\(i % 10)") }
     turns.endTurn()
-    #expect(Subscriptions.eventHighWater == 8 << 10)
-    #expect(watcher.output.count >= Subscriptions.eventHighWater)
-    #expect(watcher.output.count < Subscriptions.eventHighWater + 200, "one line past the mark at most")
-    #expect(watcher.output.capacity <= 2 * Subscriptions.eventHighWater)
+    #expect(Subscriptions<Peer>.eventHighWater == 8 << 10)
+    #expect(watcher.output.count >= Subscriptions<Peer>.eventHighWater)
+    #expect(watcher.output.count < Subscriptions<Peer>.eventHighWater + 200, "one line past the mark at most")
+    #expect(watcher.output.capacity <= 2 * Subscriptions<Peer>.eventHighWater)
     #expect(watcher.behindFrom != nil)
     #expect(turns.subscriptions.backlog.count == 10, "one entry per channel, not per event")
   }

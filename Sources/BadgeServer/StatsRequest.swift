@@ -6,7 +6,7 @@ extension CommandExecutor {
   /// Replies with the period's figures of every channel `patterns` select, by name: each
   /// channel named exactly (even without history), and each channel with history a glob
   /// matches (every channel with history without patterns).
-  func stats(_ period: StatsPeriod, _ patterns: [ChannelPattern], for peer: Peer) {
+  func stats(_ period: StatsPeriod, _ patterns: [ChannelPattern], for client: Client) {
     let history = store.history
     var names = Set<ChannelName>()
     for pattern in patterns {
@@ -18,8 +18,8 @@ extension CommandExecutor {
       }
     }
     for name in names.sorted() {
-      StatsLines.append(history.stats(of: name, period: period, today: store.today), to: &peer.output)
+      StatsLines.append(history.stats(of: name, period: period, today: store.today), to: &client.output)
     }
-    ReplyEncoder.appendOK(to: &peer.output)
+    ReplyEncoder.appendOK(to: &client.output)
   }
 }

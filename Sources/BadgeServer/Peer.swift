@@ -3,15 +3,16 @@ import BadgeCore
 /// One client as the protocol sees it, without its socket: the output waiting to be sent,
 /// what it watches, and its part in the current turn.
 ///
-/// The pure parts of the server (`CommandExecutor`, `Subscriptions`, `GroupCommit`) work on
-/// peers only, so tests drive them in-process; `Connection` adds the socket.
-class Peer {
-  final let id: Int
+/// The server's core (`ServerCore` and its parts) works on peers only, so tests drive it
+/// in-process; the daemon's `Connection` is a peer with a socket. The core is generic over the
+/// peer type, so what it hands back (a client to send to, to close) is the daemon's own type.
+open class Peer {
+  public final let id: Int
   /// The peer's process, for logs (`SO_PEERCRED`); `nil` when unknown.
-  final let pid: Int32?
+  public final let pid: Int32?
   /// Bytes to send are `output[outputOffset...]`.
-  final var output: [UInt8] = []
-  final var outputOffset = 0
+  public final var output: [UInt8] = []
+  public final var outputOffset = 0
 
   /// What the peer watches: `nil` when it does not watch, `[]` for every channel.
   final var patterns: [ChannelPattern]? = nil
@@ -27,28 +28,29 @@ class Peer {
   /// Whether the peer changed, or read, state this turn that is not saved yet: if the commit
   /// fails, it is closed without its replies.
   final var dependsOnTurn = false
-  /// Whether it waits in the outbox for the end of the turn.
-  final var queuedForSend = false
+  /// Whether it waits in the `SendQueue` for the end of the turn.
+  public final internal(set) var queuedForSend = false
   /// The peer sent end-of-file or asked to `QUIT`: close once the output is sent.
-  final var closeAfterFlush = false
-  final var closed = false
+  public final var closeAfterFlush = false
+  public final var closed = false
 
   /// The output buffer kept once everything is sent: a request/response client's replies fit,
   /// so its buffer serves every turn; a bigger one (a watcher's during a burst, a long `LIST`)
   /// is freed, so that a thousand watchers do not each hold their largest burst.
-  static let keptOutputCapacity = 4 << 10
+  public static let keptOutputCapacity = 4 << 10
 
-  init(id: Int, pid: Int32?) {
+  public init(id: Int, pid: Int32?) {
     self.id = id
     self.pid = pid
   }
 
   /// Bytes queued but not yet sent.
-  final var pendingOutput: Int { output.count - outputOffset }
+  public final var pendingOutput: Int { output.count - outputOffset }
 
   /// Everything was sent: empties the output, freeing its buffer when it is larger than
   /// `keptOutputCapacity`. Returns the bytes freed.
-  final func outputSent() -> Int {
+  @inlinable
+  public final func outputSent() -> Int {
     outputOffset = 0
     let capacity = output.capacity
     guard capacity > Peer.keptOutputCapacity else {
@@ -62,28 +64,28 @@ class Peer {
   /// Part of the output was sent: once the sent bytes are at least as many as those still
   /// waiting, they are dropped from the front, so the buffer holds at most twice what waits
   /// rather than everything sent since it last drained.
-  final func outputPartlySent() {
+  public final func outputPartlySent() {
     guard outputOffset > Peer.keptOutputCapacity, outputOffset >= pendingOutput else { return }
     output.removeFirst(outputOffset)
     outputOffset = 0
   }
 
-  final var isWatching: Bool { patterns != nil }
+  public final var isWatching: Bool { patterns != nil }
 
   /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed:
   /// otherwise `Subscriptions.appendMergedEvents` has nothing to append, and is not called.
-  final var owesMergedEvents: Bool { behindFrom != nil || mergedDND }
+  public final var owesMergedEvents: Bool { behindFrom != nil || mergedDND }
 
   /// Whether a change of `name` is pushed to this peer.
   @inline(__always)
-  final func watches(_ name: ChannelName) -> Bool {
+  public final func watches(_ name: ChannelName) -> Bool {
     guard let patterns else { return false }
     if patterns.isEmpty { return true }
     return patterns.contains { $0.matches(name) }  // borrows each pattern; a `for` loop copied it
   }
 
   /// Drops everything not sent yet (a peer closed without its replies).
-  final func discardOutput() {
+  public final func discardOutput() {
     output = []
     outputOffset = 0
   }

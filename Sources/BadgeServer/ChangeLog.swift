@@ -1,0 +1,22 @@
+import BadgeCore
+
+/// Records every change before its reply is sent: the seam where persistence plugs in (the
+/// daemon's `Persistence`; in tests, a log in memory that fails on demand).
+///
+/// Its failures are only described (in the log, in `ERR failed` replies), never inspected, so
+/// any error does.
+public protocol ChangeLog: AnyObject {
+  /// Called for every change, in order, with the channel as it is after the change and its
+  /// history entry of the day the change was counted on (`nil`: none).
+  func record(_ channel: Channel, day: HistoryDay?)
+  /// Called when a request turned do-not-disturb on or off (not for its end by time).
+  func record(_ dnd: DoNotDisturb)
+  /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
+  /// or throws, having saved none of them.
+  func commit() throws
+  /// Called after a failure, once a second until it succeeds: makes the log whole again.
+  func repair() throws
+  /// Where failures outside a commit are reported (the deferred `everysec` flush, a compaction
+  /// after the turn's records were saved); set by `ServerCore` when the log is attached.
+  var failures: StorageFailurePolicy? { get set }
+}

@@ -1,0 +1,203 @@
+import BadgeCore
+import BadgeProtocol
+
+/// Carries out requests: each command's meaning against the store, with its reply appended to
+/// the client's output. Changes go through `GroupCommit`, `WATCH` and `UNWATCH` through
+/// `Subscriptions`. `now` comes with the line: the turn's instant.
+final class CommandExecutor<Client: Peer> {
+  let store: Store
+  let subscriptions: Subscriptions<Client>
+  let commit: GroupCommit<Client>
+  let logger: Logger
+  /// Carries out `RELOAD`.
+  weak var reloader: (any ConfigReloading)?
+
+  init(store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, logger: Logger) {
+    self.store = store
+    self.subscriptions = subscriptions
+    self.commit = commit
+    self.logger = logger
+  }
+
+  /// Parses one line and replies to it in the client's output.
+  func handleLine(_ line: UnsafeRawBufferPointer, from client: Client, now: UInt64) {
+    guard let parsed = RequestParser.parse(line) else { return }  // an empty line
+    switch parsed {
+    case .success(let request): execute(request, from: client, now: now)
+    case .failure(let error):
+      logger.debug("Client \(client.id): \(error.description)")
+      ReplyEncoder.appendError(error, to: &client.output)
+    }
+  }
+
+  func execute(_ request: Request, from client: Client, now: UInt64) {
+    switch request {
+    case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
+    case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
+    case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
+    case .clear(let name): mutate(.set(0), name, client, now, command: "CLEAR")
+    case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
+    case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
+    case .configure(let name, let set, let reset):
+      mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
+    case .clearAll:
+      if refuseChange(client) { return }
+      store.clearAll(now: now) { outcome in
+        appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
+      }
+      ReplyEncoder.appendOK(to: &client.output)
+    case .seen(let name): mutate(.seen, name, client, now, command: "SEEN")
+    case .seenAll: seeAll(client, now: now)
+    case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
+    case .dnd(let request): doNotDisturb(request, client, now: now)
+    case .get(let name):
+      appendState(store.channel(named: name), to: client, now: now)
+      ReplyEncoder.appendOK(to: &client.output)
+    case .list:
+      for channel in store.listed { appendState(channel, to: client, now: now) }
+      ReplyEncoder.appendOK(to: &client.output)
+    case .watch(let patterns):
+      let limit = store.config.limits.maxWatchPatterns
+      let total = Subscriptions<Client>.patternCount(client, adding: patterns)
+      guard total <= limit else {
+        ReplyEncoder.appendError(
+          ProtocolError(.tooManyPatterns, "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
+          to: &client.output)
+        return
+      }
+      appendDND(to: client, now: now)
+      for channel in snapshot(for: patterns) { appendState(channel, to: client, now: now) }
+      subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
+      ReplyEncoder.appendOK("watching", to: &client.output)
+    case .unwatch:
+      subscriptions.stop(client)
+      ReplyEncoder.appendOK(to: &client.output)
+    case .hello:
+      ReplyEncoder.appendData(
+        "badged \(BadgedVersion.current) protocol=\(ProtocolInfo.version)", to: &client.output)
+      ReplyEncoder.appendOK(to: &client.output)
+    case .ping:
+      ReplyEncoder.appendOK("pong", to: &client.output)
+    case .stats(let period, let patterns):
+      stats(period, patterns, for: client)
+    case .reload:
+      reload(for: client)
+    case .quit:
+      ReplyEncoder.appendOK("bye", to: &client.output)
+      client.closeAfterFlush = true
+    }
+  }
+
+  /// A state line in a reply: the staged event's `line` when the state is that of an event of
+  /// this turn (its bytes, with `STATE` in front), else encoded here. The client now depends on
+  /// the turn if it shows unsaved changes.
+  @inline(__always)
+  func appendState(_ channel: Channel, line: Range<Int>? = nil, to client: Client, now: UInt64) {
+    commit.observed(by: client)
+    if let line {
+      commit.events.appendReply(line, to: &client.output)
+    } else {
+      ReplyEncoder.appendState(channel, kind: .state, now: now, to: &client.output)
+    }
+  }
+
+  /// Applies `mutation` to `name`; a change is recorded and its event staged. The one path of
+  /// every change, whether a client's request or the bus bridges' (no client), so the change
+  /// log and watchers cannot tell them apart.
+  @discardableResult
+  func apply(_ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
+    if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
+    let outcome: Store.Outcome
+    do throws(Store.MutationError) {
+      outcome = try store.apply(mutation, to: name, now: now)
+    } catch {
+      throw .refused(error)
+    }
+    guard outcome.changed else { return (outcome, nil) }
+    return (outcome, commit.changed(outcome, by: client))
+  }
+
+  /// Applies a change and replies with the channel's state line.
+  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String) {
+    do throws(ChangeRefusal) {
+      let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
+      if outcome.changed {
+        logger.debug(
+          "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
+          [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
+      }
+      appendState(outcome.channel, line: line, to: client, now: now)
+      ReplyEncoder.appendOK(to: &client.output)
+    } catch {
+      switch error {
+      case .notSaved(let refusal):
+        ReplyEncoder.appendError(refusal, to: &client.output)
+      case .refused(.countOutOfRange(let current)):
+        ReplyEncoder.appendError(
+          ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
+          to: &client.output)
+      case .refused(.full(let limit)):
+        ReplyEncoder.appendError(
+          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
+          to: &client.output)
+      }
+    }
+  }
+
+  /// `RELOAD`: `OK reloaded`, or `ERR failed <file:line: reason>` with the old config kept.
+  private func reload(for client: Client) {
+    guard let reloader else {
+      ReplyEncoder.appendError(ProtocolError(.failed, "This daemon cannot reload"), to: &client.output)
+      return
+    }
+    do throws(ConfigError) {
+      try reloader.reload()
+      ReplyEncoder.appendOK("reloaded", to: &client.output)
+    } catch {
+      ReplyEncoder.appendError(ProtocolError(.failed, error.description), to: &client.output)
+    }
+  }
+
+  /// While changes cannot be saved, replies `ERR failed` and returns true.
+  func refuseChange(_ client: Client) -> Bool {
+    guard let refusal = commit.policy.refusal else { return false }
+    ReplyEncoder.appendError(refusal, to: &client.output)
+    return true
+  }
+
+  /// The channels a `WATCH` reply starts with: every channel named exactly (even at 0), and
+  /// every listed channel a glob matches (all listed channels without patterns), by name.
+  private func snapshot(for patterns: [ChannelPattern]) -> [Channel] {
+    if patterns.isEmpty { return store.listed }
+    var names = Set<ChannelName>()
+    var result: [Channel] = []
+    for pattern in patterns {
+      if let name = pattern.exactName, names.insert(name).inserted {
+        result.append(store.channel(named: name))
+      }
+    }
+    for channel in store.listed where !names.contains(channel.name) {
+      if patterns.contains(where: { $0.isGlob && $0.matches(channel.name) }) {
+        names.insert(channel.name)
+        result.append(channel)
+      }
+    }
+    return result.sorted { $0.name < $1.name }
+  }
+}
+
+/// Why a change was not made.
+public enum ChangeRefusal: Error, CustomStringConvertible {
+  /// Changes cannot be saved now (`StorageFailurePolicy`); the error is the reply.
+  case notSaved(ProtocolError)
+  /// The store refused the mutation.
+  case refused(Store.MutationError)
+
+  public var description: String {
+    switch self {
+    case .notSaved(let error): return error.message
+    case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
+    case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
+    }
+  }
+}

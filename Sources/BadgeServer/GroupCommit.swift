@@ -1,0 +1,167 @@
+import BadgeCore
+
+/// The turn's changes and what hangs on them: each change is recorded in the change log and
+/// its event staged; at the end of the turn one commit saves them all (group commit), and only
+/// then are the events published. A failed commit takes the turn back: the store undoes its
+/// changes, their events are dropped, and the clients that made them or read them are closed
+/// without replies; then `StorageFailurePolicy` takes over. Feedback hooks, observable too, are
+/// asked for only once the changes behind them are saved.
+final class GroupCommit<Client: Peer> {
+  var changeLog: (any ChangeLog)?
+  /// Runs the feedback hooks of saved count changes and of pulse windows' ends.
+  var hooks: (any ChangeHooks)?
+  /// Sees every event of an exported channel once it is published. Other channels' events are
+  /// not staged for it, so without watchers a change stages nothing.
+  weak var observer: (any EventObserver)?
+  let store: Store
+  let subscriptions: Subscriptions<Client>
+  let policy: StorageFailurePolicy
+  private let turn: Turn
+  /// Clients that changed state this turn, or read it while it had unsaved changes.
+  private var dependents: [Client] = []
+  /// The events of this turn, in order, with their lines.
+  private(set) var events = TurnEvents()
+  /// This turn's count changes (the channel after, the count before), for the hooks.
+  private var countChanges: [(channel: Channel, previous: Int)] = []
+  /// Whether a request changed do-not-disturb this turn.
+  private var dndChanged = false
+
+  init(store: Store, subscriptions: Subscriptions<Client>, policy: StorageFailurePolicy, turn: Turn) {
+    self.store = store
+    self.subscriptions = subscriptions
+    self.policy = policy
+    self.turn = turn
+    store.keepsUndo = true
+    dependents.reserveCapacity(64)
+  }
+
+  /// The number of events staged this turn.
+  var stagedEvents: Int { events.count }
+
+  /// Whether this turn changed something that is not saved yet.
+  var hasUnsavedChanges: Bool { store.hasUndo }
+
+  /// A change made by `client`'s request, or by no client (the bus bridges): recorded, and its
+  /// event staged; a count change also asks for its hooks once saved, when the config has any.
+  /// Returns where the event's line is, when it was encoded (someone watches), so that the
+  /// reply can share it.
+  @discardableResult
+  func changed(_ outcome: Store.Outcome, by client: Client?) -> Range<Int>? {
+    let channel = outcome.channel
+    changeLog?.record(channel, day: outcome.day)
+    if let client { depend(client) }
+    if outcome.previousCount != channel.count, hooks?.hasHooks == true {
+      countChanges.append((channel, outcome.previousCount))
+    }
+    return stage(channel)
+  }
+
+  /// `client`'s request turned do-not-disturb on or off: recorded, and its event staged, then
+  /// the events of the channels it started or stopped silencing. Returns where the event's
+  /// line is, when it was encoded.
+  @discardableResult
+  func changedDND(by client: Client, silenced: [Channel]) -> Range<Int>? {
+    changeLog?.record(store.dnd)
+    dndChanged = true
+    depend(client)
+    return stageDND(silenced: silenced)
+  }
+
+  /// Do-not-disturb's event (its end by time, or a change), then its channels' events. Returns
+  /// where do-not-disturb's line is, when it was staged (someone watches).
+  @discardableResult
+  func stageDND(silenced: [Channel]) -> Range<Int>? {
+    assert(turn.phase == .handling, "no change once the turn's commit began")
+    var line: Range<Int>?
+    if !subscriptions.isEmpty { line = events.append(store.dnd, at: turn.now) }
+    for channel in silenced { stage(channel) }
+    return line
+  }
+
+  /// `client` was just told the state: if it shows unsaved changes, the client's fate is the
+  /// turn's.
+  @inline(__always)
+  func observed(by client: Client) {
+    if store.hasUndo { depend(client) }
+  }
+
+  /// A channel's event, published after the commit: encoded now when someone watches, kept
+  /// without a line when only the observer wants it (an exported channel), left out otherwise.
+  /// Returns where its line is, when it was encoded.
+  @discardableResult
+  func stage(_ channel: Channel) -> Range<Int>? {
+    assert(turn.phase == .handling, "no change once the turn's commit began")
+    if !subscriptions.isEmpty { return events.append(channel, encodedAt: turn.now) }
+    if channel.settings.export != nil && observer != nil { _ = events.append(channel, encodedAt: nil) }
+    return nil
+  }
+
+  private func depend(_ client: Client) {
+    guard !client.dependsOnTurn else { return }
+    client.dependsOnTurn = true
+    dependents.append(client)
+  }
+
+  /// Ends the turn: saves its changes, then publishes its events; or, when saving fails, undoes
+  /// the changes, drops their events and has `transport` close each client that depended on
+  /// them.
+  func commit<Transport: ClientTransport>(_ transport: Transport) where Transport.Client == Client {
+    turn.enter(.committing)
+    var failure: (any Error)?
+    if store.hasUndo, let changeLog {
+      do {
+        try changeLog.commit()
+      } catch {
+        failure = error
+      }
+    }
+    // Channels whose changes were undone: their staged events are dropped.
+    var undone = Set<ChannelName>()
+    if let failure {
+      let clients = dependents.count
+      store.undoChanges { undone.insert($0) }
+      for client in dependents {
+        client.dependsOnTurn = false
+        client.discardOutput()
+        transport.close(client)
+      }
+      policy.failed(failure, "undid the changes of this turn and closed the \(clients) connection(s) that saw them.")
+    } else {
+      store.forgetUndo()
+      for client in dependents { client.dependsOnTurn = false }
+    }
+    dependents.removeAll(keepingCapacity: true)
+    turn.enter(.publishing)
+    publish(dropping: undone, dndUndone: failure != nil && dndChanged)
+    events.removeAll()
+    dndChanged = false
+    for change in countChanges where undone.isEmpty || !undone.contains(change.channel.name) {
+      hooks?.countChanged(change.channel, from: change.previous)
+    }
+    countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
+    subscriptions.turnEnded()
+  }
+
+  /// Publishes the turn's events, but those of `undone` channels (and do-not-disturb's, when
+  /// its change was undone): each run of channel events that lie back to back goes out together
+  /// (one copy per watcher and run), do-not-disturb's between them in order.
+  private func publish(dropping undone: Set<ChannelName>, dndUndone: Bool) {
+    var runStart = 0
+    for (index, event) in events.events.enumerated() {
+      if let channel = event.channel {
+        let kept = undone.isEmpty || !undone.contains(channel.name)
+        if kept, channel.settings.export != nil { observer?.published(channel) }
+        if kept && event.isEncoded { continue }  // the run goes on
+      } else if !dndUndone {
+        subscriptions.publish(events, run: runStart..<index)
+        subscriptions.publishDND(events, at: index)
+        runStart = index + 1
+        continue
+      }
+      // An event that goes to no watcher ends the run before it.
+      subscriptions.publish(events, run: runStart..<index)
+      runStart = index + 1
+    }
+    subscriptions.publish(events, run: runStart..<events.count)
+  }
+}

@@ -1,0 +1,156 @@
+import BadgeCore
+import BadgeProtocol
+
+/// The server's decisions, without a socket or a clock of its own: the one owner of the parts
+/// that decide (`CommandExecutor`, `GroupCommit`, `Subscriptions` with its `EventBacklog`,
+/// `StorageFailurePolicy`, the `SendQueue`) and the door every change comes in by, whatever its
+/// source: a client's request (`handleLine`), a bus bridge (`apply`, `pulse`), a timer
+/// (`expirePulses`, `expireDND`, `tryRepair`), a reload (`reconfigure`).
+///
+/// Each of them belongs to the loop turn under way (`Turn`), whose time is read from the clock
+/// once, by whichever comes first. `endTurn` commits the turn, publishes its events and has
+/// the daemon send the output. The core is generic over the daemon's client type, so what it
+/// hands back (a client to close, the queue to send) needs no cast.
+public final class ServerCore<Client: Peer> {
+  public let store: Store
+  public let turn: Turn
+  /// The clients with output to send at the end of the turn.
+  public let sendQueue: SendQueue<Client>
+  public let policy: StorageFailurePolicy
+  public let logger: Logger
+  let subscriptions: Subscriptions<Client>
+  let commit: GroupCommit<Client>
+  let executor: CommandExecutor<Client>
+
+  public init(store: Store, clock: any TurnClock, logger: Logger) {
+    self.store = store
+    self.logger = logger
+    turn = Turn(clock: clock, store: store)
+    sendQueue = SendQueue(turn: turn)
+    policy = StorageFailurePolicy(logger: logger, turn: turn)
+    subscriptions = Subscriptions(sendQueue: sendQueue, turn: turn)
+    commit = GroupCommit(store: store, subscriptions: subscriptions, policy: policy, turn: turn)
+    executor = CommandExecutor(store: store, subscriptions: subscriptions, commit: commit, logger: logger)
+  }
+
+  // MARK: - The daemon's parts it hands things to
+
+  /// The change log (persistence); `nil` keeps changes in memory only. It reports failures
+  /// outside a commit to `policy`.
+  public var changeLog: (any ChangeLog)? {
+    get { commit.changeLog }
+    set {
+      commit.changeLog = newValue
+      newValue?.failures = policy
+    }
+  }
+
+  /// Runs the feedback hooks of saved changes.
+  public var hooks: (any ChangeHooks)? {
+    get { commit.hooks }
+    set { commit.hooks = newValue }
+  }
+
+  /// Sees every published event of an exported channel (the LauncherEntry export).
+  public var observer: (any EventObserver)? {
+    get { commit.observer }
+    set { commit.observer = newValue }
+  }
+
+  /// Carries out `RELOAD`.
+  public var reloader: (any ConfigReloading)? {
+    get { executor.reloader }
+    set { executor.reloader = newValue }
+  }
+
+  // MARK: - Sources of changes
+
+  /// The turn's instant (monotonic microseconds).
+  public var now: UInt64 { turn.now }
+
+  /// Carries out one request line of `client`, its reply appended to the client's output.
+  @inline(__always)
+  public func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
+    assert(turn.phase == .handling, "nothing is read while the turn ends")
+    executor.handleLine(line, from: client, now: turn.now)
+  }
+
+  /// Applies `mutation` to `name` for no client (a bus bridge), on the path of every request's
+  /// change, so persistence, the group commit and watchers cannot tell them apart.
+  @discardableResult
+  public func apply(_ mutation: Store.Mutation, to name: ChannelName) throws(ChangeRefusal) -> Store.Outcome {
+    try executor.apply(mutation, to: name, by: nil, now: turn.now).outcome
+  }
+
+  /// Starts or extends the channel's pulse window without changing its count (`Store.pulse`),
+  /// and stages the new window's event. Returns the channel when the window moved.
+  @discardableResult
+  public func pulse(_ name: ChannelName) -> Channel? {
+    guard let channel = store.pulse(name, now: turn.now) else { return nil }
+    commit.stage(channel)
+    return channel
+  }
+
+  /// Ends the pulse windows due now: their events are staged, and their `on_pulse_end` hooks
+  /// asked for.
+  public func expirePulses() {
+    store.expirePulses(now: turn.now) { channel in
+      commit.stage(channel)
+      commit.hooks?.pulseEnded(channel)
+    }
+  }
+
+  /// Ends a timed do-not-disturb when it is due: its event, then its channels' events, are
+  /// staged. Like a pulse window's end it is derived from time: nothing is saved.
+  public func expireDND() {
+    var silenced: [Channel] = []
+    if store.expireDND(now: turn.now, changed: { silenced.append($0) }) {
+      commit.stageDND(silenced: silenced)
+      logger.info("Do-not-disturb ended.")
+    }
+  }
+
+  /// Puts a new config in force (a reload): every channel whose settings changed gets an
+  /// event.
+  public func reconfigure(_ config: DaemonConfig) {
+    turn.begin()
+    store.reconfigure(config) { channel in
+      logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
+      commit.stage(channel)
+    }
+  }
+
+  /// Tries to repair the change log after a failure (the repair timer, at `policy.nextRepair`).
+  /// A repair compacts the state folder, which prunes history by the turn's day.
+  public func tryRepair() {
+    turn.begin()
+    policy.tryRepair(commit.changeLog)
+  }
+
+  // MARK: - The end of the turn
+
+  /// Ends the turn: commits its changes and publishes their events (or, when saving fails,
+  /// undoes them and closes the clients that saw them), then has `transport` send the output.
+  public func endTurn<Transport: ClientTransport>(_ transport: Transport) where Transport.Client == Client {
+    commit.commit(transport)
+    turn.enter(.sending)
+    transport.send(sendQueue)
+    assert(sendQueue.isEmpty, "nothing stays queued for sending past the end of its turn")
+    turn.ended()
+  }
+
+  /// Appends the events `client` is owed since it fell behind, now that its output drained
+  /// (only while the turn's output is sent). Returns whether it appended any.
+  @discardableResult
+  public func appendMergedEvents(to client: Client) -> Bool {
+    subscriptions.appendMergedEvents(to: client, from: store, now: turn.now)
+  }
+
+  /// `client` is gone: it watches nothing any more.
+  public func closed(_ client: Client) {
+    subscriptions.stop(client)
+  }
+
+  /// The number of watchers, for status lines and the reader's line allowance.
+  public var watcherCount: Int { subscriptions.count }
+}

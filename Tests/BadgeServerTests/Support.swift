@@ -1,0 +1,181 @@
+@testable import BadgeServer
+import BadgeCore
+
+/// A failure to save, as the daemon's change log would describe it.
+struct DiskError: Error, CustomStringConvertible {
+  var description: String { "Failed to write to 'journal': Input/output error" }
+}
+
+/// A change log in memory that fails on demand: `failCommits` makes commits throw (saving
+/// nothing), `failRepairs` makes repairs throw.
+final class MemoryChangeLog: ChangeLog {
+  var failCommits = false
+  var failRepairs = false
+  /// Records of the current turn, then of every saved turn.
+  private(set) var pending: [Channel] = []
+  private(set) var saved: [Channel] = []
+  private(set) var repairs = 0
+  var failures: StorageFailurePolicy?
+
+  /// Do-not-disturb records of the current turn, then of every saved turn.
+  private(set) var pendingDND: [DoNotDisturb] = []
+  private(set) var savedDND: [DoNotDisturb] = []
+
+  func record(_ channel: Channel, day: HistoryDay?) { pending.append(channel) }
+
+  func record(_ dnd: DoNotDisturb) { pendingDND.append(dnd) }
+
+  func commit() throws {
+    defer {
+      pending.removeAll()
+      pendingDND.removeAll()
+    }
+    if failCommits { throw DiskError() }
+    saved += pending
+    savedDND += pendingDND
+  }
+
+  func repair() throws {
+    repairs += 1
+    if failRepairs { throw DiskError() }
+  }
+
+  /// The saved counts by channel name.
+  var savedCounts: [String: Int] {
+    var counts: [String: Int] = [:]
+    for channel in saved { counts[channel.name.description] = channel.count }
+    return counts
+  }
+}
+
+/// A clock set by hand: the monotonic instant and the local day.
+final class ManualClock: TurnClock {
+  var now: UInt64 = 1_000_000_000
+  var day = 20_000
+  /// How many times the day was read.
+  private(set) var dayReads = 0
+
+  func today() -> Int {
+    dayReads += 1
+    return day
+  }
+}
+
+/// Log lines kept in memory.
+final class LogLines: LogSink, @unchecked Sendable {
+  private(set) var lines: [String] = []
+
+  func write(_ level: Logger.Level, _ message: String, _ fields: [Logger.Field], identifier: String) {
+    lines.append(message)
+  }
+}
+
+/// The server's core driven turn by turn by the test, as the daemon drives it: `send` carries
+/// out request lines, `endTurn` ends the turn as the post source does, with the test as the
+/// transport that sends (the clients the turn queued are collected) and closes.
+final class Turns: ClientTransport {
+  let clock = ManualClock()
+  let log = MemoryChangeLog()
+  let logLines = LogLines()
+  let core: ServerCore<Peer>
+  /// Clients the commit closed, in order.
+  private(set) var closed: [Peer] = []
+  /// The clients each end of turn was to send to, in order.
+  private var sent: [Peer] = []
+  /// What the turn's sending does besides draining the queue (the outbox's part).
+  private var sending: () -> Void = {}
+  private var nextID = 1
+
+  init(config: DaemonConfig = DaemonConfig()) {
+    core = ServerCore(store: Store(config: config), clock: clock, logger: Logger(level: .debug, sink: logLines))
+    core.changeLog = log
+  }
+
+  var store: Store { core.store }
+  var commit: GroupCommit<Peer> { core.commit }
+  var subscriptions: Subscriptions<Peer> { core.subscriptions }
+  var policy: StorageFailurePolicy { core.policy }
+  var now: UInt64 {
+    get { clock.now }
+    set { clock.now = newValue }
+  }
+
+  func peer() -> Peer {
+    defer { nextID += 1 }
+    return Peer(id: nextID, pid: nil)
+  }
+
+  /// A peer that watches `request` (`WATCH …`) from the next turn on, its snapshot taken.
+  func watcher(_ request: String = "WATCH") -> Peer {
+    let peer = peer()
+    send(peer, request)
+    endTurn()
+    _ = take(peer)
+    return peer
+  }
+
+  /// A watcher whose unsent output is at the high-water mark: its events are merged.
+  func congestedWatcher() -> Peer {
+    let peer = watcher()
+    peer.output = Array(repeating: UInt8(ascii: "x"), count: Subscriptions<Peer>.eventHighWater)
+    return peer
+  }
+
+  /// Carries out `lines` (each without its newline) as `peer`'s requests.
+  func send(_ peer: Peer, _ lines: String...) {
+    for line in lines {
+      Array(line.utf8).withUnsafeBytes { core.handleLine($0, from: peer) }
+    }
+  }
+
+  /// Ends the turn as the post source does; returns the clients the turn queued for sending.
+  @discardableResult
+  func endTurn() -> [Peer] {
+    core.endTurn(self)
+    defer { sent.removeAll() }
+    return sent
+  }
+
+  /// Appends what `peer` is owed since it fell behind, as the outbox does once the peer's
+  /// output drained: while a turn's output is sent. Returns whether anything was appended.
+  @discardableResult
+  func appendMerged(to peer: Peer) -> Bool {
+    var appended = false
+    sending = { appended = self.core.appendMergedEvents(to: peer) }
+    defer { sending = {} }
+    endTurn()
+    return appended
+  }
+
+  func close(_ client: Peer) {
+    closed.append(client)
+    client.closed = true
+    core.closed(client)
+  }
+
+  func send(_ queue: SendQueue<Peer>) {
+    queue.drain { sent.append($0) }
+    sending()
+  }
+
+  /// Takes the peer's output as lines, as if the outbox had sent it all.
+  func take(_ peer: Peer) -> [String] {
+    let text = String(decoding: peer.output[peer.outputOffset...], as: UTF8.self)
+    peer.discardOutput()
+    return text.split(separator: "\n").map(String.init)
+  }
+}
+
+/// A channel name from a literal the test knows to be valid.
+func name(_ text: String) -> ChannelName {
+  guard let name = ChannelName(text) else { fatalError("'\(text)' is not a valid channel name") }
+  return name
+}
+
+/// The value of `key=` in a state line.
+func field(_ line: String, _ key: String) -> String? {
+  for word in line.split(separator: " ") where word.hasPrefix(key + "=") {
+    return String(word.dropFirst(key.count + 1))
+  }
+  return nil
+}
