@@ -1,7 +1,8 @@
 import BadgeCore
 
-/// Appends framed records to a byte buffer.
-public enum RecordEncoder {
+/// Writes records into a byte buffer, framed, and reads them back from a payload: the one place
+/// the records' bytes are defined.
+public enum RecordCodec {
   private static let hasMaxLabel: UInt8 = 1 << 0
   private static let hasStyle: UInt8 = 1 << 1
   private static let hasPulseMs: UInt8 = 1 << 2
@@ -248,52 +249,5 @@ public enum RecordEncoder {
       record = .day(DayRecord(name: name, entry: entry, seq: seq))
     }
     return reader.isAtEnd ? record : nil
-  }
-}
-
-/// Reads little-endian values from a payload, never past its end.
-struct ByteReader {
-  private let bytes: UnsafeRawBufferPointer
-  private var offset = 0
-
-  init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-  var isAtEnd: Bool { offset == bytes.count }
-
-  mutating func byte() -> UInt8? {
-    guard offset < bytes.count else { return nil }
-    defer { offset += 1 }
-    return bytes[offset]
-  }
-
-  mutating func bytes(_ n: Int) -> UnsafeRawBufferPointer? {
-    guard n <= bytes.count - offset else { return nil }
-    defer { offset += n }
-    return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + n])
-  }
-
-  /// A name as `RecordEncoder.writeName` writes it; `nil` when it breaks the naming rules.
-  mutating func name() -> ChannelName? {
-    guard let length = byte(), let raw = bytes(Int(length)) else { return nil }
-    return ChannelName(bytes: raw)
-  }
-
-  mutating func integer<T: FixedWidthInteger>() -> T? {
-    guard let raw = bytes(MemoryLayout<T>.size) else { return nil }
-    return T(littleEndian: raw.loadUnaligned(as: T.self))
-  }
-
-  /// A varint as `RecordEncoder.writeVarint` writes it; `nil` past the end or past 64 bits.
-  mutating func varint() -> UInt64? {
-    var value: UInt64 = 0
-    var shift: UInt64 = 0
-    while let byte = byte() {
-      let bits = UInt64(byte & 0x7F)
-      guard shift < 64, shift < 63 || bits <= 1 else { return nil }
-      value |= bits << shift
-      if byte & 0x80 == 0 { return value }
-      shift += 7
-    }
-    return nil
   }
 }
