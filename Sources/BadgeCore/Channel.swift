@@ -84,7 +84,7 @@ public struct Channel: Sendable {
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
-  /// copy (200 bytes a channel).
+  /// copy.
   static let plain = ChannelSetup(
     configured: .defaults, hasConfigSection: false, override: SettingsOverride())
 

@@ -20,8 +20,8 @@ public enum RecordCodec {
   /// Extension tag: `export` follows as its length (16 bits), then the desktop id's bytes.
   private static let exportTag: UInt8 = 2
   /// Extension tag: the channel's day of history follows (a journal's record of a change): the
-  /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints.
-  /// About 12 bytes where a day record of its own took 47 and the name's length.
+  /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints:
+  /// smaller than a day record of its own, which repeats the name and the sequence number.
   private static let dayTag: UInt8 = 3
 
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
