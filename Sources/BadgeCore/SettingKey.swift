@@ -1,14 +1,55 @@
-/// The per-channel setting keys, shared by the config file (`[channel …]` sections) and the
-/// protocol's `CONFIGURE` command so that both accept the same words and the same values.
-public enum SettingKey: String, Sendable, CaseIterable {
-  case maxLabel = "max_label"
-  case style
-  case pulseMs = "pulse_ms"
-  case muted
-  case badge
-  case dnd
-  case step
-  case export
+/// A per-channel setting, described once: its key in the config file (`[channel …]` sections)
+/// and in the protocol's `CONFIGURE`, its fields in `ChannelSettings` and `SettingsOverride`,
+/// its parser and where channel records keep it.
+///
+/// Whatever handles the settings one by one goes through `allCases`: the config parser,
+/// `CONFIGURE`'s parser, an override's `applied`, `merged` and reset, and the records
+/// (BadgePersistence's `RecordCodec`). So a new setting is its field in `ChannelSettings` (with
+/// its default), its field in `SettingsOverride`, and its `static let` here, listed in
+/// `allCases`; a key path to a missing field does not compile. (ARCHITECTURE.md lists what else
+/// a setting shown on state lines needs, and the documents that name every setting.)
+public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, CustomStringConvertible {
+  /// The key as the config file and `CONFIGURE` write it.
+  public let rawValue: String
+  /// Where a channel record keeps the setting.
+  public let record: RecordPlace
+  /// Whether only a section that names one channel may give it: a glob would give one value,
+  /// meant for one channel, to many (`export`: many channels announced as one app).
+  public let namesOneChannel: Bool
+  private let field: any SettingField
+
+  public static let maxLabel = SettingKey(
+    "max_label", Field(\.maxLabel, \.maxLabel, parse: number(in: Limits.maxLabel)), record: .fixed(bit: 0))
+  public static let style = SettingKey("style", Field(\.style, \.style, parse: word), record: .fixed(bit: 1))
+  public static let pulseMs = SettingKey(
+    "pulse_ms", Field(\.pulseMs, \.pulseMs, parse: number(in: Limits.pulseMs)), record: .fixed(bit: 2))
+  public static let muted = SettingKey(
+    "muted", Field(\.muted, \.muted, parse: boolean), record: .inFlags(bit: 3, valueBit: 4))
+  public static let badge = SettingKey("badge", Field(\.badge, \.badge, parse: word), record: .fixed(bit: 6))
+  public static let dnd = SettingKey("dnd", Field(\.dnd, \.dnd, parse: word), record: .fixed(bit: 7))
+  public static let step = SettingKey("step", Field(\.step, \.step, parse: number(in: Limits.step)), record: .tagged(1))
+  public static let export = SettingKey(
+    "export", Field(\.export, \.export, parse: desktopID), record: .tagged(2), namesOneChannel: true)
+
+  /// Every setting, in the order messages and the documents list them.
+  public static let allCases: [SettingKey] = [.maxLabel, .style, .pulseMs, .muted, .badge, .dnd, .step, .export]
+
+  private init(_ rawValue: String, _ field: any SettingField, record: RecordPlace, namesOneChannel: Bool = false) {
+    self.rawValue = rawValue
+    self.field = field
+    self.record = record
+    self.namesOneChannel = namesOneChannel
+  }
+
+  /// The setting the config file and `CONFIGURE` call `rawValue`; `nil` for any other word.
+  public init?(rawValue: String) {
+    guard let key = SettingKey.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+    self = key
+  }
+
+  public static func == (a: SettingKey, b: SettingKey) -> Bool { a.rawValue == b.rawValue }
+  public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+  public var description: String { rawValue }
 
   /// Why a value was refused, phrased to follow "Invalid value 'x' for key: ".
   public struct InvalidValue: Error, Equatable, Sendable {
@@ -17,55 +58,57 @@ public enum SettingKey: String, Sendable, CaseIterable {
 
   /// Parses `value` for this key into `override`.
   ///
-  /// - Throws: `InvalidValue` with a reason when the value is not accepted.
+  /// - Throws: `InvalidValue` with a reason when the value is not accepted; `override` is
+  ///   unchanged then.
   public func parse(_ value: String, into override: inout SettingsOverride) throws(InvalidValue) {
-    switch self {
-    case .maxLabel:
-      override.maxLabel = try SettingKey.integer(value, in: Limits.maxLabel)
-    case .pulseMs:
-      override.pulseMs = try SettingKey.integer(value, in: Limits.pulseMs)
-    case .style:
-      override.style = try SettingKey.word(value)
-    case .muted:
-      override.muted = try SettingKey.boolean(value)
-    case .badge:
-      override.badge = try SettingKey.word(value)
-    case .dnd:
-      override.dnd = try SettingKey.word(value)
-    case .step:
-      override.step = try SettingKey.integer(value, in: Limits.step)
-    case .export:
-      override.export = try SettingKey.desktopID(value)
-    }
+    try field.parse(value, into: &override)
+  }
+
+  /// Parses `value` for this key straight into `settings` (`[daemon]`'s defaults).
+  ///
+  /// - Throws: `InvalidValue` as `parse(_:into:)` does for an override.
+  public func parse(_ value: String, into settings: inout ChannelSettings) throws(InvalidValue) {
+    try field.parse(value, into: &settings)
   }
 
   /// Removes this key from `override`, so that the value beneath applies again.
   public func reset(in override: inout SettingsOverride) {
-    switch self {
-    case .maxLabel: override.maxLabel = nil
-    case .pulseMs: override.pulseMs = nil
-    case .style: override.style = nil
-    case .muted: override.muted = nil
-    case .badge: override.badge = nil
-    case .dnd: override.dnd = nil
-    case .step: override.step = nil
-    case .export: override.export = nil
-    }
+    field.reset(in: &override)
   }
 
-  /// The value of this key in `settings`, written the way the config file writes it.
+  /// The value of this key in `settings`, written the way the config file writes it (empty for
+  /// a setting that has none, as `export` of a channel not exported).
   public func format(_ settings: ChannelSettings) -> String {
-    switch self {
-    case .maxLabel: return String(settings.maxLabel)
-    case .pulseMs: return String(settings.pulseMs)
-    case .style: return settings.style.rawValue
-    case .muted: return settings.muted ? "yes" : "no"
-    case .badge: return settings.badge.rawValue
-    case .dnd: return settings.dnd.rawValue
-    case .step: return String(settings.step)
-    case .export: return settings.export ?? ""
-    }
+    field.format(settings)
   }
+
+  /// Puts this key's value in `top`, if it has one, over `override`.
+  func put(_ top: SettingsOverride, over override: inout SettingsOverride) {
+    field.put(top, over: &override)
+  }
+
+  /// Puts this key's value in `override`, if it has one, into `settings`.
+  func apply(_ override: SettingsOverride, to settings: inout ChannelSettings) {
+    field.apply(override, to: &settings)
+  }
+
+  /// The form this key's values take in records.
+  public var form: PlainSettingValue.Form { field.form }
+
+  /// This key's value in `override` in its plain form; `nil` when it is not set.
+  public func plain(in override: SettingsOverride) -> PlainSettingValue? {
+    field.plain(in: override)
+  }
+
+  /// Sets this key in `override` to the value `plain` stands for (a record being read).
+  ///
+  /// - Returns: `false`, leaving `override` unchanged, when it stands for no value this key
+  ///   accepts.
+  public func restore(_ plain: PlainSettingValue, into override: inout SettingsOverride) -> Bool {
+    field.restore(plain, into: &override)
+  }
+
+  // MARK: - Values
 
   /// One of the words of an enumeration, exactly as written.
   public static func word<Value: RawRepresentable & CaseIterable>(
@@ -88,6 +131,11 @@ public enum SettingKey: String, Sendable, CaseIterable {
     return id
   }
 
+  /// The parser of a whole-number setting: `integer(_:in: range)`.
+  static func number(in range: ClosedRange<Int>) -> @Sendable (String) throws(InvalidValue) -> Int {
+    { text throws(InvalidValue) in try integer(text, in: range) }
+  }
+
   /// A decimal integer within `range`: digits only, no sign, no spaces.
   public static func integer(_ text: String, in range: ClosedRange<Int>) throws(InvalidValue) -> Int {
     guard let value = DecimalParser.parse(text.utf8) else {
@@ -107,4 +155,18 @@ public enum SettingKey: String, Sendable, CaseIterable {
     default: throw InvalidValue(reason: "expected yes or no")
     }
   }
+}
+
+/// Where a channel record keeps a setting made over the socket (BadgePersistence's
+/// `RecordCodec` writes and reads it there).
+public enum RecordPlace: Sendable, Equatable {
+  /// Among the fixed fields: bit `bit` of the flags byte says the value follows, after the
+  /// values of lower bits.
+  case fixed(bit: UInt8)
+  /// In the flags byte alone: bit `bit` says the setting is set, bit `valueBit` holds it (a yes
+  /// or no).
+  case inFlags(bit: UInt8, valueBit: UInt8)
+  /// After the fixed fields: the tag, then the value. The flags byte is full: every setting
+  /// added since takes a tag of its own.
+  case tagged(UInt8)
 }

@@ -3,32 +3,47 @@ import BadgeCore
 /// Writes records into a byte buffer, framed, and reads them back from a payload: the one place
 /// the records' bytes are defined.
 public enum RecordCodec {
-  private static let hasMaxLabel: UInt8 = 1 << 0
-  private static let hasStyle: UInt8 = 1 << 1
-  private static let hasPulseMs: UInt8 = 1 << 2
-  private static let hasMuted: UInt8 = 1 << 3
-  private static let mutedValue: UInt8 = 1 << 4
+  // A channel record: its kind, `seq`, name and count, a flags byte, then the fixed fields the
+  // flags announce in the order of their bits, then tagged extensions up to the record's end.
+  // The settings' bits and tags are theirs (`SettingKey.record`); bit 5 is `unseen`, tag 3 the
+  // day of history. The flags byte is full, so settings added since are tagged: a record
+  // without them is byte for byte what earlier versions wrote, and files they wrote read as
+  // they always did.
   /// `unseen` follows when it differs from the count (a record without it reads as all unseen).
   private static let hasUnseen: UInt8 = 1 << 5
-  private static let hasBadge: UInt8 = 1 << 6
-  private static let hasDND: UInt8 = 1 << 7
-  // The flags byte is full: settings added after it follow the fixed fields as tagged
-  // extensions (a tag byte, then the value) up to the record's end. A record without them is
-  // byte for byte what earlier versions wrote, and a file they wrote reads as it always did.
-  /// Extension tag: `step` follows as a 32-bit integer.
-  private static let stepTag: UInt8 = 1
-  /// Extension tag: `export` follows as its length (16 bits), then the desktop id's bytes.
-  private static let exportTag: UInt8 = 2
   /// Extension tag: the channel's day of history follows (a journal's record of a change): the
   /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints:
   /// smaller than a day record of its own, which repeats the name and the sequence number.
-  private static let dayTag: UInt8 = 3
+  static let dayTag: UInt8 = 3
+
+  /// A fixed field of a channel record: `unseen`, or a setting's.
+  enum FixedField {
+    case unseen
+    case setting(SettingKey, bit: UInt8)
+
+    var bit: UInt8 {
+      switch self {
+      case .unseen: return 5
+      case .setting(_, let bit): return bit
+      }
+    }
+  }
+
+  /// The fixed fields in the order of their bits, the order they follow the flags in.
+  static let fixedFields: [FixedField] = ([.unseen] + SettingKey.allCases.compactMap { key in
+    if case .fixed(let bit) = key.record { return .setting(key, bit: bit) } else { return nil }
+  }).sorted { $0.bit < $1.bit }
+
+  /// The settings kept as tagged extensions, by tag.
+  static let taggedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+    if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
+  })
 
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    let export: String? = if case .channel(let channel) = record { channel.override.export } else { nil }
-    appendFramed(maxLength: maxFramedLength(export: export), to: &out) { write(record, to: &$0) }
+    let override = if case .channel(let channel) = record { channel.override } else { SettingsOverride.empty }
+    appendFramed(maxLength: maxFramedLength(override), to: &out) { write(record, to: &$0) }
   }
 
   /// Appends the record of `channel` with its day of history, framed: the bytes of
@@ -36,7 +51,7 @@ public enum RecordCodec {
   /// rather than from a copy of it (the journal's record of every change).
   public static func append(_ channel: Channel, day: HistoryDay?, to out: inout [UInt8]) {
     let override = channel.override
-    appendFramed(maxLength: maxFramedLength(export: override.export), to: &out) { w in
+    appendFramed(maxLength: maxFramedLength(override), to: &out) { w in
       writeChannel(
         seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
         override: override, day: day, to: &w)
@@ -55,11 +70,15 @@ public enum RecordCodec {
     }
   }
 
-  /// Room for any record's frame: the fixed fields, a name and every extension take under 160
-  /// bytes, an `export` id its length more.
-  static func maxFramedLength(export: String?) -> Int {
-    guard let export else { return 160 }
-    return 160 + min(export.utf8.count, Int(UInt16.max))
+  /// Room for any record's frame: the fixed fields, a name and every extension but their text
+  /// take under 160 bytes; a text setting (an `export` id) its length more.
+  static func maxFramedLength(_ override: SettingsOverride) -> Int {
+    guard !override.isEmpty else { return 160 }
+    var length = 160
+    for key in SettingKey.allCases {
+      if case .text(let text)? = key.plain(in: override) { length += min(text.utf8.count, Int(UInt16.max)) }
+    }
+    return length
   }
 
   /// The payload of `record`: its kind, then its fields.
@@ -102,30 +121,12 @@ public enum RecordCodec {
     w.write(littleEndian: seq)
     writeName(name, to: &w)
     w.write(littleEndian: UInt32(count))
-    var flags: UInt8 = 0
-    if override.maxLabel != nil { flags |= hasMaxLabel }
-    if override.style != nil { flags |= hasStyle }
-    if override.pulseMs != nil { flags |= hasPulseMs }
-    if let muted = override.muted { flags |= hasMuted | (muted ? mutedValue : 0) }
-    if unseen != count { flags |= hasUnseen }
-    if override.badge != nil { flags |= hasBadge }
-    if override.dnd != nil { flags |= hasDND }
-    w.write(flags)
-    if let maxLabel = override.maxLabel { w.write(littleEndian: UInt32(maxLabel)) }
-    if let style = override.style { w.write(style == .dot ? 1 : 0) }
-    if let pulseMs = override.pulseMs { w.write(littleEndian: UInt32(pulseMs)) }
-    if unseen != count { w.write(littleEndian: UInt32(unseen)) }
-    if let badge = override.badge { w.write(badge == .unseen ? 1 : 0) }
-    if let dnd = override.dnd { w.write(dnd == .ignore ? 1 : 0) }
-    if let step = override.step {
-      w.write(stepTag)
-      w.write(littleEndian: UInt32(step))
-    }
-    if var export = override.export {
-      w.write(exportTag)
-      let bytes = min(export.utf8.count, Int(UInt16.max))
-      w.write(littleEndian: UInt16(bytes))
-      export.withUTF8 { w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<bytes])) }
+    if override.isEmpty {
+      // No settings: the flags say only whether `unseen` follows.
+      w.write(unseen != count ? hasUnseen : 0)
+      if unseen != count { w.write(littleEndian: UInt32(unseen)) }
+    } else {
+      writeFields(unseen: unseen, count: count, override: override, to: &w)
     }
     if let day {
       w.write(dayTag)
@@ -134,6 +135,66 @@ public enum RecordCodec {
       writeVarint(UInt64(day.figures.clears), to: &w)
       writeVarint(UInt64(day.figures.peak), to: &w)
       writeVarint(UInt64(day.endCount), to: &w)
+    }
+  }
+
+  /// A channel record's flags, fixed fields and settings' extensions.
+  private static func writeFields(unseen: Int, count: Int, override: SettingsOverride, to w: inout ByteWriter) {
+    var flags: UInt8 = unseen != count ? hasUnseen : 0
+    for key in SettingKey.allCases {
+      guard let value = key.plain(in: override) else { continue }
+      switch key.record {
+      case .fixed(let bit): flags |= 1 << bit
+      case .inFlags(let bit, let valueBit): flags |= 1 << bit | (value == .yesNo(true) ? 1 << valueBit : 0)
+      case .tagged: continue
+      }
+    }
+    w.write(flags)
+    for field in fixedFields {
+      switch field {
+      case .unseen:
+        if unseen != count { w.write(littleEndian: UInt32(unseen)) }
+      case .setting(let key, _):
+        if let value = key.plain(in: override) { writeValue(value, to: &w) }
+      }
+    }
+    for key in SettingKey.allCases {
+      guard case .tagged(let tag) = key.record, let value = key.plain(in: override) else { continue }
+      w.write(tag)
+      writeValue(value, to: &w)
+    }
+  }
+
+  /// A setting's value: a number in 32 bits, a choice or a yes/no in a byte, text as its length
+  /// in 16 bits and its bytes (cut at 65,535).
+  private static func writeValue(_ value: PlainSettingValue, to w: inout ByteWriter) {
+    switch value {
+    case .number(let n): w.write(littleEndian: UInt32(n))
+    case .choice(let place): w.write(UInt8(place))
+    case .yesNo(let yes): w.write(yes ? 1 : 0)
+    case .text(var text):
+      let bytes = min(text.utf8.count, Int(UInt16.max))
+      w.write(littleEndian: UInt16(bytes))
+      text.withUTF8 { w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<bytes])) }
+    }
+  }
+
+  /// A setting's value of `form` as `writeValue` wrote it; `nil` past the end or for a yes/no
+  /// byte other than 0 and 1.
+  private static func readValue(_ form: PlainSettingValue.Form, from reader: inout ByteReader) -> PlainSettingValue? {
+    switch form {
+    case .number:
+      guard let n: UInt32 = reader.integer() else { return nil }
+      return .number(Int(n))
+    case .choice:
+      guard let place = reader.byte() else { return nil }
+      return .choice(Int(place))
+    case .yesNo:
+      guard let byte = reader.byte(), byte <= 1 else { return nil }
+      return .yesNo(byte == 1)
+    case .text:
+      guard let length: UInt16 = reader.integer(), let raw = reader.bytes(Int(length)) else { return nil }
+      return .text(String(decoding: raw, as: UTF8.self))
     }
   }
 
@@ -173,52 +234,36 @@ public enum RecordCodec {
       guard let seq: UInt64 = reader.integer(), let name = reader.name(),
         let count: UInt32 = reader.integer(), count <= UInt32(Limits.maxCount), let flags = reader.byte()
       else { return nil }
-      var override = SettingsOverride()
-      if flags & hasMaxLabel != 0 {
-        guard let v: UInt32 = reader.integer(), Limits.maxLabel.contains(Int(v)) else { return nil }
-        override.maxLabel = Int(v)
-      }
-      if flags & hasStyle != 0 {
-        guard let v = reader.byte(), v <= 1 else { return nil }
-        override.style = v == 1 ? .dot : .count
-      }
-      if flags & hasPulseMs != 0 {
-        guard let v: UInt32 = reader.integer(), Limits.pulseMs.contains(Int(v)) else { return nil }
-        override.pulseMs = Int(v)
-      }
-      if flags & hasMuted != 0 { override.muted = flags & mutedValue != 0 }
+      var override = SettingsOverride.empty
       var unseen: Int?
-      if flags & hasUnseen != 0 {
-        guard let v: UInt32 = reader.integer(), v <= count else { return nil }
-        unseen = Int(v)
+      for field in fixedFields where flags & (1 << field.bit) != 0 {
+        switch field {
+        case .unseen:
+          guard let v: UInt32 = reader.integer(), v <= count else { return nil }
+          unseen = Int(v)
+        case .setting(let key, _):
+          guard let value = readValue(key.form, from: &reader), key.restore(value, into: &override) else { return nil }
+        }
       }
-      if flags & hasBadge != 0 {
-        guard let v = reader.byte(), v <= 1 else { return nil }
-        override.badge = v == 1 ? .unseen : .count
-      }
-      if flags & hasDND != 0 {
-        guard let v = reader.byte(), v <= 1 else { return nil }
-        override.dnd = v == 1 ? .ignore : .obey
+      for key in SettingKey.allCases {
+        if case .inFlags(let bit, let valueBit) = key.record, flags & (1 << bit) != 0 {
+          guard key.restore(.yesNo(flags & (1 << valueBit) != 0), into: &override) else { return nil }
+        }
       }
       var day: HistoryDay?
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
-        switch tag {
-        case stepTag:
-          guard override.step == nil, let v: UInt32 = reader.integer(), Limits.step.contains(Int(v)) else { return nil }
-          override.step = Int(v)
-        case exportTag:
-          guard override.export == nil, let length: UInt16 = reader.integer(), let raw = reader.bytes(Int(length)),
-            let id = try? SettingKey.desktopID(String(decoding: raw, as: UTF8.self)), id.utf8.count == raw.count
-          else { return nil }
-          override.export = id
-        case dayTag:
+        if tag == dayTag {
           guard day == nil, let d: Int32 = reader.integer(), let arrivals = reader.varint(),
             let clears = reader.varint(), let peak = reader.varint(), let endCount = reader.varint(),
             let entry = historyDay(day: d, arrivals: arrivals, clears: clears, peak: peak, endCount: endCount)
           else { return nil }
           day = entry
-        default: return nil
+        } else {
+          // A setting's tag, once: a repeated or unknown tag is damage.
+          guard let key = taggedSettings[tag], key.plain(in: override) == nil,
+            let value = readValue(key.form, from: &reader), key.restore(value, into: &override)
+          else { return nil }
         }
       }
       record = .channel(

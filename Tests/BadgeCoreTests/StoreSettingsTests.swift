@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// Settings over the socket and from the config, listing, reloads and recovery.

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `Store.undoChanges`: the changes the disk refused are taken back exactly.

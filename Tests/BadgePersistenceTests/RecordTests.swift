@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 @testable import BadgePersistence
@@ -158,5 +158,47 @@ import Testing
       RecordCodec.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
       #expect(direct == built)
     }
+  }
+
+  /// Every setting at once, and the opposite values, in the bytes versions before the
+  /// settings' table wrote: flags, then maxLabel, style, pulseMs, unseen, badge and dnd by
+  /// their bits (muted inside the flags), then step's and export's tags.
+  @Test func settingsAreWrittenAsEarlierVersionsWroteThem() throws {
+    let name = try #require(ChannelName("a"))
+    let head: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0]
+    let all = Record.channel(ChannelRecord(
+      name: name, count: 3, unseen: 1,
+      override: SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5, export: "ab"),
+      seq: 7))
+    let allBytes = head + [0xFF, 5, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 5, 0, 0, 0, 2, 2, 0, 0x61, 0x62]
+    let opposite = Record.channel(ChannelRecord(
+      name: name, count: 3, override: SettingsOverride(style: .count, muted: false, badge: .count, dnd: .obey), seq: 7))
+    let oppositeBytes = head + [0xCA, 0, 0, 0]
+    for (record, bytes) in [(all, allBytes), (opposite, oppositeBytes)] {
+      var written: [UInt8] = []
+      RecordCodec.append(record, to: &written)
+      #expect(Array(written.dropFirst(8)) == bytes)
+      #expect(bytes.withUnsafeBytes { RecordCodec.decode($0) } == record)
+    }
+    // muted's value bit without its own bit sets nothing, as before.
+    let plain = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 7))
+    #expect((head + [0x10]).withUnsafeBytes { RecordCodec.decode($0) } == plain)
+  }
+
+  /// Each setting has a place of its own in a channel record: a flags bit that is neither
+  /// another's nor unseen's, or a tag that is neither another's nor the day's.
+  @Test func everySettingHasAPlaceOfItsOwn() {
+    var bits: [UInt8] = [5]
+    var tags: [UInt8] = [RecordCodec.dayTag]
+    for key in SettingKey.allCases {
+      switch key.record {
+      case .fixed(let bit): bits.append(bit)
+      case .inFlags(let bit, let valueBit): bits += [bit, valueBit]
+      case .tagged(let tag): tags.append(tag)
+      }
+    }
+    #expect(Set(bits).count == bits.count && bits.allSatisfy { $0 < 8 }, "\(bits)")
+    #expect(Set(tags).count == tags.count, "\(tags)")
+    #expect(RecordCodec.fixedFields.map(\.bit) == [0, 1, 2, 5, 6, 7])
   }
 }
