@@ -51,8 +51,12 @@ public struct Channel: Sendable {
     setup === other.setup || setup.override == other.setup.override
   }
 
+  /// Whether a client made settings for the channel (its override sets any), as found once when
+  /// the settings were made: the journal asks with every change.
+  @inlinable public var hasOverride: Bool { setup.hasOverride }
+
   /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
-  public var isListed: Bool { count > 0 || hasConfigSection || !override.isEmpty }
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -79,6 +83,8 @@ public struct Channel: Sendable {
   @usableFromInline let configured: ChannelSettings
   @usableFromInline let hasConfigSection: Bool
   @usableFromInline let override: SettingsOverride
+  /// Whether `override` sets anything.
+  @usableFromInline let hasOverride: Bool
   /// `override` over `configured`, computed once when the settings are made.
   @usableFromInline let settings: ChannelSettings
 
@@ -101,6 +107,7 @@ public struct Channel: Sendable {
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override
+    self.hasOverride = !override.isEmpty
     self.settings = override.applied(to: configured)
   }
 }

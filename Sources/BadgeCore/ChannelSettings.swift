@@ -39,7 +39,8 @@ public enum Limits {
 /// The settings in force for one channel: one field a setting, with its built-in value.
 ///
 /// `SettingKey` describes each setting once for everything that handles settings one by one;
-/// a new setting is a field here, a field in `SettingsOverride` and a `SettingKey`.
+/// a new setting is a field here, a field in `SettingsOverride`, and a `SettingKey` with its
+/// line in `SettingKey.visitAll`.
 public struct ChannelSettings: Equatable, Sendable {
   /// Counts above this show as `<maxLabel>+`.
   public var maxLabel = 99
@@ -79,21 +80,31 @@ public struct SettingsOverride: Equatable, Sendable {
   public static let empty = SettingsOverride()
 
   /// Whether no field is set.
-  public var isEmpty: Bool { self == .empty }
+  public var isEmpty: Bool {
+    var finding = FindingSet(override: self)
+    SettingKey.visitAll(&finding)
+    return !finding.found
+  }
 
   /// `base` with every set field of this override put over it.
   public func applied(to base: ChannelSettings) -> ChannelSettings {
-    guard !isEmpty else { return base }
-    var settings = base
-    for key in SettingKey.allCases { key.apply(self, to: &settings) }
-    return settings
+    var applying = Applying(override: self, settings: base)
+    SettingKey.visitAll(&applying)
+    return applying.settings
   }
 
   /// This override with every set field of `other` put over it.
   public func merged(with other: SettingsOverride) -> SettingsOverride {
-    guard !other.isEmpty else { return self }
-    var merged = self
-    for key in SettingKey.allCases { key.put(other, over: &merged) }
-    return merged
+    var merging = Merging(top: other, merged: self)
+    SettingKey.visitAll(&merging)
+    return merging.merged
+  }
+
+  /// The settings this override sets, each with its value in plain form, in
+  /// `SettingKey.allCases` order: what a record keeps.
+  public var values: [(key: SettingKey, value: PlainSettingValue)] {
+    var listing = ListingValues(override: self)
+    SettingKey.visitAll(&listing)
+    return listing.values
   }
 }

@@ -1,13 +1,14 @@
-/// A per-channel setting, described once: its key in the config file (`[channel …]` sections)
-/// and in the protocol's `CONFIGURE`, its fields in `ChannelSettings` and `SettingsOverride`,
-/// its parser and where channel records keep it.
+/// A per-channel setting: its key in the config file (`[channel …]` sections) and in the
+/// protocol's `CONFIGURE`, where channel records keep it, and (in `visitAll`) its fields in
+/// `ChannelSettings` and `SettingsOverride` and its parser.
 ///
-/// Whatever handles the settings one by one goes through `allCases`: the config parser,
-/// `CONFIGURE`'s parser, an override's `applied`, `merged` and reset, and the records
-/// (BadgePersistence's `RecordCodec`). So a new setting is its field in `ChannelSettings` (with
-/// its default), its field in `SettingsOverride`, and its `static let` here, listed in
-/// `allCases`; a key path to a missing field does not compile. (ARCHITECTURE.md lists what else
-/// a setting shown on state lines needs, and the documents that name every setting.)
+/// Whatever handles the settings one by one goes through `visitAll` or `allCases`: the config
+/// parser, `CONFIGURE`'s parser, an override's `isEmpty`, `applied`, `merged` and reset, and the
+/// records (BadgePersistence's `RecordCodec`). So a new setting is its field in
+/// `ChannelSettings` (with its default), its field in `SettingsOverride`, its `static let` here
+/// and its line in `visitAll`; a key path to a missing field does not compile. (ARCHITECTURE.md
+/// lists what else a setting shown on state lines needs, and the documents that name every
+/// setting.)
 public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, CustomStringConvertible {
   /// The key as the config file and `CONFIGURE` write it.
   public let rawValue: String
@@ -16,27 +17,40 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
   /// Whether only a section that names one channel may give it: a glob would give one value,
   /// meant for one channel, to many (`export`: many channels announced as one app).
   public let namesOneChannel: Bool
-  private let field: any SettingField
 
-  public static let maxLabel = SettingKey(
-    "max_label", Field(\.maxLabel, \.maxLabel, parse: number(in: Limits.maxLabel)), record: .fixed(bit: 0))
-  public static let style = SettingKey("style", Field(\.style, \.style, parse: word), record: .fixed(bit: 1))
-  public static let pulseMs = SettingKey(
-    "pulse_ms", Field(\.pulseMs, \.pulseMs, parse: number(in: Limits.pulseMs)), record: .fixed(bit: 2))
-  public static let muted = SettingKey(
-    "muted", Field(\.muted, \.muted, parse: boolean), record: .inFlags(bit: 3, valueBit: 4))
-  public static let badge = SettingKey("badge", Field(\.badge, \.badge, parse: word), record: .fixed(bit: 6))
-  public static let dnd = SettingKey("dnd", Field(\.dnd, \.dnd, parse: word), record: .fixed(bit: 7))
-  public static let step = SettingKey("step", Field(\.step, \.step, parse: number(in: Limits.step)), record: .tagged(1))
-  public static let export = SettingKey(
-    "export", Field(\.export, \.export, parse: desktopID), record: .tagged(2), namesOneChannel: true)
+  public static let maxLabel = SettingKey("max_label", record: .fixed(bit: 0))
+  public static let style = SettingKey("style", record: .fixed(bit: 1))
+  public static let pulseMs = SettingKey("pulse_ms", record: .fixed(bit: 2))
+  public static let muted = SettingKey("muted", record: .inFlags(bit: 3, valueBit: 4))
+  public static let badge = SettingKey("badge", record: .fixed(bit: 6))
+  public static let dnd = SettingKey("dnd", record: .fixed(bit: 7))
+  public static let step = SettingKey("step", record: .tagged(1))
+  public static let export = SettingKey("export", record: .tagged(2), namesOneChannel: true)
 
-  /// Every setting, in the order messages and the documents list them.
-  public static let allCases: [SettingKey] = [.maxLabel, .style, .pulseMs, .muted, .badge, .dnd, .step, .export]
+  /// Every setting's fields and parser: the value in force in `ChannelSettings`, the value set
+  /// in `SettingsOverride`. The order is `allCases`': the order messages and the documents list
+  /// them.
+  @inline(__always)
+  static func visitAll(_ visitor: inout some SettingVisitor) {
+    visitor.visit(.maxLabel, \.maxLabel, \.maxLabel, parse: number(in: Limits.maxLabel))
+    visitor.visit(.style, \.style, \.style, parse: word)
+    visitor.visit(.pulseMs, \.pulseMs, \.pulseMs, parse: number(in: Limits.pulseMs))
+    visitor.visit(.muted, \.muted, \.muted, parse: boolean)
+    visitor.visit(.badge, \.badge, \.badge, parse: word)
+    visitor.visit(.dnd, \.dnd, \.dnd, parse: word)
+    visitor.visit(.step, \.step, \.step, parse: number(in: Limits.step))
+    visitor.visit(.export, \.export, \.export, parse: desktopID)
+  }
 
-  private init(_ rawValue: String, _ field: any SettingField, record: RecordPlace, namesOneChannel: Bool = false) {
+  /// Every setting, in the order `visitAll` visits them.
+  public static let allCases: [SettingKey] = {
+    var collecting = CollectingKeys()
+    visitAll(&collecting)
+    return collecting.keys
+  }()
+
+  private init(_ rawValue: String, record: RecordPlace, namesOneChannel: Bool = false) {
     self.rawValue = rawValue
-    self.field = field
     self.record = record
     self.namesOneChannel = namesOneChannel
   }
@@ -56,56 +70,58 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
     public let reason: String
   }
 
+  /// `operation` done on this setting, with `override` and `settings` to work on.
+  private func perform(
+    _ operation: OneSetting.Operation, override: SettingsOverride = .empty, settings: ChannelSettings = .defaults
+  ) -> OneSetting {
+    var one = OneSetting(key: self, operation: operation, override: override, settings: settings)
+    SettingKey.visitAll(&one)
+    return one
+  }
+
   /// Parses `value` for this key into `override`.
   ///
   /// - Throws: `InvalidValue` with a reason when the value is not accepted; `override` is
   ///   unchanged then.
   public func parse(_ value: String, into override: inout SettingsOverride) throws(InvalidValue) {
-    try field.parse(value, into: &override)
+    let done = perform(.parse(value), override: override)
+    if let refusal = done.refusal { throw refusal }
+    override = done.override
   }
 
   /// Parses `value` for this key straight into `settings` (`[daemon]`'s defaults).
   ///
   /// - Throws: `InvalidValue` as `parse(_:into:)` does for an override.
   public func parse(_ value: String, into settings: inout ChannelSettings) throws(InvalidValue) {
-    try field.parse(value, into: &settings)
+    let done = perform(.parseInForce(value), settings: settings)
+    if let refusal = done.refusal { throw refusal }
+    settings = done.settings
   }
 
   /// Removes this key from `override`, so that the value beneath applies again.
   public func reset(in override: inout SettingsOverride) {
-    field.reset(in: &override)
+    override = perform(.reset, override: override).override
   }
 
   /// The value of this key in `settings`, written the way the config file writes it (empty for
   /// a setting that has none, as `export` of a channel not exported).
   public func format(_ settings: ChannelSettings) -> String {
-    field.format(settings)
-  }
-
-  /// Puts this key's value in `top`, if it has one, over `override`.
-  func put(_ top: SettingsOverride, over override: inout SettingsOverride) {
-    field.put(top, over: &override)
-  }
-
-  /// Puts this key's value in `override`, if it has one, into `settings`.
-  func apply(_ override: SettingsOverride, to settings: inout ChannelSettings) {
-    field.apply(override, to: &settings)
+    perform(.format, settings: settings).text
   }
 
   /// The form this key's values take in records.
-  public var form: PlainSettingValue.Form { field.form }
+  public var form: PlainSettingValue.Form { perform(.describe).form }
 
-  /// This key's value in `override` in its plain form; `nil` when it is not set.
-  public func plain(in override: SettingsOverride) -> PlainSettingValue? {
-    field.plain(in: override)
-  }
-
-  /// Sets this key in `override` to the value `plain` stands for (a record being read).
+  /// Sets this key in `override` to the value `plain` stands for (a record being read), when
+  /// the key's own parser accepts that value as written: a record holds nothing the config
+  /// file or `CONFIGURE` would refuse.
   ///
   /// - Returns: `false`, leaving `override` unchanged, when it stands for no value this key
   ///   accepts.
   public func restore(_ plain: PlainSettingValue, into override: inout SettingsOverride) -> Bool {
-    field.restore(plain, into: &override)
+    let done = perform(.restore(plain), override: override)
+    if done.accepted { override = done.override }
+    return done.accepted
   }
 
   // MARK: - Values
@@ -132,7 +148,7 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
   }
 
   /// The parser of a whole-number setting: `integer(_:in: range)`.
-  static func number(in range: ClosedRange<Int>) -> @Sendable (String) throws(InvalidValue) -> Int {
+  static func number(in range: ClosedRange<Int>) -> (String) throws(InvalidValue) -> Int {
     { text throws(InvalidValue) in try integer(text, in: range) }
   }
 

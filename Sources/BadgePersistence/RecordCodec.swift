@@ -34,6 +34,9 @@ public enum RecordCodec {
     if case .fixed(let bit) = key.record { return .setting(key, bit: bit) } else { return nil }
   }).sorted { $0.bit < $1.bit }
 
+  /// A channel's settings as a record keeps them: those set, with their plain values.
+  typealias Settings = [(key: SettingKey, value: PlainSettingValue)]
+
   /// The settings kept as tagged extensions, by tag.
   static let taggedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
     if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
@@ -42,19 +45,20 @@ public enum RecordCodec {
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    let override = if case .channel(let channel) = record { channel.override } else { SettingsOverride.empty }
-    appendFramed(maxLength: maxFramedLength(override), to: &out) { write(record, to: &$0) }
+    let settings = if case .channel(let channel) = record { channel.override.values } else { [] as Settings }
+    appendFramed(maxLength: maxFramedLength(settings), to: &out) { write(record, settings: settings, to: &$0) }
   }
 
   /// Appends the record of `channel` with its day of history, framed: the bytes of
   /// `append(.channel(ChannelRecord(channel, day: day)))`, written from the channel itself
   /// rather than from a copy of it (the journal's record of every change).
   public static func append(_ channel: Channel, day: HistoryDay?, to out: inout [UInt8]) {
-    let override = channel.override
-    appendFramed(maxLength: maxFramedLength(override), to: &out) { w in
+    // A channel without settings of its own, as most are, skips walking the settings.
+    let settings = channel.hasOverride ? channel.override.values : []
+    appendFramed(maxLength: maxFramedLength(settings), to: &out) { w in
       writeChannel(
         seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
-        override: override, day: day, to: &w)
+        settings: settings, day: day, to: &w)
     }
   }
 
@@ -72,22 +76,22 @@ public enum RecordCodec {
 
   /// Room for any record's frame: the fixed fields, a name and every extension but their text
   /// take under 160 bytes; a text setting (an `export` id) its length more.
-  static func maxFramedLength(_ override: SettingsOverride) -> Int {
-    guard !override.isEmpty else { return 160 }
+  static func maxFramedLength(_ settings: Settings) -> Int {
     var length = 160
-    for key in SettingKey.allCases {
-      if case .text(let text)? = key.plain(in: override) { length += min(text.utf8.count, Int(UInt16.max)) }
+    for (_, value) in settings {
+      if case .text(let text) = value { length += min(text.utf8.count, Int(UInt16.max)) }
     }
     return length
   }
 
-  /// The payload of `record`: its kind, then its fields.
-  private static func write(_ record: Record, to w: inout ByteWriter) {
+  /// The payload of `record`: its kind, then its fields (a channel's `settings` taken out of it
+  /// already).
+  private static func write(_ record: Record, settings: Settings, to w: inout ByteWriter) {
     switch record {
     case .channel(let channel):
       writeChannel(
         seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
-        override: channel.override, day: channel.day, to: &w)
+        settings: settings, day: channel.day, to: &w)
     case .doNotDisturb(let until):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
@@ -114,20 +118,14 @@ public enum RecordCodec {
 
   /// A channel record's payload: its kind, then its fields.
   private static func writeChannel(
-    seq: UInt64, name: ChannelName, count: Int, unseen: Int, override: SettingsOverride, day: HistoryDay?,
+    seq: UInt64, name: ChannelName, count: Int, unseen: Int, settings: Settings, day: HistoryDay?,
     to w: inout ByteWriter
   ) {
     w.write(Record.Kind.channel.rawValue)
     w.write(littleEndian: seq)
     writeName(name, to: &w)
     w.write(littleEndian: UInt32(count))
-    if override.isEmpty {
-      // No settings: the flags say only whether `unseen` follows.
-      w.write(unseen != count ? hasUnseen : 0)
-      if unseen != count { w.write(littleEndian: UInt32(unseen)) }
-    } else {
-      writeFields(unseen: unseen, count: count, override: override, to: &w)
-    }
+    writeFields(unseen: unseen, count: count, settings: settings, to: &w)
     if let day {
       w.write(dayTag)
       w.write(littleEndian: Int32(clamping: day.day))
@@ -139,10 +137,9 @@ public enum RecordCodec {
   }
 
   /// A channel record's flags, fixed fields and settings' extensions.
-  private static func writeFields(unseen: Int, count: Int, override: SettingsOverride, to w: inout ByteWriter) {
+  private static func writeFields(unseen: Int, count: Int, settings: Settings, to w: inout ByteWriter) {
     var flags: UInt8 = unseen != count ? hasUnseen : 0
-    for key in SettingKey.allCases {
-      guard let value = key.plain(in: override) else { continue }
+    for (key, value) in settings {
       switch key.record {
       case .fixed(let bit): flags |= 1 << bit
       case .inFlags(let bit, let valueBit): flags |= 1 << bit | (value == .yesNo(true) ? 1 << valueBit : 0)
@@ -150,16 +147,20 @@ public enum RecordCodec {
       }
     }
     w.write(flags)
+    if settings.isEmpty {
+      if unseen != count { w.write(littleEndian: UInt32(unseen)) }
+      return
+    }
     for field in fixedFields {
       switch field {
       case .unseen:
         if unseen != count { w.write(littleEndian: UInt32(unseen)) }
       case .setting(let key, _):
-        if let value = key.plain(in: override) { writeValue(value, to: &w) }
+        if let value = settings.first(where: { $0.key == key })?.value { writeValue(value, to: &w) }
       }
     }
-    for key in SettingKey.allCases {
-      guard case .tagged(let tag) = key.record, let value = key.plain(in: override) else { continue }
+    for (key, value) in settings {
+      guard case .tagged(let tag) = key.record else { continue }
       w.write(tag)
       writeValue(value, to: &w)
     }
@@ -261,7 +262,7 @@ public enum RecordCodec {
           day = entry
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
-          guard let key = taggedSettings[tag], key.plain(in: override) == nil,
+          guard let key = taggedSettings[tag], !override.values.contains(where: { $0.key == key }),
             let value = readValue(key.form, from: &reader), key.restore(value, into: &override)
           else { return nil }
         }

@@ -22,7 +22,7 @@ public struct Snapshot: Equatable, Sendable {
   public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
     channels = store.channels
-      .filter { $0.count > 0 || !$0.override.isEmpty }
+      .filter { $0.count > 0 || $0.hasOverride }
       .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in

@@ -97,7 +97,8 @@ import Testing
     maxLabel: 9, style: .dot, pulseMs: 250, muted: true, badge: .unseen, dnd: .ignore, step: 4, export: "org.example.app")
 
   /// Each key's description reaches its own fields and no other: parsing, `applied`,
-  /// `merged`, reset, its plain value and `[daemon]`-style parsing into settings.
+  /// `merged`, reset, its place among an override's values and `[daemon]`-style parsing into
+  /// settings.
   @Test(arguments: SettingKey.allCases)
   func eachKeyReachesItsOwnFieldsOnly(_ key: SettingKey) throws {
     var override = SettingsOverride.empty
@@ -106,7 +107,7 @@ import Testing
     for other in SettingKey.allCases {
       #expect(other.format(applied) == (other == key ? other.format(Self.elsewhere) : other.format(.defaults)), "\(other)")
     }
-    #expect(SettingKey.allCases.filter { $0.plain(in: override) != nil } == [key])
+    #expect(override.values.map(\.key) == [key])
     #expect(SettingsOverride.empty.merged(with: override) == override)
     #expect(override.merged(with: .empty) == override)
     var settings = ChannelSettings.defaults
@@ -140,7 +141,7 @@ import Testing
     #expect(SettingKey.style.restore(.choice(1), into: &override))
     #expect(SettingKey.export.restore(.text("org.example.App"), into: &override))
     #expect(override == SettingsOverride(style: .dot, export: "org.example.App"))
-    #expect(SettingKey.style.plain(in: override) == .choice(1))
+    #expect(override.values.map(\.value) == [.choice(1), .text("org.example.App")])
     #expect(SettingKey.allCases.map(\.form) == [.number, .choice, .number, .yesNo, .choice, .choice, .number, .text])
   }
 }

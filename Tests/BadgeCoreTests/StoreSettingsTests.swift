@@ -36,6 +36,17 @@ import Testing
     #expect(store.seq == 4)
   }
 
+  /// `hasOverride` follows the override, whatever the config section says.
+  @Test func aChannelSaysWhetherAClientMadeSettings() {
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    #expect(!store.channel(named: name("mail")).hasOverride, "a config section is no override")
+    #expect(apply(.mute, "mail", on: store).channel.hasOverride)
+    #expect(apply(.increment(1), "mail", on: store).channel.hasOverride)
+    #expect(!apply(.unmute, "mail", on: store).channel.hasOverride)
+    #expect(apply(.configure(set: SettingsOverride(step: 2), reset: []), "news", on: store).channel.hasOverride)
+    #expect(!apply(.configure(set: SettingsOverride(), reset: [.step]), "news", on: store).channel.hasOverride)
+  }
+
   @Test func configureMergesOverEarlierSettings() {
     let store = Store()
     apply(.configure(set: SettingsOverride(maxLabel: 5), reset: []), "mail", on: store)
