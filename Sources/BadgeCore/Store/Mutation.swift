@@ -1,0 +1,77 @@
+extension Store {
+  /// A change a request asks for.
+  public enum Mutation: Sendable, Equatable {
+    case increment(Int)
+    case decrement(Int)
+    case set(Int)
+    /// `SEEN`: every unread item is now seen (`unseen` goes to 0); the count stays.
+    case seen
+    case mute
+    case unmute
+    /// Settings made over the socket: `set` fields are put over the channel's override, then the
+    /// `reset` keys are dropped from it so that the config's value applies again.
+    case configure(set: SettingsOverride, reset: [SettingKey])
+  }
+
+  /// Why a mutation was refused.
+  public enum MutationError: Error, Equatable, Sendable {
+    /// The count would pass `Limits.maxCount`.
+    case countOutOfRange(current: Int)
+    /// The change would make a new channel while `[limits] max_channels` are kept already.
+    case full(limit: Int)
+  }
+}
+
+extension Store.Mutation {
+  /// What this mutation makes of `channel`: the one place a mutation's arithmetic lives (the
+  /// count, the unseen items, the override), apart from what the store keeps beside a channel
+  /// (pulse windows, do-not-disturb, history, `seq`).
+  ///
+  /// - Returns: the channel after the mutation; `nil` when it changes none of these, which is
+  ///   no change (nothing to persist or push).
+  /// - Throws: `MutationError.countOutOfRange` when the count would pass `Limits.maxCount`.
+  @inline(__always)
+  func applied(to channel: Channel) throws(Store.MutationError) -> Channel? {
+    var after = channel
+    switch self {
+    case .increment(let n):
+      guard n <= Limits.maxCount - channel.count else {
+        throw .countOutOfRange(current: channel.count)
+      }
+      after.count = channel.count + n
+    case .decrement(let n):
+      after.count = max(0, channel.count - n)
+    case .set(let n):
+      guard n <= Limits.maxCount else { throw .countOutOfRange(current: channel.count) }
+      after.count = n
+    case .seen:
+      after.unseen = 0
+    case .mute, .unmute:
+      // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
+      // leaves no setting behind and the channel follows the config again.
+      let muted = self == .mute
+      after.override.muted = muted == channel.configured.muted ? nil : muted
+    case .configure(let set, let reset):
+      var override = after.override.merged(with: set)
+      for key in reset { key.reset(in: &override) }
+      after.override = override
+    }
+    Store.Mutation.countUnseen(&after, before: channel.count)
+    guard after.count != channel.count || after.unseen != channel.unseen || !after.hasSameOverride(as: channel) else {
+      return nil
+    }
+    return after
+  }
+
+  /// The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
+  /// lowers `unseen` to at most the new count (so `CLEAR` zeroes it), and `SEEN` has set it
+  /// to 0 already.
+  @inline(__always)
+  private static func countUnseen(_ channel: inout Channel, before: Int) {
+    if channel.count > before {
+      channel.unseen += channel.count - before
+    } else {
+      channel.unseen = min(channel.unseen, channel.count)
+    }
+  }
+}
