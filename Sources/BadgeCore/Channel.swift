@@ -45,10 +45,10 @@ public struct Channel: Sendable {
       configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
   }
 
-  /// Whether the override is the same as `other`'s; cheap when both share their settings, as
-  /// a count change leaves them.
-  func hasSameOverride(as other: Channel) -> Bool {
-    setup === other.setup || setup.override == other.setup.override
+  /// Whether the override is that of `other` (the settings the channel had); cheap when the
+  /// channel still shares them, as a count change leaves them.
+  func hasOverride(of other: ChannelSetup) -> Bool {
+    setup === other || setup.override == other.override
   }
 
   /// Whether a client made settings for the channel (its override sets any), as found once when

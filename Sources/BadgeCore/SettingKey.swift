@@ -4,8 +4,8 @@
 ///
 /// Whatever handles the settings one by one goes through `visitAll` or `allCases`: the config
 /// parser, `CONFIGURE`'s parser, an override's `isEmpty`, `applied`, `merged` and reset, and the
-/// records (BadgePersistence's `RecordCodec`). So a new setting is its field in
-/// `ChannelSettings` (with its default), its field in `SettingsOverride`, its `static let` here
+/// records (BadgePersistence's `SettingFields` and `RecordCodec`). So a new setting is its field in
+/// `ChannelSettings` (with its default), its field in `SettingsOverride`, its `static var` here
 /// and its line in `visitAll`; a key path to a missing field does not compile. (ARCHITECTURE.md
 /// lists what else a setting shown on state lines needs, and the documents that name every
 /// setting.)
@@ -18,20 +18,25 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
   /// meant for one channel, to many (`export`: many channels announced as one app).
   public let namesOneChannel: Bool
 
-  public static let maxLabel = SettingKey("max_label", record: .fixed(bit: 0))
-  public static let style = SettingKey("style", record: .fixed(bit: 1))
-  public static let pulseMs = SettingKey("pulse_ms", record: .fixed(bit: 2))
-  public static let muted = SettingKey("muted", record: .inFlags(bit: 3, valueBit: 4))
-  public static let badge = SettingKey("badge", record: .fixed(bit: 6))
-  public static let dnd = SettingKey("dnd", record: .fixed(bit: 7))
-  public static let step = SettingKey("step", record: .tagged(1))
-  public static let export = SettingKey("export", record: .tagged(2), namesOneChannel: true)
+  // Computed and inlinable rather than stored, so that a walk of the settings that reads only a
+  // key's record place (the journal's) finds it as a constant, with no lazy global to check.
+  @inlinable public static var maxLabel: SettingKey { SettingKey("max_label", record: .fixed(bit: 0)) }
+  @inlinable public static var style: SettingKey { SettingKey("style", record: .fixed(bit: 1)) }
+  @inlinable public static var pulseMs: SettingKey { SettingKey("pulse_ms", record: .fixed(bit: 2)) }
+  @inlinable public static var muted: SettingKey { SettingKey("muted", record: .inFlags(bit: 3, valueBit: 4)) }
+  @inlinable public static var badge: SettingKey { SettingKey("badge", record: .fixed(bit: 6)) }
+  @inlinable public static var dnd: SettingKey { SettingKey("dnd", record: .fixed(bit: 7)) }
+  @inlinable public static var step: SettingKey { SettingKey("step", record: .tagged(1)) }
+  @inlinable public static var export: SettingKey {
+    SettingKey("export", record: .tagged(2), namesOneChannel: true)
+  }
 
   /// Every setting's fields and parser: the value in force in `ChannelSettings`, the value set
-  /// in `SettingsOverride`. The order is `allCases`': the order messages and the documents list
-  /// them.
-  @inline(__always)
-  static func visitAll(_ visitor: inout some SettingVisitor) {
+  /// in `SettingsOverride`. The order is `allCases`', the order messages and the documents list
+  /// them; the records' writer takes the fixed settings first, by their bits, then the tagged
+  /// ones (RecordTests holds it), so a new setting goes at the end.
+  @inlinable @inline(__always)
+  public static func visitAll(_ visitor: inout some SettingVisitor) {
     visitor.visit(.maxLabel, \.maxLabel, \.maxLabel, parse: number(in: Limits.maxLabel))
     visitor.visit(.style, \.style, \.style, parse: word)
     visitor.visit(.pulseMs, \.pulseMs, \.pulseMs, parse: number(in: Limits.pulseMs))
@@ -49,7 +54,8 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
     return collecting.keys
   }()
 
-  private init(_ rawValue: String, record: RecordPlace, namesOneChannel: Bool = false) {
+  @usableFromInline
+  init(_ rawValue: String, record: RecordPlace, namesOneChannel: Bool = false) {
     self.rawValue = rawValue
     self.record = record
     self.namesOneChannel = namesOneChannel
@@ -147,9 +153,13 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
     return id
   }
 
-  /// The parser of a whole-number setting: `integer(_:in: range)`.
-  static func number(in range: ClosedRange<Int>) -> (String) throws(InvalidValue) -> Int {
-    { text throws(InvalidValue) in try integer(text, in: range) }
+  /// The parser of a whole-number setting: `integer(_:in: range)`. Inlinable, and the range
+  /// read only when a value is parsed, so that a walk of the settings that parses nothing (the
+  /// journal's) makes no closure and reads no range.
+  @inlinable static func number(
+    in range: @autoclosure @escaping () -> ClosedRange<Int>
+  ) -> (String) throws(InvalidValue) -> Int {
+    { text throws(InvalidValue) in try integer(text, in: range()) }
   }
 
   /// A decimal integer within `range`: digits only, no sign, no spaces.

@@ -1,16 +1,17 @@
 /// A type a channel setting holds.
 ///
 /// Every setting's value takes one of a few plain forms (`PlainSettingValue`): code that handles
-/// every setting alike, such as the records, works on those forms and never on the types.
-protocol SettingValue: Equatable, Sendable {
+/// every setting alike, such as the records, works on those forms and never on the types. The
+/// requirements' names say they are about settings, since `Int`, `Bool` and `String` conform.
+public protocol SettingValue: Equatable, Sendable {
   /// The form every value of the type takes.
-  static var form: PlainSettingValue.Form { get }
+  static var plainSettingForm: PlainSettingValue.Form { get }
   /// The value in its plain form.
-  var plain: PlainSettingValue { get }
+  var plainSettingValue: PlainSettingValue { get }
   /// The value a plain form stands for; `nil` when it stands for none of this type.
-  init?(plain: PlainSettingValue)
+  init?(plainSettingValue: PlainSettingValue)
   /// The value as the config file writes it (`SettingKey.format`).
-  var text: String { get }
+  var settingText: String { get }
 }
 
 /// A setting's value in one of the forms settings take.
@@ -29,48 +30,50 @@ public enum PlainSettingValue: Equatable, Sendable {
 }
 
 extension Int: SettingValue {
-  static var form: PlainSettingValue.Form { .number }
-  var plain: PlainSettingValue { .number(self) }
-  init?(plain: PlainSettingValue) {
+  public static var plainSettingForm: PlainSettingValue.Form { .number }
+  @inlinable public var plainSettingValue: PlainSettingValue { .number(self) }
+  public init?(plainSettingValue plain: PlainSettingValue) {
     guard case .number(let value) = plain else { return nil }
     self = value
   }
-  var text: String { String(self) }
+  public var settingText: String { String(self) }
 }
 
 extension Bool: SettingValue {
-  static var form: PlainSettingValue.Form { .yesNo }
-  var plain: PlainSettingValue { .yesNo(self) }
-  init?(plain: PlainSettingValue) {
+  public static var plainSettingForm: PlainSettingValue.Form { .yesNo }
+  @inlinable public var plainSettingValue: PlainSettingValue { .yesNo(self) }
+  public init?(plainSettingValue plain: PlainSettingValue) {
     guard case .yesNo(let value) = plain else { return nil }
     self = value
   }
-  var text: String { self ? "yes" : "no" }
+  public var settingText: String { self ? "yes" : "no" }
 }
 
 extension String: SettingValue {
-  static var form: PlainSettingValue.Form { .text }
-  var plain: PlainSettingValue { .text(self) }
-  init?(plain: PlainSettingValue) {
+  public static var plainSettingForm: PlainSettingValue.Form { .text }
+  @inlinable public var plainSettingValue: PlainSettingValue { .text(self) }
+  public init?(plainSettingValue plain: PlainSettingValue) {
     guard case .text(let value) = plain else { return nil }
     self = value
   }
-  var text: String { self }
+  public var settingText: String { self }
 }
 
 /// A setting whose value is one of the words of an enumeration (`style`, `badge`, `dnd`): the
 /// word is its raw value, and its plain form its place among the cases.
-protocol SettingWord: SettingValue, RawRepresentable, CaseIterable where RawValue == String {}
+public protocol SettingWord: SettingValue, RawRepresentable, CaseIterable where RawValue == String {}
 
 extension SettingWord {
-  static var form: PlainSettingValue.Form { .choice }
-  var plain: PlainSettingValue { .choice(Array(Self.allCases).firstIndex(of: self)!) }
-  init?(plain: PlainSettingValue) {
+  public static var plainSettingForm: PlainSettingValue.Form { .choice }
+  @inlinable public var plainSettingValue: PlainSettingValue {
+    .choice(Self.allCases.distance(from: Self.allCases.startIndex, to: Self.allCases.firstIndex(of: self)!))
+  }
+  public init?(plainSettingValue plain: PlainSettingValue) {
     let cases = Array(Self.allCases)
     guard case .choice(let place) = plain, cases.indices.contains(place) else { return nil }
     self = cases[place]
   }
-  var text: String { rawValue }
+  public var settingText: String { rawValue }
 }
 
 extension ChannelStyle: SettingWord {}

@@ -3,8 +3,9 @@
 ///
 /// `visitAll` and every `visit` are inlined, so each key path is applied where it is written and
 /// reaches its field directly; a key path kept in a variable would be walked at run time, at
-/// the cost of a lookup of generic metadata on every access.
-protocol SettingVisitor {
+/// the cost of a lookup of generic metadata on every access. `visitAll` is inlinable, so a
+/// visitor in another module (the records' writer) is inlined the same way.
+public protocol SettingVisitor {
   mutating func visit<Value: SettingValue>(
     _ key: SettingKey, _ overridden: WritableKeyPath<SettingsOverride, Value?>,
     inForce: (ChannelSettings) -> Value?, putInForce: (inout ChannelSettings, Value) -> Void,
@@ -13,7 +14,7 @@ protocol SettingVisitor {
 
 extension SettingVisitor {
   /// A setting that always has a value.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func visit<Value: SettingValue>(
     _ key: SettingKey, _ inForce: WritableKeyPath<ChannelSettings, Value>,
     _ overridden: WritableKeyPath<SettingsOverride, Value?>,
@@ -24,7 +25,7 @@ extension SettingVisitor {
 
   /// A setting that may have no value in force (`export`: not exported); an override can set a
   /// value, not take one away.
-  @inline(__always)
+  @inlinable @inline(__always)
   mutating func visit<Value: SettingValue>(
     _ key: SettingKey, _ inForce: WritableKeyPath<ChannelSettings, Value?>,
     _ overridden: WritableKeyPath<SettingsOverride, Value?>,
@@ -104,7 +105,7 @@ struct ListingValues: SettingVisitor {
     inForce: (ChannelSettings) -> Value?, putInForce: (inout ChannelSettings, Value) -> Void,
     parse: (String) throws(SettingKey.InvalidValue) -> Value
   ) {
-    if let value = override[keyPath: overridden] { values.append((key, value.plain)) }
+    if let value = override[keyPath: overridden] { values.append((key, value.plainSettingValue)) }
   }
 }
 
@@ -142,7 +143,7 @@ struct OneSetting: SettingVisitor {
     parse: (String) throws(SettingKey.InvalidValue) -> Value
   ) {
     guard key == self.key else { return }
-    form = Value.form
+    form = Value.plainSettingForm
     switch operation {
     case .parse(let text):
       do { override[keyPath: overridden] = try parse(text) } catch { refusal = error }
@@ -151,9 +152,9 @@ struct OneSetting: SettingVisitor {
     case .reset:
       override[keyPath: overridden] = nil
     case .format:
-      text = inForce(settings)?.text ?? ""
+      text = inForce(settings)?.settingText ?? ""
     case .restore(let plain):
-      guard let value = Value(plain: plain), (try? parse(value.text)) == value else { return }
+      guard let value = Value(plainSettingValue: plain), (try? parse(value.settingText)) == value else { return }
       override[keyPath: overridden] = value
       accepted = true
     case .describe:

@@ -9,33 +9,23 @@ public enum RecordCodec {
   // day of history. The flags byte is full, so settings added since are tagged: a record
   // without them is byte for byte what earlier versions wrote, and files they wrote read as
   // they always did.
-  /// `unseen` follows when it differs from the count (a record without it reads as all unseen).
-  private static let hasUnseen: UInt8 = 1 << 5
+  /// The flags bit that says `unseen` follows, as it does when it differs from the count (a
+  /// record without it reads as all unseen).
+  static let unseenBit: UInt8 = 5
+  static let hasUnseen: UInt8 = 1 << unseenBit
   /// Extension tag: the channel's day of history follows (a journal's record of a change): the
   /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints:
   /// smaller than a day record of its own, which repeats the name and the sequence number.
   static let dayTag: UInt8 = 3
 
-  /// A fixed field of a channel record: `unseen`, or a setting's.
-  enum FixedField {
-    case unseen
-    case setting(SettingKey, bit: UInt8)
+  /// The settings kept among the fixed fields, by their flags bit.
+  static let fixedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+    if case .fixed(let bit) = key.record { return (bit, key) } else { return nil }
+  })
 
-    var bit: UInt8 {
-      switch self {
-      case .unseen: return 5
-      case .setting(_, let bit): return bit
-      }
-    }
-  }
-
-  /// The fixed fields in the order of their bits, the order they follow the flags in.
-  static let fixedFields: [FixedField] = ([.unseen] + SettingKey.allCases.compactMap { key in
-    if case .fixed(let bit) = key.record { return .setting(key, bit: bit) } else { return nil }
-  }).sorted { $0.bit < $1.bit }
-
-  /// A channel's settings as a record keeps them: those set, with their plain values.
-  typealias Settings = [(key: SettingKey, value: PlainSettingValue)]
+  /// The flags bits of the fixed fields (`unseen`'s and the settings'), in the order the fields
+  /// follow the flags.
+  static let fixedBits: [UInt8] = ([unseenBit] + fixedSettings.keys).sorted()
 
   /// The settings kept as tagged extensions, by tag.
   static let taggedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
@@ -45,20 +35,61 @@ public enum RecordCodec {
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
-    let settings = if case .channel(let channel) = record { channel.override.values } else { [] as Settings }
-    appendFramed(maxLength: maxFramedLength(settings), to: &out) { write(record, settings: settings, to: &$0) }
+    guard case .channel(let channel) = record else {
+      appendFramed(maxLength: 160, to: &out) { write(record, to: &$0) }
+      return
+    }
+    appendChannel(
+      channel.seq, channel.name, channel.count, channel.unseen, hasOverride: !channel.override.isEmpty,
+      channel.override, channel.day, to: &out)
   }
 
   /// Appends the record of `channel` with its day of history, framed: the bytes of
   /// `append(.channel(ChannelRecord(channel, day: day)))`, written from the channel itself
   /// rather than from a copy of it (the journal's record of every change).
   public static func append(_ channel: Channel, day: HistoryDay?, to out: inout [UInt8]) {
-    // A channel without settings of its own, as most are, skips walking the settings.
-    let settings = channel.hasOverride ? channel.override.values : []
-    appendFramed(maxLength: maxFramedLength(settings), to: &out) { w in
-      writeChannel(
-        seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
-        settings: settings, day: day, to: &w)
+    appendChannel(
+      channel.seq, channel.name, channel.count, channel.unseen, hasOverride: channel.hasOverride,
+      channel.override, day, to: &out)
+  }
+
+  /// A channel record, framed. Most channels have no settings of their own: theirs skip walking
+  /// the settings (`NoSettings`), and `override` is not even read.
+  @inline(__always)
+  private static func appendChannel(
+    _ seq: UInt64, _ name: ChannelName, _ count: Int, _ unseen: Int, hasOverride: Bool,
+    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, to out: inout [UInt8]
+  ) {
+    if hasOverride {
+      var settings = SettingFields(override())
+      appendChannel(seq, name, count, unseen, &settings, day, to: &out)
+    } else {
+      var none = NoSettings()
+      appendChannel(seq, name, count, unseen, &none, day, to: &out)
+    }
+  }
+
+  /// A channel record, framed: its kind, `seq`, name and count, its settings' flags and fields
+  /// with `unseen` among them, then its day of history.
+  @inline(__always)
+  private static func appendChannel(
+    _ seq: UInt64, _ name: ChannelName, _ count: Int, _ unseen: Int, _ settings: inout some ChannelFields,
+    _ day: HistoryDay?, to out: inout [UInt8]
+  ) {
+    appendFramed(maxLength: 160 + settings.textLength, to: &out) { w in
+      w.write(Record.Kind.channel.rawValue)
+      w.write(littleEndian: seq)
+      writeName(name, to: &w)
+      w.write(littleEndian: UInt32(count))
+      settings.write(unseen: unseen != count ? unseen : nil, to: &w)
+      if let day {
+        w.write(dayTag)
+        w.write(littleEndian: Int32(clamping: day.day))
+        writeVarint(UInt64(day.figures.arrivals), to: &w)
+        writeVarint(UInt64(day.figures.clears), to: &w)
+        writeVarint(UInt64(day.figures.peak), to: &w)
+        writeVarint(UInt64(day.endCount), to: &w)
+      }
     }
   }
 
@@ -74,24 +105,12 @@ public enum RecordCodec {
     }
   }
 
-  /// Room for any record's frame: the fixed fields, a name and every extension but their text
-  /// take under 160 bytes; a text setting (an `export` id) its length more.
-  static func maxFramedLength(_ settings: Settings) -> Int {
-    var length = 160
-    for (_, value) in settings {
-      if case .text(let text) = value { length += min(text.utf8.count, Int(UInt16.max)) }
-    }
-    return length
-  }
-
-  /// The payload of `record`: its kind, then its fields (a channel's `settings` taken out of it
-  /// already).
-  private static func write(_ record: Record, settings: Settings, to w: inout ByteWriter) {
+  /// The payload of a record other than a channel's: its kind, then its fields. Any record's
+  /// frame fits in 160 bytes, but for the text of a channel's settings (an `export` id).
+  private static func write(_ record: Record, to w: inout ByteWriter) {
     switch record {
-    case .channel(let channel):
-      writeChannel(
-        seq: channel.seq, name: channel.name, count: channel.count, unseen: channel.unseen,
-        settings: settings, day: channel.day, to: &w)
+    case .channel:
+      preconditionFailure("a channel record is written by appendChannel")
     case .doNotDisturb(let until):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
@@ -116,59 +135,9 @@ public enum RecordCodec {
     }
   }
 
-  /// A channel record's payload: its kind, then its fields.
-  private static func writeChannel(
-    seq: UInt64, name: ChannelName, count: Int, unseen: Int, settings: Settings, day: HistoryDay?,
-    to w: inout ByteWriter
-  ) {
-    w.write(Record.Kind.channel.rawValue)
-    w.write(littleEndian: seq)
-    writeName(name, to: &w)
-    w.write(littleEndian: UInt32(count))
-    writeFields(unseen: unseen, count: count, settings: settings, to: &w)
-    if let day {
-      w.write(dayTag)
-      w.write(littleEndian: Int32(clamping: day.day))
-      writeVarint(UInt64(day.figures.arrivals), to: &w)
-      writeVarint(UInt64(day.figures.clears), to: &w)
-      writeVarint(UInt64(day.figures.peak), to: &w)
-      writeVarint(UInt64(day.endCount), to: &w)
-    }
-  }
-
-  /// A channel record's flags, fixed fields and settings' extensions.
-  private static func writeFields(unseen: Int, count: Int, settings: Settings, to w: inout ByteWriter) {
-    var flags: UInt8 = unseen != count ? hasUnseen : 0
-    for (key, value) in settings {
-      switch key.record {
-      case .fixed(let bit): flags |= 1 << bit
-      case .inFlags(let bit, let valueBit): flags |= 1 << bit | (value == .yesNo(true) ? 1 << valueBit : 0)
-      case .tagged: continue
-      }
-    }
-    w.write(flags)
-    if settings.isEmpty {
-      if unseen != count { w.write(littleEndian: UInt32(unseen)) }
-      return
-    }
-    for field in fixedFields {
-      switch field {
-      case .unseen:
-        if unseen != count { w.write(littleEndian: UInt32(unseen)) }
-      case .setting(let key, _):
-        if let value = settings.first(where: { $0.key == key })?.value { writeValue(value, to: &w) }
-      }
-    }
-    for (key, value) in settings {
-      guard case .tagged(let tag) = key.record else { continue }
-      w.write(tag)
-      writeValue(value, to: &w)
-    }
-  }
-
   /// A setting's value: a number in 32 bits, a choice or a yes/no in a byte, text as its length
   /// in 16 bits and its bytes (cut at 65,535).
-  private static func writeValue(_ value: PlainSettingValue, to w: inout ByteWriter) {
+  static func writeValue(_ value: PlainSettingValue, to w: inout ByteWriter) {
     switch value {
     case .number(let n): w.write(littleEndian: UInt32(n))
     case .choice(let place): w.write(UInt8(place))
@@ -237,12 +206,11 @@ public enum RecordCodec {
       else { return nil }
       var override = SettingsOverride.empty
       var unseen: Int?
-      for field in fixedFields where flags & (1 << field.bit) != 0 {
-        switch field {
-        case .unseen:
+      for bit in fixedBits where flags & (1 << bit) != 0 {
+        if bit == unseenBit {
           guard let v: UInt32 = reader.integer(), v <= count else { return nil }
           unseen = Int(v)
-        case .setting(let key, _):
+        } else if let key = fixedSettings[bit] {
           guard let value = readValue(key.form, from: &reader), key.restore(value, into: &override) else { return nil }
         }
       }
@@ -252,6 +220,7 @@ public enum RecordCodec {
         }
       }
       var day: HistoryDay?
+      var seenTags: Set<UInt8> = []
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
         if tag == dayTag {
@@ -262,9 +231,10 @@ public enum RecordCodec {
           day = entry
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
-          guard let key = taggedSettings[tag], !override.values.contains(where: { $0.key == key }),
+          guard let key = taggedSettings[tag], !seenTags.contains(tag),
             let value = readValue(key.form, from: &reader), key.restore(value, into: &override)
           else { return nil }
+          seenTags.insert(tag)
         }
       }
       record = .channel(

@@ -188,7 +188,7 @@ import Testing
   /// Each setting has a place of its own in a channel record: a flags bit that is neither
   /// another's nor unseen's, or a tag that is neither another's nor the day's.
   @Test func everySettingHasAPlaceOfItsOwn() {
-    var bits: [UInt8] = [5]
+    var bits: [UInt8] = [RecordCodec.unseenBit]
     var tags: [UInt8] = [RecordCodec.dayTag]
     for key in SettingKey.allCases {
       switch key.record {
@@ -199,6 +199,15 @@ import Testing
     }
     #expect(Set(bits).count == bits.count && bits.allSatisfy { $0 < 8 }, "\(bits)")
     #expect(Set(tags).count == tags.count, "\(tags)")
-    #expect(RecordCodec.fixedFields.map(\.bit) == [0, 1, 2, 5, 6, 7])
+    #expect(RecordCodec.fixedBits == [0, 1, 2, 5, 6, 7])
+    // The writer takes the settings in allCases order: the fixed ones by their bits, then the
+    // tagged ones.
+    let places = SettingKey.allCases.map { key -> Int in
+      switch key.record {
+      case .fixed(let bit), .inFlags(let bit, _): return Int(bit)
+      case .tagged: return 8
+      }
+    }
+    #expect(places == places.sorted(), "\(places)")
   }
 }

@@ -23,55 +23,48 @@ extension Store {
 }
 
 extension Store.Mutation {
-  /// What this mutation makes of `channel`: the one place a mutation's arithmetic lives (the
+  /// Applies this mutation to `channel`: the one place a mutation's arithmetic lives (the
   /// count, the unseen items, the override), apart from what the store keeps beside a channel
   /// (pulse windows, do-not-disturb, history, `seq`).
   ///
-  /// - Returns: the channel after the mutation; `nil` when it changes none of these, which is
-  ///   no change (nothing to persist or push).
-  /// - Throws: `MutationError.countOutOfRange` when the count would pass `Limits.maxCount`.
+  /// - Returns: whether it changed any of them; when it did not, it is no change (nothing to
+  ///   persist or push).
+  /// - Throws: `MutationError.countOutOfRange` when the count would pass `Limits.maxCount`;
+  ///   `channel` is unchanged then.
   @inline(__always)
-  func applied(to channel: Channel) throws(Store.MutationError) -> Channel? {
-    var after = channel
+  func apply(to channel: inout Channel) throws(Store.MutationError) -> Bool {
+    let count = channel.count
+    let unseen = channel.unseen
+    let setup = channel.setup
     switch self {
     case .increment(let n):
-      guard n <= Limits.maxCount - channel.count else {
-        throw .countOutOfRange(current: channel.count)
-      }
-      after.count = channel.count + n
+      guard n <= Limits.maxCount - count else { throw .countOutOfRange(current: count) }
+      channel.count = count + n
     case .decrement(let n):
-      after.count = max(0, channel.count - n)
+      channel.count = max(0, count - n)
     case .set(let n):
-      guard n <= Limits.maxCount else { throw .countOutOfRange(current: channel.count) }
-      after.count = n
+      guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
+      channel.count = n
     case .seen:
-      after.unseen = 0
+      channel.unseen = 0
     case .mute, .unmute:
       // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
       // leaves no setting behind and the channel follows the config again.
       let muted = self == .mute
-      after.override.muted = muted == channel.configured.muted ? nil : muted
+      channel.override.muted = muted == channel.configured.muted ? nil : muted
     case .configure(let set, let reset):
-      var override = after.override.merged(with: set)
+      var override = channel.override.merged(with: set)
       for key in reset { key.reset(in: &override) }
-      after.override = override
+      channel.override = override
     }
-    Store.Mutation.countUnseen(&after, before: channel.count)
-    guard after.count != channel.count || after.unseen != channel.unseen || !after.hasSameOverride(as: channel) else {
-      return nil
-    }
-    return after
-  }
-
-  /// The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
-  /// lowers `unseen` to at most the new count (so `CLEAR` zeroes it), and `SEEN` has set it
-  /// to 0 already.
-  @inline(__always)
-  private static func countUnseen(_ channel: inout Channel, before: Int) {
-    if channel.count > before {
-      channel.unseen += channel.count - before
+    // The unseen arithmetic, one rule for every request: a rise adds the arrivals, a fall
+    // lowers `unseen` to at most the new count (so `CLEAR` zeroes it), and `SEEN` has set it to
+    // 0 already.
+    if channel.count > count {
+      channel.unseen += channel.count - count
     } else {
       channel.unseen = min(channel.unseen, channel.count)
     }
+    return channel.count != count || channel.unseen != unseen || !channel.hasOverride(of: setup)
   }
 }

@@ -71,7 +71,7 @@ public final class Store {
     channels.filter { $0.settings.export != nil }.sorted { $0.name < $1.name }
   }
 
-  /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.applied`),
+  /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
   /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
   /// pulse window, history, how to undo it, and `seq`.
   ///
@@ -80,7 +80,8 @@ public final class Store {
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
-    guard var after = try mutation.applied(to: before) else {
+    var after = before
+    guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
