@@ -45,14 +45,18 @@ public struct Channel: Sendable {
       configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
   }
 
-  /// Whether the override is the same as `other`'s; cheap when both share their settings, as
-  /// a count change leaves them.
-  func hasSameOverride(as other: Channel) -> Bool {
-    setup === other.setup || setup.override == other.setup.override
+  /// Whether the override is that of `other` (the settings the channel had); cheap when the
+  /// channel still shares them, as a count change leaves them.
+  func hasOverride(of other: ChannelSetup) -> Bool {
+    setup === other || setup.override == other.override
   }
 
+  /// Whether a client made settings for the channel (its override sets any), as found once when
+  /// the settings were made: the journal asks with every change.
+  @inlinable public var hasOverride: Bool { setup.hasOverride }
+
   /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
-  public var isListed: Bool { count > 0 || hasConfigSection || !override.isEmpty }
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -79,12 +83,14 @@ public struct Channel: Sendable {
   @usableFromInline let configured: ChannelSettings
   @usableFromInline let hasConfigSection: Bool
   @usableFromInline let override: SettingsOverride
+  /// Whether `override` sets anything.
+  @usableFromInline let hasOverride: Bool
   /// `override` over `configured`, computed once when the settings are made.
   @usableFromInline let settings: ChannelSettings
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
-  /// copy (200 bytes a channel).
+  /// copy.
   static let plain = ChannelSetup(
     configured: .defaults, hasConfigSection: false, override: SettingsOverride())
 
@@ -101,6 +107,7 @@ public struct Channel: Sendable {
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override
+    self.hasOverride = !override.isEmpty
     self.settings = override.applied(to: configured)
   }
 }

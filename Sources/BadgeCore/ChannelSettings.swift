@@ -36,42 +36,32 @@ public enum Limits {
   public static let step = 1...maxCount
 }
 
-/// The settings in force for one channel.
+/// The settings in force for one channel: one field a setting, with its built-in value.
+///
+/// `SettingKey` describes each setting once for everything that handles settings one by one;
+/// a new setting is a field here, a field in `SettingsOverride`, and a `SettingKey` with its
+/// line in `SettingKey.visitAll`.
 public struct ChannelSettings: Equatable, Sendable {
   /// Counts above this show as `<maxLabel>+`.
-  public var maxLabel: Int
-  public var style: ChannelStyle
+  public var maxLabel = 99
+  public var style = ChannelStyle.count
   /// How long a channel pulses after an increase, in milliseconds.
-  public var pulseMs: Int
+  public var pulseMs = 3000
   /// A muted channel keeps counting but never pulses.
-  public var muted: Bool
+  public var muted = false
   /// What the label counts: every unread item, or the unseen ones.
-  public var badge: BadgeCounts
+  public var badge = BadgeCounts.count
   /// Whether do-not-disturb silences the channel.
-  public var dnd: DNDPolicy
+  public var dnd = DNDPolicy.obey
   /// What a client's stepper (`badgectl top`'s - and +) changes the count by. The daemon only
   /// keeps and reports it, so that every client steps a channel alike.
-  public var step: Int
+  public var step = 1
   /// The desktop id (without `.desktop`) the channel's count is announced for to docks
   /// (LauncherEntry); `nil` when it is not exported.
-  public var export: String?
+  public var export: String? = nil
 
-  public static let defaults = ChannelSettings(
-    maxLabel: 99, style: .count, pulseMs: 3000, muted: false)
-
-  public init(
-    maxLabel: Int, style: ChannelStyle, pulseMs: Int, muted: Bool, badge: BadgeCounts = .count,
-    dnd: DNDPolicy = .obey, step: Int = 1, export: String? = nil
-  ) {
-    self.maxLabel = maxLabel
-    self.style = style
-    self.pulseMs = pulseMs
-    self.muted = muted
-    self.badge = badge
-    self.dnd = dnd
-    self.step = step
-    self.export = export
-  }
+  /// The built-in settings: a channel's when neither the config nor a client set any.
+  public static let defaults = ChannelSettings()
 }
 
 /// A partial set of settings: a `[channel …]` section of the config, or what a client set over
@@ -86,39 +76,35 @@ public struct SettingsOverride: Equatable, Sendable {
   public var step: Int?
   public var export: String?
 
-  public init(
-    maxLabel: Int? = nil, style: ChannelStyle? = nil, pulseMs: Int? = nil, muted: Bool? = nil,
-    badge: BadgeCounts? = nil, dnd: DNDPolicy? = nil, step: Int? = nil, export: String? = nil
-  ) {
-    self.maxLabel = maxLabel
-    self.style = style
-    self.pulseMs = pulseMs
-    self.muted = muted
-    self.badge = badge
-    self.dnd = dnd
-    self.step = step
-    self.export = export
-  }
+  /// No setting set.
+  public static let empty = SettingsOverride()
 
   /// Whether no field is set.
   public var isEmpty: Bool {
-    maxLabel == nil && style == nil && pulseMs == nil && muted == nil && badge == nil && dnd == nil
-      && step == nil && export == nil
+    var finding = FindingSet(override: self)
+    SettingKey.visitAll(&finding)
+    return !finding.found
   }
 
   /// `base` with every set field of this override put over it.
   public func applied(to base: ChannelSettings) -> ChannelSettings {
-    ChannelSettings(
-      maxLabel: maxLabel ?? base.maxLabel, style: style ?? base.style,
-      pulseMs: pulseMs ?? base.pulseMs, muted: muted ?? base.muted, badge: badge ?? base.badge,
-      dnd: dnd ?? base.dnd, step: step ?? base.step, export: export ?? base.export)
+    var applying = Applying(override: self, settings: base)
+    SettingKey.visitAll(&applying)
+    return applying.settings
   }
 
   /// This override with every set field of `other` put over it.
   public func merged(with other: SettingsOverride) -> SettingsOverride {
-    SettingsOverride(
-      maxLabel: other.maxLabel ?? maxLabel, style: other.style ?? style,
-      pulseMs: other.pulseMs ?? pulseMs, muted: other.muted ?? muted, badge: other.badge ?? badge,
-      dnd: other.dnd ?? dnd, step: other.step ?? step, export: other.export ?? export)
+    var merging = Merging(top: other, merged: self)
+    SettingKey.visitAll(&merging)
+    return merging.merged
+  }
+
+  /// The settings this override sets, each with its value in plain form, in
+  /// `SettingKey.allCases` order: what a record keeps.
+  public var values: [(key: SettingKey, value: PlainSettingValue)] {
+    var listing = ListingValues(override: self)
+    SettingKey.visitAll(&listing)
+    return listing.values
   }
 }

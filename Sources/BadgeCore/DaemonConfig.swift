@@ -195,8 +195,8 @@ extension DaemonConfig {
           case .hookIntervalMs: config.hookIntervalMs = try SettingKey.integer(entry.value, in: Limits.hookIntervalMs)
           case .hookTimeoutMs: config.hookTimeoutMs = try SettingKey.integer(entry.value, in: Limits.hookTimeoutMs)
           case .hooksWhenMuted: config.hooksWhenMuted = try SettingKey.boolean(entry.value)
-          case .pulseMs: config.defaults.pulseMs = try SettingKey.integer(entry.value, in: Limits.pulseMs)
-          case .maxLabel: config.defaults.maxLabel = try SettingKey.integer(entry.value, in: Limits.maxLabel)
+          case .pulseMs: try SettingKey.pulseMs.parse(entry.value, into: &config.defaults)
+          case .maxLabel: try SettingKey.maxLabel.parse(entry.value, into: &config.defaults)
           case .sync:
             guard let mode = SyncMode(rawValue: entry.value) else {
               throw SettingKey.InvalidValue(reason: "expected always, everysec or never")
@@ -236,8 +236,8 @@ extension DaemonConfig {
           if let event {
             config.sections[index].hooks[event] = try hook(entry.value)
           } else if let key {
-            guard key != .export || !pattern.isGlob else {
-              throw SettingKey.InvalidValue(reason: "export needs a section that names one channel, not a glob")
+            guard !key.namesOneChannel || !pattern.isGlob else {
+              throw SettingKey.InvalidValue(reason: "\(key) needs a section that names one channel, not a glob")
             }
             try key.parse(entry.value, into: &config.sections[index].override)
           }

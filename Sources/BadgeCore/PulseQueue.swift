@@ -38,8 +38,8 @@ struct PulseQueue {
     }
   }
 
-  /// Room the queue keeps once it is empty: more is given back, so that the 2.6 MB of heap and
-  /// index that 10,000 channels pulsing at once take is not held after their windows end.
+  /// Room the queue keeps once it is empty: more is given back, so that the heap and index a
+  /// burst of many channels pulsing at once grew are not held after their windows end.
   static let keptCapacity = 64
 
   /// The entries the queue has room for without growing (for tests).

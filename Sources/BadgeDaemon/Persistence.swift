@@ -78,11 +78,11 @@ final class Persistence: ChangeLog {
   /// rewrites the day unchanged, which replays the same). A power cut keeps or loses the two
   /// together, so it never loads a count without its history.
   func record(_ channel: Channel, day: HistoryDay?) {
-    RecordEncoder.append(channel, day: day, to: &pending)
+    RecordCodec.append(channel, day: day, to: &pending)
   }
 
   func record(_ dnd: DoNotDisturb) {
-    RecordEncoder.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now)), to: &pending)
+    RecordCodec.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now)), to: &pending)
   }
 
   /// Do-not-disturb as the files keep it: `nil` when off, 0 when on until turned off, else its

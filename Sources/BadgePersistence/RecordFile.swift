@@ -78,7 +78,7 @@ public enum RecordFile {
     guard raw.count - start >= length else { return .bad("the file ends inside a record") }
     let payload = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
     guard Checksum.crc32(payload) == crc else { return .bad("a record's checksum does not match") }
-    guard let record = RecordEncoder.decode(payload) else { return .bad("a record cannot be decoded") }
+    guard let record = RecordCodec.decode(payload) else { return .bad("a record cannot be decoded") }
     return .record(record, next: start + length)
   }
 

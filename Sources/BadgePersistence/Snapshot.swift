@@ -22,7 +22,7 @@ public struct Snapshot: Equatable, Sendable {
   public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
     channels = store.channels
-      .filter { $0.count > 0 || !$0.override.isEmpty }
+      .filter { $0.count > 0 || $0.hasOverride }
       .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in
@@ -35,11 +35,11 @@ public struct Snapshot: Equatable, Sendable {
   public func encoded() -> [UInt8] {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56)
-    RecordEncoder.append(.snapshotStart(seq: seq), to: &out)
-    if dndUntil != nil { RecordEncoder.append(.doNotDisturb(until: dndUntil), to: &out) }
-    for channel in channels { RecordEncoder.append(.channel(channel), to: &out) }
-    for day in days { RecordEncoder.append(.day(day), to: &out) }
-    RecordEncoder.append(.snapshotEnd(channels: channels.count, days: days.count), to: &out)
+    RecordCodec.append(.snapshotStart(seq: seq), to: &out)
+    if dndUntil != nil { RecordCodec.append(.doNotDisturb(until: dndUntil), to: &out) }
+    for channel in channels { RecordCodec.append(.channel(channel), to: &out) }
+    for day in days { RecordCodec.append(.day(day), to: &out) }
+    RecordCodec.append(.snapshotEnd(channels: channels.count, days: days.count), to: &out)
     return out
   }
 

@@ -31,7 +31,7 @@ public struct LineReader {
   ///     pipelined requests are read in few system calls.
   ///   - initialCapacity: the buffer it starts with; it doubles (up to `capacity`) each time a
   ///     read finds it full. The daemon starts its connections small: a watcher sends one short
-  ///     line and then only reads, and 1,000 of them held 4 MB of 4 KiB buffers they never used.
+  ///     line and then only reads, so a full-sized buffer would stay unused.
   public init(maxLineLength: Int = 4096, capacity: Int = 65536, initialCapacity: Int = 4096) {
     precondition(capacity > maxLineLength + 2, "the buffer must hold a whole line")
     precondition(initialCapacity > 0, "the buffer must hold a byte")

@@ -94,7 +94,7 @@ public enum RequestParser {
     case .unmute: return .unmute(try channel(&words, command))
     case .configure:
       let name = try channel(&words, command)
-      var set = SettingsOverride()
+      var set = SettingsOverride.empty
       var reset: [SettingKey] = []
       while let word = words.next() { try setting(word, into: &set, reset: &reset) }
       guard !set.isEmpty || !reset.isEmpty else {

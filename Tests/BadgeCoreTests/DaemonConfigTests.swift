@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `DaemonConfig.parse` over entries as the INI reader hands them out.

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `export`: the desktop id a channel's count is announced for to docks, a channel setting

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// History: arrivals, clears and peaks per local day, from every kind of change, on days the

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 @Suite struct SettingKeyTests {
@@ -90,5 +90,58 @@ import Testing
     #expect(SettingsOverride(maxLabel: 5).applied(to: base) == ChannelSettings(maxLabel: 5, style: .count, pulseMs: 3000, muted: false))
     let merged = SettingsOverride(maxLabel: 5, style: .dot).merged(with: SettingsOverride(maxLabel: 7, muted: true))
     #expect(merged == SettingsOverride(maxLabel: 7, style: .dot, muted: true))
+  }
+
+  /// Settings that differ from the defaults in every key.
+  static let elsewhere = ChannelSettings(
+    maxLabel: 9, style: .dot, pulseMs: 250, muted: true, badge: .unseen, dnd: .ignore, step: 4, export: "org.example.app")
+
+  /// Each key's description reaches its own fields and no other: parsing, `applied`,
+  /// `merged`, reset, its place among an override's values and `[daemon]`-style parsing into
+  /// settings.
+  @Test(arguments: SettingKey.allCases)
+  func eachKeyReachesItsOwnFieldsOnly(_ key: SettingKey) throws {
+    var override = SettingsOverride.empty
+    try key.parse(key.format(Self.elsewhere), into: &override)
+    let applied = override.applied(to: .defaults)
+    for other in SettingKey.allCases {
+      #expect(other.format(applied) == (other == key ? other.format(Self.elsewhere) : other.format(.defaults)), "\(other)")
+    }
+    #expect(override.values.map(\.key) == [key])
+    #expect(SettingsOverride.empty.merged(with: override) == override)
+    #expect(override.merged(with: .empty) == override)
+    var settings = ChannelSettings.defaults
+    try key.parse(key.format(Self.elsewhere), into: &settings)
+    #expect(settings == applied)
+    key.reset(in: &override)
+    #expect(override.isEmpty)
+  }
+
+  @Test func keysAreFoundByTheirWordsOnly() {
+    #expect(SettingKey.allCases.map { SettingKey(rawValue: $0.rawValue) } == SettingKey.allCases)
+    #expect(SettingKey(rawValue: "maxLabel") == nil)
+    #expect(SettingKey(rawValue: "Style") == nil)
+    #expect(SettingKey.allCases.map(\.description) == SettingKey.allCases.map(\.rawValue))
+  }
+
+  /// A value read back from a record is taken only when the key's own parser would take it as
+  /// written, and only in the key's form.
+  @Test func restoredValuesFollowTheKeysRules() {
+    let refused: [(SettingKey, PlainSettingValue)] = [
+      (.maxLabel, .number(0)), (.pulseMs, .number(3_600_001)), (.step, .number(0)),
+      (.style, .choice(2)), (.badge, .yesNo(true)), (.muted, .number(1)),
+      (.export, .text("")), (.export, .text("org.example.App.desktop")), (.export, .text("a:b")),
+    ]
+    for (key, value) in refused {
+      var override = SettingsOverride(maxLabel: 7)
+      #expect(!key.restore(value, into: &override), "\(key) \(value)")
+      #expect(override == SettingsOverride(maxLabel: 7), "a refused value changes nothing")
+    }
+    var override = SettingsOverride.empty
+    #expect(SettingKey.style.restore(.choice(1), into: &override))
+    #expect(SettingKey.export.restore(.text("org.example.App"), into: &override))
+    #expect(override == SettingsOverride(style: .dot, export: "org.example.App"))
+    #expect(override.values.map(\.value) == [.choice(1), .text("org.example.App")])
+    #expect(SettingKey.allCases.map(\.form) == [.number, .choice, .number, .yesNo, .choice, .choice, .number, .text])
   }
 }

@@ -20,7 +20,8 @@ import Testing
     #expect(b.settings == .defaults)
     #expect(b.override.isEmpty)
     #expect(b.setup === ChannelSetup.plain)
-    #expect(!a.hasSameOverride(as: b))
+    #expect(!a.hasOverride(of: b.setup))
+    #expect(b.hasOverride(of: ChannelSetup.plain))
 
     apply(.configure(set: SettingsOverride(), reset: [.maxLabel, .style]), "a", on: store)
     #expect(store.channel(named: name("a")).setup === ChannelSetup.plain, "back to defaults: shared again")

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `step`: what a client's stepper changes a channel's count by, set like every other channel

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// Do-not-disturb and pulses on demand, driven by a clock the test moves.

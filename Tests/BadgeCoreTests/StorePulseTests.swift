@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// Pulse windows, driven by a clock the test moves.

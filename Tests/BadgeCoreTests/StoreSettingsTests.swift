@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// Settings over the socket and from the config, listing, reloads and recovery.
@@ -34,6 +34,17 @@ import Testing
     #expect(back.channel.override.isEmpty)
     #expect(back.channel.label == "9+", "the config's value applies again")
     #expect(store.seq == 4)
+  }
+
+  /// `hasOverride` follows the override, whatever the config section says.
+  @Test func aChannelSaysWhetherAClientMadeSettings() {
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    #expect(!store.channel(named: name("mail")).hasOverride, "a config section is no override")
+    #expect(apply(.mute, "mail", on: store).channel.hasOverride)
+    #expect(apply(.increment(1), "mail", on: store).channel.hasOverride)
+    #expect(!apply(.unmute, "mail", on: store).channel.hasOverride)
+    #expect(apply(.configure(set: SettingsOverride(step: 2), reset: []), "news", on: store).channel.hasOverride)
+    #expect(!apply(.configure(set: SettingsOverride(), reset: [.step]), "news", on: store).channel.hasOverride)
   }
 
   @Test func configureMergesOverEarlierSettings() {

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `Store.undoChanges`: the changes the disk refused are taken back exactly.
@@ -102,5 +102,43 @@ import Testing
     #expect(store.history.days(of: name("mail")) == saved)
     #expect(store.history.days(of: name("other")).isEmpty)
     #expect(store.history.names == [name("mail")])
+  }
+
+  /// Do-not-disturb goes back to how it was before the first change since the last save, and
+  /// each channel it shows differently again is reported.
+  @Test mutating func doNotDisturbIsUndoneToItsStateBeforeTheChanges() {
+    apply(.increment(1), "mail", on: store, at: clock.now)
+    store.forgetUndo()
+    store.setDND(DoNotDisturb(isOn: true, until: clock.now + 60_000_000))
+    store.setDND(DoNotDisturb(isOn: true, until: 0))
+    #expect(store.hasUndo)
+    #expect(store.channel(named: name("mail")).silenced == .hide)
+    var undone: [String] = []
+    store.undoChanges { undone.append($0.description) }
+    #expect(store.dnd == .off)
+    #expect(store.channel(named: name("mail")).silenced == nil)
+    #expect(undone == ["mail"])
+    #expect(!store.hasUndo)
+  }
+
+  /// A timed do-not-disturb's end is derived from time, like a pulse window's: nothing to undo,
+  /// and undoing what came before it in the same turn still goes back to the state before that.
+  @Test mutating func aTimedEndOfDoNotDisturbIsNoChange() {
+    store.setDND(DoNotDisturb(isOn: true, until: clock.now + 1000))
+    store.forgetUndo()
+    clock.advance(ms: 1)
+    #expect(store.expireDND(now: clock.now))
+    #expect(!store.hasUndo)
+    store.undoChanges()
+    #expect(store.dnd == .off)
+
+    let timed = DoNotDisturb(isOn: true, until: clock.now + 1000)
+    store.setDND(timed)
+    store.forgetUndo()
+    store.setDND(DoNotDisturb(isOn: true, until: clock.now + 2000))
+    clock.advance(ms: 2)
+    #expect(store.expireDND(now: clock.now))
+    store.undoChanges()
+    #expect(store.dnd == timed, "back to before the turn's change, not to the end's state")
   }
 }

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 /// `unseen`: the arrivals since a channel was last seen, in every request that moves a count.

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 @testable import BadgePersistence
@@ -21,7 +21,7 @@ import Testing
   /// Written to a journal and scanned back, `record` reads as written.
   static func expectRoundTrip(_ record: Record) {
     var bytes = RecordFile.journalMagic
-    RecordEncoder.append(record, to: &bytes)
+    RecordCodec.append(record, to: &bytes)
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     #expect(contents.records == [record])
     #expect(contents.damage == nil)
@@ -29,18 +29,18 @@ import Testing
 
   @Test func anEndCountAboveThePeakIsRefused() throws {
     var bytes: [UInt8] = []
-    RecordEncoder.append(try Self.record(HistoryDay(day: 1, figures: DayFigures(peak: 2), endCount: 3)), to: &bytes)
-    #expect(bytes[8...].withUnsafeBytes { RecordEncoder.decode($0) } == nil)
+    RecordCodec.append(try Self.record(HistoryDay(day: 1, figures: DayFigures(peak: 2), endCount: 3)), to: &bytes)
+    #expect(bytes[8...].withUnsafeBytes { RecordCodec.decode($0) } == nil)
   }
 
   @Test func aTrailerWithoutADayCountStillReads() {
     var old: [UInt8] = []
-    RecordEncoder.append(.snapshotEnd(channels: 2), to: &old)
+    RecordCodec.append(.snapshotEnd(channels: 2), to: &old)
     #expect(old.count == 8 + 5, "no history: the trailer as it was before history")
-    #expect(old[8...].withUnsafeBytes { RecordEncoder.decode($0) } == .snapshotEnd(channels: 2, days: 0))
+    #expect(old[8...].withUnsafeBytes { RecordCodec.decode($0) } == .snapshotEnd(channels: 2, days: 0))
     var new: [UInt8] = []
-    RecordEncoder.append(.snapshotEnd(channels: 2, days: 70000), to: &new)
-    #expect(new[8...].withUnsafeBytes { RecordEncoder.decode($0) } == .snapshotEnd(channels: 2, days: 70000))
+    RecordCodec.append(.snapshotEnd(channels: 2, days: 70000), to: &new)
+    #expect(new[8...].withUnsafeBytes { RecordCodec.decode($0) } == .snapshotEnd(channels: 2, days: 70000))
   }
 
   @Test func aSnapshotKeepsEveryDayOfHistoryAndFindsMissingOnes() throws {
@@ -60,9 +60,9 @@ import Testing
     var short = snapshot
     short.days.removeLast()
     var bytes = RecordFile.header(magic: RecordFile.snapshotMagic)
-    RecordEncoder.append(.snapshotStart(seq: short.seq), to: &bytes)
-    for day in short.days { RecordEncoder.append(.day(day), to: &bytes) }
-    RecordEncoder.append(.snapshotEnd(channels: 0, days: 3), to: &bytes)
+    RecordCodec.append(.snapshotStart(seq: short.seq), to: &bytes)
+    for day in short.days { RecordCodec.append(.day(day), to: &bytes) }
+    RecordCodec.append(.snapshotEnd(channels: 0, days: 3), to: &bytes)
     #expect(Snapshot.decode(bytes).problem == "it ends after 2 of 3 days of history")
   }
   // MARK: - A change's day inside its channel record (the journal since the day extension)
@@ -85,13 +85,13 @@ import Testing
     let name = try #require(ChannelName("mail"))
     let entry = HistoryDay(day: 20787, figures: DayFigures(arrivals: 3, clears: 0, peak: 3), endCount: 3)
     var combined: [UInt8] = []
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5, day: entry)), to: &combined)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5, day: entry)), to: &combined)
     // The frame (8), kind, seq, name, count, flags (19), then the day: tag, day, four varints.
     #expect(combined.count == 8 + 19 + 1 + 4 + 4)
     #expect(Array(combined[27...]) == [3, 0x33, 0x51, 0, 0, 3, 0, 3, 3])
     var separate: [UInt8] = []
-    RecordEncoder.append(.day(DayRecord(name: name, entry: entry, seq: 5)), to: &separate)
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &separate)
+    RecordCodec.append(.day(DayRecord(name: name, entry: entry, seq: 5)), to: &separate)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &separate)
     #expect(separate.count == 77, "a day record of its own, as journals were written before")
   }
 
@@ -103,21 +103,21 @@ import Testing
   func aDayExtensionThatMakesNoSenseIsRefused(tail: [UInt8], why: String) throws {
     let name = try #require(ChannelName("mail"))
     var bytes: [UInt8] = []
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &bytes)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &bytes)
     // Day 1, arrivals 1, clears 0, then the peak and end count: here the tail under test.
     let start = Array(bytes[8...]) + [3, 1, 0, 0, 0, 1, 0]
     let whole = start + [2, 1]
-    #expect(whole.withUnsafeBytes { RecordEncoder.decode($0) } != nil, "the same record with a sound tail reads")
+    #expect(whole.withUnsafeBytes { RecordCodec.decode($0) } != nil, "the same record with a sound tail reads")
     let payload = start + tail
-    #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(why)")
+    #expect(payload.withUnsafeBytes { RecordCodec.decode($0) } == nil, "\(why)")
   }
 
   @Test func aSecondDayInOneRecordIsRefused() throws {
     let name = try #require(ChannelName("mail"))
     let entry = HistoryDay(day: 1, figures: DayFigures(arrivals: 1, clears: 0, peak: 1), endCount: 1)
     var bytes: [UInt8] = []
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 1, override: SettingsOverride(), seq: 5, day: entry)), to: &bytes)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 1, override: SettingsOverride(), seq: 5, day: entry)), to: &bytes)
     let payload = Array(bytes[8...]) + Array(bytes[(bytes.count - 9)...])
-    #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil)
+    #expect(payload.withUnsafeBytes { RecordCodec.decode($0) } == nil)
   }
 }

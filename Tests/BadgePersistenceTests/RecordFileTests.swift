@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 import TestSupport
 
@@ -13,7 +13,7 @@ import TestSupport
     for i in 0..<n {
       starts.append(bytes.count)
       let record = ChannelRecord(name: ChannelName("ch\(i % 3)")!, count: i, override: SettingsOverride(), seq: UInt64(i + 1))
-      RecordEncoder.append(.channel(record), to: &bytes)
+      RecordCodec.append(.channel(record), to: &bytes)
     }
     return (bytes, starts)
   }

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 @testable import BadgePersistence
@@ -29,7 +29,7 @@ import Testing
     let name = try #require(ChannelName("app:org.telegram.desktop"))
     let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, override: override, seq: UInt64.max - 1))
     var bytes = RecordFile.journalMagic
-    RecordEncoder.append(record, to: &bytes)
+    RecordCodec.append(record, to: &bytes)
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
     #expect(contents.records == [record])
     #expect(contents.damage == nil)
@@ -41,10 +41,10 @@ import Testing
     let name = try #require(ChannelName("mail"))
     let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, unseen: unseen, override: SettingsOverride(), seq: 9))
     var bytes = RecordFile.journalMagic
-    RecordEncoder.append(record, to: &bytes)
+    RecordCodec.append(record, to: &bytes)
     #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).records == [record])
     var plain: [UInt8] = []
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 6, override: SettingsOverride(), seq: 9)), to: &plain)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 6, override: SettingsOverride(), seq: 9)), to: &plain)
     #expect(plain.count == 8 + 1 + 8 + 1 + 4 + 4 + 1, "all unseen: no unseen field, as records were before it")
   }
 
@@ -52,7 +52,7 @@ import Testing
   func doNotDisturbRoundTrips(until: UInt64?) {
     let record = Record.doNotDisturb(until: until)
     var bytes = RecordFile.journalMagic
-    RecordEncoder.append(record, to: &bytes)
+    RecordCodec.append(record, to: &bytes)
     #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).records == [record])
   }
 
@@ -69,7 +69,7 @@ import Testing
 
   @Test func framesCarryLengthThenChecksumLittleEndian() throws {
     var bytes: [UInt8] = []
-    RecordEncoder.append(.snapshotEnd(channels: 258), to: &bytes)
+    RecordCodec.append(.snapshotEnd(channels: 258), to: &bytes)
     #expect(bytes.count == 8 + 5)
     #expect(Array(bytes[0..<4]) == [5, 0, 0, 0])
     #expect(Array(bytes[8...]) == [3, 2, 1, 0, 0])
@@ -88,14 +88,14 @@ import Testing
     // A record as versions before `step` wrote it (dnd set, nothing after it) reads as before.
     let old: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0, 0x80, 1]
     let record = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore), seq: 7))
-    #expect(old.withUnsafeBytes { RecordEncoder.decode($0) } == record)
+    #expect(old.withUnsafeBytes { RecordCodec.decode($0) } == record)
     // Without a step, what is written is byte for byte that old record.
     var written: [UInt8] = []
-    RecordEncoder.append(record, to: &written)
+    RecordCodec.append(record, to: &written)
     #expect(Array(written.dropFirst(8)) == old)
     // With one, a tag (1) and the step follow.
     written = []
-    RecordEncoder.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore, step: 5), seq: 7)), to: &written)
+    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore, step: 5), seq: 7)), to: &written)
     #expect(Array(written.dropFirst(8)) == old + [1, 5, 0, 0, 0])
   }
 
@@ -104,16 +104,16 @@ import Testing
     // A record as versions before `export` wrote it (a step, nothing after it) reads as before.
     let old: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0, 0, 1, 5, 0, 0, 0]
     let record = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5), seq: 7))
-    #expect(old.withUnsafeBytes { RecordEncoder.decode($0) } == record)
+    #expect(old.withUnsafeBytes { RecordCodec.decode($0) } == record)
     var written: [UInt8] = []
-    RecordEncoder.append(record, to: &written)
+    RecordCodec.append(record, to: &written)
     #expect(Array(written.dropFirst(8)) == old)
     // With an export, a tag (2), its length in 16 bits and its bytes follow the step.
     written = []
     let exported = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5, export: "ab"), seq: 7))
-    RecordEncoder.append(exported, to: &written)
+    RecordCodec.append(exported, to: &written)
     #expect(Array(written.dropFirst(8)) == old + [2, 2, 0, 0x61, 0x62])
-    #expect(Array(written.dropFirst(8)).withUnsafeBytes { RecordEncoder.decode($0) } == exported)
+    #expect(Array(written.dropFirst(8)).withUnsafeBytes { RecordCodec.decode($0) } == exported)
   }
 
   @Test func payloadsThatMakeNoSenseAreRefused() {
@@ -136,7 +136,7 @@ import Testing
       [1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 1, 0, 0, 0, 0, 2, 1, 0, 0x61, 2, 1, 0, 0x62],  // export twice
     ]
     for payload in bad {
-      #expect(payload.withUnsafeBytes { RecordEncoder.decode($0) } == nil, "\(payload)")
+      #expect(payload.withUnsafeBytes { RecordCodec.decode($0) } == nil, "\(payload)")
     }
   }
 
@@ -153,10 +153,61 @@ import Testing
     let day = HistoryDay(day: 20787, figures: DayFigures(arrivals: 300, clears: 1, peak: 7), endCount: 7)
     for day in [nil, day] {
       var direct: [UInt8] = []
-      RecordEncoder.append(outcome.channel, day: day, to: &direct)
+      RecordCodec.append(outcome.channel, day: day, to: &direct)
       var built: [UInt8] = []
-      RecordEncoder.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
+      RecordCodec.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
       #expect(direct == built)
     }
+  }
+
+  /// Every setting at once, and the opposite values, in the bytes versions before the
+  /// settings' table wrote: flags, then maxLabel, style, pulseMs, unseen, badge and dnd by
+  /// their bits (muted inside the flags), then step's and export's tags.
+  @Test func settingsAreWrittenAsEarlierVersionsWroteThem() throws {
+    let name = try #require(ChannelName("a"))
+    let head: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0]
+    let all = Record.channel(ChannelRecord(
+      name: name, count: 3, unseen: 1,
+      override: SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5, export: "ab"),
+      seq: 7))
+    let allBytes = head + [0xFF, 5, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 5, 0, 0, 0, 2, 2, 0, 0x61, 0x62]
+    let opposite = Record.channel(ChannelRecord(
+      name: name, count: 3, override: SettingsOverride(style: .count, muted: false, badge: .count, dnd: .obey), seq: 7))
+    let oppositeBytes = head + [0xCA, 0, 0, 0]
+    for (record, bytes) in [(all, allBytes), (opposite, oppositeBytes)] {
+      var written: [UInt8] = []
+      RecordCodec.append(record, to: &written)
+      #expect(Array(written.dropFirst(8)) == bytes)
+      #expect(bytes.withUnsafeBytes { RecordCodec.decode($0) } == record)
+    }
+    // muted's value bit without its own bit sets nothing, as before.
+    let plain = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 7))
+    #expect((head + [0x10]).withUnsafeBytes { RecordCodec.decode($0) } == plain)
+  }
+
+  /// Each setting has a place of its own in a channel record: a flags bit that is neither
+  /// another's nor unseen's, or a tag that is neither another's nor the day's.
+  @Test func everySettingHasAPlaceOfItsOwn() {
+    var bits: [UInt8] = [RecordCodec.unseenBit]
+    var tags: [UInt8] = [RecordCodec.dayTag]
+    for key in SettingKey.allCases {
+      switch key.record {
+      case .fixed(let bit): bits.append(bit)
+      case .inFlags(let bit, let valueBit): bits += [bit, valueBit]
+      case .tagged(let tag): tags.append(tag)
+      }
+    }
+    #expect(Set(bits).count == bits.count && bits.allSatisfy { $0 < 8 }, "\(bits)")
+    #expect(Set(tags).count == tags.count, "\(tags)")
+    #expect(RecordCodec.fixedBits == [0, 1, 2, 5, 6, 7])
+    // The writer takes the settings in allCases order: the fixed ones by their bits, then the
+    // tagged ones.
+    let places = SettingKey.allCases.map { key -> Int in
+      switch key.record {
+      case .fixed(let bit), .inFlags(let bit, _): return Int(bit)
+      case .tagged: return 8
+      }
+    }
+    #expect(places == places.sorted(), "\(places)")
   }
 }

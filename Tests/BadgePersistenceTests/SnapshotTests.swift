@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import Testing
 
 @testable import BadgePersistence
@@ -48,8 +48,8 @@ import Testing
     var bytes = snapshot.encoded()
     // What follows the channel records: the days of history, then the trailer.
     var tail: [UInt8] = []
-    for day in snapshot.days { RecordEncoder.append(.day(day), to: &tail) }
-    RecordEncoder.append(.snapshotEnd(channels: snapshot.channels.count, days: snapshot.days.count), to: &tail)
+    for day in snapshot.days { RecordCodec.append(.day(day), to: &tail) }
+    RecordCodec.append(.snapshotEnd(channels: snapshot.channels.count, days: snapshot.days.count), to: &tail)
     bytes[bytes.count - tail.count - 7] ^= 0xFF  // inside the last channel record
     let decoded = Snapshot.decode(bytes)
     #expect(decoded.problem?.contains("damage at byte") == true)

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 @testable import BadgeProtocol
 import Testing
 

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import BadgeProtocol
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import BadgeDaemon
-import BadgeCore
+@testable import BadgeCore
 import BadgePersistence
 import BadgeSystem
 import Glibc

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import BadgeDaemon
 import BadgePersistence
 import BadgeSystem
@@ -34,8 +34,8 @@ import Testing
     var day: [UInt8] = []
     var channel: [UInt8] = []
     let entry = HistoryDay(day: 20_000, figures: DayFigures(arrivals: count, peak: count), endCount: count)
-    RecordEncoder.append(.day(DayRecord(name: mail, entry: entry, seq: seq)), to: &day)
-    RecordEncoder.append(.channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq)), to: &channel)
+    RecordCodec.append(.day(DayRecord(name: mail, entry: entry, seq: seq)), to: &day)
+    RecordCodec.append(.channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq)), to: &channel)
     return (day, channel)
   }
 
@@ -60,7 +60,7 @@ import Testing
   static func record(count: Int, seq: UInt64) -> [UInt8] {
     var bytes: [UInt8] = []
     let entry = HistoryDay(day: 20_000, figures: DayFigures(arrivals: count, peak: count), endCount: count)
-    RecordEncoder.append(
+    RecordCodec.append(
       .channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq, day: entry)), to: &bytes)
     return bytes
   }

@@ -1,4 +1,4 @@
-import BadgeCore
+@testable import BadgeCore
 import BadgePersistence
 import Foundation
 import Testing
@@ -94,11 +94,11 @@ import Testing
     for (seq, name, count, entry) in [
       (UInt64(1), mail, 9, day(9, 0, 9, end: 9)), (2, ci, 4, day(4, 0, 4, end: 4)), (3, mail, 2, day(9, 0, 9, end: 2)),
     ] {
-      RecordEncoder.append(.day(DayRecord(name: name, entry: entry, seq: seq)), to: &journal)
-      RecordEncoder.append(.channel(ChannelRecord(name: name, count: count, override: SettingsOverride(), seq: seq)), to: &journal)
+      RecordCodec.append(.day(DayRecord(name: name, entry: entry, seq: seq)), to: &journal)
+      RecordCodec.append(.channel(ChannelRecord(name: name, count: count, override: SettingsOverride(), seq: seq)), to: &journal)
     }
     // A crash between the last day record and its channel record.
-    RecordEncoder.append(.day(DayRecord(name: ci, entry: day(4, 1, 4, end: 0), seq: 4)), to: &journal)
+    RecordCodec.append(.day(DayRecord(name: ci, entry: day(4, 1, 4, end: 0), seq: 4)), to: &journal)
     try Data(journal).write(to: URL(fileURLWithPath: state + "/journal"))
 
     let daemon = try DaemonProcess(folder: folder, environment: Self.utc)

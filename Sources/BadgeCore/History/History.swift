@@ -12,8 +12,8 @@ public struct History: Sendable {
   public static let keptDays = 400
   /// The most channels with history at once, by default.
   public static let defaultMaxChannels = 20_000
-  /// The most (channel, day) entries at once, by default: about 40 MB in memory and 60 MB of
-  /// snapshot.
+  /// The most (channel, day) entries at once, by default: what bounds history's memory and the
+  /// snapshot's size.
   public static let defaultMaxEntries = 1_000_000
 
   public let maxChannels: Int

@@ -1,0 +1,33 @@
+extension Store {
+  /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
+  /// `unseen` is kept within 0 … count; without it every item is unseen.
+  public func restore(
+    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq channelSeq: UInt64
+  ) {
+    var channel = channel(named: name)
+    channel.count = min(max(0, count), Limits.maxCount)
+    channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
+    channel.override = override
+    channel.seq = channelSeq
+    endPulse(&channel)
+    channel.silenced = silencing(channel.settings)
+    store(channel, at: index[name])
+    seq = max(seq, channelSeq)
+  }
+
+  /// Puts back one day of a channel's history as it was persisted (recovery).
+  public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
+    history.restore(name, entry)
+  }
+
+  /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
+  /// longer exist still used their numbers).
+  public func restoreSeq(atLeast value: UInt64) {
+    seq = max(seq, value)
+  }
+
+  /// Drops history older than `History.keptDays` before `today` (compaction).
+  public func pruneHistory() {
+    history.prune(today: today)
+  }
+}

@@ -1,0 +1,39 @@
+extension Store {
+  /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
+  /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
+  /// overrides and `seq` stay; a channel whose section went away is forgotten when it has no
+  /// count and no setting left. A lower `max_channels` refuses new channels and keeps the
+  /// ones there are.
+  public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
+    config = newConfig
+    var i = 0
+    while i < channels.count {
+      let before = channels[i].settings
+      let wasSilenced = channels[i].silenced
+      applyConfig(to: &channels[i])
+      if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
+      if channels[i].isListed { i += 1 } else { forget(at: i) }
+    }
+    createConfiguredChannels(created: changed)
+  }
+
+  /// Puts the config's settings for the channel in force; a muted or silenced channel stops
+  /// pulsing.
+  func applyConfig(to channel: inout Channel) {
+    let (configured, matched) = config.settings(for: channel.name)
+    channel.configure(configured, hasConfigSection: matched)
+    channel.silenced = silencing(channel.settings)
+    if channel.settings.muted || channel.silenced != nil { endPulse(&channel) }
+  }
+
+  /// Channels named by an exact `[channel NAME]` section exist (and are listed) from the start.
+  func createConfiguredChannels(created: (Channel) -> Void = { _ in }) {
+    for section in config.sections {
+      if let name = section.pattern.exactName, index[name] == nil {
+        let channel = newChannel(name)
+        store(channel, at: nil)
+        created(channel)
+      }
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/// Every channel's state, and the only place that changes it.
+///
+/// The store is pure: the caller passes the monotonic time (`now`, in microseconds) with each
+/// call, and gets back what changed, to persist and to push to watchers. A call that fails
+/// changes nothing.
+///
+/// With `keepsUndo` on (the daemon), the store remembers how to undo every change since the
+/// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
+///
+/// This file holds the state, the lookups and `apply`; the rest is by subject beside it: a
+/// mutation's arithmetic (Mutation.swift), pulse windows (Store+Pulses), do-not-disturb
+/// (Store+DoNotDisturb), taking back unsaved changes (UndoLog, Store+Undo), a new config
+/// (Store+Reload), and what persistence puts back (Store+Recovery).
+public final class Store {
+  /// What `apply` did.
+  public struct Outcome {
+    /// The channel after the call (before it, too, when nothing changed).
+    public let channel: Channel
+    /// Whether anything changed; only then did `seq` move, and only then is there anything to
+    /// persist or push.
+    public let changed: Bool
+    /// The count before the call.
+    public let previousCount: Int
+    /// The channel's history entry of `today` as the change left it (`nil` when it has none):
+    /// what persistence writes beside the channel, handed over so it is not looked up again.
+    public let day: HistoryDay?
+  }
+
+  public internal(set) var config: DaemonConfig
+  /// The sequence number of the last change; it never goes backwards.
+  public internal(set) var seq: UInt64 = 0
+  /// The channels with a count or a setting, in no particular order. A channel that reaches
+  /// count 0 with no setting is forgotten (it reads as never written), so that the number kept
+  /// follows what is in use and `max_channels` bounds it.
+  public internal(set) var channels: [Channel] = []
+  /// Where each channel is in `channels`.
+  var index: [ChannelName: Int] = [:]
+  /// One entry per pulsing channel, for the earliest end.
+  var pulses = PulseQueue()
+  /// Do-not-disturb, daemon-wide.
+  public internal(set) var dnd = DoNotDisturb.off
+  /// Arrivals, clears and peaks per channel and local day (`STATS`).
+  public internal(set) var history = History()
+  /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
+  /// The daemon sets it from the wall clock before it applies requests; the store reads no
+  /// clock.
+  public var today = 0
+  /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
+  var undo = UndoLog()
+
+  public init(config: DaemonConfig = DaemonConfig()) {
+    self.config = config
+    createConfiguredChannels()
+  }
+
+  /// The channel called `name`, or how it reads if it was never written (count 0, seq 0).
+  public func channel(named name: ChannelName) -> Channel {
+    if let i = index[name] { return channels[i] }
+    return newChannel(name)
+  }
+
+  /// The channels `LIST` shows (a count or a setting), sorted by name.
+  public var listed: [Channel] {
+    channels.filter(\.isListed).sorted { $0.name < $1.name }
+  }
+
+  /// The channels announced to docks: those whose settings (config section or `CONFIGURE`)
+  /// give an `export`, sorted by name. A section naming a channel creates it, so every
+  /// exported channel is here.
+  public var exported: [Channel] {
+    channels.filter { $0.settings.export != nil }.sorted { $0.name < $1.name }
+  }
+
+  /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
+  /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
+  /// pulse window, history, how to undo it, and `seq`.
+  ///
+  /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
+  @discardableResult
+  public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
+    let position = index[name]
+    let before = position.map { channels[$0] } ?? newChannel(name)
+    var after = before
+    guard try mutation.apply(to: &after) else {
+      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
+    }
+    if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
+      throw .full(limit: config.limits.maxChannels)
+    }
+    after.silenced = silencing(after.settings)
+    updatePulse(&after, grew: after.count > before.count, now: now)
+    let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
+    undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
+    seq += 1
+    after.seq = seq
+    store(after, at: position)
+    return Outcome(
+      channel: after, changed: true, previousCount: before.count,
+      day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
+  }
+
+  /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
+  public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
+    for channel in listed where channel.count > 0 {
+      // A decrement to 0 cannot be refused.
+      if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
+        changed(outcome)
+      }
+    }
+  }
+
+  /// Marks every channel's items seen (`SEEN *`), calling `changed` for each channel that had
+  /// unseen items, in name order.
+  public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
+    for channel in listed where channel.unseen > 0 {
+      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+        changed(outcome)
+      }
+    }
+  }
+
+  // MARK: - Keeping channels
+
+  /// The one place a change reaches history: whatever undoes a change of the store must undo
+  /// this too.
+  private func recordHistory(
+    of name: ChannelName, from before: Int, to after: Int
+  ) -> (before: History.EntryBefore, after: HistoryDay?) {
+    history.record(name, from: before, to: after, on: today)
+  }
+
+  /// How the channel called `name` reads before it is written: the config's settings, and
+  /// do-not-disturb as it is.
+  func newChannel(_ name: ChannelName) -> Channel {
+    let (settings, matched) = config.settings(for: name)
+    var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
+    channel.silenced = silencing(settings)
+    return channel
+  }
+
+  /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
+  /// count nor a setting.
+  func store(_ channel: Channel, at position: Int?) {
+    if let position {
+      channels[position] = channel
+      if !channel.isListed { forget(at: position) }
+    } else if channel.isListed {
+      index[channel.name] = channels.count
+      channels.append(channel)
+    }
+  }
+
+  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1).
+  func forget(at i: Int) {
+    let name = channels[i].name
+    pulses.remove(name)
+    index[name] = nil
+    let last = channels.removeLast()
+    if i < channels.count {
+      channels[i] = last
+      index[last.name] = i
+    }
+  }
+}

@@ -1,0 +1,51 @@
+/// What the store needs to take back its changes since they were last saved: each touched
+/// channel as it was before a change, with its history entry of the day the change was counted
+/// on; `seq` before the first change; do-not-disturb before its first change. The one record
+/// of everything a change alters, so that undoing restores it (`Store.undoChanges`).
+///
+/// Kept only while `isOn`: the daemon turns it on, since the disk may refuse a turn's changes;
+/// a store nothing is saved from keeps nothing.
+struct UndoLog {
+  /// One change: the channel called `name` as it was before it (`nil`: never written), and its
+  /// history entry of `day` before it.
+  struct Entry {
+    let name: ChannelName
+    let before: Channel?
+    let day: Int
+    let history: History.EntryBefore
+  }
+
+  var isOn = false
+  /// The changes since the last `forget()`, oldest first.
+  private(set) var entries: [Entry] = []
+  /// `seq` before the first change in `entries`.
+  private(set) var seqBefore: UInt64 = 0
+  /// Do-not-disturb before its first change since the last `forget()`, if it changed.
+  private(set) var dndBefore: DoNotDisturb?
+
+  /// Whether nothing changed since the last `forget()`.
+  var isEmpty: Bool { entries.isEmpty && dndBefore == nil }
+
+  /// Keeps how to undo a channel's change made when the store's `seq` was `seq`.
+  @inline(__always)
+  mutating func changed(
+    _ name: ChannelName, before: @autoclosure () -> Channel?, day: Int, history: History.EntryBefore, seq: UInt64
+  ) {
+    guard isOn else { return }
+    if entries.isEmpty { seqBefore = seq }
+    entries.append(Entry(name: name, before: before(), day: day, history: history))
+  }
+
+  /// Keeps do-not-disturb as it is before a change, unless it changed already since the last
+  /// `forget()`.
+  mutating func dndChanging(from dnd: DoNotDisturb) {
+    if isOn && dndBefore == nil { dndBefore = dnd }
+  }
+
+  /// The changes so far are saved: they will never be undone. The room for entries is kept
+  /// (up to a cap), since every turn fills it again.
+  mutating func forget() {
+    entries.removeAll(keepingCapacity: entries.capacity <= 4096)
+    dndBefore = nil
+  }
+}
