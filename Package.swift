@@ -92,7 +92,7 @@ let package = Package(
     .executableTarget(
       name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
-    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
+    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
@@ -104,8 +104,8 @@ let package = Package(
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
-    // commit, fan-out.
-    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol"]),
+    // commit, fan-out, long replies.
+    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     // The daemon's own parts around the core (the outbox's accounting, the reader's allowance).
     .testTarget(
       name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),

@@ -5,6 +5,11 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
   private let bytes: [UInt8]
   /// The exact name when the pattern has no wildcard.
   public let exactName: ChannelName?
+  /// The literal bytes before the `*` when the pattern is a literal followed by one trailing
+  /// `*` and nothing else (`app:*`, `notify:*`, `*`): it matches exactly the names that begin
+  /// with them, so a set of such patterns is matched by looking a name's beginnings up
+  /// (`ChannelPatternSet`) instead of trying each glob.
+  public let prefix: NamePrefix?
 
   /// Validates `text`: name bytes, `*` and `?`, at most `ChannelName.maxLength` bytes.
   public init?(_ text: some StringProtocol) {
@@ -24,9 +29,13 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
     }
     if wild {
       exactName = nil
+      let literal = bytes.dropLast()
+      let isPrefix = bytes.last == UInt8(ascii: "*") && !literal.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
+      prefix = isPrefix ? literal.withUnsafeBytes { NamePrefix(bytes: $0) } : nil
     } else {
       guard let name = bytes.withUnsafeBytes({ ChannelName(bytes: $0) }) else { return nil }
       exactName = name
+      prefix = nil
     }
     self.bytes = bytes
   }
@@ -36,6 +45,11 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether the pattern contains a wildcard.
   public var isGlob: Bool { exactName == nil }
+
+  /// Patterns are equal when their text is: the rest is derived from it.
+  public static func == (lhs: ChannelPattern, rhs: ChannelPattern) -> Bool { lhs.bytes == rhs.bytes }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
   public var description: String { String(decoding: bytes, as: UTF8.self) }
 
