@@ -14,8 +14,17 @@ open class Peer {
   public final var output: [UInt8] = []
   public final var outputOffset = 0
 
-  /// What the peer watches: `nil` when it does not watch, `[]` for every channel.
-  final var patterns: [ChannelPattern]? = nil
+  /// What the peer watches: `nil` when it does not watch, an empty set for every channel.
+  final var patterns: ChannelPatternSet? = nil
+  /// Where the peer's entry is in the `WatcherIndex` list of each of its patterns, by the
+  /// pattern's place in `patterns` (one entry for a watcher of every channel).
+  final var indexSlots: [Int] = []
+  /// The last `WatcherIndex` lookup that visited it, so that one visits it once.
+  final var visit: UInt64 = 0
+  /// The run of events being published when it was last counted (`Subscriptions`), and how
+  /// many of the run's events it watches (-1 once it took the whole run).
+  final var runStamp: UInt64 = 0
+  final var runMatches = 0
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?
@@ -80,8 +89,7 @@ open class Peer {
   @inline(__always)
   public final func watches(_ name: ChannelName) -> Bool {
     guard let patterns else { return false }
-    if patterns.isEmpty { return true }
-    return patterns.contains { $0.matches(name) }  // borrows each pattern; a `for` loop copied it
+    return patterns.isEmpty || patterns.matches(name)
   }
 
   /// Drops everything not sent yet (a peer closed without its replies).

@@ -1,0 +1,143 @@
+import BadgeCore
+
+/// Who watches which channels, filed by pattern, so that finding the watchers of a change does
+/// not try every pattern of every watcher: its exact name is one lookup, its beginnings one
+/// lookup per length of prefix pattern filed (`app:*`, `notify:*`), and only globs of other
+/// shapes are tried, each distinct glob once however many watch it. Watchers of every channel
+/// (`WATCH` without patterns) are in a list of their own.
+///
+/// Each watcher is filed once per pattern. It keeps, per pattern, where its entry is in that
+/// pattern's list (`Peer.indexSlots`), so that leaving takes its entries out in constant time
+/// each, whatever the number of others watching the same patterns.
+final class WatcherIndex<Client: Peer> {
+  /// A watcher in the list of one of its patterns, `ordinal` the pattern's place in its set.
+  struct Entry {
+    let client: Client
+    let ordinal: Int
+  }
+
+  /// The watchers of every channel.
+  private(set) var everything: [Entry] = []
+  private var exact: [ChannelName: [Entry]] = [:]
+  private var prefixes: [NamePrefix: [Entry]] = [:]
+  /// How many prefixes of each length (0 to 63) are filed, and the lengths in use, shortest
+  /// first: the beginnings of a name that are looked up.
+  private var prefixLengthUse = [Int](repeating: 0, count: ChannelName.maxLength + 1)
+  private var prefixLengths: [Int] = []
+  /// The globs of other shapes with their watchers, and where each glob is in that list.
+  private var others: [(pattern: ChannelPattern, entries: [Entry])] = []
+  private var otherPlaces: [ChannelPattern: Int] = [:]
+  /// Counts lookups: a watcher reached through several of its patterns in one lookup is
+  /// visited once (`Peer.visit` holds the last lookup that visited it).
+  private var visit: UInt64 = 0
+
+  /// Files `client` as a watcher of every channel.
+  func addEverything(_ client: Client) {
+    client.indexSlots = [everything.count]
+    everything.append(Entry(client: client, ordinal: 0))
+  }
+
+  /// Files `client` under `pattern`, the pattern at `ordinal` in its set.
+  func add(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
+    if client.indexSlots.count <= ordinal {
+      client.indexSlots.append(contentsOf: repeatElement(0, count: ordinal + 1 - client.indexSlots.count))
+    }
+    let entry = Entry(client: client, ordinal: ordinal)
+    if let name = pattern.exactName {
+      Self.append(entry, to: &exact[name, default: []])
+    } else if let prefix = pattern.prefix {
+      if prefixLengthUse[prefix.count] == 0 {
+        prefixLengths.append(prefix.count)
+        prefixLengths.sort()
+      }
+      prefixLengthUse[prefix.count] += 1
+      Self.append(entry, to: &prefixes[prefix, default: []])
+    } else if let place = otherPlaces[pattern] {
+      Self.append(entry, to: &others[place].entries)
+    } else {
+      otherPlaces[pattern] = others.count
+      others.append((pattern, []))
+      Self.append(entry, to: &others[others.count - 1].entries)
+    }
+  }
+
+  /// Takes `client` out of every list it is filed in (`patterns` are its patterns: empty for
+  /// a watcher of every channel).
+  func removeAll(_ client: Client, _ patterns: ChannelPatternSet) {
+    if patterns.isEmpty {
+      Self.remove(client, ordinal: 0, from: &everything)
+    } else {
+      for (ordinal, pattern) in patterns.patterns.enumerated() { remove(client, pattern, ordinal: ordinal) }
+    }
+    client.indexSlots = []
+  }
+
+  private func remove(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
+    if let name = pattern.exactName {
+      Self.remove(client, ordinal: ordinal, from: &exact[name]!)
+      if exact[name]!.isEmpty { exact[name] = nil }
+    } else if let prefix = pattern.prefix {
+      Self.remove(client, ordinal: ordinal, from: &prefixes[prefix]!)
+      if prefixes[prefix]!.isEmpty { prefixes[prefix] = nil }
+      prefixLengthUse[prefix.count] -= 1
+      if prefixLengthUse[prefix.count] == 0 { prefixLengths.removeAll { $0 == prefix.count } }
+    } else {
+      let place = otherPlaces[pattern]!
+      Self.remove(client, ordinal: ordinal, from: &others[place].entries)
+      guard others[place].entries.isEmpty else { return }
+      otherPlaces[pattern] = nil
+      let last = others.removeLast()
+      if place < others.count {
+        others[place] = last
+        otherPlaces[last.pattern] = place
+      }
+    }
+  }
+
+  private static func append(_ entry: Entry, to list: inout [Entry]) {
+    entry.client.indexSlots[entry.ordinal] = list.count
+    list.append(entry)
+  }
+
+  /// Takes `client`'s entry out of `list`: the last entry takes its place.
+  private static func remove(_ client: Client, ordinal: Int, from list: inout [Entry]) {
+    let slot = client.indexSlots[ordinal]
+    assert(list[slot].client === client && list[slot].ordinal == ordinal, "a watcher's slot in a pattern's list")
+    let last = list.removeLast()
+    if slot < list.count {
+      list[slot] = last
+      last.client.indexSlots[last.ordinal] = slot
+    }
+  }
+
+  /// Calls `body` once for each watcher of `name` (without the watchers of every channel when
+  /// `everything` is false), in no particular order.
+  @inline(__always)
+  func forEachWatcher(of name: ChannelName, everything includeEverything: Bool = true, _ body: (Client) -> Void) {
+    if includeEverything {
+      for entry in everything { body(entry.client) }
+    }
+    visit &+= 1
+    let visit = visit
+    if !exact.isEmpty, let list = exact[name] {
+      // The first list: nobody was visited yet.
+      for entry in list {
+        entry.client.visit = visit
+        body(entry.client)
+      }
+    }
+    for length in prefixLengths {
+      guard length <= name.count else { break }
+      if let list = prefixes[NamePrefix(name, length: length)] { Self.offer(list, visit, body) }
+    }
+    for i in others.indices where others[i].pattern.matches(name) { Self.offer(others[i].entries, visit, body) }
+  }
+
+  @inline(__always)
+  private static func offer(_ list: [Entry], _ visit: UInt64, _ body: (Client) -> Void) {
+    for entry in list where entry.client.visit != visit {
+      entry.client.visit = visit
+      body(entry.client)
+    }
+  }
+}
