@@ -54,8 +54,7 @@ final class CommandExecutor<Client: Peer> {
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     case .list:
-      for channel in store.listed { appendState(channel, to: client, now: now) }
-      ReplyEncoder.appendOK(to: &client.output)
+      startReply(.list, for: client, now: now)
     case .watch(let patterns):
       let limit = store.config.limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
@@ -66,9 +65,8 @@ final class CommandExecutor<Client: Peer> {
         return
       }
       appendDND(to: client, now: now)
-      for channel in snapshot(for: patterns) { appendState(channel, to: client, now: now) }
       subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
-      ReplyEncoder.appendOK("watching", to: &client.output)
+      startReply(.snapshot(ChannelPatternSet(patterns)), for: client, now: now)
     case .unwatch:
       subscriptions.stop(client)
       ReplyEncoder.appendOK(to: &client.output)
@@ -79,7 +77,7 @@ final class CommandExecutor<Client: Peer> {
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
     case .stats(let period, let patterns):
-      stats(period, patterns, for: client)
+      stats(period, patterns, for: client, now: now)
     case .reload:
       reload(for: client)
     case .quit:
@@ -163,26 +161,6 @@ final class CommandExecutor<Client: Peer> {
     guard let refusal = commit.policy.refusal else { return false }
     ReplyEncoder.appendError(refusal, to: &client.output)
     return true
-  }
-
-  /// The channels a `WATCH` reply starts with: every channel named exactly (even at 0), and
-  /// every listed channel a glob matches (all listed channels without patterns), by name.
-  private func snapshot(for patterns: [ChannelPattern]) -> [Channel] {
-    if patterns.isEmpty { return store.listed }
-    var names = Set<ChannelName>()
-    var result: [Channel] = []
-    for pattern in patterns {
-      if let name = pattern.exactName, names.insert(name).inserted {
-        result.append(store.channel(named: name))
-      }
-    }
-    for channel in store.listed where !names.contains(channel.name) {
-      if patterns.contains(where: { $0.isGlob && $0.matches(channel.name) }) {
-        names.insert(channel.name)
-        result.append(channel)
-      }
-    }
-    return result.sorted { $0.name < $1.name }
   }
 }
 

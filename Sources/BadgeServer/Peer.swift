@@ -25,6 +25,9 @@ open class Peer {
   /// many of the run's events it watches (-1 once it took the whole run).
   final var runStamp: UInt64 = 0
   final var runMatches = 0
+  /// The rest of a reply too long for one turn (`LIST`, a `WATCH` snapshot, `STATS`),
+  /// produced a chunk at a time as the output drains; later requests wait for it.
+  final var reply: ReplyStream?
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?
@@ -81,9 +84,13 @@ open class Peer {
 
   public final var isWatching: Bool { patterns != nil }
 
-  /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed:
-  /// otherwise `Subscriptions.appendMergedEvents` has nothing to append, and is not called.
-  public final var owesMergedEvents: Bool { behindFrom != nil || mergedDND }
+  /// Whether a reply is under way: its next chunk comes before any later request is read.
+  public final var isReplying: Bool { reply != nil }
+
+  /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed
+  /// (once a reply under way has ended): otherwise `Subscriptions.appendMergedEvents` has
+  /// nothing to append, and is not called.
+  public final var owesMergedEvents: Bool { (behindFrom != nil || mergedDND) && reply == nil }
 
   /// Whether a change of `name` is pushed to this peer.
   @inline(__always)

@@ -72,6 +72,7 @@ public final class ServerCore<Client: Peer> {
   @inline(__always)
   public func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
     assert(turn.phase == .handling, "nothing is read while the turn ends")
+    assert(!client.isReplying, "a request waits for the end of the reply under way")
     executor.handleLine(line, from: client, now: turn.now)
   }
 
@@ -80,6 +81,13 @@ public final class ServerCore<Client: Peer> {
   @discardableResult
   public func apply(_ mutation: Store.Mutation, to name: ChannelName) throws(ChangeRefusal) -> Store.Outcome {
     try executor.apply(mutation, to: name, by: nil, now: turn.now).outcome
+  }
+
+  /// Appends the next chunk of `client`'s reply under way (`Peer.isReplying`), once its
+  /// output has drained: in a turn, like a request, since the lines show the state of now.
+  public func continueReply(_ client: Client) {
+    assert(turn.phase == .handling, "no reply is produced while the turn ends")
+    executor.continueReply(client, now: turn.now)
   }
 
   /// Starts or extends the channel's pulse window without changing its count (`Store.pulse`),
@@ -146,9 +154,10 @@ public final class ServerCore<Client: Peer> {
     subscriptions.appendMergedEvents(to: client, from: store, now: turn.now)
   }
 
-  /// `client` is gone: it watches nothing any more.
+  /// `client` is gone: it watches nothing any more, and the rest of its reply is dropped.
   public func closed(_ client: Client) {
     subscriptions.stop(client)
+    client.reply = nil
   }
 
   /// The number of watchers, for status lines and the reader's line allowance.

@@ -106,6 +106,16 @@ final class Subscriptions<Client: Peer> {
     }
   }
 
+  /// Holds `client`'s events while a reply too long for one turn is produced for it: from the
+  /// next event published on, it is behind, as a congested watcher is, and once the reply has
+  /// ended it gets each changed channel's latest state (`appendMergedEvents`). So no event
+  /// comes between the lines of such a reply, and none is lost.
+  func hold(_ client: Client) {
+    guard client.isWatching, client.behindFrom == nil else { return }
+    client.behindFrom = backlog.lastEvent + 1
+    backlog.hold()
+  }
+
   /// The first missed event of the watcher furthest behind.
   private var oldestBehind: UInt64? {
     watchers.lazy.compactMap(\.behindFrom).min()
