@@ -19,6 +19,10 @@ final class Server: ClientTransport {
   let loop: EventLoop
   let core: DaemonCore
   let logger: Logger
+  /// Warnings a peer can cause over and over (`SocketWarnings`, and any other part's that
+  /// reaches it through its owner): one line per reason per interval, with the count of those
+  /// dropped. Its flush is armed at the end of every turn, the one place it is.
+  let warnings: RepeatedWarnings
   var store: Store { core.store }
 
   private let listener: FileDescriptor
@@ -32,6 +36,8 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// Armed for `warnings.nextFlush`: reports a count of warnings whose source went quiet.
+  private var warningsTimer: TimerSource?
 
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
@@ -40,6 +46,7 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
+    warnings = RepeatedWarnings(logger: logger)
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
@@ -49,6 +56,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
+    warningsTimer = try loop.addTimer(accuracy: 1_000_000) { [unowned self] in warnings.flush(now: loop.now) }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -79,12 +87,13 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines.
+  /// timers are armed for the core's deadlines, and for the flush of repeated warnings.
   func endTurn() {
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
+    warningsTimer?.arm(at: warnings.reasonCount == 0 ? nil : warnings.nextFlush)
     reader.turnEnded(watchers: core.watcherCount)
   }
 
@@ -120,7 +129,8 @@ final class Server: ClientTransport {
   /// stuck (or gone without saying), and holds memory; it is disconnected, saying why.
   func sendTimedOut(_ connection: Connection) {
     let pid = connection.pid.map { " (pid \($0))" } ?? ""
-    logger.warning(
+    warnings.log(
+      .warning, .sendTimeout, now: loop.now,
       "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       connection.pid.map { [.clientPID($0)] } ?? [])
     close(connection)
