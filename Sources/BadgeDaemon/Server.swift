@@ -89,12 +89,34 @@ final class Server: ClientTransport {
   /// turn's changes, publishes their events and has every reply and event sent; then the
   /// timers are armed for the core's deadlines, and for the flush of repeated warnings.
   func endTurn() {
+    let timed = logger.level >= .debug
+    let began = timed ? core.turn.began ?? loop.now : 0
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
     warningsTimer?.arm(at: warnings.reasonCount == 0 ? nil : warnings.nextFlush)
     reader.turnEnded(watchers: core.watcherCount)
+    if timed { timeTurn(since: began) }
+  }
+
+  /// The longest turn of the loop so far, in microseconds (timed at the debug log level only);
+  /// `nil` until the first turn, the start's (loading the state folder), has ended.
+  private var longestTurn: UInt64?
+
+  /// At the debug level, logs each turn of the loop that took longer than every one before
+  /// it: from the instant the turn began (its first request, signal or timer; for a turn that
+  /// only sent, the start of its end) to the end of its sending. BENCHMARKS.md's worst turn is
+  /// read from these lines.
+  private func timeTurn(since began: UInt64) {
+    guard let longest = longestTurn else {
+      longestTurn = 0
+      return
+    }
+    let took = Environment.monotonicMicroseconds &- began
+    guard took > longest, took < 1 << 40 else { return }
+    longestTurn = took
+    logger.debug("Longest turn so far: \(took) µs.")
   }
 
   /// Sends the turn's output (the core calls it at the end of the turn).
