@@ -56,6 +56,7 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
   /// Whether `name` matches.
   public func matches(_ name: ChannelName) -> Bool {
     if let exactName { return exactName == name }
+    if let prefix { return name.count >= prefix.count && NamePrefix(name, length: prefix.count) == prefix }
     return name.withBytes { ChannelPattern.glob(bytes[...], $0[...]) }
   }
 

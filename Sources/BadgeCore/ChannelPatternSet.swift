@@ -2,19 +2,56 @@
 /// with their number for the common shapes. Exact names are one set lookup; prefix patterns
 /// (`app:*`, `notify:*`: a literal and one trailing `*`) are one lookup per distinct prefix
 /// length, of the name's beginning of that length; only globs of other shapes (`*:mail`,
-/// `a?c`) are tried one by one.
+/// `a?c`) are tried one by one. A set of a few patterns (most `WATCH`es name one or two) is
+/// simply scanned, and allocates nothing but its list.
 ///
 /// A watcher's patterns are kept so (`WATCH`), and so are a request's when it selects
 /// channels by pattern (the `WATCH` snapshot, `STATS`).
 public struct ChannelPatternSet: Sendable {
   /// The patterns, each once, in the order they were added.
   public private(set) var patterns: [ChannelPattern] = []
-  private var exact: Set<ChannelName> = []
-  private var prefixes: Set<NamePrefix> = []
-  /// The lengths of `prefixes`, each once, shortest first: the beginnings of a name to look up.
-  private var prefixLengths: [Int] = []
-  /// The globs of other shapes.
-  private var others: [ChannelPattern] = []
+  /// Their index, once there are more than `scanned` of them.
+  private var index: Index?
+
+  /// Up to this many patterns are scanned rather than indexed.
+  static let scanned = 8
+
+  /// The patterns by shape: exact names and prefixes to look up, the other globs to try.
+  private struct Index {
+    var exact: Set<ChannelName> = []
+    var prefixes: Set<NamePrefix> = []
+    /// The lengths of `prefixes`, each once, shortest first: the beginnings of a name to look up.
+    var prefixLengths: [Int] = []
+    var others: [ChannelPattern] = []
+
+    func contains(_ pattern: ChannelPattern) -> Bool {
+      if let name = pattern.exactName { return exact.contains(name) }
+      if let prefix = pattern.prefix { return prefixes.contains(prefix) }
+      return others.contains(pattern)
+    }
+
+    mutating func insert(_ pattern: ChannelPattern) {
+      if let name = pattern.exactName {
+        exact.insert(name)
+      } else if let prefix = pattern.prefix {
+        prefixes.insert(prefix)
+        if !prefixLengths.contains(prefix.count) {
+          prefixLengths.append(prefix.count)
+          prefixLengths.sort()
+        }
+      } else {
+        others.append(pattern)
+      }
+    }
+
+    func globMatches(_ name: ChannelName) -> Bool {
+      for length in prefixLengths {
+        guard length <= name.count else { break }
+        if prefixes.contains(NamePrefix(name, length: length)) { return true }
+      }
+      return others.contains { $0.matches(name) }
+    }
+  }
 
   public init() {}
 
@@ -26,52 +63,50 @@ public struct ChannelPatternSet: Sendable {
   public var count: Int { patterns.count }
 
   public func contains(_ pattern: ChannelPattern) -> Bool {
-    if let name = pattern.exactName { return exact.contains(name) }
-    if let prefix = pattern.prefix { return prefixes.contains(prefix) }
-    return others.contains(pattern)
+    if let index { return index.contains(pattern) }
+    return patterns.contains(pattern)
   }
 
   /// Adds `pattern` unless it is in the set already; returns whether it was added.
   @discardableResult
   public mutating func insert(_ pattern: ChannelPattern) -> Bool {
-    if let name = pattern.exactName {
-      guard exact.insert(name).inserted else { return false }
-    } else if let prefix = pattern.prefix {
-      guard prefixes.insert(prefix).inserted else { return false }
-      if !prefixLengths.contains(prefix.count) {
-        prefixLengths.append(prefix.count)
-        prefixLengths.sort()
-      }
-    } else {
-      guard !others.contains(pattern) else { return false }
-      others.append(pattern)
-    }
+    guard !contains(pattern) else { return false }
     patterns.append(pattern)
+    if index != nil {
+      index!.insert(pattern)
+    } else if patterns.count > Self.scanned {
+      var built = Index()
+      for pattern in patterns { built.insert(pattern) }
+      index = built
+    }
     return true
   }
 
   /// Whether `name` is one of the exact names.
-  public func namesExactly(_ name: ChannelName) -> Bool { exact.contains(name) }
+  public func namesExactly(_ name: ChannelName) -> Bool {
+    if let index { return index.exact.contains(name) }
+    return patterns.contains { $0.exactName == name }
+  }
 
   /// Whether a glob of the set (a prefix pattern or another) matches `name`.
   public func globMatches(_ name: ChannelName) -> Bool {
-    if !prefixLengths.isEmpty {
-      for length in prefixLengths {
-        guard length <= name.count else { break }
-        if prefixes.contains(NamePrefix(name, length: length)) { return true }
-      }
-    }
-    return others.contains { $0.matches(name) }
+    if let index { return index.globMatches(name) }
+    return patterns.contains { $0.isGlob && $0.matches(name) }
   }
 
   /// Whether any pattern of the set matches `name`.
   public func matches(_ name: ChannelName) -> Bool {
-    (!exact.isEmpty && exact.contains(name)) || globMatches(name)
+    if let index { return index.exact.contains(name) || index.globMatches(name) }
+    return patterns.contains { $0.matches(name) }
   }
 
   /// Whether the set has globs (so that names it does not give exactly may match).
-  public var hasGlobs: Bool { !prefixes.isEmpty || !others.isEmpty }
+  public var hasGlobs: Bool { patterns.contains(where: \.isGlob) }
 
-  /// The exact names, in the order they were added.
-  public var exactNames: [ChannelName] { patterns.compactMap(\.exactName) }
+  /// Calls `body` with each exact name, in the order they were added.
+  public func forEachExactName(_ body: (ChannelName) -> Void) {
+    for pattern in patterns {
+      if let name = pattern.exactName { body(name) }
+    }
+  }
 }

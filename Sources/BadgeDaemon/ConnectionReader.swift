@@ -187,25 +187,9 @@ final class ConnectionReader {
   private func processLines(_ connection: Connection) {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused, connection.linesLeft > 0
     else { return }
-    if connection.isReplying { core.continueReply(connection) }
+    if connection.isReplying && !continueReply(connection) { return }
     let highWater = core.store.config.limits.maxUnsentBytes
     var lines = 0
-    if !connection.isReplying { carryOutLines(connection, highWater: highWater, counting: &lines) }
-    connection.linesLeft -= lines
-    if connection.pendingOutput > 0 { core.sendQueue.add(connection) }
-    if connection.pendingOutput >= highWater || connection.isReplying {
-      connection.readPaused = true
-      connection.armEvents()
-    }
-    // Paused, the connection waits on us, not we on it; ended, it goes once its output is sent.
-    let waiting = connection.readPaused || connection.closeAfterFlush || connection.inputEnded
-    server.timeouts.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
-  }
-
-  /// Hands complete lines to the core until the allowance is used, the output reaches
-  /// `highWater`, a reply is left under way or the connection is to close.
-  @inline(__always)
-  private func carryOutLines(_ connection: Connection, highWater: Int, counting lines: inout Int) {
     connection.input.forEachFrame { frame in
       lines += 1
       switch frame {
@@ -218,6 +202,29 @@ final class ConnectionReader {
       return lines < connection.linesLeft && connection.pendingOutput < highWater && !connection.closeAfterFlush
         && !connection.isReplying
     }
+    connection.linesLeft -= lines
+    if connection.pendingOutput > 0 { core.sendQueue.add(connection) }
+    if connection.pendingOutput >= highWater || connection.isReplying {
+      connection.readPaused = true
+      connection.armEvents()
+    }
+    // Paused, the connection waits on us, not we on it; ended, it goes once its output is sent.
+    let waiting = connection.readPaused || connection.closeAfterFlush || connection.inputEnded
+    server.timeouts.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
+  }
+
+  /// Appends the next chunk of the connection's reply under way. Returns whether the reply
+  /// ended, so that its later lines may be carried out; else reading stays paused until the
+  /// chunk is sent.
+  @inline(never)
+  private func continueReply(_ connection: Connection) -> Bool {
+    core.continueReply(connection)
+    guard connection.isReplying else { return true }
+    core.sendQueue.add(connection)
+    connection.readPaused = true
+    connection.armEvents()
+    server.timeouts.read(connection, insideLine: false, progressed: false)
+    return false
   }
 
   /// After end-of-file, once every line that came before it was carried out: close when the

@@ -95,7 +95,7 @@ final class Server: ClientTransport {
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
-    warningsTimer?.arm(at: warnings.reasonCount == 0 ? nil : warnings.nextFlush)
+    if warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: warnings.nextFlush) }
     reader.turnEnded(watchers: core.watcherCount)
     if timed { timeTurn(since: began) }
   }

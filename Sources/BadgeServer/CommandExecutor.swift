@@ -55,7 +55,8 @@ final class CommandExecutor<Client: Peer> {
       ReplyEncoder.appendOK(to: &client.output)
     case .list:
       startReply(.list, for: client, now: now)
-    case .watch(let patterns):
+    case .watch(let list):
+      let patterns = ChannelPatternSet(list)
       let limit = store.config.limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
       guard total <= limit else {
@@ -66,7 +67,7 @@ final class CommandExecutor<Client: Peer> {
       }
       appendDND(to: client, now: now)
       subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
-      startReply(.snapshot(ChannelPatternSet(patterns)), for: client, now: now)
+      startReply(.snapshot(patterns), for: client, now: now)
     case .unwatch:
       subscriptions.stop(client)
       ReplyEncoder.appendOK(to: &client.output)

@@ -19,26 +19,26 @@ extension CommandExecutor {
   /// Starts a reply that may be too long for one turn: its first chunk now; the rest, if any,
   /// as the client's output drains.
   func startReply(_ kind: ReplyStream.Kind, for client: Client, now: UInt64) {
-    let stream = ReplyStream(kind)
-    guard !fill(stream, for: client, now: now) else { return }
-    client.reply = stream
+    var stream = ReplyStream(kind)
+    guard !fill(&stream, for: client, now: now) else { return }
+    client.reply = PendingReply(stream)
     subscriptions.hold(client)
   }
 
   /// Appends the next chunk of `client`'s reply under way (once its output has drained).
   func continueReply(_ client: Client, now: UInt64) {
-    guard let stream = client.reply else { return }
-    if fill(stream, for: client, now: now) { client.reply = nil }
+    guard let pending = client.reply else { return }
+    if fill(&pending.stream, for: client, now: now) { client.reply = nil }
   }
 
   /// Appends lines until `replyChunk` more bytes wait or the reply ends, its status line
   /// included. Returns whether it ended. Each line shows its channel as it is now.
-  private func fill(_ stream: ReplyStream, for client: Client, now: UInt64) -> Bool {
+  private func fill(_ stream: inout ReplyStream, for client: Client, now: UInt64) -> Bool {
     let limit = client.pendingOutput + Self.replyChunk
     let kind = stream.kind
     while client.pendingOutput < limit {
       if stream.days != nil {
-        appendStatsDays(stream, to: client, until: limit)
+        appendStatsDays(&stream, to: client, until: limit)
         continue
       }
       guard let name = stream.names.next({ yield in candidates(kind, yield) }) else {
@@ -56,7 +56,7 @@ extension CommandExecutor {
         let channel = store.channel(named: name)
         if channel.isListed || patterns.namesExactly(name) { appendState(channel, to: client, now: now) }
       case .stats(let period, let today, let patterns):
-        appendStatsTotals(name, period, today: today, patterns, stream, to: client)
+        appendStatsTotals(name, period, today: today, patterns, &stream, to: client)
       }
     }
     return false
@@ -81,7 +81,7 @@ extension CommandExecutor {
       for channel in store.channels where channel.isListed { yield(channel.name) }
       return
     }
-    for name in patterns.exactNames { yield(name) }
+    patterns.forEachExactName(yield)
     guard patterns.hasGlobs else { return }
     for channel in store.channels where channel.isListed {
       if !patterns.namesExactly(channel.name) && patterns.globMatches(channel.name) { yield(channel.name) }

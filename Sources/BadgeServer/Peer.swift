@@ -17,8 +17,10 @@ open class Peer {
   /// What the peer watches: `nil` when it does not watch, an empty set for every channel.
   final var patterns: ChannelPatternSet? = nil
   /// Where the peer's entry is in the `WatcherIndex` list of each of its patterns, by the
-  /// pattern's place in `patterns` (one entry for a watcher of every channel).
-  final var indexSlots: [Int] = []
+  /// pattern's place in `patterns` (one entry for a watcher of every channel): the first
+  /// pattern's here, the others' in a list, which most watchers (of one pattern) never need.
+  final var firstSlot = 0
+  final var moreSlots: [Int] = []
   /// The last `WatcherIndex` lookup that visited it, so that one visits it once.
   final var visit: UInt64 = 0
   /// The run of events being published when it was last counted (`Subscriptions`), and how
@@ -27,7 +29,7 @@ open class Peer {
   final var runMatches = 0
   /// The rest of a reply too long for one turn (`LIST`, a `WATCH` snapshot, `STATS`),
   /// produced a chunk at a time as the output drains; later requests wait for it.
-  final var reply: ReplyStream?
+  final var reply: PendingReply?
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?

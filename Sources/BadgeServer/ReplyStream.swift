@@ -7,8 +7,9 @@ import BadgeCore
 /// It keeps no lines and no list of every channel: only the name of the last channel shown and
 /// the next batch of names after it (`NameBatches`), and, within a `STATS` reply, the figures
 /// of the channel whose `DAY` lines are under way. Each line shows the channel as it is when
-/// the line is produced (PROTOCOL.md, "Long replies").
-final class ReplyStream {
+/// the line is produced (PROTOCOL.md, "Long replies"). A value: a reply that ends in its
+/// request's turn, as most do, is never stored; one left under way is boxed (`PendingReply`).
+struct ReplyStream {
   enum Kind {
     /// `LIST`: every listed channel.
     case list
@@ -29,6 +30,16 @@ final class ReplyStream {
 
   init(_ kind: Kind) {
     self.kind = kind
+  }
+}
+
+/// A reply left under way, as its connection carries it (`Peer.reply`): boxed, so that asking
+/// whether a connection has one, which the reader does for every request, costs one load.
+final class PendingReply {
+  var stream: ReplyStream
+
+  init(_ stream: ReplyStream) {
+    self.stream = stream
   }
 }
 
@@ -65,7 +76,6 @@ struct NameBatches {
   private mutating func refill(_ candidates: ((ChannelName) -> Void) -> Void) {
     let size = Self.batchSize
     var kept: [ChannelName] = []
-    kept.reserveCapacity(min(2 * size, 64))
     var bound: ChannelName?
     var cut = false
     let after = last

@@ -19,7 +19,7 @@ extension CommandExecutor {
       store.history.forEachName(yield)
       return
     }
-    for name in patterns.exactNames { yield(name) }
+    patterns.forEachExactName(yield)
     guard patterns.hasGlobs else { return }
     store.history.forEachName { name in
       if !patterns.namesExactly(name) && patterns.globMatches(name) { yield(name) }
@@ -28,7 +28,10 @@ extension CommandExecutor {
 
   /// Appends `name`'s `STATS` line, and keeps its figures for its `DAY` lines, when the
   /// reply still selects it: named exactly, or with history.
-  func appendStatsTotals(_ name: ChannelName, _ period: StatsPeriod, today: Int, _ patterns: ChannelPatternSet, _ stream: ReplyStream, to client: Client) {
+  func appendStatsTotals(
+    _ name: ChannelName, _ period: StatsPeriod, today: Int, _ patterns: ChannelPatternSet, _ stream: inout ReplyStream,
+    to client: Client
+  ) {
     guard patterns.namesExactly(name) || store.history.hasDays(name) else { return }
     commit.observed(by: client)
     let stats = store.history.stats(of: name, period: period, today: today)
@@ -37,7 +40,7 @@ extension CommandExecutor {
   }
 
   /// Appends the `DAY` lines of the channel under way until the output holds `limit` bytes.
-  func appendStatsDays(_ stream: ReplyStream, to client: Client, until limit: Int) {
+  func appendStatsDays(_ stream: inout ReplyStream, to client: Client, until limit: Int) {
     guard let (stats, first) = stream.days else { return }
     var next = first
     while next < stats.days.count && client.pendingOutput < limit {

@@ -48,17 +48,17 @@ final class Subscriptions<Client: Peer> {
 
   /// `WATCH patterns`: begins watching, or widens what the client watches. `stagedEvents` is
   /// the number of events waiting in this turn, which the client's snapshot already shows.
-  func start(_ client: Client, _ patterns: [ChannelPattern], stagedEvents: Int) {
-    if let watched = client.patterns {
-      if watched.isEmpty { return }  // every channel already
+  func start(_ client: Client, _ patterns: ChannelPatternSet, stagedEvents: Int) {
+    if var widened = client.patterns {
+      if widened.isEmpty { return }  // every channel already
       if patterns.isEmpty {
-        index.removeAll(client, watched)
+        index.removeAll(client, widened)
         client.patterns = ChannelPatternSet()
         index.addEverything(client)
         return
       }
-      var widened = watched
-      for pattern in patterns where widened.insert(pattern) {
+      client.patterns = nil  // so that `widened` is the only copy of its list
+      for pattern in patterns.patterns where widened.insert(pattern) {
         index.add(client, pattern, ordinal: widened.count - 1)
       }
       client.patterns = widened
@@ -67,12 +67,11 @@ final class Subscriptions<Client: Peer> {
     watchers.append(client)
     client.watchedFromEvent = stagedEvents
     startedThisTurn = startedThisTurn || stagedEvents > 0
-    let set = ChannelPatternSet(patterns)
-    client.patterns = set
-    if set.isEmpty {
+    client.patterns = patterns
+    if patterns.isEmpty {
       index.addEverything(client)
     } else {
-      for (ordinal, pattern) in set.patterns.enumerated() { index.add(client, pattern, ordinal: ordinal) }
+      for (ordinal, pattern) in patterns.patterns.enumerated() { index.add(client, pattern, ordinal: ordinal) }
     }
   }
 
@@ -85,12 +84,12 @@ final class Subscriptions<Client: Peer> {
 
   /// How many patterns the client would watch after `WATCH patterns` (`start`): a pattern it
   /// watches already does not count again, and watching every channel counts as none.
-  static func patternCount(_ client: Peer, adding patterns: [ChannelPattern]) -> Int {
-    let current = client.patterns ?? ChannelPatternSet()
-    if patterns.isEmpty || (client.isWatching && current.isEmpty) { return 0 }
-    var widened = current
-    for pattern in patterns { widened.insert(pattern) }
-    return widened.count
+  static func patternCount(_ client: Peer, adding patterns: ChannelPatternSet) -> Int {
+    guard let current = client.patterns else { return patterns.count }
+    if patterns.isEmpty || current.isEmpty { return 0 }
+    var added = 0
+    for pattern in patterns.patterns where !current.contains(pattern) { added += 1 }
+    return current.count + added
   }
 
   /// `UNWATCH`, or the client is gone.

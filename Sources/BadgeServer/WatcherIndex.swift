@@ -7,8 +7,8 @@ import BadgeCore
 /// (`WATCH` without patterns) are in a list of their own.
 ///
 /// Each watcher is filed once per pattern. It keeps, per pattern, where its entry is in that
-/// pattern's list (`Peer.indexSlots`), so that leaving takes its entries out in constant time
-/// each, whatever the number of others watching the same patterns.
+/// pattern's list (`Peer.firstSlot`, `moreSlots`), so that leaving takes its entries out in
+/// constant time each, whatever the number of others watching the same patterns.
 final class WatcherIndex<Client: Peer> {
   /// A watcher in the list of one of its patterns, `ordinal` the pattern's place in its set.
   struct Entry {
@@ -33,15 +33,11 @@ final class WatcherIndex<Client: Peer> {
 
   /// Files `client` as a watcher of every channel.
   func addEverything(_ client: Client) {
-    client.indexSlots = [everything.count]
-    everything.append(Entry(client: client, ordinal: 0))
+    Self.append(Entry(client: client, ordinal: 0), to: &everything)
   }
 
   /// Files `client` under `pattern`, the pattern at `ordinal` in its set.
   func add(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
-    if client.indexSlots.count <= ordinal {
-      client.indexSlots.append(contentsOf: repeatElement(0, count: ordinal + 1 - client.indexSlots.count))
-    }
     let entry = Entry(client: client, ordinal: ordinal)
     if let name = pattern.exactName {
       Self.append(entry, to: &exact[name, default: []])
@@ -69,7 +65,7 @@ final class WatcherIndex<Client: Peer> {
     } else {
       for (ordinal, pattern) in patterns.patterns.enumerated() { remove(client, pattern, ordinal: ordinal) }
     }
-    client.indexSlots = []
+    client.moreSlots = []
   }
 
   private func remove(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
@@ -95,19 +91,32 @@ final class WatcherIndex<Client: Peer> {
   }
 
   private static func append(_ entry: Entry, to list: inout [Entry]) {
-    entry.client.indexSlots[entry.ordinal] = list.count
+    setSlot(of: entry, list.count)
     list.append(entry)
   }
 
   /// Takes `client`'s entry out of `list`: the last entry takes its place.
   private static func remove(_ client: Client, ordinal: Int, from list: inout [Entry]) {
-    let slot = client.indexSlots[ordinal]
+    let slot = ordinal == 0 ? client.firstSlot : client.moreSlots[ordinal - 1]
     assert(list[slot].client === client && list[slot].ordinal == ordinal, "a watcher's slot in a pattern's list")
     let last = list.removeLast()
     if slot < list.count {
       list[slot] = last
-      last.client.indexSlots[last.ordinal] = slot
+      setSlot(of: last, slot)
     }
+  }
+
+  /// Notes that `entry` is at `slot` in its pattern's list.
+  private static func setSlot(of entry: Entry, _ slot: Int) {
+    let client = entry.client
+    guard entry.ordinal > 0 else {
+      client.firstSlot = slot
+      return
+    }
+    if client.moreSlots.count < entry.ordinal {
+      client.moreSlots.append(contentsOf: repeatElement(0, count: entry.ordinal - client.moreSlots.count))
+    }
+    client.moreSlots[entry.ordinal - 1] = slot
   }
 
   /// Calls `body` once for each watcher of `name` (without the watchers of every channel when
