@@ -5,11 +5,9 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
   private let bytes: [UInt8]
   /// The exact name when the pattern has no wildcard.
   public let exactName: ChannelName?
-  /// The literal bytes before the `*` when the pattern is a literal followed by one trailing
-  /// `*` and nothing else (`app:*`, `notify:*`, `*`): it matches exactly the names that begin
-  /// with them, so a set of such patterns is matched by looking a name's beginnings up
-  /// (`ChannelPatternSet`) instead of trying each glob.
-  public let prefix: NamePrefix?
+  /// Whether the pattern is a literal followed by one trailing `*` and nothing else (`app:*`,
+  /// `notify:*`, `*`): it matches exactly the names that begin with the literal (`prefix`).
+  private let isPrefix: Bool
 
   /// Validates `text`: name bytes, `*` and `?`, at most `ChannelName.maxLength` bytes.
   public init?(_ text: some StringProtocol) {
@@ -29,13 +27,12 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
     }
     if wild {
       exactName = nil
-      let literal = bytes.dropLast()
-      let isPrefix = bytes.last == UInt8(ascii: "*") && !literal.contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
-      prefix = isPrefix ? literal.withUnsafeBytes { NamePrefix(bytes: $0) } : nil
+      isPrefix = bytes.last == UInt8(ascii: "*")
+        && !bytes.dropLast().contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
     } else {
       guard let name = bytes.withUnsafeBytes({ ChannelName(bytes: $0) }) else { return nil }
       exactName = name
-      prefix = nil
+      isPrefix = false
     }
     self.bytes = bytes
   }
@@ -45,6 +42,15 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether the pattern contains a wildcard.
   public var isGlob: Bool { exactName == nil }
+
+  /// The literal bytes before the `*` of a prefix pattern (a literal and one trailing `*`:
+  /// `app:*`, `notify:*`, `*`), which it matches every name beginning with; `nil` for other
+  /// patterns. Sets of patterns (`ChannelPatternSet`, the server's index of watchers) look a
+  /// name's beginnings up among these instead of trying each glob.
+  public var prefix: NamePrefix? {
+    guard isPrefix else { return nil }
+    return bytes.withUnsafeBytes { NamePrefix(bytes: UnsafeRawBufferPointer(rebasing: $0.dropLast())) }
+  }
 
   /// Patterns are equal when their text is: the rest is derived from it.
   public static func == (lhs: ChannelPattern, rhs: ChannelPattern) -> Bool { lhs.bytes == rhs.bytes }
@@ -56,7 +62,9 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
   /// Whether `name` matches.
   public func matches(_ name: ChannelName) -> Bool {
     if let exactName { return exactName == name }
-    if let prefix { return name.count >= prefix.count && NamePrefix(name, length: prefix.count) == prefix }
+    if isPrefix {
+      return name.withBytes { name in bytes.withUnsafeBytes { name.starts(with: $0.dropLast()) } }
+    }
     return name.withBytes { ChannelPattern.glob(bytes[...], $0[...]) }
   }
 

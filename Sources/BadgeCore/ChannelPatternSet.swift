@@ -5,13 +5,17 @@
 /// `a?c`) are tried one by one. A set of a few patterns (most `WATCH`es name one or two) is
 /// simply scanned, and allocates nothing but its list.
 ///
-/// A watcher's patterns are kept so (`WATCH`), and so are a request's when it selects
-/// channels by pattern (the `WATCH` snapshot, `STATS`).
+/// A request's patterns are kept so when it selects channels by pattern (the `WATCH`
+/// snapshot, `STATS`: every channel is matched against them). A watcher keeps its own
+/// `unindexed`: the server finds a change's watchers through an index of its own, and a
+/// watcher's set is only scanned to filter what it missed while behind, so an index per
+/// watcher would hold every pattern twice.
 public struct ChannelPatternSet: Sendable {
   /// The patterns, each once, in the order they were added.
   public private(set) var patterns: [ChannelPattern] = []
-  /// Their index, once there are more than `scanned` of them.
+  /// Their index, once there are more than `scanned` of them (unless the set is `unindexed`).
   private var index: Index?
+  private var indexes = true
 
   /// Up to this many patterns are scanned rather than indexed.
   static let scanned = 8
@@ -59,12 +63,45 @@ public struct ChannelPatternSet: Sendable {
     for pattern in patterns { insert(pattern) }
   }
 
+  /// The same patterns, scanned however many they are, now and after later insertions.
+  public var unindexed: ChannelPatternSet {
+    var set = self
+    set.index = nil
+    set.indexes = false
+    return set
+  }
+
   public var isEmpty: Bool { patterns.isEmpty }
   public var count: Int { patterns.count }
 
   public func contains(_ pattern: ChannelPattern) -> Bool {
     if let index { return index.contains(pattern) }
     return patterns.contains(pattern)
+  }
+
+  /// The set to look many patterns up in: this one, or for an unindexed set of more than
+  /// `scanned` patterns an indexed copy, so that looking up each of another set's patterns is
+  /// one pass over each set rather than their product.
+  private var lookup: ChannelPatternSet {
+    index == nil && count > Self.scanned ? ChannelPatternSet(patterns) : self
+  }
+
+  /// How many patterns the set would hold with those of `other` added.
+  public func count(adding other: ChannelPatternSet) -> Int {
+    let lookup = lookup
+    return count + other.patterns.count { !lookup.contains($0) }
+  }
+
+  /// Adds the patterns of `other` that the set lacks, in their order, calling `added` with
+  /// each and its place in the set.
+  public mutating func formUnion(_ other: ChannelPatternSet, added: (ChannelPattern, Int) -> Void) {
+    let lookup = lookup
+    for pattern in other.patterns where !lookup.contains(pattern) {
+      patterns.append(pattern)
+      index?.insert(pattern)
+      added(pattern, patterns.count - 1)
+    }
+    if index == nil && indexes && patterns.count > Self.scanned { buildIndex() }
   }
 
   /// Adds `pattern` unless it is in the set already; returns whether it was added.
@@ -74,12 +111,16 @@ public struct ChannelPatternSet: Sendable {
     patterns.append(pattern)
     if index != nil {
       index!.insert(pattern)
-    } else if patterns.count > Self.scanned {
-      var built = Index()
-      for pattern in patterns { built.insert(pattern) }
-      index = built
+    } else if indexes && patterns.count > Self.scanned {
+      buildIndex()
     }
     return true
+  }
+
+  private mutating func buildIndex() {
+    var built = Index()
+    for pattern in patterns { built.insert(pattern) }
+    index = built
   }
 
   /// Whether `name` is one of the exact names.

@@ -15,6 +15,8 @@ open class Peer {
   public final var outputOffset = 0
 
   /// What the peer watches: `nil` when it does not watch, an empty set for every channel.
+  /// Unindexed: its events are found through the `WatcherIndex`, and this set is scanned only
+  /// to filter what it missed while behind.
   final var patterns: ChannelPatternSet? = nil
   /// Where the peer's entry is in the `WatcherIndex` list of each of its patterns, by the
   /// pattern's place in `patterns` (one entry for a watcher of every channel): the first

@@ -58,16 +58,14 @@ final class Subscriptions<Client: Peer> {
         return
       }
       client.patterns = nil  // so that `widened` is the only copy of its list
-      for pattern in patterns.patterns where widened.insert(pattern) {
-        index.add(client, pattern, ordinal: widened.count - 1)
-      }
+      widened.formUnion(patterns) { index.add(client, $0, ordinal: $1) }
       client.patterns = widened
       return
     }
     watchers.append(client)
     client.watchedFromEvent = stagedEvents
     startedThisTurn = startedThisTurn || stagedEvents > 0
-    client.patterns = patterns
+    client.patterns = patterns.unindexed
     if patterns.isEmpty {
       index.addEverything(client)
     } else {
@@ -87,9 +85,7 @@ final class Subscriptions<Client: Peer> {
   static func patternCount(_ client: Peer, adding patterns: ChannelPatternSet) -> Int {
     guard let current = client.patterns else { return patterns.count }
     if patterns.isEmpty || current.isEmpty { return 0 }
-    var added = 0
-    for pattern in patterns.patterns where !current.contains(pattern) { added += 1 }
-    return current.count + added
+    return current.count(adding: patterns)
   }
 
   /// `UNWATCH`, or the client is gone.

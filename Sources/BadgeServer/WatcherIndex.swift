@@ -16,16 +16,58 @@ final class WatcherIndex<Client: Peer> {
     let ordinal: Int
   }
 
+  /// The watchers of one pattern. The first is kept inline: a pattern most often has one
+  /// watcher, and a thousand watchers of 256 patterns each would otherwise hold 256,000 lists.
+  struct List: Sequence {
+    private var first: Entry?
+    private var rest: [Entry] = []
+
+    var count: Int { first == nil ? 0 : 1 + rest.count }
+    var isEmpty: Bool { first == nil }
+
+    subscript(i: Int) -> Entry {
+      get { i == 0 ? first! : rest[i - 1] }
+      set {
+        if i == 0 { first = newValue } else { rest[i - 1] = newValue }
+      }
+    }
+
+    mutating func append(_ entry: Entry) {
+      if first == nil { first = entry } else { rest.append(entry) }
+    }
+
+    mutating func removeLast() -> Entry {
+      guard rest.isEmpty else { return rest.removeLast() }
+      defer { first = nil }
+      return first!
+    }
+
+    struct Iterator: IteratorProtocol {
+      fileprivate var first: Entry?
+      fileprivate var rest: IndexingIterator<[Entry]>
+
+      mutating func next() -> Entry? {
+        if let entry = first {
+          first = nil
+          return entry
+        }
+        return rest.next()
+      }
+    }
+
+    func makeIterator() -> Iterator { Iterator(first: first, rest: rest.makeIterator()) }
+  }
+
   /// The watchers of every channel.
-  private(set) var everything: [Entry] = []
-  private var exact: [ChannelName: [Entry]] = [:]
-  private var prefixes: [NamePrefix: [Entry]] = [:]
+  private(set) var everything = List()
+  private var exact: [ChannelName: List] = [:]
+  private var prefixes: [NamePrefix: List] = [:]
   /// How many prefixes of each length (0 to 63) are filed, and the lengths in use, shortest
   /// first: the beginnings of a name that are looked up.
   private var prefixLengthUse = [Int](repeating: 0, count: ChannelName.maxLength + 1)
   private var prefixLengths: [Int] = []
   /// The globs of other shapes with their watchers, and where each glob is in that list.
-  private var others: [(pattern: ChannelPattern, entries: [Entry])] = []
+  private var others: [(pattern: ChannelPattern, entries: List)] = []
   private var otherPlaces: [ChannelPattern: Int] = [:]
   /// Counts lookups: a watcher reached through several of its patterns in one lookup is
   /// visited once (`Peer.visit` holds the last lookup that visited it).
@@ -40,19 +82,19 @@ final class WatcherIndex<Client: Peer> {
   func add(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
     let entry = Entry(client: client, ordinal: ordinal)
     if let name = pattern.exactName {
-      Self.append(entry, to: &exact[name, default: []])
+      Self.append(entry, to: &exact[name, default: List()])
     } else if let prefix = pattern.prefix {
       if prefixLengthUse[prefix.count] == 0 {
         prefixLengths.append(prefix.count)
         prefixLengths.sort()
       }
       prefixLengthUse[prefix.count] += 1
-      Self.append(entry, to: &prefixes[prefix, default: []])
+      Self.append(entry, to: &prefixes[prefix, default: List()])
     } else if let place = otherPlaces[pattern] {
       Self.append(entry, to: &others[place].entries)
     } else {
       otherPlaces[pattern] = others.count
-      others.append((pattern, []))
+      others.append((pattern, List()))
       Self.append(entry, to: &others[others.count - 1].entries)
     }
   }
@@ -64,8 +106,21 @@ final class WatcherIndex<Client: Peer> {
       Self.remove(client, ordinal: 0, from: &everything)
     } else {
       for (ordinal, pattern) in patterns.patterns.enumerated() { remove(client, pattern, ordinal: ordinal) }
+      Self.shrinkIfSparse(&exact)
+      Self.shrinkIfSparse(&prefixes)
+      Self.shrinkIfSparse(&otherPlaces)
     }
     client.moreSlots = []
+  }
+
+  /// Gives a table's room back once it holds under an eighth of what it has room for: a
+  /// dictionary keeps its capacity when keys are removed, and the watchers of many patterns
+  /// that left would hold their index until the daemon ends.
+  private static func shrinkIfSparse<Key: Hashable, Value>(_ table: inout [Key: Value]) {
+    guard table.capacity > 64, table.count < table.capacity / 8 else { return }
+    var smaller = [Key: Value](minimumCapacity: table.count)
+    for (key, value) in table { smaller[key] = value }
+    table = smaller
   }
 
   private func remove(_ client: Client, _ pattern: ChannelPattern, ordinal: Int) {
@@ -90,13 +145,13 @@ final class WatcherIndex<Client: Peer> {
     }
   }
 
-  private static func append(_ entry: Entry, to list: inout [Entry]) {
+  private static func append(_ entry: Entry, to list: inout List) {
     setSlot(of: entry, list.count)
     list.append(entry)
   }
 
   /// Takes `client`'s entry out of `list`: the last entry takes its place.
-  private static func remove(_ client: Client, ordinal: Int, from list: inout [Entry]) {
+  private static func remove(_ client: Client, ordinal: Int, from list: inout List) {
     let slot = ordinal == 0 ? client.firstSlot : client.moreSlots[ordinal - 1]
     assert(list[slot].client === client && list[slot].ordinal == ordinal, "a watcher's slot in a pattern's list")
     let last = list.removeLast()
@@ -143,7 +198,7 @@ final class WatcherIndex<Client: Peer> {
   }
 
   @inline(__always)
-  private static func offer(_ list: [Entry], _ visit: UInt64, _ body: (Client) -> Void) {
+  private static func offer(_ list: List, _ visit: UInt64, _ body: (Client) -> Void) {
     for entry in list where entry.client.visit != visit {
       entry.client.visit = visit
       body(entry.client)

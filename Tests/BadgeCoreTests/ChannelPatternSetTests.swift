@@ -84,3 +84,35 @@ import TestSupport
     }
   }
 }
+
+extension ChannelPatternSetTests {
+  /// Prefixes of up to 15 bytes are kept inline, longer ones apart: either way a name's
+  /// beginning of that length is the same key.
+  @Test(arguments: [14, 15, 16, 17, 40, 63])
+  func prefixesOfEveryLengthAreFoundFromANamesBeginning(_ length: Int) throws {
+    let literal = String(repeating: "ab", count: 32).prefix(length)
+    let pattern = try #require(ChannelPattern(literal + "*"))
+    let long = name(String(literal) + "x")
+    #expect(NamePrefix(long, length: length) == pattern.prefix)
+    #expect(NamePrefix(long, length: length).hashValue == pattern.prefix?.hashValue)
+    #expect(NamePrefix(long, length: length - 1) != pattern.prefix)
+    let set = ChannelPatternSet((0..<9).map { ChannelPattern("q\($0)*")! } + [pattern])
+    #expect(set.matches(long) && pattern.matches(long))
+    #expect(!set.matches(name(String(literal.dropLast()) + "x")))
+  }
+
+  @Test func anUnindexedSetMatchesAndGrowsAsAnIndexedOne() throws {
+    let patterns = (0..<20).map { ChannelPattern("p\($0)*")! } + [ChannelPattern("mail")!, ChannelPattern("*:x")!]
+    let indexed = ChannelPatternSet(patterns)
+    var unindexed = ChannelPatternSet(patterns.prefix(5)).unindexed
+    #expect(unindexed.count(adding: indexed) == 22)
+    var added: [String] = []
+    unindexed.formUnion(indexed) { pattern, place in added.append("\(place) \(pattern)") }
+    #expect(added.first == "5 p5*" && added.last == "21 *:x")
+    #expect(unindexed.patterns == indexed.patterns)
+    for text in ["p3x", "p19", "mail", "a:x", "p", "q1"] {
+      #expect(unindexed.matches(name(text)) == indexed.matches(name(text)), "\(text)")
+    }
+    #expect(unindexed.count(adding: indexed) == 22, "nothing new")
+  }
+}
