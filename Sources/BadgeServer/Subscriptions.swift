@@ -167,8 +167,8 @@ final class Subscriptions<Client: Peer> {
       sendQueue.add(watcher)
     }
     var everythingLeft = 0
-    for entry in index.everything {
-      if takesWhole(entry.client) { giveWhole(entry.client) } else { everythingLeft += 1 }
+    index.everything.forEach { watcher in
+      if takesWhole(watcher) { giveWhole(watcher) } else { everythingLeft += 1 }
     }
     reached.removeAll(keepingCapacity: true)
     for name in names {

@@ -18,7 +18,7 @@ final class WatcherIndex<Client: Peer> {
 
   /// The watchers of one pattern. The first is kept inline: a pattern most often has one
   /// watcher, and a thousand watchers of 256 patterns each would otherwise hold 256,000 lists.
-  struct List: Sequence {
+  struct List {
     private var first: Entry?
     private var rest: [Entry] = []
 
@@ -42,20 +42,13 @@ final class WatcherIndex<Client: Peer> {
       return first!
     }
 
-    struct Iterator: IteratorProtocol {
-      fileprivate var first: Entry?
-      fileprivate var rest: IndexingIterator<[Entry]>
-
-      mutating func next() -> Entry? {
-        if let entry = first {
-          first = nil
-          return entry
-        }
-        return rest.next()
-      }
+    /// Calls `body` with each watcher, in order (two plain loops: the fan-out's inner loop).
+    @inline(__always)
+    func forEach(_ body: (Client) -> Void) {
+      guard let first else { return }
+      body(first.client)
+      for entry in rest { body(entry.client) }
     }
-
-    func makeIterator() -> Iterator { Iterator(first: first, rest: rest.makeIterator()) }
   }
 
   /// The watchers of every channel.
@@ -179,15 +172,20 @@ final class WatcherIndex<Client: Peer> {
   @inline(__always)
   func forEachWatcher(of name: ChannelName, everything includeEverything: Bool = true, _ body: (Client) -> Void) {
     if includeEverything {
-      for entry in everything { body(entry.client) }
+      everything.forEach(body)
     }
     visit &+= 1
     let visit = visit
     if !exact.isEmpty, let list = exact[name] {
-      // The first list: nobody was visited yet.
-      for entry in list {
-        entry.client.visit = visit
-        body(entry.client)
+      // The first list: nobody was visited yet, and with no other list to look at, nobody
+      // needs to be marked either.
+      if prefixLengths.isEmpty && others.isEmpty {
+        list.forEach(body)
+      } else {
+        list.forEach { client in
+          client.visit = visit
+          body(client)
+        }
       }
     }
     for length in prefixLengths {
@@ -199,9 +197,10 @@ final class WatcherIndex<Client: Peer> {
 
   @inline(__always)
   private static func offer(_ list: List, _ visit: UInt64, _ body: (Client) -> Void) {
-    for entry in list where entry.client.visit != visit {
-      entry.client.visit = visit
-      body(entry.client)
+    list.forEach { client in
+      guard client.visit != visit else { return }
+      client.visit = visit
+      body(client)
     }
   }
 }
