@@ -97,27 +97,13 @@ final class Server: ClientTransport {
     repairTimer?.arm(at: core.policy.nextRepair)
     if warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: warnings.nextFlush) }
     reader.turnEnded(watchers: core.watcherCount)
-    if timed { timeTurn(since: began) }
-  }
-
-  /// The longest turn of the loop so far, in microseconds (timed at the debug log level only);
-  /// `nil` until the first turn, the start's (loading the state folder), has ended.
-  private var longestTurn: UInt64?
-
-  /// At the debug level, logs each turn of the loop that took longer than every one before
-  /// it: from the instant the turn began (its first request, signal or timer; for a turn that
-  /// only sent, the start of its end) to the end of its sending. BENCHMARKS.md's worst turn is
-  /// read from these lines.
-  private func timeTurn(since began: UInt64) {
-    guard let longest = longestTurn else {
-      longestTurn = 0
-      return
+    if timed, let turn = turnTimer.ended(began: began) {
+      logger.debug("Longest turn so far: \(turn.cpu) µs of CPU time, \(turn.wall) µs from its start to its end.")
     }
-    let took = Environment.monotonicMicroseconds &- began
-    guard took > longest, took < 1 << 40 else { return }
-    longestTurn = took
-    logger.debug("Longest turn so far: \(took) µs.")
   }
+
+  /// Times the loop's turns at the debug level (`TurnTimer`).
+  private var turnTimer = TurnTimer()
 
   /// Sends the turn's output (the core calls it at the end of the turn).
   func send(_ queue: SendQueue<Connection>) {
