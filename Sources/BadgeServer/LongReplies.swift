@@ -66,7 +66,7 @@ extension CommandExecutor {
   private func candidates(_ kind: ReplyStream.Kind, _ yield: (ChannelName) -> Void) {
     switch kind {
     case .list:
-      for channel in store.channels where channel.isListed { yield(channel.name) }
+      forEachKeptName(yield)
     case .snapshot(let patterns):
       snapshotCandidates(patterns, yield)
     case .stats(_, _, let patterns):
@@ -78,13 +78,20 @@ extension CommandExecutor {
   /// each listed channel a glob matches (every listed channel without patterns).
   private func snapshotCandidates(_ patterns: ChannelPatternSet, _ yield: (ChannelName) -> Void) {
     if patterns.isEmpty {
-      for channel in store.channels where channel.isListed { yield(channel.name) }
+      forEachKeptName(yield)
       return
     }
     patterns.forEachExactName(yield)
     guard patterns.hasGlobs else { return }
-    for channel in store.channels where channel.isListed {
-      if !patterns.namesExactly(channel.name) && patterns.globMatches(channel.name) { yield(channel.name) }
+    forEachKeptName { name in
+      if !patterns.namesExactly(name) && patterns.globMatches(name) { yield(name) }
     }
+  }
+
+  /// The name of every channel the store keeps (those are listed; a line checks it again when
+  /// it is produced), without copying the channels.
+  private func forEachKeptName(_ yield: (ChannelName) -> Void) {
+    let channels = store.channels
+    for i in channels.indices { yield(channels[i].name) }
   }
 }

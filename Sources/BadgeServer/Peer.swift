@@ -64,12 +64,14 @@ open class Peer {
   public final var pendingOutput: Int { output.count - outputOffset }
 
   /// Everything was sent: empties the output, freeing its buffer when it is larger than
-  /// `keptOutputCapacity`. Returns the bytes freed.
+  /// `keptOutputCapacity` and no reply is under way (whose next chunk will fill it again: a
+  /// long reply keeps its one buffer rather than allocating a chunk's every turn, and having
+  /// the heap trimmed every second while it lasts). Returns the bytes freed.
   @inlinable
   public final func outputSent() -> Int {
     outputOffset = 0
     let capacity = output.capacity
-    guard capacity > Peer.keptOutputCapacity else {
+    guard capacity > Peer.keptOutputCapacity, !isReplying else {
       output.removeAll(keepingCapacity: true)
       return 0
     }

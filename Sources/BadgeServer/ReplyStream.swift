@@ -49,6 +49,8 @@ final class PendingReply {
 /// there are, for a pass over the set every `batchSize` names.
 struct NameBatches {
   static let batchSize = 512
+  /// Stands for no name where a name is compared only behind a flag.
+  private static let placeholder = ChannelName("0")!
 
   /// The last name handed out.
   private(set) var last: ChannelName?
@@ -76,17 +78,21 @@ struct NameBatches {
   private mutating func refill(_ candidates: ((ChannelName) -> Void) -> Void) {
     let size = Self.batchSize
     var kept: [ChannelName] = []
-    var bound: ChannelName?
     var cut = false
-    let after = last
+    // The names kept are those after `after` and, once a cut was made, before `bound`; both
+    // plain values with a flag, so that each candidate is compared, not copied in and out of
+    // an optional.
+    let hasAfter = last != nil
+    let after = last ?? Self.placeholder
+    var bound = Self.placeholder
     candidates { name in
-      if let after, !(after < name) { return }
-      if let bound, !(name < bound) { return }
+      if hasAfter && !(after < name) { return }
+      if cut && !(name < bound) { return }
       kept.append(name)
       if kept.count == 2 * size {
         kept.sort()
         kept.removeLast(size)
-        bound = kept.last
+        bound = kept[size - 1]
         cut = true
       }
     }
