@@ -5,7 +5,8 @@ import Glibc
 /// client asks for a lot. With `--hold-seconds S` the reader sends its request and reads
 /// nothing for S seconds first (a client that stops reading); with `--server-pid` the
 /// server's resident memory is read at the end of that hold and its peak at the end. Reports
-/// the reply's size, the time from the request to its status line, and the PING latencies.
+/// the reply's size, the time from the request to its first byte (a reply built whole before
+/// it is sent holds the server that long) and to its status line, and the PING latencies.
 struct ReplyRun {
   let options: Options
   let wire: Wire
@@ -24,12 +25,13 @@ struct ReplyRun {
     let reply = ReplyCounter(fd: fd)
     reply.readToStatus(Deadline(seconds: options.timeoutSeconds))
     let elapsed = monotonicNanos() - started
+    let firstByte = options.holdSeconds > 0 ? "" : ",\"first_byte_seconds\":\(seconds(reply.firstByte - started))"
     close(fd)
     let pings = pinger.stop()
     let peak = options.serverPID.map { ",\"hwm_kb\":\(statusKiB($0, "VmHWM"))" } ?? ""
     emit(
       "{\"mode\":\"reply\",\"request\":\"\(options.request)\",\"reply_bytes\":\(reply.bytes),"
-        + "\"reply_lines\":\(reply.lines),\"status\":\"\(reply.status)\",\"seconds\":\(seconds(elapsed)),"
+        + "\"reply_lines\":\(reply.lines),\"status\":\"\(reply.status)\",\"seconds\":\(seconds(elapsed))\(firstByte),"
         + "\"hold_seconds\":\(options.holdSeconds)\(held)\(peak),\"pings\":\(pings.count),\(pings.json(prefix: "ping_"))}")
   }
 
@@ -54,6 +56,8 @@ final class ReplyCounter {
   private(set) var bytes = 0
   private(set) var lines = 0
   private(set) var status = ""
+  /// When the first bytes arrived (monotonic nanoseconds).
+  private(set) var firstByte: UInt64 = 0
   /// The line being read: its length so far, and its first two bytes (all of it once they
   /// say it is a status line).
   private var length = 0
@@ -67,6 +71,7 @@ final class ReplyCounter {
     while status.isEmpty {
       let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
       if n <= 0 { fail("reply: the connection ended after \(lines) lines") }
+      if bytes == 0 { firstByte = monotonicNanos() }
       bytes += n
       for byte in buffer[..<n] {
         guard byte != 0x0A else {
