@@ -10,8 +10,8 @@ import BadgeSystem
 /// pauses instead for `backoff` (as swift-nio's AcceptBackoffHandler does).
 ///
 /// Whatever a client can make it warn about over and over (refusals past `max_clients` or of
-/// another user, a shortage of descriptors, failures) goes through the server's
-/// `RepeatedWarnings`: one line per reason per interval, with the count of the rest.
+/// another user, a shortage of descriptors, failures) goes through the core's
+/// `RepeatedWarnings`: a line per reason at most once per interval, then the count of the rest.
 final class Acceptor {
   /// How long accepting pauses when no file descriptor is left.
   static let backoff: UInt64 = 1_000_000
@@ -31,9 +31,10 @@ final class Acceptor {
     backoffTimer = try server.loop.addTimer(accuracy: 100_000) { [unowned self] in resume() }
   }
 
-  /// Logs a warning a client can cause over and over, once per reason per interval.
+  /// Logs a warning a client can cause over and over, at most once per reason per interval
+  /// and then a count (the core's `RepeatedWarnings`).
   private func warn(_ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> [Logger.Field] = []) {
-    server.warnings.log(.warning, reason, now: server.loop.now, message(), fields())
+    server.core.warn(reason, message(), fields())
   }
 
   /// Stops accepting for good (shutdown).

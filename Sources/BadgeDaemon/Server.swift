@@ -19,10 +19,6 @@ final class Server: ClientTransport {
   let loop: EventLoop
   let core: DaemonCore
   let logger: Logger
-  /// Warnings a peer can cause over and over (`SocketWarnings`, and any other part's that
-  /// reaches it through its owner): one line per reason per interval, with the count of those
-  /// dropped. Its flush is armed at the end of every turn, the one place it is.
-  let warnings: RepeatedWarnings
   var store: Store { core.store }
 
   private let listener: FileDescriptor
@@ -36,7 +32,8 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
-  /// Armed for `warnings.nextFlush`: reports a count of warnings whose source went quiet.
+  /// Armed at the end of every turn for when the core's repeated warnings have a count to
+  /// report (`RepeatedWarnings.nextFlush`).
   private var warningsTimer: TimerSource?
 
   private var connections: [Int: Connection] = [:]
@@ -46,7 +43,6 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
-    warnings = RepeatedWarnings(logger: logger)
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
@@ -56,7 +52,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
-    warningsTimer = try loop.addTimer(accuracy: 1_000_000) { [unowned self] in warnings.flush(now: loop.now) }
+    warningsTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.flushWarnings() }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -87,7 +83,7 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines, and for the flush of repeated warnings.
+  /// timers are armed for the core's deadlines (and the report of its repeated warnings).
   func endTurn() {
     let timed = logger.level >= .debug
     let began = timed ? core.turn.began ?? loop.now : 0
@@ -95,7 +91,9 @@ final class Server: ClientTransport {
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
-    if warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: warnings.nextFlush) }
+    // `nextFlush` is a pass over the reasons; with none remembered and no timer armed (nearly
+    // every turn) there is nothing to look at.
+    if core.warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: core.warnings.nextFlush) }
     reader.turnEnded(watchers: core.watcherCount)
     if timed, let turn = turnTimer.ended(began: began) {
       logger.debug("Longest turn so far: \(turn.cpu) µs of CPU time, \(turn.wall) µs from its start to its end.")
@@ -137,8 +135,8 @@ final class Server: ClientTransport {
   /// stuck (or gone without saying), and holds memory; it is disconnected, saying why.
   func sendTimedOut(_ connection: Connection) {
     let pid = connection.pid.map { " (pid \($0))" } ?? ""
-    warnings.log(
-      .warning, .sendTimeout, now: loop.now,
+    core.warn(
+      .sendTimeout,
       "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       connection.pid.map { [.clientPID($0)] } ?? [])
     close(connection)

@@ -1,7 +1,7 @@
 import BadgeCore
 
-/// The warnings a client can cause over and over at the socket, each a reason of the daemon's
-/// `RepeatedWarnings` (`Server.warnings`): the first line goes out, the next ones within the
+/// The warnings a client can cause over and over at the socket, each a reason of the core's
+/// `RepeatedWarnings` (`ServerCore.warn`): the first line goes out, the next ones within the
 /// interval are counted, and the count is logged with the next line or when the interval ends.
 extension RepeatedWarnings.Reason {
   static let clientsPastLimit = Self("socket: connections refused past [limits] max_clients")
