@@ -26,8 +26,10 @@ final class TopDashboard: WatchSurface {
   var send: (String) -> Bool = { _ in false }
   /// The requests sent and not yet answered, oldest first: replies come in request order.
   private var awaiting: [String] = []
-  /// The data lines of the reply being read.
-  private var replyLines: [String] = []
+  /// The figures of the `STATS` reply being read, taken in line by line: the panel asks for one
+  /// channel, so one is all it keeps of a reply, however long. The data lines of other replies
+  /// are not kept.
+  private var statsReply = StatsLines.Collector(maxChannels: 1)
 
   init(loop: EventLoop, screen: CursesScreen, options: TopOptions) throws(SystemError) {
     self.loop = loop
@@ -63,27 +65,29 @@ final class TopDashboard: WatchSurface {
   }
 
   func replied(_ line: ReplyLine) {
+    let request = awaiting.first ?? ""
+    let isStats = request.hasPrefix("STATS ")
     guard line.isStatus else {
-      if case .data(let text) = line { replyLines.append(text) }
+      if isStats, case .data(let text) = line { statsReply.add(text) }
       return
     }
-    let request = awaiting.isEmpty ? "" : awaiting.removeFirst()
-    let lines = replyLines
-    replyLines = []
+    if !awaiting.isEmpty { awaiting.removeFirst() }
+    let figures = statsReply.stats
+    statsReply = StatsLines.Collector(maxChannels: 1)
     var refused = false
     if case .error(let code, let message) = line {
       refused = true
       model.show(message: "\(request.split(separator: " ").first ?? "request") refused: \(message) (\(code))")
     }
-    if request.hasPrefix("STATS ") {
-      perform(model.statsArrived(refused ? nil : StatsLines.parse(lines), at: now))
+    if isStats {
+      perform(model.statsArrived(refused ? nil : figures, at: now))
     }
     dirty = true
   }
 
   func connectionClosed() {
     awaiting = []
-    replyLines = []
+    statsReply = StatsLines.Collector(maxChannels: 1)
     model.connectionClosed()
   }
 
