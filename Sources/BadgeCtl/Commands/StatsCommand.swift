@@ -48,9 +48,10 @@ struct StatsCommand: Subcommand {
 
   func run(socket: String) throws(CtlError) {
     let settings = StatsSettings(self)
-    let replies = try DaemonConnection(socket: socket).request(settings.request)
     var reply = StatsLines.Collector(maxChannels: Self.maxChannels)
-    for case .data(let text) in replies { reply.add(text) }
+    try DaemonConnection(socket: socket).request(settings.request) { line in
+      if case .data(let text) = line { reply.add(text) }
+    }
     if reply.leftOut > 0 {
       Output.error("Showing the first \(Self.maxChannels) channels of the reply; \(reply.leftOut) more left out.\n")
     }
