@@ -22,13 +22,10 @@ final class TopDashboard: WatchSurface {
   private var timer: TimerSource?
   private var post: EventSource?
   private var dirty = true
-  /// Sends request lines over the watch connection; false while the daemon is away.
-  var send: (String) -> Bool = { _ in false }
-  /// The requests sent and not yet answered, oldest first: replies come in request order.
-  private var awaiting: [String] = []
+  /// Sends request lines over the watch connection; false when nothing was sent.
+  var send: ([String]) -> Bool = { _ in false }
   /// The figures of the `STATS` reply being read, taken in line by line: the panel asks for one
-  /// channel, so one is all it keeps of a reply, however long. The data lines of other replies
-  /// are not kept.
+  /// channel, so one is all it keeps of a reply, however long.
   private var statsReply = StatsLines.Collector(maxChannels: 1)
 
   init(loop: EventLoop, screen: CursesScreen, options: TopOptions) throws(SystemError) {
@@ -64,14 +61,12 @@ final class TopDashboard: WatchSurface {
     dirty = true
   }
 
-  func replied(_ line: ReplyLine) {
-    let request = awaiting.first ?? ""
+  func replied(_ line: ReplyLine, to request: String) {
     let isStats = request.hasPrefix("STATS ")
     guard line.isStatus else {
       if isStats, case .data(let text) = line { statsReply.add(text) }
       return
     }
-    if !awaiting.isEmpty { awaiting.removeFirst() }
     let figures = statsReply.stats
     statsReply = StatsLines.Collector(maxChannels: 1)
     var refused = false
@@ -85,8 +80,13 @@ final class TopDashboard: WatchSurface {
     dirty = true
   }
 
+  /// In the footer, until the next key: standard error would land on the screen.
+  func warn(_ message: String) {
+    model.show(message: message)
+    dirty = true
+  }
+
   func connectionClosed() {
-    awaiting = []
     statsReply = StatsLines.Collector(maxChannels: 1)
     model.connectionClosed()
   }
@@ -131,7 +131,7 @@ final class TopDashboard: WatchSurface {
       case .quit:
         loop.exit(code: 0)
       case .send(let request):
-        if send(request + "\n") { awaiting.append(request) }
+        _ = send([request])
       }
     }
   }
