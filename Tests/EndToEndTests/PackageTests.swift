@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `make deb` packs the release binaries (`make test` builds them first) into a Debian package
 /// that lintian accepts, that installs with `dpkg -i` on this machine (the tests run as root),

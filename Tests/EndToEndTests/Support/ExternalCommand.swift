@@ -1,14 +1,5 @@
 import Foundation
 
-/// The repository's root folder, for files the tests check (units, man pages, the Makefile).
-enum Repository {
-  static let root: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-}
-
 /// Runs a program other than badged and badgectl (systemd-analyze, man, a shell, make) and
 /// waits for it.
 ///
