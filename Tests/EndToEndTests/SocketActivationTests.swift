@@ -27,7 +27,7 @@ import Testing
         + (datagram ? ["--datagram"] : [])
         + ["-E", "XDG_CONFIG_HOME=\(folder.path)", "-E", "BADGED_SOCKET=\(folder.file("own.sock"))",
            Binaries.badged.path, "--state-dir", folder.file("state")]
-      process = try Child(arguments, environment: ProcessInfo.processInfo.environment, stderr: .file(logPath))
+      process = try Child(arguments, environment: Child.environment(), stderr: .file(logPath))
       guard waitUntil(timeout: 5, { self.sockets.allSatisfy { FileManager.default.fileExists(atPath: $0) } }) else {
         throw TestFailure("systemd-socket-activate did not listen: \(log)")
       }
