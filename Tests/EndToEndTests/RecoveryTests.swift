@@ -140,15 +140,22 @@ import TestSupport
     let state = folder.file("state")
     try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
     var wrapper: [String] = []
+    var executable = Binaries.badged.path
+    var environment: [String: String] = [:]
     if getuid() == 0 {
-      // root writes anywhere: run badged as nobody, with a socket folder nobody owns.
+      // root writes anywhere: run the installed badged (nobody may not reach the checkout's)
+      // as nobody, with a socket folder nobody owns.
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: state)
       chown(folder.path, 65534, 65534)
       wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+      let installed = try InstalledBinaries.copy()
+      executable = installed.path("badged")
+      environment = installed.environment
     } else {
       try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: state)
     }
-    let daemon = try DaemonProcess(folder: folder, wrapper: wrapper, waitForSocket: false)
+    let daemon = try DaemonProcess(
+      folder: folder, wrapper: wrapper, environment: environment, waitForSocket: false, executable: executable)
     #expect(daemon.exitStatus() == 1)
     #expect(daemon.log.contains("Failed to use the state folder '\(state)'"), "\(daemon.log)")
     #expect(daemon.log.contains("Permission denied"))

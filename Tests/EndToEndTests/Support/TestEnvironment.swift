@@ -1,13 +1,16 @@
 import Foundation
 
 /// A folder of this test run's own (one per test process), removed when the process exits: the
-/// home and runtime folders every program a test starts is given (private).
+/// home and runtime folders every program a test starts is given, and the installed copy of
+/// the binaries (`InstalledBinaries`). It may be entered by every user, so that a program run
+/// as nobody reaches that copy; the home and runtime folders in it are private.
 enum TestRun {
   static let folder: String = {
     // Short, like TemporaryFolder's: socket paths under the runtime folder must fit in 107 bytes.
     var template = Array("/tmp/bdt-run-XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("cannot make the test run's folder in /tmp: errno \(errno)") }
     let path = String(cString: made)
+    chmod(path, 0o755)
     for name in ["home", "run"] where mkdir(path + "/" + name, 0o700) != 0 {
       fatalError("cannot make \(path)/\(name): errno \(errno)")
     }
