@@ -71,7 +71,9 @@ struct RecordedRun {
     }
 
     let store = Store()
-    let persistence = try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+    let persistence = try whenUnlocked { () throws(SystemError) in
+      try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+    }
     flushEvents()
     run.states.append(view(of: store))
     for turn in 0..<turns {
@@ -100,6 +102,21 @@ struct RecordedRun {
     flushEvents()
     run.steps = steps
     return run
+  }
+
+  /// `open()`, tried again while it fails only because the state folder's lock is held, for up
+  /// to 10 s. The first life let its lock go when its Persistence went, but a program another
+  /// test started at that moment holds a copy of the lock's descriptor until it has exec'd
+  /// (close-on-exec): on a busy machine, for long enough to refuse the second life's lock.
+  private static func whenUnlocked<T>(_ open: () throws(SystemError) -> T) throws(SystemError) -> T {
+    let deadline = Environment.monotonicMicroseconds + 10_000_000
+    while true {
+      do {
+        return try open()
+      } catch where error.errno.rawValue == EWOULDBLOCK && Environment.monotonicMicroseconds < deadline {
+        usleep(1_000)
+      }
+    }
   }
 
   private static func mutation(using random: inout SplitMix) -> Store.Mutation {
