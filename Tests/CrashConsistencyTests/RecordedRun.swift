@@ -29,12 +29,33 @@ struct RecordedRun {
 
   static let names = ["mail", "chat", "build", "app:a", "app:b", "news"].map { ChannelName($0)! }
 
-  /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
-  /// a state behind, in a new folder under /tmp.
-  static func record(sync: SyncMode, turns: Int, clients: Int, compactEvery: Int, seed: UInt64) throws -> RecordedRun {
+  /// A new folder under /tmp for a run; the test removes it (`removeFolder`) whether the run
+  /// succeeds or not.
+  static func makeFolder() throws -> String {
     var template = Array("/tmp/badged-crash-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { throw SystemError("mkdtemp", .current) }
-    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Removes a run's folder: the state files and the recovery scratch folder in it.
+  static func removeFolder(_ path: String) {
+    for sub in ["recovery", ""] {
+      let folder = sub.isEmpty ? path : path + "/" + sub
+      guard let dir = opendir(folder) else { continue }
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name != "." && name != ".." { unlink(folder + "/" + name) }
+      }
+      closedir(dir)
+      rmdir(folder)
+    }
+  }
+
+  /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
+  /// a state behind, in `folder` (from `makeFolder`).
+  static func record(
+    in folder: String, sync: SyncMode, turns: Int, clients: Int, compactEvery: Int, seed: UInt64
+  ) throws -> RecordedRun {
     let loop = try EventLoop()
     let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
     var random = SplitMix(seed: seed)
