@@ -40,9 +40,7 @@ import Testing
     _ = FileManager.default.createFile(atPath: logPath, contents: nil)
     var st = stat()
     #expect(stat(logPath, &st) == 0)
-    var environment = ProcessInfo.processInfo.environment
-    environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
-    environment.removeValue(forKey: "NOTIFY_SOCKET")
+    let environment = Child.environment(["JOURNAL_STREAM": "\(st.st_dev):\(st.st_ino)"])
     let socket = folder.file("badged.sock")
     let script = """
       mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/journal \
