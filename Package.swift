@@ -105,7 +105,7 @@ let package = Package(
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out.
-    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol"]),
+    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     // The daemon's own parts around the core (the outbox's accounting, the reader's allowance).
     .testTarget(
       name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
