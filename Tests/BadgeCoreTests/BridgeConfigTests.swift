@@ -17,6 +17,13 @@ import Testing
     #expect(config.exports.isEmpty)
   }
 
+  @Test func anExportIdIsAtMost255Bytes() throws {
+    let longest = String(repeating: "a", count: 255)
+    #expect(try Self.parse([("channel mail", "export", longest + ".desktop")]).exports[name("mail")] == longest)
+    #expect(DaemonConfigTests.failure([("channel mail", "export", longest + "b")])
+      == "badged.conf:2: Invalid value '\(longest)b' for export: a desktop id is at most 255 bytes, this one is 256")
+  }
+
   @Test func bridgeKeys() throws {
     let config = try Self.parse([
       ("bridge", "enabled", "no"), ("bridge", "clear_on_exit", "yes"),
