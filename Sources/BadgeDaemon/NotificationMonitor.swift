@@ -14,8 +14,6 @@ final class NotificationMonitor {
   private let logger: Logger
   private var slots: [BusSlot] = []
   private var counter = NotificationCounter()
-  /// Channels whose refusal was logged, so a chatty app is logged once.
-  private var refusedChannels = Set<ChannelName>()
 
   static let interface = "org.freedesktop.Notifications"
   /// What the monitor asks to see: the calls, the daemon's answers (for the ids), and the
@@ -84,12 +82,11 @@ final class NotificationMonitor {
   private func change(_ mutation: Store.Mutation, _ channel: ChannelName, why: String) {
     do throws(ChangeRefusal) {
       let outcome = try core.apply(mutation, to: channel)
-      refusedChannels.remove(channel)
       logger.debug("'\(channel)' is now \(outcome.channel.count) (\(why)).", [.channel(channel)])
     } catch {
-      if refusedChannels.insert(channel).inserted {
-        logger.warning("Failed to count '\(channel)' (\(why)): \(error), ignoring.", [.channel(channel)])
-      }
+      core.warn(
+        error.warningReason("counting notifications"), "Failed to count '\(channel)' (\(why)): \(error), ignoring.",
+        [.channel(channel)])
     }
   }
 }
