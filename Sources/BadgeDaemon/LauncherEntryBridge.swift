@@ -57,8 +57,9 @@ final class LauncherEntryBridge: EventObserver {
 
   // MARK: - LauncherEntry in
 
-  /// Warnings of apps past `[bridge] max_apps`, one line per interval however many.
+  /// Updates from apps past `[bridge] max_apps`: one line per interval however many.
   static let appsPastLimit = RepeatedWarnings.Reason("the LauncherEntry bridge: apps past [bridge] max_apps")
+  /// Announcements the bus connection refused: one line per interval, not one per change.
   static let exportFailed = RepeatedWarnings.Reason("the LauncherEntry export: signals not sent")
 
   private func received(_ message: BusMessage) {

@@ -75,7 +75,7 @@ final class NotificationMonitor {
     case .methodReturn:
       guard let server = message.sender, let caller = message.destination, let serial = message.replySerial else { return }
       counter.answered(server: server, caller: caller, replySerial: serial, arguments: message.arguments())
-    case .signal where message.member == "NameOwnerChanged":
+    case .signal where message.interface == "org.freedesktop.DBus" && message.member == "NameOwnerChanged":
       logger.debug("The notification daemon's name changed hands: forgot the notifications shown before.")
       counter.reset()
     case .signal where message.interface == Self.interface:
