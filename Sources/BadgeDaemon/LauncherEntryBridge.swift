@@ -57,9 +57,9 @@ final class LauncherEntryBridge: EventObserver {
 
   // MARK: - LauncherEntry in
 
-  /// Updates from apps past `[bridge] max_apps`: one line per interval however many.
+  /// Updates from apps past `[bridge] max_apps`: a line and a count per interval, however many.
   static let appsPastLimit = RepeatedWarnings.Reason("the LauncherEntry bridge: apps past [bridge] max_apps")
-  /// Announcements the bus connection refused: one line per interval, not one per change.
+  /// Announcements the bus connection refused: a line and a count per interval, not one per change.
   static let exportFailed = RepeatedWarnings.Reason("the LauncherEntry export: signals not sent")
 
   private func received(_ message: BusMessage) {

@@ -19,8 +19,9 @@ public final class ServerCore<Client: Peer> {
   public let policy: StorageFailurePolicy
   public let logger: Logger
   /// Warnings that a peer can cause over and over (an app on the bus past a bridge's limit),
-  /// one line per reason per interval, on the turn's clock; the daemon calls `flushWarnings`
-  /// when `warnings.nextFlush` is due, so that a count is reported once its source went quiet.
+  /// a line per reason at most once per interval and then a count, on the turn's clock; the
+  /// daemon calls `flushWarnings` when `warnings.nextFlush` is due, so that a count is
+  /// reported once its source went quiet.
   public let warnings: RepeatedWarnings
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
