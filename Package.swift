@@ -130,5 +130,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
       name: "FuzzRecovery",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
+    .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
   ]
 }

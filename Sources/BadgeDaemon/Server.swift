@@ -32,6 +32,9 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// Armed at the end of every turn for when the core's repeated warnings have a count to
+  /// report (`RepeatedWarnings.nextFlush`).
+  private var warningsTimer: TimerSource?
 
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
@@ -49,6 +52,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
+    warningsTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.flushWarnings() }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -79,12 +83,13 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines.
+  /// timers are armed for the core's deadlines (and the report of its repeated warnings).
   func endTurn() {
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
+    warningsTimer?.arm(at: core.warnings.nextFlush)
     reader.turnEnded(watchers: core.watcherCount)
   }
 

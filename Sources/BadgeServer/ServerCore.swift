@@ -18,6 +18,11 @@ public final class ServerCore<Client: Peer> {
   public let sendQueue: SendQueue<Client>
   public let policy: StorageFailurePolicy
   public let logger: Logger
+  /// Warnings that a peer can cause over and over (an app on the bus past a bridge's limit),
+  /// a line per reason at most once per interval and then a count, on the turn's clock; the
+  /// daemon calls `flushWarnings` when `warnings.nextFlush` is due, so that a count is
+  /// reported once its source went quiet.
+  public let warnings: RepeatedWarnings
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
   let executor: CommandExecutor<Client>
@@ -25,6 +30,7 @@ public final class ServerCore<Client: Peer> {
   public init(store: Store, clock: any TurnClock, logger: Logger) {
     self.store = store
     self.logger = logger
+    warnings = RepeatedWarnings(logger: logger)
     turn = Turn(clock: clock, store: store)
     sendQueue = SendQueue(turn: turn)
     policy = StorageFailurePolicy(logger: logger, turn: turn)
@@ -118,6 +124,21 @@ public final class ServerCore<Client: Peer> {
       logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
       commit.stage(channel)
     }
+  }
+
+  /// Logs a warning of `reason` at the turn's instant, unless one went out less than the
+  /// interval ago; then it is only counted (`RepeatedWarnings`).
+  public func warn(
+    _ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String,
+    _ fields: @autoclosure () -> [Logger.Field] = []
+  ) {
+    warnings.log(.warning, reason, now: turn.now, message(), fields())
+  }
+
+  /// Reports the warnings counted and not yet reported whose interval has passed (the timer
+  /// at `warnings.nextFlush`).
+  public func flushWarnings() {
+    warnings.flush(now: turn.now)
   }
 
   /// Tries to repair the change log after a failure (the repair timer, at `policy.nextRepair`).
