@@ -32,6 +32,9 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// The log's output, when it is the operating system's: watched for room after a turn in
+  /// which it dropped lines.
+  private let logOutput: LogOutput?
 
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
@@ -40,6 +43,7 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
+    logOutput = logger.output
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
@@ -79,12 +83,14 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines.
+  /// timers are armed for the core's deadlines, and a log that dropped lines is watched for
+  /// room to say so.
   func endTurn() {
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
+    logOutput?.watchForRoom(on: loop)
     reader.turnEnded(watchers: core.watcherCount)
   }
 
