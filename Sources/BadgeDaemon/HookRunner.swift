@@ -5,9 +5,9 @@ import Glibc
 
 /// Runs the feedback hooks (`on_increase`, …) of channel changes without ever blocking the loop:
 /// `HookScheduler` decides when a run may start (one per channel and event at a time, changes
-/// during a run coalesced into one more, one start per `hook_interval_ms` per channel); this
-/// starts them with `posix_spawn`, reaps them through sd-event child sources, and kills a run
-/// that outlives `hook_timeout_ms`. A hook that cannot start, fails or is killed is logged once
+/// during a run coalesced into one more, one start per `hook_interval_ms` per channel, at most
+/// `hooks_max_running` at once); this starts them with `posix_spawn`, reaps them through
+/// sd-event child sources, and kills a run that outlives `hook_timeout_ms`. A hook that cannot start, fails or is killed is logged once
 /// per config load.
 final class HookRunner: ChangeHooks {
   private let loop: EventLoop
@@ -34,7 +34,7 @@ final class HookRunner: ChangeHooks {
     self.config = config
     self.logger = logger
     hasHooks = config.hasHooks
-    scheduler = HookScheduler(intervalMs: config.hookIntervalMs)
+    scheduler = HookScheduler(intervalMs: config.hookIntervalMs, maxRunning: config.hooksMaxRunning)
     timer = try loop.addTimer(accuracy: 1000) { [unowned self] in startDue() }
   }
 
@@ -45,11 +45,13 @@ final class HookRunner: ChangeHooks {
   private(set) var hasHooks: Bool
 
   /// A new config: new hooks and limits, failures may be logged again. Waiting runs are
-  /// dropped (their hook may be gone); runs under way finish.
+  /// dropped (their hook may be gone); runs under way finish, and no new one starts while as
+  /// many as the new `hooks_max_running` are under way.
   func reconfigure(_ newConfig: DaemonConfig) {
     config = newConfig
     hasHooks = newConfig.hasHooks
     scheduler.interval = UInt64(newConfig.hookIntervalMs) * 1000
+    scheduler.maxRunning = newConfig.hooksMaxRunning
     scheduler.dropPending()
     reported.removeAll()
     armTimer()
@@ -75,21 +77,31 @@ final class HookRunner: ChangeHooks {
     guard config.hooks(for: channel.name).command(for: event) != nil else { return }
     let run = HookRun(
       channel: channel.name, event: event, count: channel.count, previous: previous, label: channel.label)
-    if let started = scheduler.request(run, now: loop.now) { start(started) }
-    armTimer()
+    if let started = scheduler.request(run, now: loop.now), !start(started) {
+      startDue()
+    } else {
+      armTimer()
+    }
   }
 
+  /// Starts the runs the scheduler lets through now; a run that fails to start frees its
+  /// place at once, for the next one.
   private func startDue() {
-    for run in scheduler.due(now: loop.now) { start(run) }
+    var runs = scheduler.due(now: loop.now)
+    while !runs.isEmpty {
+      let failed = runs.filter { !start($0) }
+      runs = failed.isEmpty ? [] : scheduler.due(now: loop.now)
+    }
     armTimer()
   }
 
   /// Starts a run the scheduler let through; it counts as running until its child is reaped.
-  private func start(_ run: HookRun) {
+  /// Returns whether it started.
+  private func start(_ run: HookRun) -> Bool {
     let key = run.key
     guard let command = config.hooks(for: run.channel).command(for: run.event) else {
       scheduler.finished(key)
-      return
+      return false
     }
     let environment = HookRunner.environment(for: run)
     do {
@@ -100,9 +112,11 @@ final class HookRunner: ChangeHooks {
       }
       running[key] = Running(pid: pid, command: command, child: child, timeout: timeout)
       logger.debug("Started hook \(run.event.key) of '\(run.channel)' (pid \(pid)).", [.channel(run.channel)])
+      return true
     } catch {
       scheduler.finished(key)
       report(command, "\(error)", run)
+      return false
     }
   }
 
