@@ -32,6 +32,11 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// Warnings a peer, an app or a hook can cause over and over, one line per reason per
+  /// interval: every part of the daemon logs those through this one, and its timer reports
+  /// the counts of reasons that went quiet.
+  let warnings: RepeatedWarnings
+  private var warningsTimer: TimerSource?
   /// The log's output, when it is the operating system's: watched for room after a turn in
   /// which it dropped lines.
   private let logOutput: LogOutput?
@@ -43,6 +48,7 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
+    warnings = RepeatedWarnings(logger: logger)
     logOutput = logger.output
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
@@ -53,6 +59,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
+    warningsTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in warnings.flush(now: loop.now) }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -83,13 +90,14 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines, and a log that dropped lines is watched for
-  /// room to say so.
+  /// timers are armed for the core's deadlines and for the counts of repeated warnings, and
+  /// a log that dropped lines is watched for room to say so.
   func endTurn() {
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
+    warningsTimer?.arm(at: warnings.nextFlush)
     logOutput?.watchForRoom(on: loop)
     reader.turnEnded(watchers: core.watcherCount)
   }
