@@ -35,6 +35,9 @@ final class Server: ClientTransport {
   /// Armed at the end of every turn for when the core's repeated warnings have a count to
   /// report (`RepeatedWarnings.nextFlush`).
   private var warningsTimer: TimerSource?
+  /// The log's output, when it is the operating system's: watched for room after a turn in
+  /// which it dropped lines.
+  private let logOutput: LogOutput?
 
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
@@ -43,6 +46,7 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
+    logOutput = logger.output
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
@@ -83,7 +87,8 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines (and the report of its repeated warnings).
+  /// timers are armed for the core's deadlines and for the counts of repeated warnings, and
+  /// a log that dropped lines is watched for room to say so.
   func endTurn() {
     let timed = logger.level >= .debug
     let began = timed ? core.turn.began ?? loop.now : 0
@@ -94,6 +99,7 @@ final class Server: ClientTransport {
     // `nextFlush` is a pass over the reasons; with none remembered and no timer armed (nearly
     // every turn) there is nothing to look at.
     if core.warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: core.warnings.nextFlush) }
+    logOutput?.watchForRoom(on: loop)
     reader.turnEnded(watchers: core.watcherCount)
     if timed, let turn = turnTimer.ended(began: began) {
       logger.debug("Longest turn so far: \(turn.cpu) µs of CPU time, \(turn.wall) µs from its start to its end.")

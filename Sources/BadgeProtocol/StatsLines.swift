@@ -98,10 +98,12 @@ public enum StatsLines {
     case day(channel: String, date: CivilDate, DayFigures)
 
     /// Parses one line of a reply; `nil` for a line that is neither (or is malformed). Fields
-    /// are matched by name and unknown ones skipped, so later fields do not break a client.
+    /// are matched by name and unknown ones skipped, so later fields do not break a client. A
+    /// line the daemon could not have sent is malformed too: a channel name that breaks the
+    /// naming rules, or totals whose days are not exactly the period's.
     public init?(_ line: String) {
       let words = line.split(separator: " ")
-      guard words.count >= 3 else { return nil }
+      guard words.count >= 3, ChannelName(words[1]) != nil else { return nil }
       let channel = String(words[1])
       var fields: [Substring: Substring] = [:]
       for word in words.dropFirst(2) {
@@ -116,7 +118,8 @@ public enum StatsLines {
       switch words[0] {
       case "STATS":
         guard let period = fields["period"].flatMap({ StatsPeriod(rawValue: String($0)) }),
-          let from = fields["from"].flatMap({ CivilDate($0) }), let to = fields["to"].flatMap({ CivilDate($0) })
+          let from = fields["from"].flatMap({ CivilDate($0) }), let to = fields["to"].flatMap({ CivilDate($0) }),
+          to.dayNumber - from.dayNumber + 1 == period.days
         else { return nil }
         self = .totals(channel: channel, period: period, from: from, to: to, figures)
       case "DAY":
@@ -128,26 +131,40 @@ public enum StatsLines {
     }
   }
 
-  /// Groups the data lines of a `STATS` reply into one `ChannelStats` per channel, in reply
-  /// order. Lines that are not stats lines are skipped; a channel's days are placed by date,
-  /// so a day the reply lacks reads as zero.
-  public static func parse(_ lines: [String]) -> [ChannelStats] {
-    var result: [ChannelStats] = []
-    for text in lines {
+  /// Groups the data lines of a `STATS` reply, one at a time as they arrive, into one
+  /// `ChannelStats` per channel in reply order, so that a client keeps the figures and never
+  /// the lines. Lines that are not stats lines are skipped; a channel's days are placed by
+  /// date, so a day the reply lacks reads as zero. At most `maxChannels` channels are kept:
+  /// the lines of any after them are skipped, and `leftOut` counts those channels.
+  public struct Collector: Sendable {
+    public let maxChannels: Int
+    /// The channels so far, in reply order.
+    public private(set) var stats: [ChannelStats] = []
+    /// How many channels past `maxChannels` were skipped.
+    public private(set) var leftOut = 0
+
+    public init(maxChannels: Int) {
+      self.maxChannels = maxChannels
+    }
+
+    /// Takes in the next data line of the reply.
+    public mutating func add(_ text: String) {
       switch Line(text) {
-      case .totals(let channel, let period, let from, let to, _)?:
-        let count = max(0, to.dayNumber - from.dayNumber + 1)
-        result.append(ChannelStats(
+      case .totals(let channel, let period, let from, _, _)?:
+        guard stats.count < maxChannels else {
+          leftOut += 1
+          return
+        }
+        stats.append(ChannelStats(
           channel: channel, period: period, firstDay: from.dayNumber,
-          days: Array(repeating: .zero, count: count)))
+          days: Array(repeating: .zero, count: period.days)))
       case .day(let channel, let date, let figures)?:
-        guard let last = result.indices.last, result[last].channel == channel else { continue }
-        let offset = date.dayNumber - result[last].firstDay
-        if result[last].days.indices.contains(offset) { result[last].days[offset] = figures }
+        guard leftOut == 0, let last = stats.indices.last, stats[last].channel == channel else { return }
+        let offset = date.dayNumber - stats[last].firstDay
+        if stats[last].days.indices.contains(offset) { stats[last].days[offset] = figures }
       case nil:
-        continue
+        return
       }
     }
-    return result
   }
 }

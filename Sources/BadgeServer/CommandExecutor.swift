@@ -137,7 +137,7 @@ final class CommandExecutor<Client: Peer> {
           to: &client.output)
       case .refused(.full(let limit)):
         ReplyEncoder.appendError(
-          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
+          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
           to: &client.output)
       }
     }
@@ -176,7 +176,7 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     switch self {
     case .notSaved(let error): return error.message
     case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
-    case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
+    case .refused(.full(let limit)): return "\(limit.value) channels are kept already (\(limit.key))"
     }
   }
 }

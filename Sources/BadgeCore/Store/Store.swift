@@ -35,6 +35,9 @@ public final class Store {
   public internal(set) var channels: [Channel] = []
   /// Where each channel is in `channels`.
   var index: [ChannelName: Int] = [:]
+  /// How many of `channels` each pool holds: each pool's limit bounds its own count
+  /// (`DaemonConfig.channelLimit(of:)`).
+  public internal(set) var pooled = ChannelPool.Counts()
   /// One entry per pulsing channel, for the earliest end.
   var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
@@ -72,8 +75,8 @@ public final class Store {
   }
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
-  /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
-  /// pulse window, history, how to undo it, and `seq`.
+  /// then what the store keeps beside the channel: the limit on its pool's channels,
+  /// do-not-disturb, the pulse window, history, how to undo it, and `seq`.
   ///
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
@@ -84,8 +87,10 @@ public final class Store {
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
-    if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
-      throw .full(limit: config.limits.maxChannels)
+    if position == nil && after.isListed {
+      let pool = ChannelPool(of: name)
+      let limit = config.channelLimit(of: pool)
+      if pooled[pool] >= limit.value { throw .full(limit) }
     }
     after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
@@ -147,6 +152,7 @@ public final class Store {
     } else if channel.isListed {
       index[channel.name] = channels.count
       channels.append(channel)
+      pooled[ChannelPool(of: channel.name)] += 1
     }
   }
 
@@ -155,6 +161,7 @@ public final class Store {
     let name = channels[i].name
     pulses.remove(name)
     index[name] = nil
+    pooled[ChannelPool(of: name)] -= 1
     let last = channels.removeLast()
     if i < channels.count {
       channels[i] = last

@@ -101,10 +101,12 @@ import Testing
     // What a wrong SocketMode= would do.
     chmod(daemon.folder.path, 0o755)
     chmod(daemon.socket, 0o666)
+    // The installed badgectl: nobody may not reach the checkout's.
+    let installed = try InstalledBinaries.copy()
     let intruder = try run(
       "/usr/bin/setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", Binaries.badgectl.path, "incr", "mail", "5"],
-      environment: ["BADGED_SOCKET": daemon.socket])
+      ["--reuid=65534", "--regid=65534", "--clear-groups", installed.path("badgectl"), "incr", "mail", "5"],
+      environment: installed.environment.merging(["BADGED_SOCKET": daemon.socket]) { $1 })
     #expect(intruder.status == 1, "\(intruder)")
     #expect(intruder.stderr.contains("Only the user badged runs as may connect"), "\(intruder.stderr)")
     #expect(daemon.log.contains("Refused a connection from pid "), "\(daemon.log)")
