@@ -41,7 +41,7 @@ struct ReplyRun {
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
-      let text = String(cString: line)
+      let text = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
       guard text.hasPrefix(field + ":") else { continue }
       return Int(text.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
     }

@@ -11,10 +11,10 @@ import Testing
   /// wait (up to 2 s) until as many as the file `limit` says are under way, so that the bound
   /// is reached, not only never passed.
   static func countingHook(in folder: TemporaryFolder, limit: Int) throws -> String {
-    try folder.write("limit", "\(limit)\n")
-    try folder.write("count", "0\n")
-    try folder.write("max", "0\n")
-    try folder.write("runs", "")
+    _ = try folder.write("limit", "\(limit)\n")
+    _ = try folder.write("count", "0\n")
+    _ = try folder.write("max", "0\n")
+    _ = try folder.write("runs", "")
     let script = try folder.write("hook", """
       #!/bin/sh
       cd "$1" || exit 1
@@ -98,19 +98,19 @@ import Testing
         (try? String(contentsOfFile: folder.file("runs"), encoding: .utf8))?.split(separator: "\n").count == 10
       })
       let most = try String(contentsOfFile: folder.file("max"), encoding: .utf8)
-      try folder.write("max", "0\n")
-      try folder.write("runs", "")
+      _ = try folder.write("max", "0\n")
+      _ = try folder.write("runs", "")
       return most
     }
     #expect(try flood("a") == "2\n")
-    try folder.write("badged.conf", config("0"))
+    _ = try folder.write("badged.conf", config("0"))
     #expect(try client.request("RELOAD") == [
       "ERR failed \(folder.file("badged.conf")):3: Invalid value '0' for hooks_max_running: expected a number from 1 to 1024"
     ])
     #expect(try flood("b") == "2\n", "the bound in force stays")
-    try folder.write("badged.conf", config("5"))
+    _ = try folder.write("badged.conf", config("5"))
     #expect(try client.request("RELOAD") == ["OK reloaded"])
-    try folder.write("limit", "5\n")
+    _ = try folder.write("limit", "5\n")
     #expect(try flood("c") == "5\n")
   }
 }
