@@ -92,7 +92,7 @@ let package = Package(
     .executableTarget(
       name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
-    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
+    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),

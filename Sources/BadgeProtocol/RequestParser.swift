@@ -1,20 +1,23 @@
 import BadgeCore
 
-/// Parses one request line (without its terminator) into a `Request`.
+/// Parses one request line (without its terminator) into a `RequestLine`: the request and its
+/// id.
 ///
 /// Works on the bytes as read: words are slices of the line, and the common requests
-/// (`INCR mail`) are parsed without allocating.
+/// (`INCR mail`) are parsed without allocating. The named words `id=<token>` and
+/// `upto=<total>` may stand anywhere after the command word (`Words` sets them aside as it
+/// meets them), so the positional arguments are read as if they were not there.
 public enum RequestParser {
   /// The request in `line`, `nil` for a line with no words (ignored, gets no reply), or the
   /// error to reply with.
-  public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError>? {
+  public static func parse(_ line: UnsafeRawBufferPointer) -> Result<RequestLine, ProtocolError>? {
     if !isASCII(line) {
       guard String(validating: line, as: UTF8.self) != nil else {
         return .failure(ProtocolError(.badUTF8, "The request is not valid UTF-8"))
       }
     }
     var words = Words(line)
-    guard let first = words.next() else { return nil }
+    guard let first = words.nextWord() else { return nil }
     guard let command = command(first) else {
       return .failure(ProtocolError(.unknownCommand, "Unknown command '\(quoted(first))'"))
     }
@@ -24,7 +27,8 @@ public enum RequestParser {
         throw ProtocolError(
           .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
       }
-      return .success(request)
+      guard words.named.isEmpty else { return .success(try named(words.named, request, command)) }
+      return .success(RequestLine(request))
     } catch {
       return .failure(error)
     }
@@ -38,7 +42,7 @@ public enum RequestParser {
     case .incr: return "INCR <channel> [n]"
     case .decr: return "DECR <channel> [n]"
     case .set: return "SET <channel> <n>"
-    case .clear: return "CLEAR <channel> | CLEAR *"
+    case .clear: return "CLEAR <channel> [upto=<total>] | CLEAR *"
     case .get: return "GET <channel>"
     case .list: return "LIST"
     case .mute: return "MUTE <channel>"
@@ -49,7 +53,7 @@ public enum RequestParser {
     case .unwatch: return "UNWATCH"
     case .reload: return "RELOAD"
     case .quit: return "QUIT"
-    case .seen: return "SEEN <channel> | SEEN *"
+    case .seen: return "SEEN <channel> [upto=<total>] | SEEN *"
     case .pulse: return "PULSE <channel> [ms]"
     case .dnd: return "DND [on [<duration>] | off | toggle]"
     }
@@ -115,6 +119,50 @@ public enum RequestParser {
   }
 
   static let namingRule = ChannelName.namingRule
+
+  /// The request with what its named words say: a clear or a seen up to a total, and the id.
+  /// A name given twice, a name the request does not take, an `upto` that is not a number and
+  /// a token that breaks the rule are refused, so nothing is carried out.
+  private static func named(
+    _ named: NamedWords, _ request: Request, _ command: Request.Command
+  ) throws(ProtocolError) -> RequestLine {
+    if let repeated = named.repeated {
+      throw ProtocolError(.badArguments, "'\(repeated)=' is given twice; usage: \(usage(command))")
+    }
+    var request = request
+    if let word = named.upTo {
+      let total = try upTo(word)
+      switch request {
+      case .clear(let name, nil): request = .clear(name, upTo: total)
+      case .seen(let name, nil): request = .seen(name, upTo: total)
+      case .clearAll, .seenAll:
+        throw ProtocolError(
+          .badArguments, "upto= takes one channel, not *: each channel has its own total; usage: \(usage(command))")
+      default:
+        throw ProtocolError(.badArguments, "\(command.rawValue) takes no upto=; usage: \(usage(command))")
+      }
+    }
+    guard let token = named.id else { return RequestLine(request) }
+    guard request.takesID else {
+      throw ProtocolError(
+        .badArguments, "\(command.rawValue) takes no id=: ids are for requests that change something")
+    }
+    guard let id = RequestID(token: token, fingerprint: request.fingerprint) else {
+      throw ProtocolError(.badArguments, "Invalid id '\(quoted(token))'; \(RequestID.tokenRule)")
+    }
+    return RequestLine(request, id: id)
+  }
+
+  /// `upto=`'s running total: digits only. A number past the largest integer is above any
+  /// total, so it reads as the largest (a total above the channel's acts as the channel's).
+  private static func upTo(_ word: UnsafeRawBufferPointer) throws(ProtocolError) -> Int {
+    if let value = DecimalParser.parse(word) { return value }
+    guard !word.isEmpty, word.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+      throw ProtocolError(
+        .badNumber, "Invalid upto '\(quoted(word))'; expected a running total, a whole number from 0")
+    }
+    return Int.max
+  }
 
   /// The rest of the line as channel names or globs.
   private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError) -> [ChannelPattern] {
@@ -281,19 +329,65 @@ public enum RequestParser {
   }
 }
 
-/// The words of a line: runs of bytes between spaces or tabs.
+/// The words of a line: runs of bytes between spaces or tabs. `next()` sets the named words
+/// (`id=`, `upto=`) aside as it meets them, so the parser reads only positional arguments.
 struct Words {
   private let line: UnsafeRawBufferPointer
   private var position = 0
+  /// The named words met so far.
+  private(set) var named = NamedWords()
 
   init(_ line: UnsafeRawBufferPointer) { self.line = line }
 
+  /// The next positional word: named words before it are set aside.
   @inline(__always)
   mutating func next() -> UnsafeRawBufferPointer? {
+    while let word = nextWord() {
+      // Named words start with a lower-case `i` or `u`: any other word is positional at once.
+      if (word[0] == 0x69 || word[0] == 0x75) && named.take(word) { continue }
+      return word
+    }
+    return nil
+  }
+
+  /// The next word, whatever it is (the command word: a named word never comes first).
+  @inline(__always)
+  mutating func nextWord() -> UnsafeRawBufferPointer? {
     while position < line.count, line[position] == 0x20 || line[position] == 0x09 { position += 1 }
     guard position < line.count else { return nil }
     let start = position
     while position < line.count, line[position] != 0x20, line[position] != 0x09 { position += 1 }
     return UnsafeRawBufferPointer(rebasing: line[start..<position])
+  }
+}
+
+/// The named words of a line: `id=<token>` and `upto=<total>`, their values as given.
+struct NamedWords {
+  private(set) var id: UnsafeRawBufferPointer?
+  private(set) var upTo: UnsafeRawBufferPointer?
+  /// A name given twice, if one was.
+  private(set) var repeated: String?
+
+  var isEmpty: Bool { id == nil && upTo == nil && repeated == nil }
+
+  /// Sets `word` aside when it is a named word; returns whether it was.
+  mutating func take(_ word: UnsafeRawBufferPointer) -> Bool {
+    if let value = NamedWords.value(of: "id=", in: word) {
+      if id != nil { repeated = "id" }
+      id = value
+    } else if let value = NamedWords.value(of: "upto=", in: word) {
+      if upTo != nil { repeated = "upto" }
+      upTo = value
+    } else {
+      return false
+    }
+    return true
+  }
+
+  /// What follows `name` in `word`, when `word` starts with it.
+  private static func value(of name: StaticString, in word: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+    let prefix = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    guard word.starts(with: prefix) else { return nil }
+    return UnsafeRawBufferPointer(rebasing: word[prefix.count...])
   }
 }

@@ -8,9 +8,10 @@
 /// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 ///
 /// This file holds the state, the lookups and `apply`; the rest is by subject beside it: a
-/// mutation's arithmetic (Mutation.swift), pulse windows (Store+Pulses), do-not-disturb
-/// (Store+DoNotDisturb), taking back unsaved changes (UndoLog, Store+Undo), a new config
-/// (Store+Reload), and what persistence puts back (Store+Recovery).
+/// mutation's arithmetic (Mutation.swift), request ids (Store+RequestIDs, RequestIDTable),
+/// pulse windows (Store+Pulses), do-not-disturb (Store+DoNotDisturb), taking back unsaved
+/// changes (UndoLog, Store+Undo), a new config (Store+Reload), and what persistence puts back
+/// (Store+Recovery).
 public final class Store {
   /// What `apply` did.
   public struct Outcome {
@@ -24,6 +25,9 @@ public final class Store {
     /// The channel's history entry of `today` as the change left it (`nil` when it has none):
     /// what persistence writes beside the channel, handed over so it is not looked up again.
     public let day: HistoryDay?
+    /// The request id the call saved (`nil`: none was given). With a change it rides in the
+    /// change's record; without one it was saved under a number of its own, `Store.seq`.
+    public let id: RequestID?
   }
 
   public internal(set) var config: DaemonConfig
@@ -45,11 +49,17 @@ public final class Store {
   /// The daemon sets it from the wall clock before it applies requests; the store reads no
   /// clock.
   public var today = 0
+  /// The ids of the requests saved last (`id=<token>`), to answer a retry without carrying
+  /// it out again.
+  public internal(set) var requestIDs: RequestIDTable
   /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
   var undo = UndoLog()
 
-  public init(config: DaemonConfig = DaemonConfig()) {
+  /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
+  ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
+  public init(config: DaemonConfig = DaemonConfig(), requestIDCapacity: Int = RequestIDTable.defaultCapacity) {
     self.config = config
+    requestIDs = RequestIDTable(capacity: requestIDCapacity)
     createConfiguredChannels()
   }
 
@@ -73,16 +83,23 @@ public final class Store {
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
   /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
-  /// pulse window, history, how to undo it, and `seq`.
+  /// pulse window, history, the request's id, how to undo it, and `seq`.
   ///
-  /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
+  /// - Parameter id: the request's id, not saved yet (`lookup` said `unknown`): saved with the
+  ///   change, or on its own when the mutation changes nothing (`saveID`), so that a retry
+  ///   changes nothing either way.
+  /// - Throws: `MutationError` when the mutation is refused; nothing changed then, and the id
+  ///   is not saved.
   @discardableResult
-  public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
+  public func apply(
+    _ mutation: Mutation, to name: ChannelName, now: UInt64, id: RequestID? = nil
+  ) throws(MutationError) -> Outcome {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
     var after = before
     guard try mutation.apply(to: &after) else {
-      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
+      if let id { saveID(id) }
+      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil, id: id)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
       throw .full(limit: config.limits.maxChannels)
@@ -91,19 +108,21 @@ public final class Store {
     updatePulse(&after, grew: after.count > before.count, now: now)
     let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
+    if let id { remember(id) }
     seq += 1
     after.seq = seq
     store(after, at: position)
     return Outcome(
       channel: after, changed: true, previousCount: before.count,
-      day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
+      day: day ?? history.entry(of: name, on: today),  // a settings change: the day unchanged
+      id: id)
   }
 
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
   public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
-      // A decrement to 0 cannot be refused.
-      if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
+      // A clear cannot be refused.
+      if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
@@ -113,7 +132,7 @@ public final class Store {
   /// unseen items, in name order.
   public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.seen(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
