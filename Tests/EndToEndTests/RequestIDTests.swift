@@ -119,4 +119,21 @@ import TestSupport
     #expect(try client.request("GET c").map(withoutPulse) == before.map(withoutPulse))
     #expect(try field(client.request("INCR c")[0], "seq") == "2", "no id was saved: seq moved by the change alone")
   }
+
+  /// badgectl's `--id` and `--upto`: a retried command prints the state and counts once, the
+  /// id with another command exits 1, a clear up to a total leaves what came after it.
+  @Test func badgectlSendsIdsAndClearsUpToATotal() throws {
+    let daemon = try DaemonProcess()
+    let socket = daemon.socket
+    #expect(try badgectl(["incr", "ci", "3", "--id", "build:812"], socket: socket).stdout == "ci 3 pulsing\n")
+    #expect(try badgectl(["incr", "ci", "3", "--id", "build:812"], socket: socket).stdout == "ci 3 pulsing\n")
+    let reused = try badgectl(["decr", "ci", "--id", "build:812"], socket: socket)
+    #expect(reused.status == 1)
+    #expect(reused.stderr == "Error: The id was given to another request before; nothing changed (a new request needs a new id) (id-reused)\n")
+    try badgectl(["incr", "ci"], socket: socket)
+    let cleared = try badgectl(["clear", "ci", "--upto", "3", "--format", "json"], socket: socket)
+    #expect(cleared.stdout.contains(#""count":1,"#) && cleared.stdout.contains(#""total":4,"#))
+    #expect(try currentCount("ci", socket: socket) == 1)
+    #expect(try badgectl(["clear", "ci"], socket: socket).stdout == "ci 0\n", "a plain clear is whole")
+  }
 }
