@@ -5,30 +5,46 @@ import BadgeCore
 ///
 /// Works on the bytes as read: words are slices of the line, and the common requests
 /// (`INCR mail`) are parsed without allocating. The named words `id=<token>` and
-/// `upto=<total>` may stand anywhere after the command word (`Words` sets them aside as it
-/// meets them), so the positional arguments are read as if they were not there.
+/// `upto=<total>` follow the positional arguments, in any order: an optional positional
+/// argument is never a named word (`Words.nextPositional`), and the words left after the
+/// positional ones must all be named, so a line without them pays nothing for them.
 public enum RequestParser {
-  /// The request in `line`, `nil` for a line with no words (ignored, gets no reply), or the
-  /// error to reply with.
+  /// The request in `line` with its id, `nil` for a line with no words (ignored, gets no
+  /// reply), or the error to reply with.
   public static func parse(_ line: UnsafeRawBufferPointer) -> Result<RequestLine, ProtocolError>? {
+    var id: RequestID?
+    return parse(line, id: &id).map { $0.map { RequestLine($0, id: id) } }
+  }
+
+  /// The request in `line`, with its id put in `id` (left `nil` without one): the server's
+  /// form, which moves no `RequestLine` around for the many requests without an id.
+  public static func parse(_ line: UnsafeRawBufferPointer, id: inout RequestID?) -> Result<Request, ProtocolError>? {
     if !isASCII(line) {
       guard String(validating: line, as: UTF8.self) != nil else {
         return .failure(ProtocolError(.badUTF8, "The request is not valid UTF-8"))
       }
     }
     var words = Words(line)
-    guard let first = words.nextWord() else { return nil }
+    guard let first = words.next() else { return nil }
     guard let command = command(first) else {
       return .failure(ProtocolError(.unknownCommand, "Unknown command '\(quoted(first))'"))
     }
     do throws(ProtocolError) {
       let request = try parseArguments(command, &words)
-      if let extra = words.next() {
-        throw ProtocolError(
-          .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
+      guard var extra = words.next() else { return .success(request) }
+      // Every word left is a named one.
+      var named = NamedWords()
+      while true {
+        guard named.take(extra) else {
+          throw ProtocolError(
+            .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
+        }
+        guard let next = words.next() else { break }
+        extra = next
       }
-      guard words.named.isEmpty else { return .success(try named(words.named, request, command)) }
-      return .success(RequestLine(request))
+      let line = try self.named(named, request, command)
+      id = line.id
+      return .success(line.request)
     } catch {
       return .failure(error)
     }
@@ -89,7 +105,7 @@ public enum RequestParser {
       return .seen(try name(word))
     case .pulse:
       let name = try channel(&words, command)
-      guard let word = words.next() else { return .pulse(name, ms: nil) }
+      guard let word = words.nextPositional() else { return .pulse(name, ms: nil) }
       return .pulse(name, ms: try pulseLength(word))
     case .dnd:
       return .dnd(try dnd(&words))
@@ -100,7 +116,7 @@ public enum RequestParser {
       let name = try channel(&words, command)
       var set = SettingsOverride.empty
       var reset: [SettingKey] = []
-      while let word = words.next() { try setting(word, into: &set, reset: &reset) }
+      while let word = words.nextPositional() { try setting(word, into: &set, reset: &reset) }
       guard !set.isEmpty || !reset.isEmpty else {
         throw ProtocolError(.badArguments, "Missing setting; usage: \(usage(command))")
       }
@@ -127,7 +143,7 @@ public enum RequestParser {
     _ named: NamedWords, _ request: Request, _ command: Request.Command
   ) throws(ProtocolError) -> RequestLine {
     if let repeated = named.repeated {
-      throw ProtocolError(.badArguments, "'\(repeated)=' is given twice; usage: \(usage(command))")
+      throw ProtocolError(.badArguments, "'\(repeated.rawValue)=' is given twice; usage: \(usage(command))")
     }
     var request = request
     if let word = named.upTo {
@@ -167,13 +183,13 @@ public enum RequestParser {
   /// The rest of the line as channel names or globs.
   private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError) -> [ChannelPattern] {
     var patterns: [ChannelPattern] = []
-    var next = first ?? words.next()
+    var next = first ?? words.nextPositional()
     while let word = next {
       guard let pattern = ChannelPattern(bytes: Array(word)) else {
         throw ProtocolError(.badName, "Invalid channel or pattern '\(quoted(word))'; \(namingRule), or * and ?")
       }
       patterns.append(pattern)
-      next = words.next()
+      next = words.nextPositional()
     }
     return patterns
   }
@@ -182,7 +198,7 @@ public enum RequestParser {
   /// period, else the period is `day` and the word is the first pattern. A first word that is
   /// neither is refused with the usage; a later bad pattern is a bad name, as in `WATCH`.
   private static func stats(_ words: inout Words) throws(ProtocolError) -> Request {
-    guard let first = words.next() else { return .stats(.day, []) }
+    guard let first = words.nextPositional() else { return .stats(.day, []) }
     let word = String(decoding: first, as: UTF8.self)
     if let period = StatsPeriod(rawValue: word.lowercased()) {
       return .stats(period, try patterns(&words))
@@ -211,7 +227,7 @@ public enum RequestParser {
   }
 
   private static func optionalAmount(_ words: inout Words) throws(ProtocolError) -> Int {
-    guard let word = words.next() else { return 1 }
+    guard let word = words.nextPositional() else { return 1 }
     return try number(word, allowZero: false)
   }
 
@@ -244,12 +260,12 @@ public enum RequestParser {
 
   /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case.
   private static func dnd(_ words: inout Words) throws(ProtocolError) -> DNDRequest {
-    guard let word = words.next() else { return .query }
+    guard let word = words.nextPositional() else { return .query }
     switch String(decoding: word, as: UTF8.self).lowercased() {
     case "off": return .off
     case "toggle": return .toggle
     case "on":
-      guard let length = words.next() else { return .on(ms: nil) }
+      guard let length = words.nextPositional() else { return .on(ms: nil) }
       let text = String(decoding: length, as: UTF8.self)
       guard let ms = DurationParser.milliseconds(text) else {
         throw ProtocolError(
@@ -329,54 +345,60 @@ public enum RequestParser {
   }
 }
 
-/// The words of a line: runs of bytes between spaces or tabs. `next()` sets the named words
-/// (`id=`, `upto=`) aside as it meets them, so the parser reads only positional arguments.
+/// The words of a line: runs of bytes between spaces or tabs.
 struct Words {
   private let line: UnsafeRawBufferPointer
   private var position = 0
-  /// The named words met so far.
-  private(set) var named = NamedWords()
 
   init(_ line: UnsafeRawBufferPointer) { self.line = line }
 
-  /// The next positional word: named words before it are set aside.
   @inline(__always)
   mutating func next() -> UnsafeRawBufferPointer? {
-    while let word = nextWord() {
-      // Named words start with a lower-case `i` or `u`: any other word is positional at once.
-      if (word[0] == 0x69 || word[0] == 0x75) && named.take(word) { continue }
-      return word
-    }
-    return nil
-  }
-
-  /// The next word, whatever it is (the command word: a named word never comes first).
-  @inline(__always)
-  mutating func nextWord() -> UnsafeRawBufferPointer? {
     while position < line.count, line[position] == 0x20 || line[position] == 0x09 { position += 1 }
     guard position < line.count else { return nil }
     let start = position
     while position < line.count, line[position] != 0x20, line[position] != 0x09 { position += 1 }
     return UnsafeRawBufferPointer(rebasing: line[start..<position])
   }
+
+  /// The next word when it is an optional positional argument, `nil` (leaving it) when it is a
+  /// named word or there is none: the named words follow the positional ones.
+  @inline(__always)
+  mutating func nextPositional() -> UnsafeRawBufferPointer? {
+    let before = position
+    guard let word = next() else { return nil }
+    guard !NamedWords.isNamed(word) else {
+      position = before
+      return nil
+    }
+    return word
+  }
 }
 
 /// The named words of a line: `id=<token>` and `upto=<total>`, their values as given.
 struct NamedWords {
+  /// A named word.
+  enum Name: String {
+    case id, upto
+  }
+
   private(set) var id: UnsafeRawBufferPointer?
   private(set) var upTo: UnsafeRawBufferPointer?
   /// A name given twice, if one was.
-  private(set) var repeated: String?
+  private(set) var repeated: Name?
 
-  var isEmpty: Bool { id == nil && upTo == nil && repeated == nil }
+  /// Whether `word` is a named word.
+  static func isNamed(_ word: UnsafeRawBufferPointer) -> Bool {
+    value(of: "id=", in: word) != nil || value(of: "upto=", in: word) != nil
+  }
 
-  /// Sets `word` aside when it is a named word; returns whether it was.
+  /// Takes `word` in when it is a named word; returns whether it was.
   mutating func take(_ word: UnsafeRawBufferPointer) -> Bool {
     if let value = NamedWords.value(of: "id=", in: word) {
-      if id != nil { repeated = "id" }
+      if id != nil { repeated = .id }
       id = value
     } else if let value = NamedWords.value(of: "upto=", in: word) {
-      if upTo != nil { repeated = "upto" }
+      if upTo != nil { repeated = .upto }
       upTo = value
     } else {
       return false

@@ -11,6 +11,10 @@ final class CommandExecutor<Client: Peer> {
   let logger: Logger
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
+  /// The id of the request being carried out (`id=<token>`), new (`answeredByID` said so):
+  /// saved with whatever the request changes. `nil` for a request without one, which is most,
+  /// and for the bus bridges' changes.
+  private var requestID: RequestID?
 
   init(store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, logger: Logger) {
     self.store = store
@@ -21,38 +25,43 @@ final class CommandExecutor<Client: Peer> {
 
   /// Parses one line and replies to it in the client's output.
   func handleLine(_ line: UnsafeRawBufferPointer, from client: Client, now: UInt64) {
-    guard let parsed = RequestParser.parse(line) else { return }  // an empty line
+    var id: RequestID?
+    guard let parsed = RequestParser.parse(line, id: &id) else { return }  // an empty line
     switch parsed {
-    case .success(let line): execute(line.request, id: line.id, from: client, now: now)
+    case .success(let request):
+      guard let id else { return execute(request, from: client, now: now) }
+      if answeredByID(id, request, client, now: now) { return }
+      requestID = id
+      execute(request, from: client, now: now)
+      requestID = nil
     case .failure(let error):
       logger.debug("Client \(client.id): \(error.description)")
       ReplyEncoder.appendError(error, to: &client.output)
     }
   }
 
-  /// Carries out `request`; with an `id`, only when the id is new (`answeredByID`).
-  func execute(_ request: Request, id: RequestID? = nil, from client: Client, now: UInt64) {
-    if let id, answeredByID(id, request, client, now: now) { return }
+  /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
+  func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
-    case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR", id: id)
-    case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR", id: id)
-    case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET", id: id)
-    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR", id: id)
-    case .mute(let name): mutate(.mute, name, client, now, command: "MUTE", id: id)
-    case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE", id: id)
+    case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
+    case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
+    case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
+    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR")
+    case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
+    case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
     case .configure(let name, let set, let reset):
-      mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE", id: id)
+      mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
     case .clearAll:
       if refuseChange(client) { return }
       store.clearAll(now: now) { outcome in
         appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
       }
-      if let id { saveAlone(id, by: client) }
+      if let id = requestID { saveAlone(id, by: client) }
       ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN", id: id)
-    case .seenAll: seeAll(client, now: now, id: id)
+    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
+    case .seenAll: seeAll(client, now: now, id: requestID)
     case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
-    case .dnd(let request): doNotDisturb(request, client, now: now, id: id)
+    case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
@@ -104,27 +113,28 @@ final class CommandExecutor<Client: Peer> {
     }
   }
 
-  /// Applies `mutation` to `name`; a change is recorded with the request's `id` and its event
-  /// staged; an id with no change is recorded on its own. The one path of every change,
-  /// whether a client's request or the bus bridges' (no client, no id), so the change log and
-  /// watchers cannot tell them apart.
+  /// Applies `mutation` to `name`; a change is recorded (with `requestID`, when the request has
+  /// one) and its event staged; an id with no change is recorded on its own. The one path of
+  /// every change, whether a client's request or the bus bridges' (no client, no id), so the
+  /// change log and watchers cannot tell them apart.
   @discardableResult
   func apply(
-    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64, id: RequestID? = nil
+    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64
   ) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
     if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
     let outcome: Store.Outcome
     do throws(Store.MutationError) {
-      outcome = try store.apply(mutation, to: name, now: now, id: id)
+      outcome = try store.apply(mutation, to: name, now: now)
     } catch {
       throw .refused(error)
     }
     guard outcome.changed else {
-      // The store saved the id on its own number.
-      if let id, let client { commit.saved(SavedRequestID(seq: store.seq, id: id), by: client) }
+      if let id = requestID, let client { saveAlone(id, by: client) }
       return (outcome, nil)
     }
-    return (outcome, commit.changed(outcome, by: client))
+    guard let id = requestID else { return (outcome, commit.changed(outcome, by: client)) }
+    store.saveID(ofChange: id)
+    return (outcome, commit.changed(outcome, by: client, id: id))
   }
 
   /// Saves the id of a request whose changes, if any, carry none (`CLEAR *`, `SEEN *`, a
@@ -161,12 +171,9 @@ final class CommandExecutor<Client: Peer> {
   }
 
   /// Applies a change and replies with the channel's state line.
-  private func mutate(
-    _ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String,
-    id: RequestID?
-  ) {
+  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String) {
     do throws(ChangeRefusal) {
-      let (outcome, line) = try apply(mutation, to: name, by: client, now: now, id: id)
+      let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
       if outcome.changed {
         logger.debug(
           "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",

@@ -41,14 +41,14 @@ final class GroupCommit<Client: Peer> {
   /// Whether this turn changed something that is not saved yet.
   var hasUnsavedChanges: Bool { store.hasUndo }
 
-  /// A change made by `client`'s request, or by no client (the bus bridges): recorded, and its
-  /// event staged; a count change also asks for its hooks once saved, when the config has any.
-  /// Returns where the event's line is, when it was encoded (someone watches), so that the
-  /// reply can share it.
+  /// A change made by `client`'s request, or by no client (the bus bridges): recorded with the
+  /// request's `id` (`nil`: none), and its event staged; a count change also asks for its hooks
+  /// once saved, when the config has any. Returns where the event's line is, when it was
+  /// encoded (someone watches), so that the reply can share it.
   @discardableResult
-  func changed(_ outcome: Store.Outcome, by client: Client?) -> Range<Int>? {
+  func changed(_ outcome: Store.Outcome, by client: Client?, id: RequestID? = nil) -> Range<Int>? {
     let channel = outcome.channel
-    changeLog?.record(channel, day: outcome.day, id: outcome.id)
+    changeLog?.record(channel, day: outcome.day, id: id)
     if let client { depend(client) }
     if outcome.previousCount != channel.count, hooks?.hasHooks == true {
       countChanges.append((channel, outcome.previousCount))

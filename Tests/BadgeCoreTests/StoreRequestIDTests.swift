@@ -7,39 +7,31 @@ import Testing
   static let a = RequestID(token: "a", fingerprint: 1)!
   static let b = RequestID(token: "b", fingerprint: 1)!
 
-  @Test func anIdIsSavedWithItsChangeAndTheChangeKeepsItsNumber() throws {
+  @Test func anIdIsSavedWithItsChangeAndTheChangeKeepsItsNumber() {
     let store = Store()
-    let outcome = try store.apply(.increment(1), to: name("mail"), now: 0, id: Self.a)
-    #expect(outcome.changed && outcome.id == Self.a)
+    let outcome = apply(.increment(1), "mail", on: store)
+    store.saveID(ofChange: Self.a)
     #expect(store.seq == 1 && outcome.channel.seq == 1)
     #expect(store.lookup(Self.a) == .repeated)
   }
 
-  @Test func anIdWithNoChangeIsSavedOnANumberOfItsOwn() throws {
+  @Test func anIdWithNoChangeIsSavedOnANumberOfItsOwn() {
     let store = Store()
-    let outcome = try store.apply(.clear(upTo: .max), to: name("mail"), now: 0, id: Self.a)
-    #expect(!outcome.changed && outcome.id == Self.a)
-    #expect(store.seq == 1, "the id's own number")
+    #expect(!apply(.clear(upTo: .max), "mail", on: store).changed)
+    #expect(store.saveID(Self.a) == 1, "the id's own number")
     #expect(store.channel(named: name("mail")).seq == 0)
     #expect(store.lookup(Self.a) == .repeated)
     #expect(apply(.increment(1), "mail", on: store).channel.seq == 2)
   }
 
-  @Test func aRefusedChangeSavesNoId() {
-    let store = Store()
-    apply(.set(Limits.maxCount), "mail", on: store)
-    #expect(throws: Store.MutationError.countOutOfRange(current: Limits.maxCount)) {
-      try store.apply(.increment(1), to: name("mail"), now: 0, id: Self.a)
-    }
-    #expect(store.lookup(Self.a) == .unknown && store.seq == 1)
-  }
-
-  @Test func undoTakesBackTheIdsAndTheirNumbers() throws {
+  @Test func undoTakesBackTheIdsAndTheirNumbers() {
     let store = Store(requestIDCapacity: 1)
     store.keepsUndo = true
-    try store.apply(.increment(1), to: name("mail"), now: 0, id: Self.a)
+    apply(.increment(1), "mail", on: store)
+    store.saveID(ofChange: Self.a)
     store.forgetUndo()
-    try store.apply(.increment(1), to: name("mail"), now: 0, id: Self.b)  // forgets a
+    apply(.increment(1), "mail", on: store)
+    store.saveID(ofChange: Self.b)  // forgets a
     store.saveID(RequestID(token: "c", fingerprint: 1)!)
     #expect(store.lookup(Self.a) == .unknown && store.seq == 3)
     #expect(store.hasUndo)

@@ -102,7 +102,8 @@ import Testing
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(step: 2), line: 1)]
     let store = Store(config: config)
-    try store.apply(.increment(4), to: ChannelName("ci")!, now: 0, id: Self.id)
+    try store.apply(.increment(4), to: ChannelName("ci")!, now: 0)
+    store.saveID(ofChange: Self.id)
     try store.apply(.clear(upTo: .max), to: ChannelName("ci")!, now: 0)
     let snapshot = Snapshot(of: store)
     #expect(snapshot.channels.map(\.total) == [4])

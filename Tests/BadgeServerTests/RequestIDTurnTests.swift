@@ -99,6 +99,16 @@ import Testing
     #expect(turns.take(again).map { field($0, "count") ?? $0 } == ["1", "OK", "1", "OK repeated"])
   }
 
+  /// A request refused with an error saves no id: its retry is carried out afresh.
+  @Test func aRefusedRequestSavesNoId() {
+    let client = turns.peer()
+    turns.send(client, "SET mail 2147483647", "INCR mail id=a", "DECR mail id=a")
+    turns.endTurn()
+    let lines = turns.take(client)
+    #expect(lines[2].hasPrefix("ERR out-of-range "))
+    #expect(field(lines[3], "count") == "2147483646" && lines[4] == "OK", "the id was free for another request")
+  }
+
   /// An id is checked before storage failures: a retry is answered even while changes are
   /// refused, since answering it changes nothing.
   @Test func aRetryIsAnsweredWhileChangesAreRefused() {

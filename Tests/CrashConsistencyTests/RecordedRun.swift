@@ -147,13 +147,16 @@ struct RecordedRun {
             step()
           default:
             let total = store.channel(named: name).total
-            guard let outcome = try? store.apply(mutation(total: total, using: &random), to: name, now: now, id: id)
+            guard let outcome = try? store.apply(mutation(total: total, using: &random), to: name, now: now)
             else { continue }
             if outcome.changed {
+              if let id {
+                store.saveID(ofChange: id)
+                run.ids.withAChange += 1
+              }
               persistence.record(outcome.channel, day: outcome.day, id: id)
-              if id != nil { run.ids.withAChange += 1 }
             } else if let id {
-              persistence.record(SavedRequestID(seq: store.seq, id: id))
+              persistence.record(SavedRequestID(seq: store.saveID(id), id: id))
               run.ids.alone += 1
             } else {
               continue

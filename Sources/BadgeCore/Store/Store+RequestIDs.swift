@@ -7,6 +7,12 @@ extension Store {
     requestIDs.lookup(id)
   }
 
+  /// Saves the id of the request whose change `apply` just made (its `id` not saved yet:
+  /// `lookup` said `unknown`): it rides in that change's record, under the change's number.
+  public func saveID(ofChange id: RequestID) {
+    remember(id)
+  }
+
   /// Saves the id of a request carried out whose record holds no change to ride in: one that
   /// changed nothing (`CLEAR` at 0, do-not-disturb turned on while on), or that changed several
   /// channels (`CLEAR *`, `SEEN *`). It is saved under a sequence number of its own, so that a
@@ -20,9 +26,9 @@ extension Store {
     return seq
   }
 
-  /// Saves `id` in the table, with how to take it back; the change or the number it is saved
-  /// under moves `seq` (the undo keeps `seq` from before either).
-  func remember(_ id: RequestID) {
+  /// Saves `id` in the table, with how to take it back (the undo keeps `seq` from before the
+  /// turn's first change or id).
+  private func remember(_ id: RequestID) {
     undo.saved(id, forgetting: requestIDs.insert(id), seq: seq)
   }
 

@@ -25,9 +25,6 @@ public final class Store {
     /// The channel's history entry of `today` as the change left it (`nil` when it has none):
     /// what persistence writes beside the channel, handed over so it is not looked up again.
     public let day: HistoryDay?
-    /// The request id the call saved (`nil`: none was given). With a change it rides in the
-    /// change's record; without one it was saved under a number of its own, `Store.seq`.
-    public let id: RequestID?
   }
 
   public internal(set) var config: DaemonConfig
@@ -83,23 +80,17 @@ public final class Store {
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
   /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
-  /// pulse window, history, the request's id, how to undo it, and `seq`.
+  /// pulse window, history, how to undo it, and `seq`. (A request's id is saved after it, by
+  /// `saveID(ofChange:)` or `saveID(_:)`.)
   ///
-  /// - Parameter id: the request's id, not saved yet (`lookup` said `unknown`): saved with the
-  ///   change, or on its own when the mutation changes nothing (`saveID`), so that a retry
-  ///   changes nothing either way.
-  /// - Throws: `MutationError` when the mutation is refused; nothing changed then, and the id
-  ///   is not saved.
+  /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
-  public func apply(
-    _ mutation: Mutation, to name: ChannelName, now: UInt64, id: RequestID? = nil
-  ) throws(MutationError) -> Outcome {
+  public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
     var after = before
     guard try mutation.apply(to: &after) else {
-      if let id { saveID(id) }
-      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil, id: id)
+      return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
     if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
       throw .full(limit: config.limits.maxChannels)
@@ -108,14 +99,12 @@ public final class Store {
     updatePulse(&after, grew: after.count > before.count, now: now)
     let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
-    if let id { remember(id) }
     seq += 1
     after.seq = seq
     store(after, at: position)
     return Outcome(
       channel: after, changed: true, previousCount: before.count,
-      day: day ?? history.entry(of: name, on: today),  // a settings change: the day unchanged
-      id: id)
+      day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
   }
 
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
