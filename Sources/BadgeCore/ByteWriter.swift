@@ -9,7 +9,8 @@ public struct ByteWriter {
   @usableFromInline var cursor: UnsafeMutableRawPointer
   @usableFromInline let end: UnsafeMutableRawPointer
 
-  @inlinable init(_ buffer: UnsafeMutableRawBufferPointer) {
+  /// A writer into `buffer` (`[UInt8].appendWritten` makes one on the stack).
+  @inlinable public init(_ buffer: UnsafeMutableRawBufferPointer) {
     start = buffer.baseAddress!
     cursor = start
     end = cursor + buffer.count

@@ -93,14 +93,18 @@ public struct SavedRequestID: Equatable, Sendable {
 /// FNV-1a with 64 bits (offset basis 0xcbf29ce484222325, prime 0x100000001b3), fed in pieces:
 /// the fingerprint of a request's canonical form.
 public struct Fingerprint: Sendable {
-  public private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+  @usableFromInline var hash: UInt64 = 0xCBF2_9CE4_8422_2325
 
   public init() {}
 
-  public mutating func add(_ bytes: some Sequence<UInt8>) {
+  /// The fingerprint of what was added so far.
+  public var value: UInt64 { hash }
+
+  @inlinable
+  public mutating func add(_ bytes: UnsafeRawBufferPointer) {
     for byte in bytes {
-      value ^= UInt64(byte)
-      value = value &* 0x100_0000_01B3
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01B3
     }
   }
 }

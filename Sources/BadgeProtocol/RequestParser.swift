@@ -407,9 +407,11 @@ struct NamedWords {
   }
 
   /// What follows `name` in `word`, when `word` starts with it.
+  @inline(__always)
   private static func value(of name: StaticString, in word: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-    let prefix = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-    guard word.starts(with: prefix) else { return nil }
-    return UnsafeRawBufferPointer(rebasing: word[prefix.count...])
+    let count = name.utf8CodeUnitCount
+    guard word.count >= count else { return nil }
+    for i in 0..<count where word[i] != name.utf8Start[i] { return nil }
+    return UnsafeRawBufferPointer(rebasing: word[count...])
   }
 }

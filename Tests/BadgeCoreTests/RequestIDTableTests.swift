@@ -94,7 +94,7 @@ import TestSupport
     let a = Array("a".utf8).withUnsafeBytes { RequestID.tokenHash($0) }
     #expect(a == 0xD228_CB69_6F1A_8CAF_7891_2B70_4E4A_8964)
     var fingerprint = Fingerprint()
-    fingerprint.add("a".utf8)
+    Array("a".utf8).withUnsafeBytes { fingerprint.add($0) }
     #expect(fingerprint.value == 0xAF63_DC4C_8601_EC8C)
   }
 }
