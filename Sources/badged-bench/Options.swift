@@ -19,8 +19,8 @@ struct Options {
   var pipeline = 1
   var channels = 1
   var publish = false
-  /// `--command incr-id`: every INCR carries an id of its own (`id=<client>:<n>`), the cost of
-  /// a request that may be retried.
+  /// `--command incr-id`: every INCR carries an id of its own (`id=b<pid>-<client>:<n>`), the
+  /// cost of a request that may be retried.
   var ids = false
   var threads = 1
   var watchers = 1000

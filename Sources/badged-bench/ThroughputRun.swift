@@ -59,6 +59,9 @@ final class ThroughputWorker: @unchecked Sendable {
   private let idChannels: [String]?
   /// The first client's number, for ids unique across workers.
   private let firstClient: Int
+  /// What every id of this run starts with: the generator's process id, so the ids of two runs
+  /// never meet.
+  private let idPrefix = "b\(getpid())-"
   private var sentByClient: [Int] = []
   private var connections: [Connection] = []
   private var remaining: [Int] = []
@@ -135,7 +138,7 @@ final class ThroughputWorker: @unchecked Sendable {
     scratch.removeAll(keepingCapacity: true)
     for _ in 0..<batch {
       if let idChannels {
-        scratch += wire.incr(idChannels[nextChannel[i] % idChannels.count], id: "b\(firstClient + i):\(sentByClient[i])")
+        scratch += wire.incr(idChannels[nextChannel[i] % idChannels.count], id: "\(idPrefix)\(firstClient + i):\(sentByClient[i])")
         sentByClient[i] += 1
       } else {
         scratch += requests[nextChannel[i] % requests.count]
