@@ -3,13 +3,13 @@ import Foundation
 import Testing
 
 /// Running totals against the real daemon: the sum of increases, kept with the count across a
-/// kill, a restart and a compaction; clears up to a total clear once, whoever sends them.
+/// kill, a restart, a compaction and a reload; clears up to a total clear once, whoever sends them.
 @Suite struct TotalTests {
   static func total(_ channel: String, _ client: RawClient) throws -> String? {
     field(try client.request("GET \(channel)")[0], "total")
   }
 
-  @Test func theTotalIsTheSumOfIncreasesAcrossAKillARestartAndACompaction() throws {
+  @Test func theTotalIsTheSumOfIncreasesAcrossAKillARestartACompactionAndAReload() throws {
     let folder = try TemporaryFolder()
     // A setting keeps the channel at 0, and its total with it.
     var daemon: DaemonProcess? = try DaemonProcess(folder: folder, config: "[channel ci]\nstep = 2\n")
@@ -34,6 +34,14 @@ import Testing
     let reader = try compacted.client()
     #expect(try Self.total("ci", reader) == "13")
     #expect(try field(reader.request("GET ci")[0], "count") == "0")
+    // A reload that changes the channel's settings keeps its total; one that drops its section
+    // forgets the channel at 0, and its total with it.
+    _ = try folder.write("badged.conf", "[channel ci]\nstep = 3\n")
+    #expect(try reader.request("RELOAD") == ["OK reloaded"])
+    #expect(try Self.total("ci", reader) == "13")
+    _ = try folder.write("badged.conf", "")
+    #expect(try reader.request("RELOAD") == ["OK reloaded"])
+    #expect(try Self.total("ci", reader) == "0")
   }
 
   /// Two clients were shown the same state and clear up to it: the second clear changes
