@@ -60,7 +60,7 @@ test: test-deps build release
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
 
 # Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
-# request, config and recovery. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
+# request, config, recovery and bus. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 15
 FUZZ_TARGETS ?=

@@ -99,13 +99,13 @@ let package = Package(
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
-    .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon"]),
+    .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
-    // commit, fan-out.
-    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol"]),
+    // commit, fan-out, long replies.
+    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     // The daemon's own parts around the core (the outbox's accounting, the reader's allowance).
     .testTarget(
       name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
@@ -130,5 +130,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
       name: "FuzzRecovery",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
+    .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
   ]
 }

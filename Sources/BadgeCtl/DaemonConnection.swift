@@ -2,11 +2,14 @@ import BadgeProtocol
 import BadgeSystem
 
 /// A blocking connection for one-shot commands: send a request, read its reply.
+///
+/// The reply's data lines are handed on as they arrive, never gathered: a reply may be as long
+/// as the daemon (or whatever listens on the socket) makes it, and what a command keeps of it
+/// is the command's to bound.
 final class DaemonConnection {
   let socket: String
   private let fd: FileDescriptor
   private var reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
-  private var pending: [String] = []
 
   /// Connects to the daemon at `socket`.
   ///
@@ -23,11 +26,12 @@ final class DaemonConnection {
 
   deinit { fd.close() }
 
-  /// Sends one request line and returns its data lines; the status line must be `OK`.
+  /// Sends one request line and hands each data line of its reply to `body`, in order; the
+  /// status line must be `OK`.
   ///
   /// - Throws: `CtlError.daemon` when the reply is `ERR`, `.unreachable` when the connection
   ///   breaks.
-  func request(_ line: String) throws(CtlError) -> [ReplyLine] {
+  func request(_ line: String, _ body: (ReplyLine) -> Void) throws(CtlError) {
     do {
       try fd.writeAll((line + "\n").utf8, socket: true)
     } catch {
@@ -38,37 +42,34 @@ final class DaemonConnection {
       }
       throw .unreachable(socket: socket, cause: error.description)
     }
-    var data: [ReplyLine] = []
     while true {
       let reply = ReplyLine(try readLine())
       switch reply {
-      case .ok: return data
+      case .ok: return
       case .error(let code, let message): throw .daemon(code: code, message: message)
       case .event: continue  // not watching; cannot happen, ignore
-      default: data.append(reply)
+      default: body(reply)
       }
     }
   }
 
-  /// The next line from the daemon.
+  /// The next line from the daemon, framed from the reader's buffer one at a time (a line
+  /// over the reader's limit is skipped).
   private func readLine() throws(CtlError) -> String {
-    while pending.isEmpty {
-      var failure: Errno?
-      var ended = false
-      switch reader.read(from: fd) {
-      case .success(.processed): break
-      case .success(.endOfFile): ended = true
-      case .success(.wouldBlock): failure = .timedOut  // SO_RCVTIMEO ran out
-      case .failure(let error): failure = error
-      }
+    while true {
+      var line: String?
       reader.forEachFrame { frame in
-        if case .line(let bytes) = frame { pending.append(String(decoding: bytes, as: UTF8.self)) }
-        return true
+        guard case .line(let bytes) = frame else { return true }
+        line = String(decoding: bytes, as: UTF8.self)
+        return false
       }
-      if !pending.isEmpty { break }
-      if let failure { throw .unreachable(socket: socket, cause: failure.description) }
-      if ended { throw .unreachable(socket: socket, cause: "the daemon closed the connection") }
+      if let line { return line }
+      switch reader.read(from: fd) {
+      case .success(.processed): continue
+      case .success(.endOfFile): throw .unreachable(socket: socket, cause: "the daemon closed the connection")
+      case .success(.wouldBlock): throw .unreachable(socket: socket, cause: Errno.timedOut.description)  // SO_RCVTIMEO ran out
+      case .failure(let error): throw .unreachable(socket: socket, cause: error.description)
+      }
     }
-    return pending.removeFirst()
   }
 }

@@ -18,3 +18,22 @@ enum Output {
     try? FileDescriptor.standardError.writeAll(text.utf8)
   }
 }
+
+/// Text for standard output gathered into writes of about 64 KiB: a long reply (`list` of many
+/// channels) goes out in few system calls, and no more than one write's worth is ever held.
+struct OutputBuffer {
+  static let writeSize = 1 << 16
+  private var text = ""
+
+  mutating func append(_ more: String) {
+    text += more
+    if text.utf8.count >= OutputBuffer.writeSize { flush() }
+  }
+
+  /// Writes what is gathered.
+  mutating func flush() {
+    guard !text.isEmpty else { return }
+    Output.write(text)
+    text = ""
+  }
+}

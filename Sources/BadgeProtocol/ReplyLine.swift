@@ -11,10 +11,17 @@ public enum ReplyLine: Equatable, Sendable {
   /// Any other data line (`HELLO`'s version line).
   case data(String)
 
+  /// The longest label a state line may carry, in bytes. The daemon's longest is 11
+  /// (`2147483647+`); the room above it is for later versions.
+  public static let maxLabelLength = 32
+
   /// Classifies a line received from the daemon (without its LF).
   ///
   /// A `STATE` or `EVENT` line that does not parse is returned as `.data`, so a newer daemon
-  /// with more fields never breaks an older client.
+  /// with more fields never breaks an older client. Nor does one whose values the daemon could
+  /// never send (a name that breaks the naming rules, a count, unseen count or pulse window
+  /// out of its range, a label over `maxLabelLength`): whatever a client keeps from a state
+  /// line is then as small as a real one, and no value can take its arithmetic out of range.
   public init(_ line: String) {
     if line == "OK" {
       self = .ok("")
@@ -50,10 +57,12 @@ public enum ReplyLine: Equatable, Sendable {
 
   /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility), and
   /// the fields later versions added (`badge`, `dnd`, `unseen`, `total`) may be missing (an
-  /// older daemon). `step` is sent only when it is not 1, so a missing one reads as 1.
+  /// older daemon). `step` is sent only when it is not 1, so a missing one reads as 1. Each
+  /// value must be in the range the protocol gives it.
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
     var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
-    guard let channel = words.popFirst() else { return nil }
+    guard let channel = words.popFirst(), ChannelName(channel) != nil else { return nil }
+    let counts = 0...Limits.maxCount
     var snapshot = ChannelSnapshot(
       channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
     var seen: Set<Substring> = []
@@ -64,12 +73,14 @@ public enum ReplyLine: Equatable, Sendable {
       let value = word[word.index(after: eq)...]
       switch key {
       case "count":
-        guard let n = Int(value) else { return nil }
+        guard let n = Int(value), counts.contains(n) else { return nil }
         snapshot.count = n
-      case "label": snapshot.label = String(value)
+      case "label":
+        guard value.utf8.count <= ReplyLine.maxLabelLength else { return nil }
+        snapshot.label = String(value)
       case "dot": snapshot.dot = value == "1"
       case "pulse":
-        guard let n = Int(value) else { return nil }
+        guard let n = Int(value), Limits.pulseMs.contains(n) else { return nil }
         snapshot.pulseMs = n
       case "muted": snapshot.muted = value == "1"
       case "seq":
@@ -82,7 +93,7 @@ public enum ReplyLine: Equatable, Sendable {
         snapshot.silenced = DNDBadges(rawValue: String(value))
         continue
       case "unseen":
-        guard let n = Int(value) else { return nil }
+        guard let n = Int(value), counts.contains(n) else { return nil }
         unseen = n
         continue
       case "step":
@@ -113,7 +124,8 @@ public struct DNDSnapshot: Equatable, Sendable {
     self.leftMs = leftMs
   }
 
-  /// Parses `dnd=<0|1> left=<ms>` (more fields may follow in later versions).
+  /// Parses `dnd=<0|1> left=<ms>` (more fields may follow in later versions); `left` is at
+  /// most the longest timed do-not-disturb.
   init?(_ text: Substring) {
     var isOn: Bool?
     var left: Int?
@@ -122,7 +134,9 @@ public struct DNDSnapshot: Equatable, Sendable {
       let value = word[word.index(after: eq)...]
       switch word[..<eq] {
       case "dnd": isOn = value == "1"
-      case "left": left = Int(value)
+      case "left":
+        guard let n = Int(value), (0...Limits.dndMs.upperBound).contains(n) else { return nil }
+        left = n
       default: continue
       }
     }

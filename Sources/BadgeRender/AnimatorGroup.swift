@@ -5,6 +5,9 @@ import BadgeCore
 public struct AnimatorGroup: Sendable {
   public let options: AnimatorOptions
   public private(set) var animators: [BadgeAnimator] = []
+  /// Each channel's place in `animators`: an event finds its animator without going through
+  /// every channel's.
+  private var places: [String: Int] = [:]
 
   public init(options: AnimatorOptions = AnimatorOptions()) {
     self.options = options
@@ -13,9 +16,10 @@ public struct AnimatorGroup: Sendable {
   /// Takes in a snapshot that arrived at `time`; a channel seen for the first time is shown as
   /// it is, without motion.
   public mutating func update(_ snapshot: ChannelSnapshot, at time: Double) {
-    if let index = animators.firstIndex(where: { $0.snapshot.channel == snapshot.channel }) {
+    if let index = places[snapshot.channel] {
       animators[index].update(snapshot, at: time)
     } else {
+      places[snapshot.channel] = animators.count
       animators.append(BadgeAnimator(snapshot, at: time, options: options))
     }
   }
@@ -32,7 +36,9 @@ public struct AnimatorGroup: Sendable {
 
   /// Forgets a channel (it no longer matches what the watcher watches).
   public mutating func remove(channel: String) {
-    animators.removeAll { $0.snapshot.channel == channel }
+    guard let index = places.removeValue(forKey: channel) else { return }
+    animators.remove(at: index)
+    for later in index..<animators.count { places[animators[later].snapshot.channel] = later }
   }
 
   /// Every channel's frame at `time`.

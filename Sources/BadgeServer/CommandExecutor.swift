@@ -66,9 +66,9 @@ final class CommandExecutor<Client: Peer> {
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     case .list:
-      for channel in store.listed { appendState(channel, to: client, now: now) }
-      ReplyEncoder.appendOK(to: &client.output)
-    case .watch(let patterns):
+      startReply(.list, for: client, now: now)
+    case .watch(let list):
+      let patterns = ChannelPatternSet(list)
       let limit = store.config.limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
       guard total <= limit else {
@@ -78,9 +78,8 @@ final class CommandExecutor<Client: Peer> {
         return
       }
       appendDND(to: client, now: now)
-      for channel in snapshot(for: patterns) { appendState(channel, to: client, now: now) }
       subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
-      ReplyEncoder.appendOK("watching", to: &client.output)
+      startReply(.snapshot(patterns), for: client, now: now)
     case .unwatch:
       subscriptions.stop(client)
       ReplyEncoder.appendOK(to: &client.output)
@@ -91,7 +90,7 @@ final class CommandExecutor<Client: Peer> {
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
     case .stats(let period, let patterns):
-      stats(period, patterns, for: client)
+      stats(period, patterns, for: client, now: now)
     case .reload:
       reload(for: client)
     case .quit:
@@ -191,7 +190,7 @@ final class CommandExecutor<Client: Peer> {
           to: &client.output)
       case .refused(.full(let limit)):
         ReplyEncoder.appendError(
-          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
+          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
           to: &client.output)
       }
     }
@@ -217,26 +216,6 @@ final class CommandExecutor<Client: Peer> {
     ReplyEncoder.appendError(refusal, to: &client.output)
     return true
   }
-
-  /// The channels a `WATCH` reply starts with: every channel named exactly (even at 0), and
-  /// every listed channel a glob matches (all listed channels without patterns), by name.
-  private func snapshot(for patterns: [ChannelPattern]) -> [Channel] {
-    if patterns.isEmpty { return store.listed }
-    var names = Set<ChannelName>()
-    var result: [Channel] = []
-    for pattern in patterns {
-      if let name = pattern.exactName, names.insert(name).inserted {
-        result.append(store.channel(named: name))
-      }
-    }
-    for channel in store.listed where !names.contains(channel.name) {
-      if patterns.contains(where: { $0.isGlob && $0.matches(channel.name) }) {
-        names.insert(channel.name)
-        result.append(channel)
-      }
-    }
-    return result.sorted { $0.name < $1.name }
-  }
 }
 
 /// Why a change was not made.
@@ -250,7 +229,7 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     switch self {
     case .notSaved(let error): return error.message
     case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
-    case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
+    case .refused(.full(let limit)): return "\(limit.value) channels are kept already (\(limit.key))"
     }
   }
 }

@@ -34,13 +34,8 @@ public final class BackgroundFlush {
   private let finished: (SystemError?) -> Void
 
   public init(loop: EventLoop, finished: @escaping (SystemError?) -> Void) throws(SystemError) {
-    var ends: [CInt] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw SystemError("create a pipe", .current) }
-    (wakeUp, wakeUpWriter) = (ends[0], ends[1])
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, O_NONBLOCK)
-    }
+    let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+    (wakeUp, wakeUpWriter) = (ends.read.rawValue, ends.write.rawValue)
     self.finished = finished
     watch = try loop.addIO(fd: FileDescriptor(rawValue: wakeUp), events: .readable) { [unowned self] _ in
       var byte: UInt8 = 0

@@ -21,14 +21,15 @@ public struct SegmentLayout: Equatable, Sendable {
   /// Cells on each side of a segment's content: the capsule's cap and a blank.
   public static let padding = 2
 
-  public let segments: [Segment]
+  public private(set) var segments: [Segment]
   /// The width of all segments together.
-  public let contentWidth: Int
+  public private(set) var contentWidth: Int
 
   /// Segments for contents of the given widths, side by side.
   public init(contentWidths: [Int]) {
     var x = 0
     var segments: [Segment] = []
+    segments.reserveCapacity(contentWidths.count)
     for width in contentWidths {
       let segment = Segment(x: x, width: max(width, 0) + 2 * SegmentLayout.padding)
       segments.append(segment)
@@ -36,6 +37,41 @@ public struct SegmentLayout: Equatable, Sendable {
     }
     self.segments = segments
     contentWidth = x
+  }
+
+  // MARK: - One segment at a time
+  //
+  // A bar of thousands of channels changes one segment per event: these move only the
+  // segments after it, where building the layout again would make every segment anew.
+
+  /// The width of segment `index`'s content.
+  public func contentWidth(at index: Int) -> Int { segments[index].width - 2 * SegmentLayout.padding }
+
+  /// Segment `index`'s content is now `width` cells wide; the segments after it move.
+  public mutating func setContentWidth(_ width: Int, at index: Int) {
+    let change = max(width, 0) + 2 * SegmentLayout.padding - segments[index].width
+    guard change != 0 else { return }
+    segments[index].width += change
+    shift(from: index + 1, by: change)
+  }
+
+  /// A segment for content `width` cells wide goes in at `index`; the segments after it move.
+  public mutating func insert(contentWidth width: Int, at index: Int) {
+    let x = index < segments.count ? segments[index].x : contentWidth
+    let segment = Segment(x: x, width: max(width, 0) + 2 * SegmentLayout.padding)
+    segments.insert(segment, at: index)
+    shift(from: index + 1, by: segment.width)
+  }
+
+  /// Segment `index` goes; the segments after it move into its place.
+  public mutating func remove(at index: Int) {
+    let gone = segments.remove(at: index)
+    shift(from: index, by: -gone.width)
+  }
+
+  private mutating func shift(from index: Int, by cells: Int) {
+    for later in index..<segments.count { segments[later].x += cells }
+    contentWidth += cells
   }
 
   /// The scroll offset that keeps segment `index` centred in a bar `width` cells wide, without

@@ -37,13 +37,16 @@ public enum TopAction: Equatable, Sendable {
 /// daemon's event (seen by every client alike) brings the change back with its motion.
 public struct TopModel: Sendable {
   public var options: TopOptions
-  /// The channels, by name (the order `WATCH` lists them in).
+  /// The channels, by name, sorted (the order `WATCH` lists them in).
   public private(set) var names: [String] = []
   /// Each channel's badge, as `watch` animates it.
   private(set) var badges: [String: BadgeAnimator] = [:]
   /// Each channel's count as a number (never "99+", "0" at zero), rolling as the badge's does.
   private(set) var counts: [String: BadgeAnimator] = [:]
   public private(set) var selection: LinkedSelection
+  /// The bar's segments, one per name in `names`' order, each as wide as its content
+  /// (`segmentContentWidth`): changed one segment at a time, so that a change of one channel
+  /// measures only that channel's badge.
   private(set) var layout = SegmentLayout(contentWidths: [])
   public private(set) var screen: TopLayout
   /// The open number wheel, if any.
@@ -98,13 +101,20 @@ public struct TopModel: Sendable {
       let selected = selectedName
       badges[snapshot.channel] = BadgeAnimator(snapshot, at: time, options: animatorOptions)
       counts[snapshot.channel] = BadgeAnimator(number, at: time, options: animatorOptions)
-      let index = names.firstIndex { $0 > snapshot.channel } ?? names.count
+      let index = names.sortedPlace(of: snapshot.channel)
       names.insert(snapshot.channel, at: index)
+      layout.insert(contentWidth: segmentContentWidth(snapshot.channel), at: index)
       relayout(keeping: selected, animated: false, at: time)
     } else {
       badges[snapshot.channel]?.update(snapshot, at: time)
       counts[snapshot.channel]?.update(number, at: time)
-      relayout(keeping: selectedName, animated: true, at: time)
+      let index = names.sortedPlace(of: snapshot.channel)
+      let width = segmentContentWidth(snapshot.channel)
+      // A badge as wide as before leaves every segment, and so the capsule, where it is.
+      if width != layout.contentWidth(at: index) {
+        layout.setContentWidth(width, at: index)
+        relayout(keeping: selectedName, animated: true, at: time)
+      }
     }
     if reconnected, let request = stats?.reconnected() { return [.send(request)] }
     if changed, let request = stats?.changed(snapshot.channel) { return [.send(request)] }
@@ -114,10 +124,11 @@ public struct TopModel: Sendable {
   /// Stops showing `channel`; when it was selected, its neighbour is, and the statistics follow.
   @discardableResult
   public mutating func remove(channel: String, at time: Double) -> [TopAction] {
-    guard let index = names.firstIndex(of: channel) else { return [] }
+    guard let index = names.sortedIndex(of: channel) else { return [] }
     var selected = selectedName
     if selected == channel { selected = names.indices.contains(index + 1) ? names[index + 1] : index > 0 ? names[index - 1] : nil }
     names.remove(at: index)
+    layout.remove(at: index)
     badges[channel] = nil
     counts[channel] = nil
     relayout(keeping: selected, animated: false, at: time)
@@ -151,6 +162,7 @@ public struct TopModel: Sendable {
         self[keyPath: animators][name] = animator
       }
     }
+    layout = SegmentLayout(contentWidths: names.map { segmentContentWidth($0) })  // the offline look changes the badges
     relayout(keeping: selectedName, animated: true, at: time)
   }
 
@@ -160,10 +172,10 @@ public struct TopModel: Sendable {
     relayout(keeping: selectedName, animated: false, at: time)
   }
 
-  /// The bar's segments follow their labels: a badge that grows or shrinks moves the capsule.
+  /// The capsule and page follow the bar's segments: a badge that grows or shrinks, or a
+  /// channel that arrives or goes, moves the capsule.
   private mutating func relayout(keeping selected: String?, animated: Bool, at time: Double) {
-    layout = SegmentLayout(contentWidths: names.map { segmentContentWidth($0) })
-    let index = selected.flatMap { names.firstIndex(of: $0) } ?? 0
+    let index = selected.flatMap { names.sortedIndex(of: $0) } ?? 0
     selection.relayout(layout, width: screen.columns, selected: index, animated: animated, at: time)
   }
 
@@ -186,7 +198,7 @@ public struct TopModel: Sendable {
   /// When the screen must next be drawn (or a held button repeat) after `time`; `nil` when
   /// nothing moves and nothing is held, so the loop sleeps until an input.
   public func nextWake(after time: Double) -> Double? {
-    var wakes = names.compactMap { badges[$0]?.nextWake(after: time) }
+    var wakes = badges.values.compactMap { $0.nextWake(after: time) }
     if let name = selectedName, let wake = counts[name]?.nextWake(after: time) { wakes.append(wake) }
     if let change = selection.nextChange(after: time) {
       wakes.append(change <= time ? FrameRate.tick(after: time, interval: options.frameInterval) : change)

@@ -44,13 +44,17 @@ public enum TopView {
     }
     for (index, name) in model.names.enumerated() {
       let segment = model.layout.segments[index]
+      // Only the segments in view are drawn (a badge's bounce reaches a little past its own):
+      // with thousands of channels a frame still measures and draws a screenful of badges.
+      let reach = 2 * SegmentLayout.padding
+      guard segment.x + segment.width + reach > scroll, segment.x - reach < scroll + canvas.columns else { continue }
       let x = segment.x - scroll + SegmentLayout.padding
       let selected = index == model.selection.selected
       let after = canvas.put(name, row: row, column: x, style(selected ? Ink.text : Ink.quiet, bold: selected))
       guard let frame = model.badgeFrame(name, at: time) else { continue }
       let badge = TermBadge.styled(frame, palette: model.options.palette, colour: model.options.colour)
       // A badge wider than at rest (the bounce's caps) grows to both sides of its place.
-      let rest = model.segmentContentWidth(name) - name.count - 1
+      let rest = model.layout.contentWidth(at: index) - name.count - 1
       let extra = max(0, badge.plainText.count - max(rest, 0))
       canvas.put(badge, row: row, column: after + 1 - extra / 2)
     }

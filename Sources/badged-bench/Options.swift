@@ -5,10 +5,10 @@ import Glibc
 /// `startup` mode.
 struct Options {
   /// The scenarios: INCR throughput, fan-out latency, fan-out under a burst, idle watchers held
-  /// for a memory reading, start-up to the first answer; `wait` (until a server answers PING,
-  /// for scripts) and the echo server (the generator's ceiling).
+  /// for a memory reading, start-up to the first answer, one large reply beside PINGs; `wait`
+  /// (until a server answers PING, for scripts) and the echo server (the generator's ceiling).
   enum Mode: String {
-    case throughput, fanout, fanoutLoad = "fanout-load", hold, startup, wait, echo
+    case throughput, fanout, fanoutLoad = "fanout-load", hold, startup, reply, wait, echo
   }
 
   var mode = Mode.throughput
@@ -29,6 +29,13 @@ struct Options {
   var pingIntervalMs = 10
   var verify = true
   var command: [String] = []
+  /// Prefix patterns each held watcher watches instead of the fan-out channel (`w<n>-<i>:*`).
+  var patterns = 0
+  /// The reply mode's request line, how long its reader reads nothing first, and the server
+  /// whose memory is read.
+  var request = "STATS year"
+  var holdSeconds = 0.0
+  var serverPID: Int32?
 
   static let usage = """
     usage: badged-bench --socket PATH [--protocol badged|redis] [--mode MODE] [options]
@@ -36,7 +43,8 @@ struct Options {
                           [--command incr|incr-id|publish] [--no-verify]
       --mode fanout       [--watchers N] [--changes N]
       --mode fanout-load  [--watchers N] [--requests N] [--pipeline N] [--ping-interval-ms N]
-      --mode hold         [--watchers N]
+      --mode hold         [--watchers N] [--patterns N]
+      --mode reply        [--request LINE] [--hold-seconds S] [--server-pid PID] [--ping-interval-ms N]
       --mode startup      -- SERVER-COMMAND [ARG...]
       --mode wait         (until the server answers PING)
       --serve-echo        (the same as --mode echo)
@@ -67,6 +75,10 @@ struct Options {
       case "--changes": options.changes = positive(flag, value)
       case "--timeout": options.timeoutSeconds = valid(Double(value).flatMap { $0 > 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--ping-interval-ms": options.pingIntervalMs = positive(flag, value)
+      case "--patterns": options.patterns = positive(flag, value)
+      case "--request": options.request = value
+      case "--hold-seconds": options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--server-pid": options.serverPID = Int32(positive(flag, value))
       case "--command":
         guard ["incr", "incr-id", "publish"].contains(value) else { usageError("unknown command \(value)") }
         options.publish = value == "publish"
@@ -80,6 +92,7 @@ struct Options {
     if options.publish && options.wire != .redis { usageError("--command publish is Redis's") }
     if options.ids && options.wire != .badged { usageError("--command incr-id is badged's") }
     if options.threads > options.clients { usageError("--threads cannot exceed --clients") }
+    if options.patterns > 0 && options.wire != .badged { usageError("--patterns is badged's (WATCH)") }
     return options
   }
 

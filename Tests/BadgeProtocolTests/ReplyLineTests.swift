@@ -45,6 +45,41 @@ import Testing
     #expect(ReplyLine(line) == expected)
   }
 
+  /// A line with a value no daemon sends is no state line: a client keeps nothing larger than
+  /// a real line's values, and no value can take its arithmetic out of range.
+  @Test(arguments: [
+    "STATE m@il count=1 label=1 dot=0 pulse=0 muted=0 seq=1",
+    "STATE \(String(repeating: "m", count: 65)) count=1 label=1 dot=0 pulse=0 muted=0 seq=1",
+    "EVENT mail count=-1 label=1 dot=0 pulse=0 muted=0 seq=1",
+    "EVENT mail count=2147483648 label=1 dot=0 pulse=0 muted=0 seq=1",
+    "EVENT mail count=1 label=1 dot=0 pulse=3600001 muted=0 seq=1",
+    "EVENT mail count=1 label=1 dot=0 pulse=-1 muted=0 seq=1",
+    "EVENT mail count=1 label=1 dot=0 pulse=9223372036854775807 muted=0 seq=1",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 unseen=-1",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 unseen=2147483648",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=-1",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=9223372036854775808",
+    "EVENT mail count=1 label=\(String(repeating: "9", count: 33)) dot=0 pulse=0 muted=0 seq=1",
+    "STATE * dnd=1 left=2592000001",
+    "STATE * dnd=1 left=-1",
+  ])
+  func valuesOutOfTheirRangeAreNoState(_ line: String) {
+    #expect(ReplyLine(line) == .data(line))
+  }
+
+  @Test func theLargestValuesAreStates() {
+    let label = String(repeating: "9", count: ReplyLine.maxLabelLength)
+    let line = "EVENT \(String(repeating: "m", count: 64)) count=2147483647 label=\(label) dot=0 pulse=3600000 muted=0 seq=1 unseen=2147483647 total=9223372036854775807"
+    guard case .event(let snapshot) = ReplyLine(line) else {
+      Issue.record("not an event: \(ReplyLine(line))")
+      return
+    }
+    #expect(snapshot.count == Limits.maxCount && snapshot.unseen == Limits.maxCount && snapshot.pulseMs == 3_600_000)
+    #expect(snapshot.total == Int.max)
+    #expect(snapshot.label == label)
+    #expect(ReplyLine("STATE * dnd=1 left=2592000000") == .dnd(DNDSnapshot(isOn: true, leftMs: 2_592_000_000), pushed: false))
+  }
+
   @Test func onlyOKAndERREndAReply() {
     #expect(ReplyLine("OK").isStatus)
     #expect(ReplyLine("ERR failed x").isStatus)

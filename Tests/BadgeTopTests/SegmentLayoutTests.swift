@@ -36,3 +36,30 @@ import Testing
     #expect(layout.scrollOffset(centring: 9, in: 30) == 70)
   }
 }
+
+@Suite struct SegmentLayoutChangeTests {
+  /// Each change of one segment leaves the layout a new one made from the widths would be.
+  @Test func changingOneSegmentMovesThoseAfterIt() {
+    var layout = SegmentLayout(contentWidths: [4, 8, 2])
+    layout.setContentWidth(10, at: 1)
+    #expect(layout == SegmentLayout(contentWidths: [4, 10, 2]))
+    #expect(layout.contentWidth(at: 1) == 10)
+    layout.setContentWidth(-3, at: 0)  // as the initializer does: no content is 0
+    #expect(layout == SegmentLayout(contentWidths: [0, 10, 2]))
+    layout.insert(contentWidth: 5, at: 0)
+    #expect(layout == SegmentLayout(contentWidths: [5, 0, 10, 2]))
+    layout.insert(contentWidth: 7, at: 4)
+    #expect(layout == SegmentLayout(contentWidths: [5, 0, 10, 2, 7]))
+    layout.insert(contentWidth: 1, at: 2)
+    #expect(layout == SegmentLayout(contentWidths: [5, 0, 1, 10, 2, 7]))
+    layout.remove(at: 3)
+    #expect(layout == SegmentLayout(contentWidths: [5, 0, 1, 2, 7]))
+    layout.remove(at: 4)
+    layout.remove(at: 0)
+    #expect(layout == SegmentLayout(contentWidths: [0, 1, 2]))
+    for _ in 0..<3 { layout.remove(at: 0) }
+    #expect(layout == SegmentLayout(contentWidths: []) && layout.contentWidth == 0)
+    layout.insert(contentWidth: 3, at: 0)
+    #expect(layout.segments == [.init(x: 0, width: 7)] && layout.contentWidth == 7)
+  }
+}

@@ -72,8 +72,9 @@ import Testing
   }
 
   @Test func withSyncAlwaysEveryAcknowledgedChangeSurvivesEveryPowerCut() throws {
-    let run = try RecordedRun.record(sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
-    defer { removeFolder(run.folder) }
+    let folder = try RecordedRun.makeFolder()
+    defer { RecordedRun.removeFolder(folder) }
+    let run = try RecordedRun.record(in: folder, sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
     print("sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations")
     print("ids: \(run.ids)")
@@ -93,23 +94,11 @@ import Testing
   @Test func withSyncNeverThePowerCutsLoseAcknowledgedChanges() throws {
     // The check can fail: without flushes, acknowledged changes sit in the page cache, which a
     // power cut loses (a SIGKILL would not).
-    let run = try RecordedRun.record(sync: .never, turns: 150, clients: 6, compactEvery: 25, seed: 9)
-    defer { removeFolder(run.folder) }
+    let folder = try RecordedRun.makeFolder()
+    defer { RecordedRun.removeFolder(folder) }
+    let run = try RecordedRun.record(in: folder, sync: .never, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
     print("sync=never: \(outcome.crashStates) crash states checked, \(outcome.violations.count) violations")
     #expect(!outcome.violations.isEmpty)
-  }
-
-  private func removeFolder(_ path: String) {
-    for sub in ["recovery", ""] {
-      let folder = sub.isEmpty ? path : path + "/" + sub
-      guard let dir = opendir(folder) else { continue }
-      while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name != "." && name != ".." { unlink(folder + "/" + name) }
-      }
-      closedir(dir)
-      rmdir(folder)
-    }
   }
 }

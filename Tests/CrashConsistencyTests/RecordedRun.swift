@@ -52,12 +52,33 @@ struct RecordedRun {
   /// Few ids are kept, so that the run forgets the oldest and the snapshots' tables are full.
   static let requestIDCapacity = 40
 
-  /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
-  /// a state behind, in a new folder under /tmp.
-  static func record(sync: SyncMode, turns: Int, clients: Int, compactEvery: Int, seed: UInt64) throws -> RecordedRun {
+  /// A new folder under /tmp for a run; the test removes it (`removeFolder`) whether the run
+  /// succeeds or not.
+  static func makeFolder() throws -> String {
     var template = Array("/tmp/badged-crash-XXXXXX".utf8CString)
     guard mkdtemp(&template) != nil else { throw SystemError("mkdtemp", .current) }
-    let folder = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// Removes a run's folder: the state files and the recovery scratch folder in it.
+  static func removeFolder(_ path: String) {
+    for sub in ["recovery", ""] {
+      let folder = sub.isEmpty ? path : path + "/" + sub
+      guard let dir = opendir(folder) else { continue }
+      while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        if name != "." && name != ".." { unlink(folder + "/" + name) }
+      }
+      closedir(dir)
+      rmdir(folder)
+    }
+  }
+
+  /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
+  /// a state behind, in `folder` (from `makeFolder`).
+  static func record(
+    in folder: String, sync: SyncMode, turns: Int, clients: Int, compactEvery: Int, seed: UInt64
+  ) throws -> RecordedRun {
     let loop = try EventLoop()
     let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
     var random = SplitMix(seed: seed)
@@ -94,7 +115,9 @@ struct RecordedRun {
     }
 
     let store = Store(requestIDCapacity: requestIDCapacity)
-    let persistence = try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+    let persistence = try whenUnlocked { () throws(SystemError) in
+      try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+    }
     flushEvents()
     run.states.append(view(of: store))
     func step() {
@@ -177,6 +200,21 @@ struct RecordedRun {
     flushEvents()
     run.steps = steps
     return run
+  }
+
+  /// `open()`, tried again while it fails only because the state folder's lock is held, for up
+  /// to 10 s. The first life let its lock go when its Persistence went, but a program another
+  /// test started at that moment holds a copy of the lock's descriptor until it has exec'd
+  /// (close-on-exec): on a busy machine, for long enough to refuse the second life's lock.
+  private static func whenUnlocked<T>(_ open: () throws(SystemError) -> T) throws(SystemError) -> T {
+    let deadline = Environment.monotonicMicroseconds + 10_000_000
+    while true {
+      do {
+        return try open()
+      } catch where error.errno.rawValue == EWOULDBLOCK && Environment.monotonicMicroseconds < deadline {
+        usleep(1_000)
+      }
+    }
   }
 
   /// A change of a channel whose running total is `total`: clears and sights up to a total

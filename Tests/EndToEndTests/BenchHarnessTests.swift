@@ -109,12 +109,34 @@ import Testing
     (["--command", "decr"], "unknown command decr"),
     (["--clients"], "missing value for --clients"),
     (["--bogus", "1"], "unknown option --bogus"),
+    (["--patterns", "0"], "bad number for --patterns: 0"),
+    (["--protocol", "redis", "--mode", "hold", "--patterns", "4"], "--patterns is badged's (WATCH)"),
+    (["--mode", "reply", "--hold-seconds", "-1"], "bad number for --hold-seconds: -1"),
+    (["--mode", "reply", "--server-pid", "0"], "bad number for --server-pid: 0"),
+    (["--protocol", "redis", "--mode", "reply"], "--mode reply is badged's"),
   ])
   func badOptionsAreRefusedWithUsage(extra: [String], message: String) throws {
     let (result, _) = try bench(["--socket", "/nonexistent/bench.sock"] + extra)
     #expect(result.status == 2)
     #expect(result.stderr.hasPrefix("badged-bench: \(message)\nusage: badged-bench"), "\(result.stderr)")
     #expect(result.stdout.isEmpty)
+  }
+
+  @Test func aLongReplyIsReadToItsStatusLineBesidePings() throws {
+    let daemon = try DaemonProcess(config: Self.neverSync)
+    _ = try bench(["--socket", daemon.socket, "--clients", "1", "--requests", "3000", "--pipeline", "50", "--channels", "3000"])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--mode", "reply", "--request", "LIST", "--server-pid", String(daemon.pid),
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(json["reply_lines"] as? Int == 3001)
+    #expect(json["status"] as? String == "OK")
+    #expect((json["reply_bytes"] as? Int ?? 0) > 64 << 10, "more than a chunk")
+    #expect((json["hwm_kb"] as? Int ?? 0) > 0)
+    #expect(json["first_byte_seconds"] != nil)
+    let (refused, _) = try bench(["--socket", daemon.socket, "--mode", "reply", "--request", "LIST all"])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("reply: ERR bad-arguments"), "\(refused.stderr)")
   }
 
   @Test func aMissingSocketFailsTheRun() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Shell completions: badgectl's are generated from its command table, badged's are files in
 /// completions/. Each is loaded into its real shell and asked for completions.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `make install` and `make uninstall` for the two kinds of prefix, with the binaries the tests
 /// run (BINDIR_SOURCE), so no release build is needed here. Each install runs in a private

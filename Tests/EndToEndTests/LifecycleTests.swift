@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Starting, refusing, configuring and stopping the daemon.
 @Suite struct LifecycleTests {
@@ -97,10 +98,8 @@ import Testing
 /// The shipped example config is valid and does what its comments say.
 @Suite struct ExampleConfigTests {
   @Test func theExampleConfigLoads() throws {
-    let example = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("config/badged.conf")
-    let daemon = try DaemonProcess(config: try String(contentsOf: example, encoding: .utf8))
+    let example = try String(contentsOfFile: Repository.path("config/badged.conf"), encoding: .utf8)
+    let daemon = try DaemonProcess(config: example)
     let client = try daemon.client()
     #expect(try field(client.request("SET app:telegram 3")[0], "label") == "•")
     let mail = try client.request("SET mail 1200")[0]

@@ -1,6 +1,7 @@
 import BadgeCore
 import Foundation
 import Testing
+import TestSupport
 
 /// The man pages render cleanly and describe what the programs do.
 @Suite struct ManPageTests {

@@ -1,6 +1,7 @@
 import BadgeCore
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/PROTOCOL.md's examples are one session; replaying it against the real daemon keeps the
 /// document true to what badged answers.

@@ -114,10 +114,10 @@ import TestSupport
     withEmptyJournal.crash()
     try Self.write([], daemon.stateFile("snapshot"))
     let withEmptySnapshot = try DaemonProcess(folder: daemon.folder)
-    // The socket takes connections before the state is loaded; a reply comes after, and so
-    // after what loading logged.
+    // The socket listens before the state is loaded: the reply comes after the load, and so
+    // after what it logged.
     #expect(try withEmptySnapshot.client().request("INCR mail")[0].hasPrefix("STATE mail count=1 "))
-    #expect(withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"))
+    #expect(withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"), "\(withEmptySnapshot.log)")
   }
 
   @Test func aCompactionCutShortByACrashLoadsToTheSameCounts() throws {
@@ -142,15 +142,22 @@ import TestSupport
     let state = folder.file("state")
     try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
     var wrapper: [String] = []
+    var executable = Binaries.badged.path
+    var environment: [String: String] = [:]
     if getuid() == 0 {
-      // root writes anywhere: run badged as nobody, with a socket folder nobody owns.
+      // root writes anywhere: run the installed badged (nobody may not reach the checkout's)
+      // as nobody, with a socket folder nobody owns.
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: state)
       chown(folder.path, 65534, 65534)
       wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+      let installed = try InstalledBinaries.copy()
+      executable = installed.path("badged")
+      environment = installed.environment
     } else {
       try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: state)
     }
-    let daemon = try DaemonProcess(folder: folder, wrapper: wrapper, waitForSocket: false)
+    let daemon = try DaemonProcess(
+      folder: folder, wrapper: wrapper, environment: environment, waitForSocket: false, executable: executable)
     #expect(daemon.exitStatus() == 1)
     #expect(daemon.log.contains("Failed to use the state folder '\(state)'"), "\(daemon.log)")
     #expect(daemon.log.contains("Permission denied"))

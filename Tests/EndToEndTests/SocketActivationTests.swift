@@ -27,8 +27,10 @@ import Testing
         + (datagram ? ["--datagram"] : [])
         + ["-E", "XDG_CONFIG_HOME=\(folder.path)", "-E", "BADGED_SOCKET=\(folder.file("own.sock"))",
            Binaries.badged.path, "--state-dir", folder.file("state")]
-      process = try Child(arguments, environment: ProcessInfo.processInfo.environment, stderr: .file(logPath))
-      guard waitUntil(timeout: 5, { self.sockets.allSatisfy { FileManager.default.fileExists(atPath: $0) } }) else {
+      process = try Child(arguments, environment: Child.environment(), stderr: .file(logPath))
+      // Its own report that a socket listens: the file exists from bind(2), before listen(2),
+      // and a client that connects in between is refused.
+      guard waitUntil(timeout: 5, { self.sockets.allSatisfy { self.log.contains("Listening on \($0) as ") } }) else {
         throw TestFailure("systemd-socket-activate did not listen: \(log)")
       }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The systemd user units, checked by systemd's own parser (`systemd-analyze --user verify`,
 /// which needs no running systemd). It only warns about a typo and still exits 0, so any output

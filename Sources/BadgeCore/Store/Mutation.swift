@@ -21,8 +21,9 @@ extension Store {
   public enum MutationError: Error, Equatable, Sendable {
     /// The count would pass `Limits.maxCount`.
     case countOutOfRange(current: Int)
-    /// The change would make a new channel while `[limits] max_channels` are kept already.
-    case full(limit: Int)
+    /// The change would make a new channel while its pool keeps as many as its limit allows
+    /// (`[limits] max_channels`, or a bridge's own).
+    case full(ChannelLimit)
   }
 }
 

@@ -36,6 +36,9 @@ public final class Store {
   public internal(set) var channels: [Channel] = []
   /// Where each channel is in `channels`.
   var index: [ChannelName: Int] = [:]
+  /// How many of `channels` each pool holds: each pool's limit bounds its own count
+  /// (`DaemonConfig.channelLimit(of:)`).
+  public internal(set) var pooled = ChannelPool.Counts()
   /// One entry per pulsing channel, for the earliest end.
   var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
@@ -79,9 +82,9 @@ public final class Store {
   }
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
-  /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
-  /// pulse window, history, how to undo it, and `seq`. (A request's id is saved after it, by
-  /// `saveID(ofChange:)` or `saveID(_:)`.)
+  /// then what the store keeps beside the channel: the limit on its pool's channels,
+  /// do-not-disturb, the pulse window, history, how to undo it, and `seq`. (A request's id is
+  /// saved after it, by `saveID(ofChange:)` or `saveID(_:)`.)
   ///
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
@@ -92,8 +95,10 @@ public final class Store {
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
-    if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
-      throw .full(limit: config.limits.maxChannels)
+    if position == nil && after.isListed {
+      let pool = ChannelPool(of: name)
+      let limit = config.channelLimit(of: pool)
+      if pooled[pool] >= limit.value { throw .full(limit) }
     }
     after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
@@ -155,6 +160,7 @@ public final class Store {
     } else if channel.isListed {
       index[channel.name] = channels.count
       channels.append(channel)
+      pooled[ChannelPool(of: channel.name)] += 1
     }
   }
 
@@ -163,6 +169,7 @@ public final class Store {
     let name = channels[i].name
     pulses.remove(name)
     index[name] = nil
+    pooled[ChannelPool(of: name)] -= 1
     let last = channels.removeLast()
     if i < channels.count {
       channels[i] = last

@@ -57,10 +57,11 @@ struct OpenCommand: RequestCommand {
   /// The channel's running total now, before the app opens: what a click on it saw. `nil` from
   /// a daemon that sends no total (the clear is then whole).
   private func totalShown(socket: String) throws(CtlError) -> Int? {
-    for case .state(let snapshot) in try DaemonConnection(socket: socket).request("GET \(channel)") {
-      return snapshot.total
+    var total: Int?
+    try DaemonConnection(socket: socket).request("GET \(channel)") { line in
+      if case .state(let snapshot) = line { total = snapshot.total }
     }
-    return nil
+    return total
   }
 
   var request: [String] { ["CLEAR", channel.description] + CommandSpec.upToWords(upTo) }

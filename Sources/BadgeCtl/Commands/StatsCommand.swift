@@ -29,6 +29,9 @@ struct StatsCommand: Subcommand {
     arguments: [CommandSpec.patternsArgument],
     options: [periodOption, formatOption, noMotionFlag], positionals: 0...64)
 
+  /// The most channels shown from one reply: as many as the daemon keeps history for.
+  static let maxChannels = History.defaultMaxChannels
+
   /// The channels to show; none for every channel with history.
   let patterns: [ChannelPattern]
   let period: StatsPeriod
@@ -45,8 +48,14 @@ struct StatsCommand: Subcommand {
 
   func run(socket: String) throws(CtlError) {
     let settings = StatsSettings(self)
-    let replies = try DaemonConnection(socket: socket).request(settings.request)
-    let stats = StatsLines.parse(replies.compactMap { if case .data(let line) = $0 { line } else { nil } })
+    var reply = StatsLines.Collector(maxChannels: Self.maxChannels)
+    try DaemonConnection(socket: socket).request(settings.request) { line in
+      if case .data(let text) = line { reply.add(text) }
+    }
+    if reply.leftOut > 0 {
+      Output.error("Showing the first \(Self.maxChannels) channels of the reply; \(reply.leftOut) more left out.\n")
+    }
+    let stats = reply.stats
     switch settings.format {
     case .json:
       Output.write(stats.map { StatsText.json($0) + "\n" }.joined())

@@ -56,14 +56,15 @@ extension RequestCommand {
     assert(
       words.allSatisfy { !$0.isEmpty && !$0.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F } },
       "a request word the reading let through would split the line: \(words)")
-    let replies = try DaemonConnection(socket: socket).request(words.joined(separator: " "))
-    // One write for all the lines: `list` of many channels is one system call, not one each.
-    Output.write(replies.compactMap { reply in
+    // Few writes for many lines: `list` of many channels is a system call per 64 KiB, not per line.
+    var output = OutputBuffer()
+    try DaemonConnection(socket: socket).request(words.joined(separator: " ")) { reply in
       switch reply {
-      case .state(let snapshot): return format.line(snapshot) + "\n"
-      case .dnd(let dnd, _): return format.line(dnd) + "\n"
-      default: return nil
+      case .state(let snapshot): output.append(format.line(snapshot) + "\n")
+      case .dnd(let dnd, _): output.append(format.line(dnd) + "\n")
+      default: break
       }
-    }.joined())
+    }
+    output.flush()
   }
 }

@@ -22,12 +22,11 @@ final class TopDashboard: WatchSurface {
   private var timer: TimerSource?
   private var post: EventSource?
   private var dirty = true
-  /// Sends request lines over the watch connection; false while the daemon is away.
-  var send: (String) -> Bool = { _ in false }
-  /// The requests sent and not yet answered, oldest first: replies come in request order.
-  private var awaiting: [String] = []
-  /// The data lines of the reply being read.
-  private var replyLines: [String] = []
+  /// Sends request lines over the watch connection; false when nothing was sent.
+  var send: ([String]) -> Bool = { _ in false }
+  /// The figures of the `STATS` reply being read, taken in line by line: the panel asks for one
+  /// channel, so one is all it keeps of a reply, however long.
+  private var statsReply = StatsLines.Collector(maxChannels: 1)
 
   init(loop: EventLoop, screen: CursesScreen, options: TopOptions) throws(SystemError) {
     self.loop = loop
@@ -62,28 +61,33 @@ final class TopDashboard: WatchSurface {
     dirty = true
   }
 
-  func replied(_ line: ReplyLine) {
+  func replied(_ line: ReplyLine, to request: String) {
+    let isStats = request.hasPrefix("STATS ")
     guard line.isStatus else {
-      if case .data(let text) = line { replyLines.append(text) }
+      if isStats, case .data(let text) = line { statsReply.add(text) }
       return
     }
-    let request = awaiting.isEmpty ? "" : awaiting.removeFirst()
-    let lines = replyLines
-    replyLines = []
+    let figures = statsReply.stats
+    statsReply = StatsLines.Collector(maxChannels: 1)
     var refused = false
     if case .error(let code, let message) = line {
       refused = true
       model.show(message: "\(request.split(separator: " ").first ?? "request") refused: \(message) (\(code))")
     }
-    if request.hasPrefix("STATS ") {
-      perform(model.statsArrived(refused ? nil : StatsLines.parse(lines), at: now))
+    if isStats {
+      perform(model.statsArrived(refused ? nil : figures, at: now))
     }
     dirty = true
   }
 
+  /// In the footer, until the next key: standard error would land on the screen.
+  func warn(_ message: String) {
+    model.show(message: message)
+    dirty = true
+  }
+
   func connectionClosed() {
-    awaiting = []
-    replyLines = []
+    statsReply = StatsLines.Collector(maxChannels: 1)
     model.connectionClosed()
   }
 
@@ -127,7 +131,7 @@ final class TopDashboard: WatchSurface {
       case .quit:
         loop.exit(code: 0)
       case .send(let request):
-        if send(request + "\n") { awaiting.append(request) }
+        _ = send([request])
       }
     }
   }

@@ -65,10 +65,15 @@ final class WatchDisplay: WatchSurface {
 
   /// A reply to a click's `CLEAR`: the change itself arrives as an event, so only a refusal
   /// is worth a word.
-  func replied(_ line: ReplyLine) {
+  func replied(_ line: ReplyLine, to request: String) {
     if case .error(let code, let message) = line {
       Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
     }
+  }
+
+  /// On standard error, which a bar keeps in its log: standard output is the bar's.
+  func warn(_ message: String) {
+    Output.error(message + "\n")
   }
 
   func connectionClosed() {}

@@ -14,8 +14,10 @@ protocol WatchSurface: AnyObject {
   func remove(channel: String)
   /// Marks every channel online or offline.
   func setOnline(_ online: Bool)
-  /// A line of the reply to a request sent with `Watcher.send` (never an event).
-  func replied(_ line: ReplyLine)
+  /// A line of the reply to `request`, sent with `Watcher.send` (never an event).
+  func replied(_ line: ReplyLine, to request: String)
+  /// Tells the user something went wrong that the watcher works around (a limit reached).
+  func warn(_ message: String)
   /// The connection ended: replies still owed will not come.
   func connectionClosed()
   /// The loop ended: leave the output tidy.

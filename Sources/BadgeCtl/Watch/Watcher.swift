@@ -15,6 +15,10 @@ import Glibc
 ///
 /// What it shows on is a `WatchSurface`: `watch`'s display, or `top`'s dashboard, which also
 /// sends its own requests over the connection (`send`) and gets their replies.
+///
+/// What it keeps from the connection is bounded whatever is sent: lines by the reader's limit,
+/// the channels shown by `ShownChannels`, the requests awaiting replies by `AwaitedRequests`;
+/// a line that answers no request is dropped.
 final class Watcher {
   private let socket: String
   private let patterns: [ChannelPattern]
@@ -36,8 +40,14 @@ final class Watcher {
   private var clickInput: ClickInput?
 
   /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
-  /// the snapshot, and afterwards anything but an event answers a click's `CLEAR`.
+  /// the snapshot, and afterwards anything but an event answers a request sent with `send`.
   private var watching = false
+  /// The channels shown, and which of them this connection reported.
+  private var shown = ShownChannels()
+  /// The requests sent over this connection and not answered yet.
+  private var awaiting = AwaitedRequests(limit: Watcher.maxAwaiting)
+  /// Whether requests were refused because too many await replies (said once per connection).
+  private var saidNotAnswering = false
   /// Why the watcher must end, when the daemon refused the `WATCH` itself.
   private var failure: CtlError?
   /// Stand-ins shown while nothing is known (the watched names, offline); the snapshot
@@ -52,6 +62,11 @@ final class Watcher {
 
   static let minBackoff: UInt64 = 100_000
   static let maxBackoff: UInt64 = 5_000_000
+  /// How many requests may await replies at once: room for a click that clears every channel
+  /// shown. Past it nothing more is sent until replies come (a daemon answers in order, soon).
+  static let maxAwaiting = 2 * ShownChannels.limit
+  /// How many reads (of up to the reader's 256 KiB) one turn of the loop makes at most.
+  static let readsPerTurn = 4
 
   init(
     socket: String, patterns: [ChannelPattern], loop: EventLoop, surface: any WatchSurface,
@@ -128,10 +143,12 @@ final class Watcher {
     }
   }
 
+  /// Reads what the socket has, up to `readsPerTurn` reads: a server that sends without pause
+  /// would otherwise keep the loop here, and keys, signals and drawing would wait for it to stop.
+  /// The socket stays readable, so the loop comes back for the rest.
   private func readable() {
     guard let fd else { return }
-    var ended = false
-    while !ended {
+    for _ in 0..<Watcher.readsPerTurn {
       // A read error ends the connection the way an end of file does.
       let result = (try? reader.read(from: fd).get()) ?? .endOfFile
       reader.forEachFrame { frame in
@@ -141,10 +158,11 @@ final class Watcher {
       switch result {
       case .processed: continue
       case .wouldBlock: return
-      case .endOfFile: ended = true
+      case .endOfFile:
+        disconnected()
+        return
       }
     }
-    disconnected()
   }
 
   private func received(_ line: ReplyLine) {
@@ -161,15 +179,33 @@ final class Watcher {
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
     case .state, .ok, .data, .error:
-      display.replied(line)  // a reply to a request sent over this connection
+      replied(line)
     case .dnd(_, let pushed):
       // Each channel's own line says how do-not-disturb shows it; a `DND` request's reply is
       // a reply like any other.
-      if watching && !pushed { display.replied(line) }
+      if watching && !pushed { replied(line) }
     }
   }
 
+  /// A line of the reply to the oldest request awaiting one; a line that answers no request
+  /// (a daemon never sends one) is dropped.
+  private func replied(_ line: ReplyLine) {
+    guard let request = awaiting.oldest else { return }
+    if line.isStatus { awaiting.answerOldest() }
+    display.replied(line, to: request)
+  }
+
+  /// Shows a channel's state, unless `ShownChannels` refuses it a place.
   private func show(_ snapshot: ChannelSnapshot) {
+    switch shown.admit(snapshot.channel) {
+    case .shown: break
+    case .replacing(let earlier): display.remove(channel: earlier)
+    case .refused(let first):
+      if first {
+        display.warn("Showing at most \(shown.limit) channels; ignoring '\(snapshot.channel)' and any more.")
+      }
+      return
+    }
     if standIns.remove(snapshot.channel) != nil { display.remove(channel: snapshot.channel) }
     online = true
     display.update(snapshot)
@@ -199,6 +235,9 @@ final class Watcher {
     fd = nil
     watching = false
     reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
+    shown.connectionEnded()
+    awaiting.removeAll()
+    saidNotAnswering = false
     display.connectionClosed()
     if online != false {
       online = false
@@ -233,7 +272,7 @@ final class Watcher {
     var targets = ClickTargets.channels(patterns: patterns, shown: display.drawn)
     if opensApps { targets.removeAll(where: openApp) }
     guard !targets.isEmpty else { return }
-    _ = send(targets.map { $0.clearRequest + "\n" }.joined())
+    _ = send(targets.map(\.clearRequest))
   }
 
   /// Starts `badgectl open <name> --upto <total shown>` (this program) for a channel with an
@@ -254,12 +293,21 @@ final class Watcher {
 
   // MARK: - Requests
 
-  /// Sends request lines (each ending in LF) over the watch connection; their replies go to the
-  /// surface's `replied`, in order. Returns false when the daemon is away (nothing is sent).
-  func send(_ requests: String) -> Bool {
+  /// Sends request lines (without their LF) over the watch connection; their replies go to the
+  /// surface's `replied`, in order. Returns false, sending nothing, when the daemon is away or
+  /// `maxAwaiting` requests would await replies.
+  func send(_ requests: [String]) -> Bool {
     guard let fd else { return false }
+    guard awaiting.hasRoom(for: requests.count) else {
+      if !saidNotAnswering {
+        saidNotAnswering = true
+        display.warn("The daemon has not answered \(awaiting.count) requests; sending no more until it does.")
+      }
+      return false
+    }
     do {
-      try fd.writeAll(requests.utf8, socket: true)
+      try fd.writeAll(requests.map { $0 + "\n" }.joined().utf8, socket: true)
+      awaiting.sent(requests)
       return true
     } catch {
       disconnected()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A private session bus: the real `dbus-daemon --session` on a socket in a temporary folder,
 /// for the D-Bus bridge tests.

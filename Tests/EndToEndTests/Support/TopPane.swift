@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `badgectl top` in a pane of a private tmux server, against a real daemon: keys and mouse
-/// reports go in with `send-keys`, the screen comes out with `capture-pane`.
+/// `badgectl top` in a pane of a private tmux server, against a real daemon (or, for the tests
+/// of what it keeps from garbage, a `HostileServer`): keys and mouse reports go in with
+/// `send-keys`, the screen comes out with `capture-pane`.
 ///
 /// The pane runs a shell that starts top, and after it exits prints its exit status and
 /// `stty -a` and stays open, so a test can check the terminal it left behind.
@@ -11,11 +12,16 @@ final class TopPane {
   let server: String
 
   /// - Parameter name: names the tmux server, so that one test can run several panes.
-  init(daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
-    background = Background(folder: daemon.folder)
-    server = daemon.folder.file("tmux-\(name)")
+  convenience init(daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
+    try self.init(folder: daemon.folder, socket: daemon.socket, name: name, arguments: arguments, rows: rows, columns: columns)
+  }
+
+  /// Top on the socket at `socket`, its tmux server in `folder`.
+  init(folder: TemporaryFolder, socket: String, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
+    background = Background(folder: folder)
+    server = folder.file("tmux-\(name)")
     // xterm-256color: ncurses then asks for SGR (1006) mouse reports, as most terminals give.
-    let top = "env TERM=xterm-256color BADGED_SOCKET=\(daemon.socket) \(Binaries.badgectl.path) top \(arguments)"
+    let top = "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top \(arguments)"
     try background.run(
       ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
        "sh -c 'trap : INT; \(top); echo EXIT=$?; stty -a; exec sleep 600'"])
