@@ -106,6 +106,8 @@ import TestSupport
 
   @Test func emptyFilesAreAFreshStart() throws {
     let daemon = try DaemonProcess()
+    // The socket accepts before the state folder is loaded; a reply comes after it is.
+    #expect(try daemon.client().request("PING") == ["OK pong"])
     daemon.crash()
     try Self.write([], daemon.stateFile("journal"))
     let withEmptyJournal = try DaemonProcess(folder: daemon.folder)
