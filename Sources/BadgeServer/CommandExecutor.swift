@@ -11,6 +11,10 @@ final class CommandExecutor<Client: Peer> {
   let logger: Logger
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
+  /// The id of the request being carried out (`id=<token>`), new (`answeredByID` said so):
+  /// saved with whatever the request changes. `nil` for a request without one, which is most,
+  /// and for the bus bridges' changes.
+  private var requestID: RequestID?
 
   init(store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, logger: Logger) {
     self.store = store
@@ -21,21 +25,28 @@ final class CommandExecutor<Client: Peer> {
 
   /// Parses one line and replies to it in the client's output.
   func handleLine(_ line: UnsafeRawBufferPointer, from client: Client, now: UInt64) {
-    guard let parsed = RequestParser.parse(line) else { return }  // an empty line
+    var id: RequestID?
+    guard let parsed = RequestParser.parse(line, id: &id) else { return }  // an empty line
     switch parsed {
-    case .success(let request): execute(request, from: client, now: now)
+    case .success(let request):
+      guard let id else { return execute(request, from: client, now: now) }
+      if answeredByID(id, request, client, now: now) { return }
+      requestID = id
+      execute(request, from: client, now: now)
+      requestID = nil
     case .failure(let error):
       logger.debug("Client \(client.id): \(error.description)")
       ReplyEncoder.appendError(error, to: &client.output)
     }
   }
 
+  /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
   func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
     case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
     case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
     case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
-    case .clear(let name): mutate(.set(0), name, client, now, command: "CLEAR")
+    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR")
     case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
     case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
     case .configure(let name, let set, let reset):
@@ -45,11 +56,12 @@ final class CommandExecutor<Client: Peer> {
       store.clearAll(now: now) { outcome in
         appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
       }
+      if let id = requestID { saveAlone(id, by: client) }
       ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name): mutate(.seen, name, client, now, command: "SEEN")
-    case .seenAll: seeAll(client, now: now)
+    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
+    case .seenAll: seeAll(client, now: now, id: requestID)
     case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
-    case .dnd(let request): doNotDisturb(request, client, now: now)
+    case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
@@ -100,11 +112,14 @@ final class CommandExecutor<Client: Peer> {
     }
   }
 
-  /// Applies `mutation` to `name`; a change is recorded and its event staged. The one path of
-  /// every change, whether a client's request or the bus bridges' (no client), so the change
-  /// log and watchers cannot tell them apart.
+  /// Applies `mutation` to `name`; a change is recorded (with `requestID`, when the request has
+  /// one) and its event staged; an id with no change is recorded on its own. The one path of
+  /// every change, whether a client's request or the bus bridges' (no client, no id), so the
+  /// change log and watchers cannot tell them apart.
   @discardableResult
-  func apply(_ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
+  func apply(
+    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64
+  ) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
     if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
     let outcome: Store.Outcome
     do throws(Store.MutationError) {
@@ -112,8 +127,46 @@ final class CommandExecutor<Client: Peer> {
     } catch {
       throw .refused(error)
     }
-    guard outcome.changed else { return (outcome, nil) }
-    return (outcome, commit.changed(outcome, by: client))
+    guard outcome.changed else {
+      if let id = requestID, let client { saveAlone(id, by: client) }
+      return (outcome, nil)
+    }
+    guard let id = requestID else { return (outcome, commit.changed(outcome, by: client)) }
+    store.saveID(ofChange: id)
+    return (outcome, commit.changed(outcome, by: client, id: id))
+  }
+
+  /// Saves the id of a request whose changes, if any, carry none (`CLEAR *`, `SEEN *`, a
+  /// request that changed nothing), and records it.
+  func saveAlone(_ id: RequestID, by client: Client) {
+    commit.saved(SavedRequestID(seq: store.saveID(id), id: id), by: client)
+  }
+
+  /// Answers a request whose id is saved already, and returns true: a retry of the same request
+  /// gets the state as it is now and `OK repeated`, carried out no second time; another request
+  /// with the id is refused. Returns false for a new id: the request is to be carried out.
+  private func answeredByID(_ id: RequestID, _ request: Request, _ client: Client, now: UInt64) -> Bool {
+    switch store.lookup(id) {
+    case .unknown:
+      return false
+    case .reused:
+      ReplyEncoder.appendError(
+        ProtocolError(.idReused, "The id was given to another request before; nothing changed (a new request needs a new id)"),
+        to: &client.output)
+    case .repeated:
+      logger.debug("Client \(client.id): a retry of '\(request.canonical)', answered without carrying it out.")
+      switch request {
+      case .increment(let name, _), .decrement(let name, _), .set(let name, _), .clear(let name, _),
+        .seen(let name, _), .mute(let name), .unmute(let name), .configure(let name, _, _):
+        appendState(store.channel(named: name), to: client, now: now)
+      case .dnd:
+        appendDND(to: client, now: now)
+      default:
+        break  // `CLEAR *`, `SEEN *`: no channel is shown
+      }
+      ReplyEncoder.appendRepeated(to: &client.output)
+    }
+    return true
   }
 
   /// Applies a change and replies with the channel's state line.

@@ -240,7 +240,9 @@ public struct TopModel: Sendable {
     case .character("+"), .character("="): return step(up: true, key: "+", at: time)
     case .character("-"): return step(up: false, key: "-", at: time)
     case .character("p"): openWheel(at: time)
-    case .character("c"): return selectedName.map { [.send("CLEAR \($0)")] } ?? []
+    case .character("c"):
+      // Up to the total shown: what arrived since the last frame stays.
+      return selectedName.map { [.send(badges[$0]?.snapshot.clearRequest ?? "CLEAR \($0)")] } ?? []
     case .character("m"):
       guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
       return [.send((snapshot.muted ? "UNMUTE " : "MUTE ") + name)]

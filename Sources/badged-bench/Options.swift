@@ -19,6 +19,9 @@ struct Options {
   var pipeline = 1
   var channels = 1
   var publish = false
+  /// `--command incr-id`: every INCR carries an id of its own (`id=b<pid>-<client>:<n>`), the
+  /// cost of a request that may be retried.
+  var ids = false
   var threads = 1
   var watchers = 1000
   var changes = 500
@@ -37,7 +40,7 @@ struct Options {
   static let usage = """
     usage: badged-bench --socket PATH [--protocol badged|redis] [--mode MODE] [options]
       --mode throughput   [--clients N] [--requests N] [--pipeline N] [--channels N] [--threads N]
-                          [--command incr|publish] [--no-verify]
+                          [--command incr|incr-id|publish] [--no-verify]
       --mode fanout       [--watchers N] [--changes N]
       --mode fanout-load  [--watchers N] [--requests N] [--pipeline N] [--ping-interval-ms N]
       --mode hold         [--watchers N] [--patterns N]
@@ -77,8 +80,9 @@ struct Options {
       case "--hold-seconds": options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--server-pid": options.serverPID = Int32(positive(flag, value))
       case "--command":
-        guard value == "incr" || value == "publish" else { usageError("unknown command \(value)") }
+        guard ["incr", "incr-id", "publish"].contains(value) else { usageError("unknown command \(value)") }
         options.publish = value == "publish"
+        options.ids = value == "incr-id"
       default: usageError("unknown option \(flag)")
       }
     }
@@ -86,6 +90,7 @@ struct Options {
     if options.mode == .startup && options.command.isEmpty { usageError("startup needs a server command after --") }
     if options.mode != .startup && !options.command.isEmpty { usageError("a command after -- is only for --mode startup") }
     if options.publish && options.wire != .redis { usageError("--command publish is Redis's") }
+    if options.ids && options.wire != .badged { usageError("--command incr-id is badged's") }
     if options.threads > options.clients { usageError("--threads cannot exceed --clients") }
     if options.patterns > 0 && options.wire != .badged { usageError("--patterns is badged's (WATCH)") }
     return options

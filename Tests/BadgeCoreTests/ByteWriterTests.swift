@@ -27,6 +27,25 @@ import Testing
     #expect(String(decoding: out, as: UTF8.self) == String(value))
   }
 
+  /// Constant pieces of up to 16 bytes are copied without `memcpy`, with overlapping loads and
+  /// stores: each lands whole, between the bytes around it.
+  @Test func constantPiecesOfEveryLengthLandWhole() {
+    let pieces: [StaticString] = [
+      "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij",
+      "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop",
+      "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwxyz",
+    ]
+    for piece in pieces {
+      var out: [UInt8] = []
+      out.appendWritten(maxLength: 64) { w in
+        w.write(UInt8(ascii: "<"))
+        w.write(piece)
+        w.write(UInt8(ascii: ">"))
+      }
+      #expect(String(decoding: out, as: UTF8.self) == "<\(piece)>")
+    }
+  }
+
   @Test func aFrameIsFilledInAfterItsPayload() {
     var out: [UInt8] = [0xEE]
     out.appendWritten(maxLength: 16) { w in

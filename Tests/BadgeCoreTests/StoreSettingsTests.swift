@@ -176,9 +176,9 @@ import Testing
     apply(.mute, "chat", on: store, at: 1_000_000)
     apply(.increment(120), "chat", on: store, at: 1_000_000)
     let mail = store.channel(named: name("mail")).snapshot(at: 2_000_000)
-    #expect(mail == ChannelSnapshot(channel: "mail", count: 3, label: "•", dot: true, pulseMs: 2000, muted: false, seq: 1))
+    #expect(mail == ChannelSnapshot(channel: "mail", count: 3, label: "•", dot: true, pulseMs: 2000, muted: false, seq: 1, total: 3))
     let chat = store.channel(named: name("chat")).snapshot(at: 2_000_000)
-    #expect(chat == ChannelSnapshot(channel: "chat", count: 120, label: "99+", dot: false, pulseMs: 0, muted: true, seq: 3))
+    #expect(chat == ChannelSnapshot(channel: "chat", count: 120, label: "99+", dot: false, pulseMs: 0, muted: true, seq: 3, total: 120))
     #expect(chat.online)
   }
 }

@@ -51,7 +51,7 @@ import Testing
 
       Adds N (default 1) and starts the channel's pulse window. Prints the new state.
 
-      USAGE: badgectl incr <channel> [<n>] [--format <format>]
+      USAGE: badgectl incr <channel> [<n>] [--format <format>] [--id <id>]
 
       ARGUMENTS:
         <channel>               A channel name: 1-64 characters from A-Z a-z 0-9 . _ -
@@ -61,6 +61,9 @@ import Testing
       OPTIONS:
         --format <format>       plain (one line per channel) or json (one object per
                                 line). (default: plain)
+        --id <id>               An id for the request, 1-64 characters from A-Z a-z
+                                0-9 . _ : -. Sent again with the same id (a retry), it
+                                changes nothing and prints the state as it is.
         --socket <path>         The daemon's socket. (default: $BADGED_SOCKET, else
                                 $XDG_RUNTIME_DIR/badged/badged.sock)
         -h, --help              Show help information.

@@ -147,13 +147,13 @@ import Testing
     let store = Store()
     let name = try #require(ChannelName("app:org.telegram.desktop"))
     try store.apply(.increment(5), to: name, now: 0)
-    try store.apply(.seen, to: name, now: 0)
+    try store.apply(.seen(upTo: .max), to: name, now: 0)
     try store.apply(.increment(2), to: name, now: 0)
     let outcome = try store.apply(.configure(set: override, reset: []), to: name, now: 0)
     let day = HistoryDay(day: 20787, figures: DayFigures(arrivals: 300, clears: 1, peak: 7), endCount: 7)
     for day in [nil, day] {
       var direct: [UInt8] = []
-      RecordCodec.append(outcome.channel, day: day, to: &direct)
+      RecordCodec.append(outcome.channel, day: day, id: nil, to: &direct)
       var built: [UInt8] = []
       RecordCodec.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
       #expect(direct == built)
@@ -186,10 +186,11 @@ import Testing
   }
 
   /// Each setting has a place of its own in a channel record: a flags bit that is neither
-  /// another's nor unseen's, or a tag that is neither another's nor the day's.
+  /// another's nor unseen's, or a tag that is neither another's nor the day's, the total's or
+  /// the request id's.
   @Test func everySettingHasAPlaceOfItsOwn() {
     var bits: [UInt8] = [RecordCodec.unseenBit]
-    var tags: [UInt8] = [RecordCodec.dayTag]
+    var tags: [UInt8] = RecordCodec.stateTags
     for key in SettingKey.allCases {
       switch key.record {
       case .fixed(let bit): bits.append(bit)

@@ -7,9 +7,9 @@ import Testing
   @Test func seen() {
     #expect(parse("SEEN mail") == .success(.seen(name("mail"))))
     #expect(parse("seen *") == .success(.seenAll))
-    #expect(parse("SEEN") == .failure(ProtocolError(.badArguments, "Missing channel; usage: SEEN <channel> | SEEN *")))
+    #expect(parse("SEEN") == .failure(ProtocolError(.badArguments, "Missing channel; usage: SEEN <channel> [upto=<total>] | SEEN *")))
     #expect(parse("SEEN m*") == .failure(ProtocolError(.badName, "Invalid channel name 'm*'; \(namingRule)")))
-    #expect(parse("SEEN a b") == .failure(ProtocolError(.badArguments, "Unexpected argument 'b'; usage: SEEN <channel> | SEEN *")))
+    #expect(parse("SEEN a b") == .failure(ProtocolError(.badArguments, "Unexpected argument 'b'; usage: SEEN <channel> [upto=<total>] | SEEN *")))
   }
 
   @Test func pulse() {
@@ -75,10 +75,10 @@ import Testing
     let store = Store(config: config)
     _ = try store.apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), to: name("mail"), now: 0)
     _ = try store.apply(.increment(4), to: name("mail"), now: 0)
-    _ = try store.apply(.seen, to: name("mail"), now: 0)
+    _ = try store.apply(.seen(upTo: .max), to: name("mail"), now: 0)
     store.setDND(DoNotDisturb(isOn: true, until: 0))
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("mail")), kind: .state, now: 0, to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=show unseen=0\n")
+    #expect(String(decoding: out, as: UTF8.self) == "STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=show unseen=0 total=4\n")
   }
 }

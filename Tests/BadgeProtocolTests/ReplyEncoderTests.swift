@@ -20,8 +20,8 @@ import Testing
   @Test func stateAndEventLines() throws {
     let store = Self.store()
     let mail = try store.apply(.increment(5), to: name("mail"), now: 1_000_000).channel
-    #expect(Self.state(mail, now: 1_000_000) == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5\n")
-    #expect(Self.state(mail, .event, now: 1_000_000) == "EVENT mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5\n")
+    #expect(Self.state(mail, now: 1_000_000) == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5 total=5\n")
+    #expect(Self.state(mail, .event, now: 1_000_000) == "EVENT mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5 total=5\n")
   }
 
   @Test func pulseIsTheTimeLeftRoundedUp() throws {
@@ -36,19 +36,19 @@ import Testing
   @Test func labelsPastMaxLabelAndDots() throws {
     let store = Self.store()
     let many = try store.apply(.set(100), to: name("chat"), now: 0).channel
-    #expect(Self.state(many, now: 5_000_000) == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=100\n")
+    #expect(Self.state(many, now: 5_000_000) == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=100 total=100\n")
     let dot = try store.apply(.increment(3), to: name("dots:a"), now: 0).channel
-    #expect(Self.state(dot, now: 0) == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=3\n")
+    #expect(Self.state(dot, now: 0) == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=3 total=3\n")
     let zero = try store.apply(.set(0), to: name("dots:a"), now: 0).channel
-    #expect(Self.state(zero, .event, now: 0) == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=0\n")
+    #expect(Self.state(zero, .event, now: 0) == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=0 total=3\n")
   }
 
   @Test func mutedAndNeverWrittenChannels() throws {
     let store = Self.store()
     _ = try store.apply(.mute, to: name("news"), now: 0)
     let news = try store.apply(.increment(2), to: name("news"), now: 0).channel
-    #expect(Self.state(news, now: 0) == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2 badge=count dnd=off unseen=2\n")
-    #expect(Self.state(store.channel(named: name("unseen")), now: 0) == "STATE unseen count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0\n")
+    #expect(Self.state(news, now: 0) == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2 badge=count dnd=off unseen=2 total=2\n")
+    #expect(Self.state(store.channel(named: name("unseen")), now: 0) == "STATE unseen count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0\n")
   }
 
   @Test func largestValues() throws {
@@ -56,7 +56,7 @@ import Testing
     store.restoreSeq(atLeast: UInt64.max - 2)
     _ = try store.apply(.configure(set: SettingsOverride(maxLabel: Limits.maxCount, pulseMs: 0), reset: []), to: name("big"), now: 0)
     let big = try store.apply(.set(Limits.maxCount), to: name("big"), now: 0).channel
-    #expect(Self.state(big, now: 0) == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647\n")
+    #expect(Self.state(big, now: 0) == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647 total=2147483647\n")
   }
 
   @Test func linesAreAppended() throws {
@@ -67,7 +67,7 @@ import Testing
     ReplyEncoder.appendData("badged 0.1.0 protocol=1", to: &out)
     ReplyEncoder.appendOK("pong", to: &out)
     #expect(String(decoding: out, as: UTF8.self) == """
-      STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1
+      STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1
       OK
       badged 0.1.0 protocol=1
       OK pong
@@ -132,7 +132,7 @@ import Testing
     let store = Store(config: config)
     let channel = try store.apply(.set(Limits.maxCount), to: name(longest), now: 0).channel
     let line = Self.state(channel, .event, now: 0)
-    #expect(line == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647\n")
-    #expect(line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9, "room for a 20-digit seq and a longer label")
+    #expect(line == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647 total=2147483647\n")
+    #expect(line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9 - 9, "room for a 20-digit seq, a 19-digit total and a longer label")
   }
 }

@@ -57,6 +57,8 @@ import Testing
     "EVENT mail count=1 label=1 dot=0 pulse=9223372036854775807 muted=0 seq=1",
     "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 unseen=-1",
     "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 unseen=2147483648",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=-1",
+    "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=9223372036854775808",
     "EVENT mail count=1 label=\(String(repeating: "9", count: 33)) dot=0 pulse=0 muted=0 seq=1",
     "STATE * dnd=1 left=2592000001",
     "STATE * dnd=1 left=-1",
@@ -67,12 +69,13 @@ import Testing
 
   @Test func theLargestValuesAreStates() {
     let label = String(repeating: "9", count: ReplyLine.maxLabelLength)
-    let line = "EVENT \(String(repeating: "m", count: 64)) count=2147483647 label=\(label) dot=0 pulse=3600000 muted=0 seq=1 unseen=2147483647"
+    let line = "EVENT \(String(repeating: "m", count: 64)) count=2147483647 label=\(label) dot=0 pulse=3600000 muted=0 seq=1 unseen=2147483647 total=9223372036854775807"
     guard case .event(let snapshot) = ReplyLine(line) else {
       Issue.record("not an event: \(ReplyLine(line))")
       return
     }
     #expect(snapshot.count == Limits.maxCount && snapshot.unseen == Limits.maxCount && snapshot.pulseMs == 3_600_000)
+    #expect(snapshot.total == Int.max)
     #expect(snapshot.label == label)
     #expect(ReplyLine("STATE * dnd=1 left=2592000000") == .dnd(DNDSnapshot(isOn: true, leftMs: 2_592_000_000), pushed: false))
   }

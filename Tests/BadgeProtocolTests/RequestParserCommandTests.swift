@@ -109,7 +109,7 @@ import Testing
 
   @Test(arguments: [
     (Request.Command.hello, "HELLO"), (.ping, "PING"), (.incr, "INCR <channel> [n]"), (.decr, "DECR <channel> [n]"),
-    (.set, "SET <channel> <n>"), (.clear, "CLEAR <channel> | CLEAR *"), (.get, "GET <channel>"), (.list, "LIST"),
+    (.set, "SET <channel> <n>"), (.clear, "CLEAR <channel> [upto=<total>] | CLEAR *"), (.get, "GET <channel>"), (.list, "LIST"),
     (.mute, "MUTE <channel>"), (.unmute, "UNMUTE <channel>"), (.configure, "CONFIGURE <channel> <key>=<value|default> ..."),
     (.watch, "WATCH [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
   ])

@@ -23,7 +23,7 @@ import Testing
     ("DECR", .badArguments, "Missing channel; usage: DECR <channel> [n]"),
     ("SET", .badArguments, "Missing channel; usage: SET <channel> <n>"),
     ("SET mail", .badArguments, "Missing count; usage: SET <channel> <n>"),
-    ("CLEAR", .badArguments, "Missing channel; usage: CLEAR <channel> | CLEAR *"),
+    ("CLEAR", .badArguments, "Missing channel; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
     ("GET", .badArguments, "Missing channel; usage: GET <channel>"),
     ("MUTE", .badArguments, "Missing channel; usage: MUTE <channel>"),
     ("UNMUTE", .badArguments, "Missing channel; usage: UNMUTE <channel>"),
@@ -37,8 +37,8 @@ import Testing
     ("INCR mail 1 2", .badArguments, "Unexpected argument '2'; usage: INCR <channel> [n]"),
     ("DECR mail 1 x", .badArguments, "Unexpected argument 'x'; usage: DECR <channel> [n]"),
     ("SET mail 1 2", .badArguments, "Unexpected argument '2'; usage: SET <channel> <n>"),
-    ("CLEAR * mail", .badArguments, "Unexpected argument 'mail'; usage: CLEAR <channel> | CLEAR *"),
-    ("CLEAR mail chat", .badArguments, "Unexpected argument 'chat'; usage: CLEAR <channel> | CLEAR *"),
+    ("CLEAR * mail", .badArguments, "Unexpected argument 'mail'; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
+    ("CLEAR mail chat", .badArguments, "Unexpected argument 'chat'; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
     ("GET a b", .badArguments, "Unexpected argument 'b'; usage: GET <channel>"),
     ("MUTE a b", .badArguments, "Unexpected argument 'b'; usage: MUTE <channel>"),
     ("UNMUTE a b", .badArguments, "Unexpected argument 'b'; usage: UNMUTE <channel>"),
@@ -122,6 +122,7 @@ import Testing
     #expect(ProtocolError.Code.allCases.map(\.rawValue) == [
       "unknown-command", "bad-arguments", "bad-name", "bad-number", "out-of-range", "bad-setting",
       "line-too-long", "bad-utf8", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
+      "id-reused",
     ])
   }
 
@@ -131,12 +132,12 @@ import Testing
   }
 
   @Test func parserCodesCoverAllButTheDaemonsOwn() {
-    // line-too-long comes from the line reader, and failed and the limits' codes from the
-    // daemon; every other code is one the parser gives.
+    // line-too-long comes from the line reader, and failed, the limits' codes and id-reused
+    // (which needs the saved ids) from the daemon; every other code is one the parser gives.
     var seen = Set(Self.table.map { $0.1.rawValue })
     seen.insert(ProtocolError.Code.badUTF8.rawValue)
     let expected = Set(ProtocolError.Code.allCases.map(\.rawValue)).subtracting([
-      "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
+      "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied", "id-reused",
     ])
     #expect(seen == expected)
   }

@@ -27,10 +27,10 @@ import Testing
   }
 
   @Test func theLineCarriesTheStepOnlyWhenItIsNotOne() throws {
-    let plain = "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4\n"
+    let plain = "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 total=4\n"
     #expect(try line(SettingsOverride(muted: false)) == plain)
     #expect(try line(SettingsOverride(step: 1)) == plain)
-    #expect(try line(SettingsOverride(step: 5)) == "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5\n")
+    #expect(try line(SettingsOverride(step: 5)) == "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5 total=4\n")
   }
 
   @Test func clientsReadTheStepAndTakeOneWithoutIt() {

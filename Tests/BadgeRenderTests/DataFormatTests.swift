@@ -26,6 +26,16 @@ import TestSupport
       """)
   }
 
+  /// The running total the daemon sent comes after `unseen`; a line without one (an older
+  /// daemon) adds no field.
+  @Test func theTotalFollowsUnseenWhenTheDaemonSentIt() {
+    var state = snapshot("ci", count: 2)
+    state.total = 9
+    var object = JSONObject()
+    object.addState(of: state)
+    #expect(object.text.contains(#""unseen":2,"total":9,"online":true}"#))
+  }
+
   @Test func rollingChannelAndOneLinePerChannel() {
     var watcher = ManualWatcher(.json, at: 10)
     watcher.receive(snapshot(count: 10))

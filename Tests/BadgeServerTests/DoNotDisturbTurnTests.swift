@@ -25,7 +25,7 @@ import Testing
     #expect(turns.take(writer) == ["STATE * dnd=1 left=1800000", "OK"])
     #expect(turns.take(watcher) == [
       "EVENT * dnd=1 left=1800000",
-      "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 badge=count dnd=hide unseen=1",
+      "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 badge=count dnd=hide unseen=1 total=1",
     ])
     turns.send(writer, "DND", "DND on 30m")
     turns.endTurn()
@@ -67,7 +67,7 @@ import Testing
     turns.send(writer, "PULSE mail 1500")
     turns.endTurn()
     #expect(turns.log.saved.count == saved)
-    #expect(turns.take(writer) == ["STATE mail count=2 label=2 dot=0 pulse=1500 muted=0 seq=1 badge=count dnd=off unseen=2", "OK"])
-    #expect(turns.take(watcher) == ["EVENT mail count=2 label=2 dot=0 pulse=1500 muted=0 seq=1 badge=count dnd=off unseen=2"])
+    #expect(turns.take(writer) == ["STATE mail count=2 label=2 dot=0 pulse=1500 muted=0 seq=1 badge=count dnd=off unseen=2 total=2", "OK"])
+    #expect(turns.take(watcher) == ["EVENT mail count=2 label=2 dot=0 pulse=1500 muted=0 seq=1 badge=count dnd=off unseen=2 total=2"])
   }
 }

@@ -49,7 +49,7 @@ import Testing
     #expect(!watcher.closed)
     #expect(turns.closed.map(\.id) == [writer.id, lateReader.id])
     #expect(writer.output.isEmpty && lateReader.output.isEmpty, "closed without replies")
-    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5", "OK"])
+    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5 total=5", "OK"])
   }
 
   /// The repair timer fires: the core tries a repair in a turn of its own.
@@ -87,7 +87,7 @@ import Testing
     #expect(turns.policy.nextRepair == nil)
     #expect(turns.log.repairs == 2)
     turns.send(client, "INCR mail")
-    #expect(turns.take(client) == ["STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3 badge=count dnd=off unseen=6", "OK"])
+    #expect(turns.take(client) == ["STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3 badge=count dnd=off unseen=6 total=6", "OK"])
     turns.endTurn()
     #expect(turns.log.savedCounts["mail"] == 6)
   }
@@ -119,6 +119,6 @@ import Testing
     turns.send(writer, "INCR mail")
     turns.commit.stage(turns.store.channel(named: name("other")))  // e.g. a reload's event
     turns.endTurn()
-    #expect(turns.take(watcher) == ["EVENT other count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0"])
+    #expect(turns.take(watcher) == ["EVENT other count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0"])
   }
 }

@@ -36,7 +36,7 @@ import Testing
 
   @Test func aWatcherThatReachesTheHighWaterMarkInsideARunFallsBehindThere() {
     let nearlyFull = turns.watcher()
-    let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1\n".utf8.count
+    let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1\n".utf8.count
     // Room for exactly two more lines before the high-water mark.
     nearlyFull.output = Array(repeating: 0x20, count: Subscriptions<Peer>.eventHighWater - 2 * line + 1)
     let writer = turns.peer()

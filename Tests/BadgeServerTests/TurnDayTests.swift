@@ -90,8 +90,8 @@ import Testing
     let replies = turns.take(client).filter { $0 != "OK" }
     let events = turns.take(watcher)
     #expect(events == [
-      "EVENT mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1",
-      "EVENT mail count=1 label=1 dot=0 pulse=5000 muted=0 seq=1 badge=count dnd=off unseen=1",
+      "EVENT mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1",
+      "EVENT mail count=1 label=1 dot=0 pulse=5000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1",
     ])
     #expect(replies == events.map { "STATE" + $0.dropFirst(5) })
   }

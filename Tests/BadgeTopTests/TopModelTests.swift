@@ -55,6 +55,17 @@ import Testing
     #expect(model.handle(.interrupt, at: 8) == [.quit])
   }
 
+  /// `c` clears what the page shows: up to the running total of the state it drew, so what
+  /// arrives after it stays (a daemon that sends no total gets a whole clear, as above).
+  @Test func clearingClearsUpToTheTotalShown() {
+    var model = model()
+    var mail = snapshot("mail", 3)
+    mail.total = 7
+    model.update(mail, at: 0.5)
+    _ = model.handle(.right, at: 1)
+    #expect(model.handle(.character("c"), at: 2) == [.send("CLEAR mail upto=7")])
+  }
+
   @Test func theWheelPicksAValueAndEnterSetsIt() {
     var model = model()
     _ = model.handle(.character("3"), at: 1)  // news, 120

@@ -32,6 +32,19 @@ import Testing
     for channel in 0..<3 { #expect(try count(daemon, "bench\(channel)") == expected[channel]) }
   }
 
+  /// `--command incr-id`: every INCR with an id of its own, so none is taken for a retry, and
+  /// the counts rise by exactly the number sent.
+  @Test func incrementsWithIdsAreEachCountedOnce() throws {
+    let daemon = try DaemonProcess(config: Self.neverSync)
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--clients", "4", "--pipeline", "5", "--requests", "200", "--channels", "2",
+      "--threads", "2", "--command", "incr-id",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(json["command"] as? String == "incr-id" && json["verified"] as? Bool == true)
+    #expect(try (count(daemon, "bench0") ?? 0) + (count(daemon, "bench1") ?? 0) == 200)
+  }
+
   @Test func fanOutReachesEveryWatcherWithEveryChange() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
     let (result, json) = try bench(["--socket", daemon.socket, "--mode", "fanout", "--watchers", "8", "--changes", "12"])
@@ -92,6 +105,8 @@ import Testing
     (["--clients", "2", "--threads", "3"], "--threads cannot exceed --clients"),
     (["--mode", "startup"], "startup needs a server command after --"),
     (["--command", "publish"], "--command publish is Redis's"),
+    (["--command", "incr-id", "--protocol", "redis"], "--command incr-id is badged's"),
+    (["--command", "decr"], "unknown command decr"),
     (["--clients"], "missing value for --clients"),
     (["--bogus", "1"], "unknown option --bogus"),
     (["--patterns", "0"], "bad number for --patterns: 0"),

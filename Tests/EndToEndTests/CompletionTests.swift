@@ -76,7 +76,7 @@ import TestSupport
       environment: environment, function: "_badgectl")
     #expect(replies.count == 9)
     #expect(replies.first?.split(separator: " ").map(String.init) == (try commands()))
-    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style= step=", "watch", "news", "toggle"])
+    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --upto --format --id --socket --help", "mail news", "style= step=", "watch", "news", "toggle"])
   }
 
   @Test func zshCompletesCommandsOptionsValuesAndChannels() throws {
@@ -98,7 +98,7 @@ import TestSupport
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == (try commands()).joined(separator: " "))
     #expect(Array(lines.dropFirst()) == [
-      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step= export=", "files",
+      "-- plain json", "-- --all --upto --format --id --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step= export=", "files",
     ])
   }
 
@@ -114,7 +114,7 @@ import TestSupport
     #expect(Set(offered[0]) == Set(try commands()))
     #expect(offered[1] == ["reload"])
     #expect(offered[2] == ["json", "plain"])
-    #expect(Set(offered[3]) == ["--all", "--format", "--help", "--socket"])
+    #expect(Set(offered[3]) == ["--all", "--upto", "--format", "--id", "--help", "--socket"])
     #expect(offered[4] == ["mail", "news"])
     #expect(offered[5] == ["watch"])
   }

@@ -62,7 +62,7 @@ import Testing
       "ERR bad-setting Invalid value 'my:app' for export: expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)",
     ])
     #expect(try client.request("GET ch") == before)
-    #expect(before == ["STATE ch count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK"])
+    #expect(before == ["STATE ch count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK"])
   }
 
   /// A desktop id is a D-Bus name, at most 255 bytes: a longer one is refused (it would make a

@@ -15,6 +15,29 @@ import Testing
     #expect(try app.nextLine() == "activated org.example.Chat")
   }
 
+  /// `open` clears what was shown when the click came: up to `--upto` (what `watch --open`
+  /// showed), else up to the total it read before the app opened, so what arrives while the
+  /// app starts stays.
+  @Test func whatArrivesWhileTheAppStartsStays() throws {
+    let fixture = try BridgeFixture()
+    let socket = fixture.daemon.socket
+    let app = try BusPeer(bus: fixture.bus)
+    // The app gets a new message as it starts: one more, before it answers Activate.
+    let arrives = [Binaries.badgectl.path, "--socket", socket, "incr", "app:org.example.Chat"]
+    #expect(try app.send((["app", "org.example.Chat"] + arrives).joined(separator: " ")) == "own 1")
+    try badgectl(["set", "app:org.example.Chat", "3"], socket: socket)  // total 3
+    let read = try badgectl(["open", "app:org.example.Chat"], socket: socket, environment: fixture.bus.environment)
+    #expect(read.status == 0, "\(read.stderr)")
+    #expect(read.stdout == "app:org.example.Chat 1 pulsing\n", "the one that arrived while it started")
+    #expect(try app.nextLine() == "activated org.example.Chat")
+    // A watcher showed total 6; 2 more came after it, and the app's start brings one more.
+    try badgectl(["incr", "app:org.example.Chat", "2"], socket: socket)  // count 3, total 6
+    try badgectl(["incr", "app:org.example.Chat", "2"], socket: socket)  // count 5, total 8
+    let shown = try badgectl(
+      ["open", "app:org.example.Chat", "--upto", "6"], socket: socket, environment: fixture.bus.environment)
+    #expect(shown.stdout == "app:org.example.Chat 3 pulsing\n", "the 2 after total 6 and the one that arrived")
+  }
+
   @Test func otherwiseItsDesktopFileIsLaunched() throws {
     let fixture = try BridgeFixture()
     let launched = fixture.folder.file("launched")

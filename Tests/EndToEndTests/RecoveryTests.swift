@@ -30,7 +30,7 @@ import TestSupport
     _ = try client.request("CONFIGURE app:x style=dot max_label=9 pulse_ms=100 step=5")
     _ = try client.request("SET app:x 12")
     let before = try client.request("LIST")
-    #expect(before.contains { $0.hasPrefix("STATE app:x ") && $0.hasSuffix(" step=5") })
+    #expect(before.contains { $0.hasPrefix("STATE app:x ") && $0.hasSuffix(" step=5 total=12") })
     #expect(daemon.stop() == 0)
     let again = try DaemonProcess(folder: daemon.folder)
     let after = try again.client().request("LIST")
@@ -106,6 +106,8 @@ import TestSupport
 
   @Test func emptyFilesAreAFreshStart() throws {
     let daemon = try DaemonProcess()
+    // The socket accepts before the state folder is loaded; a reply comes after it is.
+    #expect(try daemon.client().request("PING") == ["OK pong"])
     daemon.crash()
     try Self.write([], daemon.stateFile("journal"))
     let withEmptyJournal = try DaemonProcess(folder: daemon.folder)

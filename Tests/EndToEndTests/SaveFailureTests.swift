@@ -36,7 +36,7 @@ import Testing
     #expect(try run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--fsize=\(Self.limit):unlimited"]).status == 0)
 
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
+    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK watching"])
     let writer = try daemon.client()
     var acknowledged = 0
     while acknowledged < 2000 {

@@ -87,7 +87,7 @@ import Testing
     try badgectl(["set", "mail", "120"], socket: daemon.socket)
     let get = try jsonObject(badgectl(["get", "mail", "--format", "json"], socket: daemon.socket).stdout)
     let watched = try jsonObject(WatchProcess(["mail", "--format", "json"], socket: daemon.socket).readLine())
-    #expect(get.count == 11)
+    #expect(get.count == 12)
     for (key, value) in get {
       #expect("\(value)" == "\(watched[key] ?? "missing")", "\(key)")
     }

@@ -8,9 +8,10 @@
 /// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 ///
 /// This file holds the state, the lookups and `apply`; the rest is by subject beside it: a
-/// mutation's arithmetic (Mutation.swift), pulse windows (Store+Pulses), do-not-disturb
-/// (Store+DoNotDisturb), taking back unsaved changes (UndoLog, Store+Undo), a new config
-/// (Store+Reload), and what persistence puts back (Store+Recovery).
+/// mutation's arithmetic (Mutation.swift), request ids (Store+RequestIDs, RequestIDTable),
+/// pulse windows (Store+Pulses), do-not-disturb (Store+DoNotDisturb), taking back unsaved
+/// changes (UndoLog, Store+Undo), a new config (Store+Reload), and what persistence puts back
+/// (Store+Recovery).
 public final class Store {
   /// What `apply` did.
   public struct Outcome {
@@ -48,11 +49,17 @@ public final class Store {
   /// The daemon sets it from the wall clock before it applies requests; the store reads no
   /// clock.
   public var today = 0
+  /// The ids of the requests saved last (`id=<token>`), to answer a retry without carrying
+  /// it out again.
+  public internal(set) var requestIDs: RequestIDTable
   /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
   var undo = UndoLog()
 
-  public init(config: DaemonConfig = DaemonConfig()) {
+  /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
+  ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
+  public init(config: DaemonConfig = DaemonConfig(), requestIDCapacity: Int = RequestIDTable.defaultCapacity) {
     self.config = config
+    requestIDs = RequestIDTable(capacity: requestIDCapacity)
     createConfiguredChannels()
   }
 
@@ -76,7 +83,8 @@ public final class Store {
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
   /// then what the store keeps beside the channel: the limit on its pool's channels,
-  /// do-not-disturb, the pulse window, history, how to undo it, and `seq`.
+  /// do-not-disturb, the pulse window, history, how to undo it, and `seq`. (A request's id is
+  /// saved after it, by `saveID(ofChange:)` or `saveID(_:)`.)
   ///
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
@@ -107,8 +115,8 @@ public final class Store {
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
   public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
-      // A decrement to 0 cannot be refused.
-      if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
+      // A clear cannot be refused.
+      if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
@@ -118,7 +126,7 @@ public final class Store {
   /// unseen items, in name order.
   public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.seen(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }

@@ -105,8 +105,9 @@ import Testing
       #expect(try other.request("PING") == ["OK pong"])
     }
     #expect(lines.count == 10_001)
+    // Each line whole, the running total at its end as on every state line.
     for (i, line) in lines.dropLast().enumerated() {
-      guard line.hasPrefix("STATE \(Self.channel(i)) count=\(i + 1) ") else {
+      guard line.hasPrefix("STATE \(Self.channel(i)) count=\(i + 1) "), line.hasSuffix(" total=\(i + 1)") else {
         Issue.record("line \(i): \(line)")
         break
       }

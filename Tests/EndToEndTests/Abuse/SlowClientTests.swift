@@ -61,7 +61,7 @@ import Testing
     #expect(refused.count == 1 && refused[0].hasPrefix("ERR full "), "\(refused)")
     #expect(try client.request("MUTE d").first?.hasPrefix("ERR full ") == true, "a setting makes a channel too")
     #expect(try client.request("INCR a").last == "OK", "kept channels still change")
-    #expect(try client.request("GET d") == ["STATE d count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK"])
+    #expect(try client.request("GET d") == ["STATE d count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK"])
     _ = try client.request("CLEAR b")
     #expect(try client.request("INCR d").last == "OK", "a cleared channel makes room")
     #expect(try client.request("LIST").count == 4)

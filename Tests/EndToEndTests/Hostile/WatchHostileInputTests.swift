@@ -33,9 +33,11 @@ import Testing
       [Binaries.badgectl.path, "watch", "--format", "plain", "--no-motion", "--template", "{channel}={label}"],
       environment: environment, stdout: .pipe, stderr: .file(errors))
     var output = LineInput(fd: watch.output)
-    /// Reads the watcher's lines until one shows `shown` among its channels.
+    /// Reads the watcher's lines until one shows `shown` among its channels. Its first line
+    /// comes once the garbage (over 100 MiB, made as it goes) is sent and read, which on a
+    /// machine busy with the rest of the suite can take minutes.
     func read(until shown: String, _ what: String) throws {
-      while let line = try output.next(timeout: 120, what: "badgectl watch") {
+      while let line = try output.next(timeout: 300, what: "badgectl watch") {
         if (" " + line + " ").contains(" \(shown) ") { return }
       }
       throw TestFailure("watch ended before \(what)")
