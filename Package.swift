@@ -98,7 +98,8 @@ let package = Package(
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
-    .testTarget(name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
+    .testTarget(
+      name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.

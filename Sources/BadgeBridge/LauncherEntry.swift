@@ -20,7 +20,8 @@ public struct LauncherEntryUpdate: Equatable, Sendable {
 
     public var description: String {
       switch self {
-      case .signature(let signature): return "with signature '\(signature)', expected '\(LauncherEntryUpdate.signature)'"
+      case .signature(let signature):
+        return "with signature '\(signature)', expected '\(LauncherEntryUpdate.signature)'"
       case .noDesktopID(let uri): return "for '\(uri)': no desktop id in it"
       }
     }

@@ -68,7 +68,9 @@ extension DaemonConfig {
   /// Applies one entry of `[bridge]` or `[notifications]`; `false` when `section` is neither.
   ///
   /// - Throws: the reason, phrased to follow `file:line: `.
-  static func parseBusEntry(_ entry: ConfigEntry, into config: inout DaemonConfig) throws(SettingKey.InvalidValue) -> Bool {
+  static func parseBusEntry(_ entry: ConfigEntry, into config: inout DaemonConfig) throws(SettingKey.InvalidValue)
+    -> Bool
+  {
     func invalid(_ reason: String) -> SettingKey.InvalidValue {
       SettingKey.InvalidValue(reason: "Invalid value '\(entry.value)' for \(entry.key): \(reason)")
     }
@@ -116,7 +118,8 @@ extension DaemonConfig {
   }
 
   static func unknownKey(_ entry: ConfigEntry, _ keys: [String]) -> SettingKey.InvalidValue {
-    SettingKey.InvalidValue(reason: "Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(keys.joined(separator: ", "))")
+    SettingKey.InvalidValue(
+      reason: "Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(keys.joined(separator: ", "))")
   }
 }
 

@@ -120,7 +120,8 @@ public struct ByteWriter {
       (cursor + i).storeBytes(of: pairs.loadUnaligned(fromByteOffset: 2 * pair, as: UInt16.self), as: UInt16.self)
     }
     if v >= 10 {
-      cursor.storeBytes(of: pairs.loadUnaligned(fromByteOffset: 2 * Int(truncatingIfNeeded: v), as: UInt16.self), as: UInt16.self)
+      cursor.storeBytes(
+        of: pairs.loadUnaligned(fromByteOffset: 2 * Int(truncatingIfNeeded: v), as: UInt16.self), as: UInt16.self)
     } else {
       cursor.storeBytes(of: UInt8(truncatingIfNeeded: v) &+ 0x30, as: UInt8.self)
     }
@@ -128,7 +129,8 @@ public struct ByteWriter {
   }
 
   /// "00" to "99": the two digits of every number below 100.
-  @usableFromInline static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+  @usableFromInline static let digitPairs: StaticString =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
 
   /// The decimal digits of a non-negative `value` (a negative one writes 0).
   @inlinable @inline(__always)

@@ -27,7 +27,8 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
     }
     if wild {
       exactName = nil
-      isPrefix = bytes.last == UInt8(ascii: "*")
+      isPrefix =
+        bytes.last == UInt8(ascii: "*")
         && !bytes.dropLast().contains { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "?") }
     } else {
       guard let name = bytes.withUnsafeBytes({ ChannelName(bytes: $0) }) else { return nil }

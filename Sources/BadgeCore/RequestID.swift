@@ -32,7 +32,8 @@ public struct RequestID: Hashable, Sendable, CustomStringConvertible {
   public init?(token: UnsafeRawBufferPointer, fingerprint: UInt64) {
     guard RequestID.isValidToken(token) else { return nil }
     let hash = RequestID.tokenHash(token)
-    self.init(high: UInt64(truncatingIfNeeded: hash >> 64), low: UInt64(truncatingIfNeeded: hash), fingerprint: fingerprint)
+    self.init(
+      high: UInt64(truncatingIfNeeded: hash >> 64), low: UInt64(truncatingIfNeeded: hash), fingerprint: fingerprint)
   }
 
   /// The id of `token` given as text; `nil` when it breaks the rule.

@@ -151,7 +151,8 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
       throw InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
     }
     guard id.utf8.count <= Limits.maxDesktopIDLength else {
-      throw InvalidValue(reason: "a desktop id is at most \(Limits.maxDesktopIDLength) bytes, this one is \(id.utf8.count)")
+      throw InvalidValue(
+        reason: "a desktop id is at most \(Limits.maxDesktopIDLength) bytes, this one is \(id.utf8.count)")
     }
     return id
   }

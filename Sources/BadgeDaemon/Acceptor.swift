@@ -33,7 +33,10 @@ final class Acceptor {
 
   /// Logs a warning a client can cause over and over, at most once per reason per interval
   /// and then a count (the core's `RepeatedWarnings`).
-  private func warn(_ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String, _ fields: @autoclosure () -> [Logger.Field] = []) {
+  private func warn(
+    _ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String,
+    _ fields: @autoclosure () -> [Logger.Field] = []
+  ) {
     server.core.warn(reason, message(), fields())
   }
 
@@ -50,7 +53,7 @@ final class Acceptor {
       let fd: FileDescriptor?
       do {
         fd = try UnixSocket.accept(listener)
-      } catch where error.isOutOfDescriptors {
+      } catch  where error.isOutOfDescriptors {
         pause(error)
         return
       } catch {
@@ -66,14 +69,17 @@ final class Acceptor {
     let peer = UnixSocket.peerCredentials(fd)
     guard let peer, peer.isThisUser else {
       warn(
-        .otherUser, "Refused a connection from pid \(peer.map { String($0.pid) } ?? "unknown"), uid \(peer.map { String($0.uid) } ?? "unknown"): only this user may connect.",
+        .otherUser,
+        "Refused a connection from pid \(peer.map { String($0.pid) } ?? "unknown"), uid \(peer.map { String($0.uid) } ?? "unknown"): only this user may connect.",
         peer.map { [.clientPID($0.pid)] } ?? [])
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
       return
     }
     let limit = server.store.config.limits.maxClients
     if server.clientCount >= limit {
-      warn(.clientsPastLimit, "\(limit) clients are connected ([limits] max_clients); refusing new connections until one leaves.")
+      warn(
+        .clientsPastLimit,
+        "\(limit) clients are connected ([limits] max_clients); refusing new connections until one leaves.")
       refuse(fd, ProtocolError(.busy, "\(limit) clients are connected already ([limits] max_clients); try again later"))
       return
     }
@@ -96,7 +102,8 @@ final class Acceptor {
   private func pause(_ error: Errno) {
     warn(
       .outOfDescriptors,
-      "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free.")
+      "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free."
+    )
     source?.setEvents([])
     backoffTimer?.schedule(at: server.loop.now + Acceptor.backoff)
   }

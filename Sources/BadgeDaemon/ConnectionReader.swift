@@ -66,7 +66,9 @@ final class ConnectionReader {
     let fd = Int(connection.fd.rawValue)
     try poll.add(connection.fd, events: .readable)
     connection.poll = poll
-    if fd >= byDescriptor.count { byDescriptor.append(contentsOf: repeatElement(nil, count: fd + 1 - byDescriptor.count)) }
+    if fd >= byDescriptor.count {
+      byDescriptor.append(contentsOf: repeatElement(nil, count: fd + 1 - byDescriptor.count))
+    }
     byDescriptor[fd] = connection
   }
 
@@ -196,7 +198,8 @@ final class ConnectionReader {
       case .line(let line): core.handleLine(line, from: connection)
       case .tooLong:
         ReplyEncoder.appendError(
-          ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
+          ProtocolError(
+            .lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
           to: &connection.output)
       }
       return lines < connection.linesLeft && connection.pendingOutput < highWater && !connection.closeAfterFlush

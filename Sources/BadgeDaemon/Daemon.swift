@@ -37,7 +37,9 @@ public enum Daemon {
       case .run(let parsed): options = parsed
       }
     } catch {
-      write("Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n", to: .standardError)
+      write(
+        "Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n",
+        to: .standardError)
       return ExitStatus.usage
     }
 

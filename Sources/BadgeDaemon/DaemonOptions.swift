@@ -71,7 +71,10 @@ public struct DaemonOptions: Equatable {
       case "--log-level":
         let text = try value()
         guard let level = Logger.Level(name: text) else {
-          throw UsageError(message: "Invalid log level '\(text)'; expected one of \(Logger.Level.allCases.map(\.name).joined(separator: ", "))")
+          throw UsageError(
+            message:
+              "Invalid log level '\(text)'; expected one of \(Logger.Level.allCases.map(\.name).joined(separator: ", "))"
+          )
         }
         options.logLevel = level
       default:

@@ -85,7 +85,8 @@ final class HookOutputRelay {
   /// The pipe is readable: one read.
   fileprivate func readOnce() {
     guard let input else { return }
-    let result = output.buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try input.read(into: raw) } }
+    let result = output.buffer.withUnsafeMutableBytes { raw in Result { () throws(Errno) in try input.read(into: raw) }
+    }
     switch result {
     case .success(.processed(let n)):
       output.buffer.withUnsafeBytes { raw in

@@ -85,7 +85,9 @@ final class LauncherEntryBridge: EventObserver {
       return
     }
     if !effect.skipped.isEmpty {
-      logger.debug("LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)])
+      logger.debug(
+        "LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)]
+      )
     }
     if let count = effect.count, !set(channel, count, why: "LauncherEntry from \(sender)") {
       table.forget(channel, from: sender)  // nothing of a refused app is kept

@@ -39,10 +39,11 @@ final class NotificationMonitor {
   func connected(_ bus: BusConnection) throws(SystemError) {
     // The calls the monitor sees go no further: sd-bus would answer them, and a monitor that
     // sends anything is disconnected.
-    slots.append(try bus.addFilter { [unowned self] message in
-      seen(message)
-      return message.kind == .methodCall
-    })
+    slots.append(
+      try bus.addFilter { [unowned self] message in
+        seen(message)
+        return message.kind == .methodCall
+      })
     let call = try bus.callMethod(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
       interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",
@@ -73,7 +74,9 @@ final class NotificationMonitor {
         change(.increment(1), channel, why: "a notification from \(caller)")
       }
     case .methodReturn:
-      guard let server = message.sender, let caller = message.destination, let serial = message.replySerial else { return }
+      guard let server = message.sender, let caller = message.destination, let serial = message.replySerial else {
+        return
+      }
       counter.answered(server: server, caller: caller, replySerial: serial, arguments: message.arguments())
     case .signal where message.interface == "org.freedesktop.DBus" && message.member == "NameOwnerChanged":
       logger.debug("The notification daemon's name changed hands: forgot the notifications shown before.")
@@ -82,7 +85,10 @@ final class NotificationMonitor {
       guard let sender = message.sender else { return }
       let arguments = message.arguments()
       let acted = message.member == "ActionInvoked"
-      let done = acted ? counter.actionInvoked(sender: sender, arguments: arguments) : counter.closed(sender: sender, arguments: arguments)
+      let done =
+        acted
+        ? counter.actionInvoked(sender: sender, arguments: arguments)
+        : counter.closed(sender: sender, arguments: arguments)
       if let done { change(.decrement(1), done, why: "a notification was \(acted ? "acted on" : "dismissed")") }
     default:
       return

@@ -98,7 +98,9 @@ final class Server: ClientTransport {
     repairTimer?.arm(at: core.policy.nextRepair)
     // `nextFlush` is a pass over the reasons; with none remembered and no timer armed (nearly
     // every turn) there is nothing to look at.
-    if core.warnings.reasonCount > 0 || warningsTimer?.deadline != nil { warningsTimer?.arm(at: core.warnings.nextFlush) }
+    if core.warnings.reasonCount > 0 || warningsTimer?.deadline != nil {
+      warningsTimer?.arm(at: core.warnings.nextFlush)
+    }
     logOutput?.watchForRoom(on: loop)
     reader.turnEnded(watchers: core.watcherCount)
     if timed, let turn = turnTimer.ended(began: began) {
@@ -129,7 +131,9 @@ final class Server: ClientTransport {
     let limit = store.config.limits.lineTimeoutMs
     logger.debug("Client \(connection.id): no end of line within \(limit) ms, closing.")
     ReplyEncoder.appendError(
-      ProtocolError(.timeout, "A line was begun and not finished within \(limit) ms ([limits] line_timeout_ms); closing the connection"),
+      ProtocolError(
+        .timeout,
+        "A line was begun and not finished within \(limit) ms ([limits] line_timeout_ms); closing the connection"),
       to: &connection.output)
     connection.closeAfterFlush = true
     connection.readPaused = true

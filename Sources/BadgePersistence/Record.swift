@@ -35,7 +35,6 @@ public enum Record: Equatable, Sendable {
   }
 }
 
-
 /// What persists of one channel's day: the figures and the count it ended with so far, and
 /// the sequence number of the change that last touched it (so a snapshot that covers it makes
 /// the journal's copy redundant).

@@ -26,18 +26,20 @@ public enum RecordCodec {
   static let stateTags: [UInt8] = [dayTag, totalTag, idTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
-  static let fixedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
-    if case .fixed(let bit) = key.record { return (bit, key) } else { return nil }
-  })
+  static let fixedSettings: [UInt8: SettingKey] = Dictionary(
+    uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+      if case .fixed(let bit) = key.record { return (bit, key) } else { return nil }
+    })
 
   /// The flags bits of the fixed fields (`unseen`'s and the settings'), in the order the fields
   /// follow the flags.
   static let fixedBits: [UInt8] = ([unseenBit] + fixedSettings.keys).sorted()
 
   /// The settings kept as tagged extensions, by tag.
-  static let taggedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
-    if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
-  })
+  static let taggedSettings: [UInt8: SettingKey] = Dictionary(
+    uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+      if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
+    })
 
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
@@ -291,7 +293,9 @@ public enum RecordCodec {
       // The id came later; a record written before it ends here.
       var saved: SavedRequestID?
       if !reader.isAtEnd {
-        guard reader.byte() == idTag, let seq: UInt64 = reader.integer(), let id = reader.requestID() else { return nil }
+        guard reader.byte() == idTag, let seq: UInt64 = reader.integer(), let id = reader.requestID() else {
+          return nil
+        }
         saved = SavedRequestID(seq: seq, id: id)
       }
       record = .doNotDisturb(until: on == 1 ? until : nil, id: saved)

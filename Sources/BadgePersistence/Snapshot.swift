@@ -94,7 +94,8 @@ public struct Snapshot: Equatable, Sendable {
       case .badHeader: problem = "it is not a badged snapshot"
       case .corrupt(let offset, let reason): problem = problem ?? "damage at byte \(offset): \(reason)"
       case .tornTail(let offset, _):
-        problem = problem ?? (ended ? "unexpected bytes after its end, at byte \(offset)" : "it is cut short at byte \(offset)")
+        problem =
+          problem ?? (ended ? "unexpected bytes after its end, at byte \(offset)" : "it is cut short at byte \(offset)")
       }
     } else if bytes.isEmpty {
       problem = "it is empty"

@@ -37,11 +37,25 @@ public enum Request: Equatable, Sendable {
 
   /// The command words, as clients send them (in any case).
   public enum Command: String, CaseIterable, Sendable {
-    case hello = "HELLO", ping = "PING", incr = "INCR", decr = "DECR", set = "SET"
-    case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
-    case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", reload = "RELOAD", quit = "QUIT"
+    case hello = "HELLO"
+    case ping = "PING"
+    case incr = "INCR"
+    case decr = "DECR"
+    case set = "SET"
+    case clear = "CLEAR"
+    case get = "GET"
+    case list = "LIST"
+    case mute = "MUTE"
+    case unmute = "UNMUTE"
+    case configure = "CONFIGURE"
+    case watch = "WATCH"
+    case unwatch = "UNWATCH"
+    case reload = "RELOAD"
+    case quit = "QUIT"
     case stats = "STATS"
-    case seen = "SEEN", pulse = "PULSE", dnd = "DND"
+    case seen = "SEEN"
+    case pulse = "PULSE"
+    case dnd = "DND"
   }
 }
 
@@ -122,9 +136,15 @@ extension Request {
       w.write(decimal: value)
     }
     switch self {
-    case .increment(let name, let n): word("INCR", name); number(" ", n)
-    case .decrement(let name, let n): word("DECR", name); number(" ", n)
-    case .set(let name, let n): word("SET", name); number(" ", n)
+    case .increment(let name, let n):
+      word("INCR", name)
+      number(" ", n)
+    case .decrement(let name, let n):
+      word("DECR", name)
+      number(" ", n)
+    case .set(let name, let n):
+      word("SET", name)
+      number(" ", n)
     case .clear(let name, let upTo):
       word("CLEAR", name)
       if let upTo { number(" upto=", upTo) }
@@ -147,7 +167,10 @@ extension Request {
       }
     case .dnd(.on(let ms)):
       word("DND on")
-      if let ms { number(" ", ms); w.write("ms") }
+      if let ms {
+        number(" ", ms)
+        w.write("ms")
+      }
     case .dnd(.off): word("DND off")
     case .dnd(.toggle): word("DND toggle")
     case .dnd(.query), .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: break

@@ -137,7 +137,9 @@ public enum RequestParser {
   static let namingRule = ChannelName.namingRule
 
   /// The rest of the line as channel names or globs.
-  private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError) -> [ChannelPattern] {
+  private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError)
+    -> [ChannelPattern]
+  {
     var patterns: [ChannelPattern] = []
     var next = first ?? words.nextPositional()
     while let word = next {
@@ -189,7 +191,8 @@ public enum RequestParser {
 
   /// A count or amount: digits only, within 0 (or 1) … `Limits.maxCount`.
   private static func number(_ word: UnsafeRawBufferPointer, allowZero: Bool) throws(ProtocolError) -> Int {
-    let wanted = allowZero ? "a whole number from 0 to \(Limits.maxCount)" : "a whole number from 1 to \(Limits.maxCount)"
+    let wanted =
+      allowZero ? "a whole number from 0 to \(Limits.maxCount)" : "a whole number from 1 to \(Limits.maxCount)"
     guard let value = DecimalParser.parse(word) else {
       if !word.isEmpty && word.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
         throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
@@ -209,7 +212,8 @@ public enum RequestParser {
   private static func pulseLength(_ word: UnsafeRawBufferPointer) throws(ProtocolError) -> Int {
     guard let value = DecimalParser.parse(word), Limits.pulseMs.contains(value), value > 0 else {
       throw ProtocolError(
-        .badNumber, "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
+        .badNumber,
+        "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
     }
     return value
   }
@@ -225,10 +229,13 @@ public enum RequestParser {
       let text = String(decoding: length, as: UTF8.self)
       guard let ms = DurationParser.milliseconds(text) else {
         throw ProtocolError(
-          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h"
+        )
       }
       guard Limits.dndMs.contains(ms) else {
-        throw ProtocolError(.outOfRange, "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
+        throw ProtocolError(
+          .outOfRange,
+          "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
       }
       return .on(ms: ms)
     default:
@@ -283,8 +290,9 @@ public enum RequestParser {
 
   /// Upper-case command words in the order they are tried: the hot ones first.
   private static let commandTable: [([UInt8], Request.Command)] = {
-    let order: [Request.Command] = [.incr, .decr, .set, .get, .clear] +
-      Request.Command.allCases.filter { ![.incr, .decr, .set, .get, .clear].contains($0) }
+    let order: [Request.Command] =
+      [.incr, .decr, .set, .get, .clear]
+      + Request.Command.allCases.filter { ![.incr, .decr, .set, .get, .clear].contains($0) }
     return order.map { (Array($0.rawValue.utf8), $0) }
   }()
 

@@ -155,9 +155,10 @@ public enum StatsLines {
           leftOut += 1
           return
         }
-        stats.append(ChannelStats(
-          channel: channel, period: period, firstDay: from.dayNumber,
-          days: Array(repeating: .zero, count: period.days)))
+        stats.append(
+          ChannelStats(
+            channel: channel, period: period, firstDay: from.dayNumber,
+            days: Array(repeating: .zero, count: period.days)))
       case .day(let channel, let date, let figures)?:
         guard leftOut == 0, let last = stats.indices.last, stats[last].channel == channel else { return }
         let offset = date.dayNumber - stats[last].firstDay

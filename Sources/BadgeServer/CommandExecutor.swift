@@ -73,7 +73,9 @@ final class CommandExecutor<Client: Peer> {
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
       guard total <= limit else {
         ReplyEncoder.appendError(
-          ProtocolError(.tooManyPatterns, "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
+          ProtocolError(
+            .tooManyPatterns,
+            "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
           to: &client.output)
         return
       }
@@ -151,7 +153,8 @@ final class CommandExecutor<Client: Peer> {
       return false
     case .reused:
       ReplyEncoder.appendError(
-        ProtocolError(.idReused, "The id was given to another request before; nothing changed (a new request needs a new id)"),
+        ProtocolError(
+          .idReused, "The id was given to another request before; nothing changed (a new request needs a new id)"),
         to: &client.output)
     case .repeated:
       logger.debug("Client \(client.id): a retry of '\(request.canonical)', answered without carrying it out.")
@@ -170,7 +173,8 @@ final class CommandExecutor<Client: Peer> {
   }
 
   /// Applies a change and replies with the channel's state line.
-  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String) {
+  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String)
+  {
     do throws(ChangeRefusal) {
       let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
       if outcome.changed {
@@ -186,11 +190,14 @@ final class CommandExecutor<Client: Peer> {
         ReplyEncoder.appendError(refusal, to: &client.output)
       case .refused(.countOutOfRange(let current)):
         ReplyEncoder.appendError(
-          ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
+          ProtocolError(
+            .outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &client.output)
       case .refused(.full(let limit)):
         ReplyEncoder.appendError(
-          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
+          ProtocolError(
+            .full,
+            "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
           to: &client.output)
       }
     }

@@ -204,7 +204,9 @@ final class Subscriptions<Client: Peer> {
 
   /// Gives the run's one event to a watcher of its channel, as the loop of `publishRun` would.
   @inline(__always)
-  private func deliverOne(_ line: UnsafeBufferPointer<UInt8>, to watcher: Client, index: Int, first: UInt64, _ events: TurnEvents) {
+  private func deliverOne(
+    _ line: UnsafeBufferPointer<UInt8>, to watcher: Client, index: Int, first: UInt64, _ events: TurnEvents
+  ) {
     guard watcher.behindFrom == nil, watcher.watchedFromEvent <= index else { return }
     append(line: 0, line, to: watcher, first: first, events, index..<index + 1)
     sendQueue.add(watcher)
@@ -227,7 +229,8 @@ final class Subscriptions<Client: Peer> {
     if lineEnds.count == 1 {
       watcher.output.append(contentsOf: lines)
     } else {
-      watcher.output.append(contentsOf: UnsafeBufferPointer(rebasing: lines[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]]))
+      watcher.output.append(
+        contentsOf: UnsafeBufferPointer(rebasing: lines[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]]))
     }
     return true
   }

@@ -64,14 +64,16 @@ public final class BackgroundFlush {
     let descriptor = try file.duplicateDescriptor()
     let job = Job(descriptor: descriptor, path: file.path, wakeUp: wakeUpWriter)
     let context = Unmanaged.passRetained(job).toOpaque()
-    let status = pthread_create(&job.thread, nil, { context in
-      let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-      if fdatasync(job.descriptor) != 0 { job.error = errno }
-      close(job.descriptor)
-      var byte: UInt8 = 1
-      _ = write(job.wakeUp, &byte, 1)
-      return nil
-    }, context)
+    let status = pthread_create(
+      &job.thread, nil,
+      { context in
+        let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+        if fdatasync(job.descriptor) != 0 { job.error = errno }
+        close(job.descriptor)
+        var byte: UInt8 = 1
+        _ = write(job.wakeUp, &byte, 1)
+        return nil
+      }, context)
     guard status == 0 else {
       Unmanaged<Job>.fromOpaque(context).release()
       close(descriptor)

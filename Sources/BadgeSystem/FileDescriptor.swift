@@ -65,7 +65,9 @@ public struct FileDescriptor: Hashable, Sendable, ByteSource {
 
   /// A new pipe, both ends close-on-exec (a child gets an end only through `dup2`), the read
   /// end non-blocking when asked (read from the loop), the write end as asked.
-  public static func pipe(nonBlockingRead: Bool, nonBlockingWrite: Bool) throws(SystemError) -> (read: FileDescriptor, write: FileDescriptor) {
+  public static func pipe(nonBlockingRead: Bool, nonBlockingWrite: Bool) throws(SystemError) -> (
+    read: FileDescriptor, write: FileDescriptor
+  ) {
     var ends: [CInt] = [-1, -1]
     guard Glibc.pipe(&ends) == 0 else { throw SystemError("create a pipe", .current) }
     let (read, write) = (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))

@@ -24,7 +24,8 @@ public final class LogOutput: LogSink, Sendable {
 
   /// Lines for `destination`. A test names another descriptor than standard error, or another
   /// path than journald's socket.
-  public init(_ destination: Logger.Destination, standardError fd: CInt = 2, journalPath: String = Journald.socketPath) {
+  public init(_ destination: Logger.Destination, standardError fd: CInt = 2, journalPath: String = Journald.socketPath)
+  {
     self.destination = destination
     let journal = destination == .journal ? JournalSocket(path: journalPath) : nil
     let prefix: Bool

@@ -8,7 +8,9 @@ struct Options {
   /// for a memory reading, start-up to the first answer, one large reply beside PINGs; `wait`
   /// (until a server answers PING, for scripts) and the echo server (the generator's ceiling).
   enum Mode: String {
-    case throughput, fanout, fanoutLoad = "fanout-load", hold, startup, reply, wait, echo
+    case throughput, fanout
+    case fanoutLoad = "fanout-load"
+    case hold, startup, reply, wait, echo
   }
 
   var mode = Mode.throughput
@@ -56,9 +58,16 @@ struct Options {
     var args = arguments[...]
     while let flag = args.popFirst() {
       switch flag {
-      case "--": options.command = Array(args); args = []; continue
-      case "--serve-echo": options.mode = .echo; continue
-      case "--no-verify": options.verify = false; continue
+      case "--":
+        options.command = Array(args)
+        args = []
+        continue
+      case "--serve-echo":
+        options.mode = .echo
+        continue
+      case "--no-verify":
+        options.verify = false
+        continue
       default: break
       }
       guard let value = args.popFirst() else { usageError("missing value for \(flag)") }
@@ -71,13 +80,16 @@ struct Options {
       case "--pipeline": options.pipeline = positive(flag, value)
       case "--channels": options.channels = positive(flag, value)
       case "--threads": options.threads = positive(flag, value)
-      case "--watchers": options.watchers = valid(Int(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--watchers":
+        options.watchers = valid(Int(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--changes": options.changes = positive(flag, value)
-      case "--timeout": options.timeoutSeconds = valid(Double(value).flatMap { $0 > 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--timeout":
+        options.timeoutSeconds = valid(Double(value).flatMap { $0 > 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--ping-interval-ms": options.pingIntervalMs = positive(flag, value)
       case "--patterns": options.patterns = positive(flag, value)
       case "--request": options.request = value
-      case "--hold-seconds": options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--hold-seconds":
+        options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--server-pid": options.serverPID = Int32(positive(flag, value))
       case "--command":
         guard ["incr", "incr-id", "publish"].contains(value) else { usageError("unknown command \(value)") }
@@ -88,7 +100,9 @@ struct Options {
     }
     if options.socket.isEmpty { usageError("--socket is required") }
     if options.mode == .startup && options.command.isEmpty { usageError("startup needs a server command after --") }
-    if options.mode != .startup && !options.command.isEmpty { usageError("a command after -- is only for --mode startup") }
+    if options.mode != .startup && !options.command.isEmpty {
+      usageError("a command after -- is only for --mode startup")
+    }
     if options.publish && options.wire != .redis { usageError("--command publish is Redis's") }
     if options.ids && options.wire != .badged { usageError("--command incr-id is badged's") }
     if options.threads > options.clients { usageError("--threads cannot exceed --clients") }

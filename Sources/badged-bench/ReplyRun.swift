@@ -32,7 +32,8 @@ struct ReplyRun {
     emit(
       "{\"mode\":\"reply\",\"request\":\"\(options.request)\",\"reply_bytes\":\(reply.bytes),"
         + "\"reply_lines\":\(reply.lines),\"status\":\"\(reply.status)\",\"seconds\":\(seconds(elapsed))\(firstByte),"
-        + "\"hold_seconds\":\(options.holdSeconds)\(held)\(peak),\"pings\":\(pings.count),\(pings.json(prefix: "ping_"))}")
+        + "\"hold_seconds\":\(options.holdSeconds)\(held)\(peak),\"pings\":\(pings.count),\(pings.json(prefix: "ping_"))}"
+    )
   }
 
   /// A field of `/proc/PID/status`, in KiB (`VmRSS`, `VmHWM`); 0 when it cannot be read.
@@ -88,7 +89,8 @@ final class ReplyCounter {
         if length < 2 || isStatus { kept.append(byte) }
         length += 1
         if length == 2 {
-          isStatus = (kept[0] == UInt8(ascii: "O") && kept[1] == UInt8(ascii: "K"))
+          isStatus =
+            (kept[0] == UInt8(ascii: "O") && kept[1] == UInt8(ascii: "K"))
             || (kept[0] == UInt8(ascii: "E") && kept[1] == UInt8(ascii: "R"))
         }
       }

@@ -138,7 +138,8 @@ final class ThroughputWorker: @unchecked Sendable {
     scratch.removeAll(keepingCapacity: true)
     for _ in 0..<batch {
       if let idChannels {
-        scratch += wire.incr(idChannels[nextChannel[i] % idChannels.count], id: "\(idPrefix)\(firstClient + i):\(sentByClient[i])")
+        scratch += wire.incr(
+          idChannels[nextChannel[i] % idChannels.count], id: "\(idPrefix)\(firstClient + i):\(sentByClient[i])")
         sentByClient[i] += 1
       } else {
         scratch += requests[nextChannel[i] % requests.count]

@@ -22,7 +22,8 @@ final class WatcherGroup {
     latest = Array(repeating: -1, count: count)
     subscribed = Array(repeating: false, count: count)
     for token in 0..<count {
-      let request = patterns == 0
+      let request =
+        patterns == 0
         ? wire.subscribe(Wire.fanOutChannel)
         : wire.subscribe((0..<patterns).map { "w\(token)-\($0):*" }.joined(separator: " "))
       let fd = connectUnix(socket, nonBlocking: false)

@@ -4,7 +4,9 @@ import Testing
 
 /// Reading an `Update`'s body, and the table of apps with its bound.
 @Suite struct LauncherEntryTableTests {
-  static let visible = [BusProperty(key: "count", value: .signed(1)), BusProperty(key: "count-visible", value: .boolean(true))]
+  static let visible = [
+    BusProperty(key: "count", value: .signed(1)), BusProperty(key: "count-visible", value: .boolean(true)),
+  ]
 
   /// An `Update` for `uri` with `properties`, read as the bridge reads a signal's body.
   static func update(_ uri: String, _ properties: [BusProperty] = visible) throws -> LauncherEntryUpdate {
@@ -20,7 +22,12 @@ import Testing
   @Test func aBodyOfAnotherSignatureIsNotReadAtAll() {
     var read = false
     #expect(throws: LauncherEntryUpdate.Unread.signature("s")) {
-      try LauncherEntryUpdate(signature: "s", arguments: { read = true; return [.string("application://a.desktop")] })
+      try LauncherEntryUpdate(
+        signature: "s",
+        arguments: {
+          read = true
+          return [.string("application://a.desktop")]
+        })
     }
     #expect(!read)
     #expect("\(LauncherEntryUpdate.Unread.signature("s"))" == "with signature 's', expected 'sa{sv}'")
@@ -63,9 +70,13 @@ import Testing
 
   @Test func anAppPastTheLimitIsRefusedAndLeavesNothing() throws {
     var table = LauncherEntryTable()
-    for i in 0..<3 { #expect(table.update(try Self.update("app\(i)"), from: ":1.1", limit: 3) == LauncherEntryEffect(count: 1)) }
+    for i in 0..<3 {
+      #expect(table.update(try Self.update("app\(i)"), from: ":1.1", limit: 3) == LauncherEntryEffect(count: 1))
+    }
     #expect(table.update(try Self.update("app3"), from: ":1.1", limit: 3) == nil)
-    #expect(table.update(try Self.update("app0"), from: ":1.2", limit: 3) == nil, "another connection for a known id is an app too")
+    #expect(
+      table.update(try Self.update("app0"), from: ":1.2", limit: 3) == nil,
+      "another connection for a known id is an app too")
     #expect(table.state(of: ChannelName("app:app3")!) == nil)
     #expect(table.appCount == 3)
     // An app already tracked still updates.

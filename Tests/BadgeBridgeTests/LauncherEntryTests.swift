@@ -33,7 +33,9 @@ import Testing
     _ = state.merge(Self.props([("count-visible", .boolean(true))]))
     #expect(state.merge(Self.props([("count", .signed(3))])).count == 3)
     // Progress alone says nothing about the count.
-    #expect(state.merge(Self.props([("progress", .double(0.5)), ("progress-visible", .boolean(true))])) == LauncherEntryEffect())
+    #expect(
+      state.merge(Self.props([("progress", .double(0.5)), ("progress-visible", .boolean(true))]))
+        == LauncherEntryEffect())
     #expect(state.visibleCount == 3)
   }
 
@@ -48,10 +50,12 @@ import Testing
 
   @Test func valuesOfOtherTypesAreSkipped() {
     var state = LauncherEntryState()
-    let effect = state.merge(Self.props([
-      ("count", .string("5")), ("count-visible", .signed(1)), ("urgent", .string("yes")),
-    ]))
-    #expect(effect == LauncherEntryEffect(skipped: ["count (string)", "count-visible (signed integer)", "urgent (string)"]))
+    let effect = state.merge(
+      Self.props([
+        ("count", .string("5")), ("count-visible", .signed(1)), ("urgent", .string("yes")),
+      ]))
+    #expect(
+      effect == LauncherEntryEffect(skipped: ["count (string)", "count-visible (signed integer)", "urgent (string)"]))
     #expect(state == LauncherEntryState())
   }
 
@@ -62,12 +66,16 @@ import Testing
   }
 
   @Test func exportsAnnounceCountAsInt64AndVisibilityAboveZero() {
-    #expect(LauncherEntryExport.State(count: 4, urgent: true).properties == Self.props([
-      ("count", .signed(4)), ("count-visible", .boolean(true)), ("urgent", .boolean(true)),
-    ]))
-    #expect(LauncherEntryExport.State(count: 0, urgent: false).properties == Self.props([
-      ("count", .signed(0)), ("count-visible", .boolean(false)), ("urgent", .boolean(false)),
-    ]))
+    #expect(
+      LauncherEntryExport.State(count: 4, urgent: true).properties
+        == Self.props([
+          ("count", .signed(4)), ("count-visible", .boolean(true)), ("urgent", .boolean(true)),
+        ]))
+    #expect(
+      LauncherEntryExport.State(count: 0, urgent: false).properties
+        == Self.props([
+          ("count", .signed(0)), ("count-visible", .boolean(false)), ("urgent", .boolean(false)),
+        ]))
   }
 
   @Test func exportPathsAreStableDigitsUnderLibunitysPrefix() {

@@ -10,13 +10,20 @@ import Testing
   /// The arguments of a `Notify` call.
   static func notify(_ app: String, replaces: UInt64 = 0, desktopEntry: String? = nil) -> [BusValue] {
     let hints = desktopEntry.map { [BusProperty(key: "desktop-entry", value: .string($0))] } ?? []
-    return [.string(app), .unsigned(replaces), .string(""), .string("summary"), .string("body"), .array([]), .dictionary(hints), .signed(-1)]
+    return [
+      .string(app), .unsigned(replaces), .string(""), .string("summary"), .string("body"), .array([]),
+      .dictionary(hints), .signed(-1),
+    ]
   }
 
   @Test func theDesktopEntryHintNamesTheChannelElseTheAppName() {
     #expect(NotificationCounter.channel(appName: "Firefox", desktopEntry: nil)?.description == "notify:Firefox")
-    #expect(NotificationCounter.channel(appName: "x", desktopEntry: "org.gnome.Geary")?.description == "notify:org.gnome.Geary")
-    #expect(NotificationCounter.channel(appName: "x", desktopEntry: "org.gnome.Geary.desktop")?.description == "notify:org.gnome.Geary")
+    #expect(
+      NotificationCounter.channel(appName: "x", desktopEntry: "org.gnome.Geary")?.description
+        == "notify:org.gnome.Geary")
+    #expect(
+      NotificationCounter.channel(appName: "x", desktopEntry: "org.gnome.Geary.desktop")?.description
+        == "notify:org.gnome.Geary")
     #expect(NotificationCounter.channel(appName: "My App", desktopEntry: "")?.description == "notify:My_App")
     #expect(NotificationCounter.channel(appName: "", desktopEntry: nil) == nil)
   }
@@ -27,7 +34,8 @@ import Testing
     counter.answered(server: Self.server, caller: ":1.5", replySerial: 7, arguments: [.unsigned(41)])
     #expect(counter.notify(caller: ":1.5", serial: 8, arguments: Self.notify("mail", replaces: 41)) == nil)
     counter.answered(server: Self.server, caller: ":1.5", replySerial: 8, arguments: [.unsigned(41)])
-    #expect(counter.closed(sender: Self.server, arguments: [.unsigned(41), .unsigned(2)])?.description == "notify:mail")
+    #expect(
+      counter.closed(sender: Self.server, arguments: [.unsigned(41), .unsigned(2)])?.description == "notify:mail")
     #expect(counter.closed(sender: Self.server, arguments: [.unsigned(41), .unsigned(2)]) == nil, "closed once")
   }
 
@@ -43,7 +51,9 @@ import Testing
     var counter = NotificationCounter()
     _ = counter.notify(caller: ":1.5", serial: 1, arguments: Self.notify("chat"))
     counter.answered(server: Self.server, caller: ":1.5", replySerial: 1, arguments: [.unsigned(3)])
-    #expect(counter.actionInvoked(sender: Self.server, arguments: [.unsigned(3), .string("default")])?.description == "notify:chat")
+    #expect(
+      counter.actionInvoked(sender: Self.server, arguments: [.unsigned(3), .string("default")])?.description
+        == "notify:chat")
     #expect(counter.closed(sender: Self.server, arguments: [.unsigned(3), .unsigned(2)]) == nil)
   }
 
@@ -79,8 +89,9 @@ import Testing
       #expect(counter.closed(sender: spoofer, arguments: [.unsigned(1), .unsigned(2)]) == nil)
       #expect(counter.actionInvoked(sender: spoofer, arguments: [.unsigned(1), .string("default")]) == nil)
     }
-    #expect(counter.closed(sender: Self.server, arguments: [.unsigned(1), .unsigned(2)])?.description == "notify:mail",
-            "the daemon's own close still counts")
+    #expect(
+      counter.closed(sender: Self.server, arguments: [.unsigned(1), .unsigned(2)])?.description == "notify:mail",
+      "the daemon's own close still counts")
   }
 
   @Test func aNewDaemonClosesOnlyWhatItShowed() {

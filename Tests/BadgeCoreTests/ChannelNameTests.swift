@@ -1,6 +1,6 @@
 import BadgeCore
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ChannelNameTests {
   @Test(arguments: [
@@ -42,7 +42,10 @@ import TestSupport
     }
   }
 
-  @Test(arguments: [".mail", "_mail", "-mail", ":mail", " mail", "mail box", "mail\t", "mail/x", "mail*", "mail?", "é", "maïl", "mail\n", "mail\0"])
+  @Test(arguments: [
+    ".mail", "_mail", "-mail", ":mail", " mail", "mail box", "mail\t", "mail/x", "mail*", "mail?", "é", "maïl",
+    "mail\n", "mail\0",
+  ])
   func refusesForbiddenNames(_ text: String) {
     #expect(ChannelName(text) == nil)
   }
@@ -101,7 +104,9 @@ import TestSupport
     var random = SplitMix(seed: 5)
     let alphabet = Array("09AZaz.:_-".utf8)
     let names = (0..<400).map { _ in
-      String(decoding: (0..<Int.random(in: 1...64, using: &random)).map { _ in alphabet.randomElement(using: &random)! }, as: UTF8.self)
+      String(
+        decoding: (0..<Int.random(in: 1...64, using: &random)).map { _ in alphabet.randomElement(using: &random)! },
+        as: UTF8.self)
     }.map { $0.first!.isLetter || $0.first!.isNumber ? $0 : "a" + $0.dropFirst() }
     let cut = names.map { String($0.prefix(max(1, $0.count / 2))) } + names.map { $0 + "a" }.filter { $0.count <= 64 }
     let all = (names + cut).map(name)

@@ -1,6 +1,6 @@
 import BadgeCore
-import Testing
 import TestSupport
+import Testing
 
 /// Patterns matched together: exact names and prefix patterns looked up, other globs tried.
 @Suite struct ChannelPatternSetTests {
@@ -29,7 +29,9 @@ import TestSupport
 
   @Test func eachPatternIsKeptOnceInTheOrderGiven() throws {
     var set = ChannelPatternSet()
-    for text in ["mail", "app:*", "*:x", "mail", "app:*", "*:x", "chat"] { set.insert(try #require(ChannelPattern(text))) }
+    for text in ["mail", "app:*", "*:x", "mail", "app:*", "*:x", "chat"] {
+      set.insert(try #require(ChannelPattern(text)))
+    }
     #expect(set.patterns.map(\.description) == ["mail", "app:*", "*:x", "chat"])
     #expect(set.count == 4)
     var exact: [ChannelName] = []
@@ -79,7 +81,8 @@ import TestSupport
         let text = "a" + word(Int.random(in: 0...5, using: &random))
         let channel = name(text)
         #expect(set.matches(channel) == patterns.contains { $0.matches(channel) }, "\(patterns) ~ \(text)")
-        #expect(set.globMatches(channel) == patterns.contains { $0.isGlob && $0.matches(channel) }, "\(patterns) ~ \(text)")
+        #expect(
+          set.globMatches(channel) == patterns.contains { $0.isGlob && $0.matches(channel) }, "\(patterns) ~ \(text)")
       }
     }
   }

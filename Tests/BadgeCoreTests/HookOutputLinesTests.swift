@@ -22,11 +22,15 @@ import Testing
   @Test(arguments: [1, 2, 3, 7, 64, 1 << 16])
   func linesArriveWholeWhereverTheReadsCutThem(_ chunk: Int) {
     let output = "first\n<3>an error\n\nlast without a line feed"
-    #expect(Self.logged(output, chunk: chunk) == (["info first", "err an error", "info ", "info last without a line feed"], 0))
+    #expect(
+      Self.logged(output, chunk: chunk) == (
+        ["info first", "err an error", "info ", "info last without a line feed"], 0
+      ))
   }
 
   @Test func onlyAPriorityPrefixFromZeroToSevenCounts() {
-    #expect(Self.logged("<7>d\n<8>x\n<a>y\n<5\n<0>\n").lines == ["debug d", "info <8>x", "info <a>y", "info <5", "emerg "])
+    #expect(
+      Self.logged("<7>d\n<8>x\n<a>y\n<5\n<0>\n").lines == ["debug d", "info <8>x", "info <a>y", "info <5", "emerg "])
   }
 
   @Test func theFirstLinesAreLoggedAndTheOthersCounted() {

@@ -38,17 +38,18 @@ import Testing
   }
 
   @Test func configHooksLayerDaemonGlobsAndExactSections() throws {
-    let config = try DaemonConfig.parse([
-      ConfigEntry(section: "daemon", key: "on_increase", value: "paplay bell.oga", line: 2),
-      ConfigEntry(section: "daemon", key: "on_zero", value: "notify-send done", line: 3),
-      ConfigEntry(section: "channel app:*", key: "on_increase", value: "app-sound", line: 5),
-      ConfigEntry(section: "channel app:quiet", key: "on_increase", value: "", line: 7),
-      ConfigEntry(section: "daemon", key: "hook_interval_ms", value: "250", line: 8),
-      ConfigEntry(section: "daemon", key: "hook_timeout_ms", value: "2000", line: 9),
-      ConfigEntry(section: "daemon", key: "hooks_when_muted", value: "yes", line: 10),
-      ConfigEntry(section: "daemon", key: "dnd_badges", value: "dim", line: 11),
-      ConfigEntry(section: "daemon", key: "hooks_max_running", value: "1024", line: 12),
-    ], file: "badged.conf")
+    let config = try DaemonConfig.parse(
+      [
+        ConfigEntry(section: "daemon", key: "on_increase", value: "paplay bell.oga", line: 2),
+        ConfigEntry(section: "daemon", key: "on_zero", value: "notify-send done", line: 3),
+        ConfigEntry(section: "channel app:*", key: "on_increase", value: "app-sound", line: 5),
+        ConfigEntry(section: "channel app:quiet", key: "on_increase", value: "", line: 7),
+        ConfigEntry(section: "daemon", key: "hook_interval_ms", value: "250", line: 8),
+        ConfigEntry(section: "daemon", key: "hook_timeout_ms", value: "2000", line: 9),
+        ConfigEntry(section: "daemon", key: "hooks_when_muted", value: "yes", line: 10),
+        ConfigEntry(section: "daemon", key: "dnd_badges", value: "dim", line: 11),
+        ConfigEntry(section: "daemon", key: "hooks_max_running", value: "1024", line: 12),
+      ], file: "badged.conf")
     #expect(config.hooks(for: name("mail")).command(for: .increase)?.words == ["paplay", "bell.oga"])
     #expect(config.hooks(for: name("app:x")).command(for: .increase)?.words == ["app-sound"])
     #expect(config.hooks(for: name("app:x")).command(for: .zero)?.words == ["notify-send", "done"])
@@ -98,7 +99,8 @@ import Testing
     #expect(scheduler.nextDeadline == clock.now - 5000 + 1_000_000)
     clock.advance(ms: 995)
     let started = scheduler.due(now: clock.now)
-    #expect(started == [run(count: 10_000, previous: 1)], "the latest count, the count before the first coalesced change")
+    #expect(
+      started == [run(count: 10_000, previous: 1)], "the latest count, the count before the first coalesced change")
     #expect(started.first?.delta == 9999)
     #expect(scheduler.pendingCount == 0 && scheduler.nextDeadline == nil)
   }
@@ -119,7 +121,8 @@ import Testing
     clock.advance(ms: 10)
     #expect(scheduler.request(run("mail", .decrease, count: 0, previous: 1), now: clock.now) == nil)
     #expect(scheduler.request(run("mail", .zero, count: 0, previous: 1), now: clock.now) == nil)
-    #expect(scheduler.request(run("chat", count: 1, previous: 0), now: clock.now) != nil, "another channel has its own limit")
+    #expect(
+      scheduler.request(run("chat", count: 1, previous: 0), now: clock.now) != nil, "another channel has its own limit")
     clock.advance(ms: 990)
     #expect(scheduler.due(now: clock.now).map(\.event) == [.decrease], "one start per interval")
     clock.advance(ms: 999)
@@ -180,7 +183,8 @@ import Testing
       scheduler.finished(key(running))
       order += scheduler.due(now: clock.now)
     }
-    #expect(order == [run("b", count: 5, previous: 0), run("c", count: 1, previous: 0), run("a", count: 2, previous: 1)])
+    #expect(
+      order == [run("b", count: 5, previous: 0), run("c", count: 1, previous: 0), run("a", count: 2, previous: 1)])
   }
 
   @Test mutating func aLowerBoundStartsNothingUntilRunsUnderWayFallBelowIt() {
@@ -247,7 +251,8 @@ import Testing
   @Test func aConfigHasHooksOnlyWhenSomeCommandIsNotEmpty() throws {
     func config(_ entries: [(String, String, String)]) throws -> DaemonConfig {
       try DaemonConfig.parse(
-        entries.enumerated().map { ConfigEntry(section: $1.0, key: $1.1, value: $1.2, line: $0 + 1) }, file: "badged.conf")
+        entries.enumerated().map { ConfigEntry(section: $1.0, key: $1.1, value: $1.2, line: $0 + 1) },
+        file: "badged.conf")
     }
     #expect(try config([]).hasHooks == false)
     #expect(try config([("daemon", "on_zero", "")]).hasHooks == false)

@@ -1,6 +1,7 @@
-@testable import BadgeCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import BadgeCore
 
 /// The table of saved request ids: what it answers, its bound, and taking an id back.
 @Suite struct RequestIDTableTests {
@@ -69,7 +70,8 @@ import TestSupport
         #expect(forgotten == expected)
         saved.append((id, forgotten))
       }
-      let probe = Self.id("t\(Int.random(in: 0...max(0, next), using: &random))", request: UInt64(Int.random(in: 0..<3, using: &random)))
+      let probe = Self.id(
+        "t\(Int.random(in: 0...max(0, next), using: &random))", request: UInt64(Int.random(in: 0..<3, using: &random)))
       let known = model.first { $0.sameToken(as: probe) }
       #expect(table.lookup(probe) == (known == nil ? .unknown : known == probe ? .repeated : .reused))
     }

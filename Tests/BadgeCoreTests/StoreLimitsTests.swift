@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Forgetting idle channels and `[limits] max_channels`.
 @Suite struct StoreLimitsTests {
@@ -7,7 +8,8 @@ import Testing
     var config = DaemonConfig()
     config.limits.maxChannels = maxChannels
     for text in sections {
-      config.sections.append(ChannelSection(pattern: ChannelPattern(text)!, override: SettingsOverride(muted: true), line: 1))
+      config.sections.append(
+        ChannelSection(pattern: ChannelPattern(text)!, override: SettingsOverride(muted: true), line: 1))
     }
     return Store(config: config)
   }
@@ -123,8 +125,10 @@ import Testing
     #expect(apply(.increment(1), "app:d", on: store).changed)
   }
 
-  @Test(arguments: [("app:x", ChannelPool.launcherEntry), ("notify:x", .notifications), ("mail", .clients),
-                    ("apps", .clients), ("notify", .clients), ("x:app:", .clients)])
+  @Test(arguments: [
+    ("app:x", ChannelPool.launcherEntry), ("notify:x", .notifications), ("mail", .clients),
+    ("apps", .clients), ("notify", .clients), ("x:app:", .clients),
+  ])
   func aChannelsPoolIsReadFromItsName(_ text: String, _ pool: ChannelPool) {
     #expect(ChannelPool(of: name(text)) == pool)
   }
@@ -133,7 +137,9 @@ import Testing
   /// a restart gives the bridge no new room and takes none from clients.
   @Test func restoredChannelsCountInTheirPools() throws {
     let store = Self.pooledStore()
-    for i in 0..<5 { store.restore(name: name("app:old\(i)"), count: 1, override: SettingsOverride(), seq: UInt64(i + 1)) }
+    for i in 0..<5 {
+      store.restore(name: name("app:old\(i)"), count: 1, override: SettingsOverride(), seq: UInt64(i + 1))
+    }
     #expect(store.pooled[.launcherEntry] == 5, "recovery keeps what was saved, past a lower limit too")
     #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[bridge] max_channels"))) {
       try store.apply(.increment(1), to: name("app:new"), now: 0)

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Request ids in the store: saved with a change or on a number of their own, and taken back
 /// with the turn that saved them.

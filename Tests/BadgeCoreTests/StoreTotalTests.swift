@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Running totals and clears up to a total: the arithmetic every client's clear relies on.
 @Suite struct StoreTotalTests {

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `unseen`: the arrivals since a channel was last seen, in every request that moves a count.
 @Suite struct StoreUnseenTests {

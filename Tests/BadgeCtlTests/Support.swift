@@ -1,5 +1,6 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// What `badgectl` writes to standard error when it refuses a command line, and its exit status.
 struct Refusal: Equatable, CustomStringConvertible {

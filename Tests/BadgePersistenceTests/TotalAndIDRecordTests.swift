@@ -1,6 +1,6 @@
-@testable import BadgeCore
 import Testing
 
+@testable import BadgeCore
 @testable import BadgePersistence
 
 /// The running total and request ids in records: their bytes, and files written before them
@@ -10,8 +10,10 @@ import Testing
   /// The bytes of a channel record for `a` (count 3, seq 7, no settings) before any extension.
   static let head: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0, 0]
   static let id = RequestID(high: 0x0102_0304_0506_0708, low: 0x1112_1314_1516_1718, fingerprint: 0x2122_2324_2526_2728)
-  static let idBytes: [UInt8] = [8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11,
-                                 0x28, 0x27, 0x26, 0x25, 0x24, 0x23, 0x22, 0x21]
+  static let idBytes: [UInt8] = [
+    8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11,
+    0x28, 0x27, 0x26, 0x25, 0x24, 0x23, 0x22, 0x21,
+  ]
 
   static func payload(_ record: Record) -> [UInt8] {
     var bytes: [UInt8] = []
@@ -20,12 +22,14 @@ import Testing
   }
 
   @Test func aTotalIsTagFourAsAVarintWhenItIsNotTheCount() {
-    let record = Record.channel(ChannelRecord(name: Self.name, count: 3, total: 300, override: SettingsOverride(), seq: 7))
+    let record = Record.channel(
+      ChannelRecord(name: Self.name, count: 3, total: 300, override: SettingsOverride(), seq: 7))
     #expect(Self.payload(record) == Self.head + [4, 0xAC, 0x02])
     #expect((Self.head + [4, 0xAC, 0x02]).withUnsafeBytes { RecordCodec.decode($0) } == record)
     // At the count, nothing is written: the record is byte for byte one from before totals,
     // and such a record reads as its count.
-    let atCount = Record.channel(ChannelRecord(name: Self.name, count: 3, total: 3, override: SettingsOverride(), seq: 7))
+    let atCount = Record.channel(
+      ChannelRecord(name: Self.name, count: 3, total: 3, override: SettingsOverride(), seq: 7))
     #expect(Self.payload(atCount) == Self.head)
     guard case .channel(let old) = Self.head.withUnsafeBytes({ RecordCodec.decode($0) }) else {
       Issue.record("an old record must load")
@@ -110,8 +114,9 @@ import Testing
     #expect(snapshot.requestIDs == [Self.id])
     let loaded = Store(config: config)
     for channel in snapshot.channels {
-      loaded.restore(name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
-                     override: channel.override, seq: channel.seq)
+      loaded.restore(
+        name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
+        override: channel.override, seq: channel.seq)
     }
     #expect(loaded.channel(named: ChannelName("ci")!).total == 4)
   }

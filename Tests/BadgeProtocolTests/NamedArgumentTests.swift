@@ -1,6 +1,7 @@
-@testable import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeCore
 
 /// `upto=<total>` and `id=<token>`: where they may stand, what they make of a request, and every
 /// way they are refused.
@@ -60,8 +61,10 @@ import Testing
   @Test(arguments: [
     ("INCR ci id=", ProtocolError.Code.badArguments, "Invalid id ''; \(RequestID.tokenRule)"),
     ("INCR ci 1 id=a b", .badArguments, "Unexpected argument 'b'; usage: INCR <channel> [n]"),
-    ("INCR ci id=" + String(repeating: "t", count: 65), .badArguments,
-     "Invalid id '\(String(repeating: "t", count: 64))…'; \(RequestID.tokenRule)"),
+    (
+      "INCR ci id=" + String(repeating: "t", count: 65), .badArguments,
+      "Invalid id '\(String(repeating: "t", count: 64))…'; \(RequestID.tokenRule)"
+    ),
     ("INCR ci id=a/b", .badArguments, "Invalid id 'a/b'; \(RequestID.tokenRule)"),
     ("INCR ci id=a=b", .badArguments, "Invalid id 'a=b'; \(RequestID.tokenRule)"),
     ("INCR ci id=é", .badArguments, "Invalid id 'é'; \(RequestID.tokenRule)"),
@@ -75,14 +78,23 @@ import Testing
     ("CLEAR ci upto=-1", .badNumber, "Invalid upto '-1'; expected a running total, a whole number from 0"),
     ("CLEAR ci upto=x", .badNumber, "Invalid upto 'x'; expected a running total, a whole number from 0"),
     ("CLEAR ci upto=1.5", .badNumber, "Invalid upto '1.5'; expected a running total, a whole number from 0"),
-    ("CLEAR ci upto=1 upto=2", .badArguments, "'upto=' is given twice; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
-    ("CLEAR * upto=1", .badArguments,
-     "upto= takes one channel, not *: each channel has its own total; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
-    ("SEEN * upto=1", .badArguments,
-     "upto= takes one channel, not *: each channel has its own total; usage: SEEN <channel> [upto=<total>] | SEEN *"),
+    (
+      "CLEAR ci upto=1 upto=2", .badArguments, "'upto=' is given twice; usage: CLEAR <channel> [upto=<total>] | CLEAR *"
+    ),
+    (
+      "CLEAR * upto=1", .badArguments,
+      "upto= takes one channel, not *: each channel has its own total; usage: CLEAR <channel> [upto=<total>] | CLEAR *"
+    ),
+    (
+      "SEEN * upto=1", .badArguments,
+      "upto= takes one channel, not *: each channel has its own total; usage: SEEN <channel> [upto=<total>] | SEEN *"
+    ),
     ("INCR ci upto=1", .badArguments, "INCR takes no upto=; usage: INCR <channel> [n]"),
     ("SET ci 1 upto=1", .badArguments, "SET takes no upto=; usage: SET <channel> <n>"),
-    ("CONFIGURE ci step=2 upto=1", .badArguments, "CONFIGURE takes no upto=; usage: CONFIGURE <channel> <key>=<value|default> ..."),
+    (
+      "CONFIGURE ci step=2 upto=1", .badArguments,
+      "CONFIGURE takes no upto=; usage: CONFIGURE <channel> <key>=<value|default> ..."
+    ),
     ("CLEAR upto=1", .badName, "Invalid channel name 'upto=1'; \(ChannelName.namingRule)"),
     ("INCR ci id=a 3", .badArguments, "Unexpected argument '3'; usage: INCR <channel> [n]"),
     ("PULSE ci id=a 300", .badArguments, "Unexpected argument '300'; usage: PULSE <channel> [ms]"),
@@ -95,7 +107,9 @@ import Testing
   /// A named word is recognised only as written: in lower case, with its `=`, after the
   /// positional arguments.
   @Test func onlyTheNamesAsWrittenAreNamedWords() {
-    #expect(parseLine("INCR ci ID=a") == .failure(ProtocolError(.badNumber, "Invalid number 'ID=a'; expected a whole number from 1 to 2147483647")))
+    #expect(
+      parseLine("INCR ci ID=a")
+        == .failure(ProtocolError(.badNumber, "Invalid number 'ID=a'; expected a whole number from 1 to 2147483647")))
     #expect(parseLine("INCR idle") == .success(RequestLine(.increment(name("idle"), by: 1))))
     #expect(parseLine("INCR upto") == .success(RequestLine(.increment(name("upto"), by: 1))))
     #expect(parseLine("id=a INCR ci") == .failure(ProtocolError(.unknownCommand, "Unknown command 'id=a'")))

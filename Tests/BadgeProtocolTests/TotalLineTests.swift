@@ -1,6 +1,7 @@
-@testable import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeCore
 
 /// The running total on state lines, as the daemon writes it and clients read it, and the
 /// clear a client sends for what it showed.
@@ -12,13 +13,15 @@ import Testing
     _ = try store.apply(.clear(upTo: 5), to: name("ci"), now: 0)
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("ci")), kind: .state, now: 0, to: &out)
-    #expect(String(decoding: out, as: UTF8.self)
-      == "STATE ci count=2 label=2 dot=0 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=2 step=5 total=7\n")
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "STATE ci count=2 label=2 dot=0 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=2 step=5 total=7\n")
   }
 
   @Test func clientsReadTheTotalAndClearUpToIt() {
-    guard case .event(let shown) = ReplyLine(
-      "EVENT mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 badge=count dnd=off unseen=5 total=9")
+    guard
+      case .event(let shown) = ReplyLine(
+        "EVENT mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 badge=count dnd=off unseen=5 total=9")
     else {
       Issue.record("not an event")
       return
@@ -32,8 +35,10 @@ import Testing
     }
     #expect(old.total == nil)
     #expect(old.clearRequest == "CLEAR mail")
-    #expect(ReplyLine("STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 total=-1") == .data(
-      "STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 total=-1"))
+    #expect(
+      ReplyLine("STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 total=-1")
+        == .data(
+          "STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 total=-1"))
   }
 
   @Test func aRepeatIsAnOKWithItsWord() {

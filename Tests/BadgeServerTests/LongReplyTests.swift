@@ -1,7 +1,8 @@
-@testable import BadgeServer
 import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeServer
 
 /// `LIST`, a `WATCH` snapshot and `STATS` produced a chunk at a time as the output drains: no
 /// step appends more than a chunk and a line, each line shows its channel as it is when the
@@ -70,7 +71,8 @@ import Testing
       turns.send(writer, "SET c02999 7", "SET c02500x 1", "CLEAR c02000", "SET c00000 9")
       turns.endTurn()
     }
-    let counts = Dictionary(uniqueKeysWithValues: lines.dropLast().map { (String($0.split(separator: " ")[1]), field($0, "count")!) })
+    let counts = Dictionary(
+      uniqueKeysWithValues: lines.dropLast().map { (String($0.split(separator: " ")[1]), field($0, "count")!) })
     #expect(counts["c02999"] == "7", "changed before its line: the line shows the change")
     #expect(counts["c02500x"] == "1", "created after the last line shown, and before its place")
     #expect(counts["c02000"] == nil, "forgotten before its line")
@@ -118,7 +120,8 @@ import Testing
     var expected: [UInt8] = []
     let names = ["nothing", "s1", "s3"] + (10..<20).map { "s\($0)" }
     for text in names.sorted(by: { name($0) < name($1) }) {
-      StatsLines.append(turns.store.history.stats(of: name(text), period: .year, today: turns.store.today), to: &expected)
+      StatsLines.append(
+        turns.store.history.stats(of: name(text), period: .year, today: turns.store.today), to: &expected)
     }
     #expect(lines.dropLast() == String(decoding: expected, as: UTF8.self).split(separator: "\n").map(String.init)[...])
     #expect(lines.last == "OK")

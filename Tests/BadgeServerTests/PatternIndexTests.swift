@@ -1,7 +1,8 @@
-@testable import BadgeServer
 import BadgeCore
-import Testing
 import TestSupport
+import Testing
+
+@testable import BadgeServer
 
 /// The watchers filed by pattern (`WatcherIndex`) get exactly the events that matching every
 /// pattern of every watcher one by one would give them, in the same order: random patterns of
@@ -43,19 +44,22 @@ import TestSupport
       for _ in 0..<Int.random(in: 0...3, using: &random) {
         switch Int.random(in: 0..<4, using: &random) {
         case 0, 1:
-          let texts = Int.random(in: 0..<6, using: &random) == 0
+          let texts =
+            Int.random(in: 0..<6, using: &random) == 0
             ? [] : (0..<Int.random(in: 1...6, using: &random)).map { _ in Self.pattern(&random) }
           let peer = turns.watcher((["WATCH"] + texts).joined(separator: " "))
           watchers.append((peer, texts.isEmpty ? nil : texts.map { ChannelPattern($0)! }))
         case 2 where !watchers.isEmpty:
           let i = Int.random(in: 0..<watchers.count, using: &random)
-          let more = Int.random(in: 0..<8, using: &random) == 0
+          let more =
+            Int.random(in: 0..<8, using: &random) == 0
             ? [] : (0..<Int.random(in: 1...3, using: &random)).map { _ in Self.pattern(&random) }
           turns.send(watchers[i].peer, (["WATCH"] + more).joined(separator: " "))
           turns.endTurn()
           _ = turns.take(watchers[i].peer)
           if let old = watchers[i].patterns {
-            watchers[i].patterns = more.isEmpty ? nil : old + more.map { ChannelPattern($0)! }.filter { !old.contains($0) }
+            watchers[i].patterns =
+              more.isEmpty ? nil : old + more.map { ChannelPattern($0)! }.filter { !old.contains($0) }
           }
         case 3 where !watchers.isEmpty:
           let i = Int.random(in: 0..<watchers.count, using: &random)
@@ -82,7 +86,8 @@ import TestSupport
           .filter { Self.watches(patterns, name($0.element)) }
           .map { "\($0.element) \(turn * 10 + $0.offset + 1)" }
         let got = turns.take(peer).map { "\($0.split(separator: " ")[1]) \(field($0, "count")!)" }
-        #expect(got == expected[peer.id, default: []], "seed \(seed), turn \(turn), watcher \(peer.id): \(patterns ?? [])")
+        #expect(
+          got == expected[peer.id, default: []], "seed \(seed), turn \(turn), watcher \(peer.id): \(patterns ?? [])")
         expected[peer.id] = []
       }
       for text in changes {

@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// Requests with ids in the server's core: carried out once, saved in the record of their
 /// change (or one of their own), answered `OK repeated` when retried, taken back with a turn
@@ -12,10 +13,11 @@ import Testing
     let client = turns.peer()
     turns.send(client, "INCR mail 1 id=a", "INCR mail 1 id=a")
     turns.endTurn()
-    #expect(turns.take(client) == [
-      "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1", "OK",
-      "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1", "OK repeated",
-    ])
+    #expect(
+      turns.take(client) == [
+        "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1", "OK",
+        "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1", "OK repeated",
+      ])
     #expect(turns.log.saved.map(\.count) == [1])
     #expect(turns.log.savedIDs.map(\.in) == ["mail"], "the id rides in its change's record")
     // A later turn, after more arrived: the retry still changes nothing and shows what is now.
@@ -30,7 +32,9 @@ import Testing
     turns.send(client, "INCR mail id=a", "DECR mail id=a", "INCR mail 2 id=a", "GET mail")
     turns.endTurn()
     let lines = turns.take(client)
-    #expect(lines[2] == "ERR id-reused The id was given to another request before; nothing changed (a new request needs a new id)")
+    #expect(
+      lines[2]
+        == "ERR id-reused The id was given to another request before; nothing changed (a new request needs a new id)")
     #expect(lines[3] == lines[2])
     #expect(field(lines[4], "count") == "1")
     #expect(turns.log.saved.count == 1)

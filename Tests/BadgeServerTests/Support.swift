@@ -1,5 +1,6 @@
-@testable import BadgeServer
 import BadgeCore
+
+@testable import BadgeServer
 
 /// A failure to save, as the daemon's change log would describe it.
 struct DiskError: Error, CustomStringConvertible {

@@ -73,7 +73,10 @@ import Testing
       order.append("second")
       first.schedule(at: loop.now + 5_000)
     }
-    defer { first.cancel(); second.cancel() }
+    defer {
+      first.cancel()
+      second.cancel()
+    }
     #expect(try loop.runGuarded() == 3)
     #expect(order == ["second", "first"])
   }
@@ -90,7 +93,10 @@ import Testing
       #expect(calls == 0)
       timer.schedule(at: loop.now)
     }
-    defer { timer.cancel(); arm.cancel() }
+    defer {
+      timer.cancel()
+      arm.cancel()
+    }
     #expect(try loop.runGuarded() == 4)
     #expect(calls == 1)
   }

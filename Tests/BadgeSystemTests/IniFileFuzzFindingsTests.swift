@@ -1,8 +1,8 @@
 import BadgeCore
 import BadgeSystem
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Inputs the config fuzz target (Tests/Fuzz/FuzzConfig) found, kept as regressions. Each is
 /// also in the fuzz target's seed corpus (Tests/Fuzz/corpus/config/).

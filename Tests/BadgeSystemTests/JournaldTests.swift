@@ -40,7 +40,8 @@ import Testing
           i = end + 1
         } else {
           let length = buffer[(end + 1)..<(end + 9)].reversed().reduce(0) { $0 << 8 | Int($1) }
-          entry[String(decoding: line, as: UTF8.self)] = String(decoding: buffer[(end + 9)..<(end + 9 + length)], as: UTF8.self)
+          entry[String(decoding: line, as: UTF8.self)] = String(
+            decoding: buffer[(end + 9)..<(end + 9 + length)], as: UTF8.self)
           i = end + 9 + length + 1
         }
       }
@@ -57,9 +58,13 @@ import Testing
         level: .info, identifier: "badged",
         sink: LogOutput(.journal, standardError: -1, journalPath: folder.file("socket")))
       logger.warning("two\nlines", [.channel(ChannelName("mail")!), .clientPID(42)])
-      #expect(Self.entries(journal) == [[
-        "MESSAGE": "two\nlines", "PRIORITY": "4", "SYSLOG_IDENTIFIER": "badged", "CHANNEL": "mail", "CLIENT_PID": "42",
-      ]])
+      #expect(
+        Self.entries(journal) == [
+          [
+            "MESSAGE": "two\nlines", "PRIORITY": "4", "SYSLOG_IDENTIFIER": "badged", "CHANNEL": "mail",
+            "CLIENT_PID": "42",
+          ]
+        ])
     }
   }
 
@@ -75,16 +80,20 @@ import Testing
       #expect(taken.map { $0["MESSAGE"] } == (0..<taken.count).map { "entry \($0)" })
       #expect(output.droppedCount == 1000 - taken.count)
       logger.info("after")
-      #expect(Self.entries(journal).map { [$0["MESSAGE"], $0["PRIORITY"]] } == [
-        ["\(1000 - taken.count) log lines dropped while the log was not being read.", "4"], ["after", "6"],
-      ])
+      #expect(
+        Self.entries(journal).map { [$0["MESSAGE"], $0["PRIORITY"]] } == [
+          ["\(1000 - taken.count) log lines dropped while the log was not being read.", "4"], ["after", "6"],
+        ])
     }
   }
 
   @Test func withoutJournaldLinesGoToStandardErrorWithTheirPriority() throws {
     try TemporaryFolder.with { folder in
       let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: false)
-      defer { ends.read.close(); ends.write.close() }
+      defer {
+        ends.read.close()
+        ends.write.close()
+      }
       let logger = Logger(
         level: .info, sink: LogOutput(.journal, standardError: ends.write.rawValue, journalPath: folder.file("none")))
       logger.error("no journald")

@@ -54,7 +54,10 @@ import Testing
 
   @Test func aFullPipeDropsLinesAndTheCountGoesOutFirstOnceItIsRead() throws {
     let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: false)
-    defer { ends.read.close(); ends.write.close() }
+    defer {
+      ends.read.close()
+      ends.write.close()
+    }
     let output = LogOutput(.standardError(priorityPrefix: true), standardError: ends.write.rawValue)
     let logger = Logger(level: .info, sink: output)
     for n in 0..<2000 { logger.info(Self.message(n)) }  // 200,000 bytes into a 64 KiB pipe
@@ -65,13 +68,17 @@ import Testing
     let dropped = 2000 - written - counted
     #expect(dropped > 0 && output.droppedCount == dropped)
     logger.info("after")
-    #expect(Self.readAll(ends.read) == ["<4>\(dropped) log lines dropped while the log was not being read.", "<6>after"])
+    #expect(
+      Self.readAll(ends.read) == ["<4>\(dropped) log lines dropped while the log was not being read.", "<6>after"])
     #expect(output.droppedCount == 0)
   }
 
   @Test func theCountGoesOutAsSoonAsThereIsRoomWithoutAnotherLine() throws {
     let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: false)
-    defer { ends.read.close(); ends.write.close() }
+    defer {
+      ends.read.close()
+      ends.write.close()
+    }
     let output = LogOutput(.standardError(priorityPrefix: true), standardError: ends.write.rawValue)
     let logger = Logger(level: .info, sink: output)
     for n in 0..<1000 { logger.info(Self.message(n)) }
@@ -84,7 +91,8 @@ import Testing
     }
     #expect(try loop.runGuarded() == 0)
     withExtendedLifetime(stop) {}
-    #expect(Self.readAll(ends.read) == ["<4>\(1000 - written - counted) log lines dropped while the log was not being read."])
+    #expect(
+      Self.readAll(ends.read) == ["<4>\(1000 - written - counted) log lines dropped while the log was not being read."])
   }
 
   @Test func aSocketTakesTheRestOfAHalfSentLineBeforeAnythingElse() throws {
@@ -92,7 +100,10 @@ import Testing
     let type = CInt(SOCK_STREAM.rawValue) | CInt(SOCK_CLOEXEC.rawValue)
     #expect(socketpair(AF_UNIX, type, 0, &fds) == 0)
     let (writer, reader) = (FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1]))
-    defer { writer.close(); reader.close() }
+    defer {
+      writer.close()
+      reader.close()
+    }
     var small: CInt = 32768
     setsockopt(writer.rawValue, SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<CInt>.size))
     let output = LogOutput(.standardError(priorityPrefix: true), standardError: writer.rawValue)

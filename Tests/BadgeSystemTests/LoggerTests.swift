@@ -28,7 +28,8 @@ import Testing
 
   @Test func levelsAreSyslogPrioritiesMostSevereFirst() {
     #expect(Logger.Level.allCases.map(\.rawValue) == Array(0...7))
-    #expect(Logger.Level.allCases.map(\.name) == ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"])
+    #expect(
+      Logger.Level.allCases.map(\.name) == ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"])
     #expect(Logger.Level.emergency < .error)
     #expect(Logger.Level.info < .debug)
     #expect(!(Logger.Level.debug < .debug))
@@ -48,7 +49,11 @@ import Testing
     let lines = try Self.capture(level: .warning, .standardError(priorityPrefix: true)) { logger in
       for level in Logger.Level.allCases { logger.log(level, "logger-test \(level.name)") }
     }
-    #expect(lines == ["<0>logger-test emerg", "<1>logger-test alert", "<2>logger-test crit", "<3>logger-test err", "<4>logger-test warning"])
+    #expect(
+      lines == [
+        "<0>logger-test emerg", "<1>logger-test alert", "<2>logger-test crit", "<3>logger-test err",
+        "<4>logger-test warning",
+      ])
   }
 
   @Test func eachShorthandLogsAtItsLevel() throws {
@@ -59,7 +64,8 @@ import Testing
       logger.info("logger-test i")
       logger.debug("logger-test d")
     }
-    #expect(lines == ["<3>logger-test e", "<4>logger-test w", "<5>logger-test n", "<6>logger-test i", "<7>logger-test d"])
+    #expect(
+      lines == ["<3>logger-test e", "<4>logger-test w", "<5>logger-test n", "<6>logger-test i", "<7>logger-test d"])
   }
 
   @Test func withoutPrefixesLinesAreTheMessageAlone() throws {

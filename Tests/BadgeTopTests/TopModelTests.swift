@@ -134,8 +134,10 @@ import Testing
 @Suite struct TopModelArrivalTests {
   @Test func aChannelArrivingKeepsTheSelectedChannelSelected() {
     var model = TopModel(options: TopOptions(colour: .none), rows: 32, columns: 100)
-    model.update(ChannelSnapshot(channel: "mail", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
-    model.update(ChannelSnapshot(channel: "ci", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 2), at: 1)
+    model.update(
+      ChannelSnapshot(channel: "mail", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    model.update(
+      ChannelSnapshot(channel: "ci", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 2), at: 1)
     #expect(model.names == ["ci", "mail"])
     #expect(model.selectedName == "mail")
     #expect(model.nextWake(after: 1) == nil)  // the page did not move
@@ -145,7 +147,8 @@ import Testing
 @Suite struct WheelScrollTests {
   @Test func theWheelRollsItsValuesPastTheMiddleThenRests() {
     var model = TopModel(options: TopOptions(colour: .none), rows: 32, columns: 100)
-    model.update(ChannelSnapshot(channel: "mail", count: 10, label: "10", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    model.update(
+      ChannelSnapshot(channel: "mail", count: 10, label: "10", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
     _ = model.handle(.character("p"), at: 1)
     #expect(model.wheelCentre(at: 1) == 10)
     _ = model.handle(.pageDown, at: 2)  // 7 rows: 10 → 17 over easeInOut(0.25)

@@ -52,7 +52,8 @@ import Testing
         }
         if !(acknowledged...made).contains(where: { run.states[$0] == loaded }) {
           outcome.violations.append(
-            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days")
+            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days"
+          )
         }
       }
     }
@@ -76,7 +77,9 @@ import Testing
     defer { RecordedRun.removeFolder(folder) }
     let run = try RecordedRun.record(in: folder, sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
-    print("sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations")
+    print(
+      "sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations"
+    )
     print("ids: \(run.ids)")
     #expect(outcome.violations == [])
     // The run did what the check needs: the seeded clients' changes, commits with torn
@@ -87,7 +90,8 @@ import Testing
     #expect(run.states.count - 1 == 1566)
     #expect(run.ids.withAChange > 0 && run.ids.alone > 0 && run.ids.withDND > 0)
     #expect(run.ids.answered > 0 && run.ids.forgotten > 0)
-    #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)  // start, 6 compactions, stop: 2 files each
+    // Start, 6 compactions, stop: 2 files each.
+    #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)
     #expect(outcome.crashStates > outcome.points)
   }
 

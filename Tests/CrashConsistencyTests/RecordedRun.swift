@@ -1,9 +1,10 @@
-@testable import BadgeDaemon
-@testable import BadgeCore
 import BadgePersistence
 import BadgeSystem
 import Glibc
 import TestSupport
+
+@testable import BadgeCore
+@testable import BadgeDaemon
 
 /// A run of the real `Persistence` driven the way the server drives it, recorded through
 /// `StorageTrace`: in each loop turn several clients' requests change the store, each change
@@ -66,7 +67,9 @@ struct RecordedRun {
       let folder = sub.isEmpty ? path : path + "/" + sub
       guard let dir = opendir(folder) else { continue }
       while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let name = withUnsafeBytes(of: entry.pointee.d_name) {
+          String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
         if name != "." && name != ".." { unlink(folder + "/" + name) }
       }
       closedir(dir)
@@ -211,7 +214,7 @@ struct RecordedRun {
     while true {
       do {
         return try open()
-      } catch where error.errno.rawValue == EWOULDBLOCK && Environment.monotonicMicroseconds < deadline {
+      } catch  where error.errno.rawValue == EWOULDBLOCK && Environment.monotonicMicroseconds < deadline {
         usleep(1_000)
       }
     }

@@ -10,7 +10,9 @@ import Testing
   /// Runs badged-bench with `arguments`; its result and the one JSON line it printed.
   private func bench(_ arguments: [String]) throws -> (CtlResult, [String: Any]) {
     let result = try run(Binaries.folder.appendingPathComponent("badged-bench").path, arguments)
-    let json = result.stdout.isEmpty ? [:] : (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
+    let json =
+      result.stdout.isEmpty
+      ? [:] : (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
     return (result, json)
   }
 
@@ -21,7 +23,9 @@ import Testing
   @Test func throughputLeavesExactlyTheAcknowledgedIncrements() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
     _ = try daemon.client().request("INCR bench1 7")
-    let (result, json) = try bench(["--socket", daemon.socket, "--clients", "5", "--pipeline", "4", "--requests", "200", "--channels", "3"])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--clients", "5", "--pipeline", "4", "--requests", "200", "--channels", "3",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["requests"] as? Int == 200)
     #expect(json["verified"] as? Bool == true)
@@ -47,7 +51,9 @@ import Testing
 
   @Test func fanOutReachesEveryWatcherWithEveryChange() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
-    let (result, json) = try bench(["--socket", daemon.socket, "--mode", "fanout", "--watchers", "8", "--changes", "12"])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--mode", "fanout", "--watchers", "8", "--changes", "12",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["watchers"] as? Int == 8)
     #expect(json["changes"] as? Int == 12)
@@ -91,7 +97,8 @@ import Testing
     let folder = try TemporaryFolder()
     let socket = folder.file("badged.sock")
     let (result, json) = try bench([
-      "--socket", socket, "--mode", "startup", "--", Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"),
+      "--socket", socket, "--mode", "startup", "--", Binaries.badged.path, "--socket", socket, "--state-dir",
+      folder.file("state"),
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["first_answer_ms"] != nil)
@@ -124,7 +131,9 @@ import Testing
 
   @Test func aLongReplyIsReadToItsStatusLineBesidePings() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
-    _ = try bench(["--socket", daemon.socket, "--clients", "1", "--requests", "3000", "--pipeline", "50", "--channels", "3000"])
+    _ = try bench([
+      "--socket", daemon.socket, "--clients", "1", "--requests", "3000", "--pipeline", "50", "--channels", "3000",
+    ])
     let (result, json) = try bench([
       "--socket", daemon.socket, "--mode", "reply", "--request", "LIST", "--server-pid", String(daemon.pid),
     ])

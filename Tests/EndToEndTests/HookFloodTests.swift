@@ -15,7 +15,9 @@ import Testing
     _ = try folder.write("count", "0\n")
     _ = try folder.write("max", "0\n")
     _ = try folder.write("runs", "")
-    let script = try folder.write("hook", """
+    let script = try folder.write(
+      "hook",
+      """
       #!/bin/sh
       cd "$1" || exit 1
       exec 9>>lock
@@ -70,7 +72,8 @@ import Testing
     #expect(!pings.isEmpty && runs().count < 1000, "PINGs were answered during the flood")
 
     let lastChanges = { Set(runs().filter { $0.last == "10" }.map { $0[0] }) }
-    #expect(waitUntil(timeout: 300) { lastChanges().count == 1000 }, "\(lastChanges().count) channels ran their last change")
+    #expect(
+      waitUntil(timeout: 300) { lastChanges().count == 1000 }, "\(lastChanges().count) channels ran their last change")
     #expect(waitUntil { (try? String(contentsOfFile: folder.file("count"), encoding: .utf8)) == "0\n" })
     let most = try String(contentsOfFile: folder.file("max"), encoding: .utf8)
     #expect(most == "\(limit)\n", "the most hooks under way at once, counted by the hooks")
@@ -94,9 +97,10 @@ import Testing
     func flood(_ prefix: String) throws -> String {
       try client.send((0..<10).map { "INCR \(prefix)\($0)\n" }.joined())
       for _ in 0..<10 { _ = try client.readReply() }
-      #expect(waitUntil(timeout: 30) {
-        (try? String(contentsOfFile: folder.file("runs"), encoding: .utf8))?.split(separator: "\n").count == 10
-      })
+      #expect(
+        waitUntil(timeout: 30) {
+          (try? String(contentsOfFile: folder.file("runs"), encoding: .utf8))?.split(separator: "\n").count == 10
+        })
       let most = try String(contentsOfFile: folder.file("max"), encoding: .utf8)
       _ = try folder.write("max", "0\n")
       _ = try folder.write("runs", "")
@@ -104,9 +108,10 @@ import Testing
     }
     #expect(try flood("a") == "2\n")
     _ = try folder.write("badged.conf", config("0"))
-    #expect(try client.request("RELOAD") == [
-      "ERR failed \(folder.file("badged.conf")):3: Invalid value '0' for hooks_max_running: expected a number from 1 to 1024"
-    ])
+    #expect(
+      try client.request("RELOAD") == [
+        "ERR failed \(folder.file("badged.conf")):3: Invalid value '0' for hooks_max_running: expected a number from 1 to 1024"
+      ])
     #expect(try flood("b") == "2\n", "the bound in force stays")
     _ = try folder.write("badged.conf", config("5"))
     #expect(try client.request("RELOAD") == ["OK reloaded"])

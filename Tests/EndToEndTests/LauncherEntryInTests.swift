@@ -58,8 +58,9 @@ import Testing
     try app.send("signal / s application://wrong.desktop")
     try app.send("update / application://right.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:right count=1", "nothing came of the wrong one before it")
-    #expect(fixture.daemon.log.contains(
-      "Ignored a LauncherEntry Update from \(app.uniqueName) with signature 's', expected 'sa{sv}'."))
+    #expect(
+      fixture.daemon.log.contains(
+        "Ignored a LauncherEntry Update from \(app.uniqueName) with signature 's', expected 'sa{sv}'."))
   }
 
   @Test func urgentStartsAPulseWindowWithoutAChange() throws {
@@ -110,7 +111,8 @@ import Testing
     try app.send("update / application://kept.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:kept count=1", "the ignored apps came before and made nothing")
     let listed = try fixture.daemon.client().request("LIST")
-    #expect(listed.map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["STATE app:kept count=1", "OK"])
+    #expect(
+      listed.map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["STATE app:kept count=1", "OK"])
   }
 
   @Test func aDisabledBridgeStaysOffTheBus() throws {
@@ -121,7 +123,8 @@ import Testing
   }
 
   @Test func theBridgesChannelLimitRefusesNewAppsAndForgetsThem() throws {
-    let fixture = try BridgeFixture(config: "[bridge]\nmax_channels = 1\n[limits]\nmax_channels = 1\n[daemon]\npulse_ms = 100\n")
+    let fixture = try BridgeFixture(
+      config: "[bridge]\nmax_channels = 1\n[limits]\nmax_channels = 1\n[daemon]\npulse_ms = 100\n")
     let watcher = try fixture.watcher("app:*")
     let app = try BusPeer(bus: fixture.bus)
     try app.send("update / application://kept.desktop count=x:1 count-visible=b:true")
@@ -134,9 +137,10 @@ import Testing
     let pulse = try #require(try watcher.readLine())
     #expect(pulse.hasPrefix("EVENT app:kept count=1 ") && field(pulse, "pulse") != "0")
     let refusals = fixture.daemon.log.split(separator: "\n").filter { $0.contains("'app:chat'") }
-    #expect(refusals == [
-      "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([bridge] max_channels), ignoring."
-    ])
+    #expect(
+      refusals == [
+        "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([bridge] max_channels), ignoring."
+      ])
     // The app's channels are not the clients': a client still has its own channel.
     #expect(try fixture.daemon.client().request("INCR mail").last == "OK")
     try badgectl(["clear", "app:kept"], socket: fixture.daemon.socket)  // a channel at 0 is not kept

@@ -20,15 +20,19 @@ import Testing
     let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // open, not read for now
     defer { close(reader) }
     let socket = folder.file("badged.sock")
-    let config = try folder.write("badged.conf", """
+    let config = try folder.write(
+      "badged.conf",
+      """
       [daemon]
       sync = never
       hook_interval_ms = 0
       on_increase = sh -c 'yes hook-output | head -n 1000'
       """)
     let daemon = try Child(
-      [Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"), "--config", config,
-       "--log-level", "debug"],
+      [
+        Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"), "--config", config,
+        "--log-level", "debug",
+      ],
       environment: Child.environment(), stderr: .file(fifo))
     defer {
       daemon.signal(SIGTERM)
@@ -52,12 +56,17 @@ import Testing
     func drain() {
       while case let n = read(reader, &buffer, buffer.count), n > 0 { data += buffer[..<n] }
     }
-    #expect(waitUntil { drain(); return String(decoding: data, as: UTF8.self).contains(" dropped while the log") })
+    #expect(
+      waitUntil {
+        drain()
+        return String(decoding: data, as: UTF8.self).contains(" dropped while the log")
+      })
     daemon.signal(SIGTERM)
     #expect(daemon.wait() == 0)
     drain()
 
-    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+    let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+      .dropLast()
     #expect(data.last == 0x0A)
     for line in lines where !(line.count > 3 && line.hasPrefix("<") && line.dropFirst(2).hasPrefix(">")) {
       Issue.record("not a whole log line: '\(line.prefix(200))'")

@@ -56,7 +56,9 @@ import Testing
     let client = try RawClient(path: journal.socket)
     for n in 0..<200 { #expect(try client.request("INCR mail")[0].hasPrefix("STATE mail count=\(n + 1) ")) }
     #expect(try RawClient(path: journal.socket).request("PING") == ["OK pong"])
-    let count = try journal.entry { $0["MESSAGE"]?.hasSuffix(" log lines dropped while the log was not being read.") == true }
+    let count = try journal.entry {
+      $0["MESSAGE"]?.hasSuffix(" log lines dropped while the log was not being read.") == true
+    }
     #expect(count["PRIORITY"] == "4")
     let dropped = Int(count["MESSAGE"]?.prefix { $0.isNumber } ?? "") ?? 0
     #expect(dropped > 100, "200 requests logged 400 lines and more, 10 of them held: \(dropped)")
@@ -67,10 +69,11 @@ import Testing
   /// read; none of its output goes through the daemon.
   @Test func hooksWriteToAJournalStreamOfTheirOwn() throws {
     let journal = try JournalStandIn(streams: true)
-    try journal.start(config: """
-      [daemon]
-      on_increase = sh -c 'echo "from the hook of $BADGED_CHANNEL"; echo "<3>an error" >&2'
-      """)
+    try journal.start(
+      config: """
+        [daemon]
+        on_increase = sh -c 'echo "from the hook of $BADGED_CHANNEL"; echo "<3>an error" >&2'
+        """)
     _ = try RawClient(path: journal.socket).request("INCR mail")
     #expect(try journal.nextStream() == "badged-hook\n\n6\n1\n0\n0\n0\nfrom the hook of mail\n<3>an error\n")
     #expect(journal.stop() == 0)

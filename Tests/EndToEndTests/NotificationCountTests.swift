@@ -97,7 +97,9 @@ import Testing
     #expect(try first.send("close 1 2") == "sent")
     #expect(try first.send("ping") == "pong")
     try counting.send("chat", shownBy: second)  // id 1 again, by the second daemon
-    #expect(try counting.watcher.nextEvent() == "notify:chat count=2", "the first daemon's close came before and counted nothing")
+    #expect(
+      try counting.watcher.nextEvent() == "notify:chat count=2",
+      "the first daemon's close came before and counted nothing")
     try second.send("close 1 2")
     #expect(try counting.watcher.nextEvent() == "notify:chat count=1", "the new owner's close counts")
     #expect(counting.daemon.log.contains("The notification daemon's name changed hands"))

@@ -9,7 +9,8 @@ import Testing
     let app = try BusPeer(bus: fixture.bus)
     #expect(try app.send("app org.example.Chat") == "own 1")
     try badgectl(["set", "app:org.example.Chat", "3"], socket: fixture.daemon.socket)
-    let result = try badgectl(["open", "app:org.example.Chat"], socket: fixture.daemon.socket, environment: fixture.bus.environment)
+    let result = try badgectl(
+      ["open", "app:org.example.Chat"], socket: fixture.daemon.socket, environment: fixture.bus.environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "app:org.example.Chat 0\n")
     #expect(try app.nextLine() == "activated org.example.Chat")
@@ -65,12 +66,13 @@ import Testing
       environment: fixture.bus.environment.merging(["XDG_DATA_HOME": data, "XDG_DATA_DIRS": "/nonexistent"]) { $1 })
     #expect(result.status == 1)
     #expect(result.stdout == "")
-    #expect(result.stderr == """
-      Error: Cannot open the app of 'app:org.example.Gone': Activate on the session bus: The name org.example.Gone \
-      was not provided by any .service files (org.freedesktop.DBus.Error.ServiceUnknown); no desktop file \
-      org.example.Gone.desktop in \(data)/applications, /nonexistent/applications
+    #expect(
+      result.stderr == """
+        Error: Cannot open the app of 'app:org.example.Gone': Activate on the session bus: The name org.example.Gone \
+        was not provided by any .service files (org.freedesktop.DBus.Error.ServiceUnknown); no desktop file \
+        org.example.Gone.desktop in \(data)/applications, /nonexistent/applications
 
-      """)
+        """)
     #expect(try currentCount("app:org.example.Gone", socket: fixture.daemon.socket) == 4)
   }
 
@@ -88,7 +90,9 @@ import Testing
     try badgectl(["set", "app:org.example.Chat", "3"], socket: fixture.daemon.socket)
     try badgectl(["set", "mail", "2"], socket: fixture.daemon.socket)
     let watch = try WatchProcess(
-      ["app:org.example.Chat", "mail", "--format", "plain", "--no-motion", "--template", "{channel}={count}", "--open"],
+      [
+        "app:org.example.Chat", "mail", "--format", "plain", "--no-motion", "--template", "{channel}={count}", "--open",
+      ],
       socket: fixture.daemon.socket, environment: fixture.bus.environment)
     #expect(try watch.readLine() == "app:org.example.Chat=3 mail=2")
     kill(watch.pid, SIGUSR1)

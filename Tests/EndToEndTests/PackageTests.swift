@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `make deb` packs the release binaries (`make test` builds them first) into a Debian package
 /// that lintian accepts, that installs with `dpkg -i` on this machine (the tests run as root),
@@ -15,7 +15,8 @@ import TestSupport
     }
     let folder = try TemporaryFolder()
     let build = try run(
-      "make", ["-s", "deb", "BINDIR_SOURCE=\(Self.release)", "DEBDIR=\(folder.path)"], currentDirectory: Repository.root.path)
+      "make", ["-s", "deb", "BINDIR_SOURCE=\(Self.release)", "DEBDIR=\(folder.path)"],
+      currentDirectory: Repository.root.path)
     let version = try run("\(Self.release)/badged", ["--version"]).stdout.replacingOccurrences(of: "badged ", with: "")
       .trimmingCharacters(in: .newlines)
     let architecture = try run("dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .newlines)
@@ -86,7 +87,8 @@ import TestSupport
     // man pages of Documentation= are installed), and man finds the pages.
     let runtime = folder(daemon, "run")
     let verify = try run(
-      "/usr/bin/systemd-analyze", ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket"],
+      "/usr/bin/systemd-analyze",
+      ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket"],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")
@@ -95,7 +97,9 @@ import TestSupport
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left after the purge: \(left)")
     #expect(try run("dpkg-query", ["-W", "-f=${Status}", "badged"]).status != 0)
-    let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("badged.") }
+    let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter {
+      $0.hasPrefix("badged.")
+    }
     #expect(records.isEmpty, "dpkg still has \(records)")
   }
 

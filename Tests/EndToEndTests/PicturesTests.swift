@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `make pictures`'s generator, in its quick mode (a short recording, no bar tests, which run
 /// with the rest of the tests anyway), so that it keeps working: the real Waybar and xterm

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the daemon does with damaged, empty, half-compacted and unusable state folders.
 @Suite struct RecoveryTests {
@@ -40,7 +40,9 @@ import TestSupport
   }
 
   @Test func aStepSetOverTheSocketIsReplayedFromTheJournal() throws {
-    let (folder, _) = try Self.crashedAfter(["CONFIGURE mail step=7", "CONFIGURE ci step=3", "CONFIGURE ci step=default"])
+    let (folder, _) = try Self.crashedAfter([
+      "CONFIGURE mail step=7", "CONFIGURE ci step=3", "CONFIGURE ci step=default",
+    ])
     let daemon = try DaemonProcess(folder: folder)
     let client = try daemon.client()
     #expect(try field(client.request("GET mail")[0], "step") == "7")
@@ -98,7 +100,9 @@ import TestSupport
     let line = try #require(daemon.log.split(separator: "\n").first { $0.contains("damaged") })
     #expect(line.hasPrefix("<3>"), "an error, not a warning: \(line)")
     #expect(line.contains("at byte \(third)"))
-    let copies = try FileManager.default.contentsOfDirectory(atPath: daemon.stateFolder).filter { $0.hasPrefix("journal.damaged-") }
+    let copies = try FileManager.default.contentsOfDirectory(atPath: daemon.stateFolder).filter {
+      $0.hasPrefix("journal.damaged-")
+    }
     #expect(copies.count == 1)
     #expect(try Self.bytes(daemon.stateFile(copies[0])) == bytes, "the copy is the damaged file as it was")
     #expect(bytes != original)
@@ -119,7 +123,8 @@ import TestSupport
     // The socket listens before the state is loaded: the reply comes after the load, and so
     // after what it logged.
     #expect(try withEmptySnapshot.client().request("INCR mail")[0].hasPrefix("STATE mail count=1 "))
-    #expect(withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"), "\(withEmptySnapshot.log)")
+    #expect(
+      withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"), "\(withEmptySnapshot.log)")
   }
 
   @Test func aCompactionCutShortByACrashLoadsToTheSameCounts() throws {

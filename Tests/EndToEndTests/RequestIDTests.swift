@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Request ids against the real daemon: a retry counts once, after a kill -9 and a restart too,
 /// in any order and however pipelined; the table forgets only its oldest ids; every bad id or
@@ -85,9 +85,10 @@ import TestSupport
     _ = try client.request("INCR c 2 id=a")
     let before = try client.request("GET c")
     for line in ["INCR c 3 id=a", "DECR c 2 id=a", "CLEAR c id=a", "SET c 2 id=a", "INCR d 2 id=a"] {
-      #expect(try client.request(line) == [
-        "ERR id-reused The id was given to another request before; nothing changed (a new request needs a new id)"
-      ], "\(line)")
+      #expect(
+        try client.request(line) == [
+          "ERR id-reused The id was given to another request before; nothing changed (a new request needs a new id)"
+        ], "\(line)")
     }
     #expect(try client.request("GET c").map(withoutPulse) == before.map(withoutPulse))
     #expect(try client.request("incr  c 2 id=a").last == "OK repeated", "the same request, spelled otherwise")
@@ -103,14 +104,23 @@ import TestSupport
     let tokenRule = "ids are 1-64 characters from A-Z a-z 0-9 . _ : -"
     let refusals: [(String, String)] = [
       ("INCR c id=", "ERR bad-arguments Invalid id ''; \(tokenRule)"),
-      ("INCR c id=" + String(repeating: "x", count: 65), "ERR bad-arguments Invalid id '\(String(repeating: "x", count: 64))…'; \(tokenRule)"),
+      (
+        "INCR c id=" + String(repeating: "x", count: 65),
+        "ERR bad-arguments Invalid id '\(String(repeating: "x", count: 64))…'; \(tokenRule)"
+      ),
       ("INCR c id=a/b", "ERR bad-arguments Invalid id 'a/b'; \(tokenRule)"),
       ("INCR c id=a id=b", "ERR bad-arguments 'id=' is given twice; usage: INCR <channel> [n]"),
       ("GET c id=a", "ERR bad-arguments GET takes no id=: ids are for requests that change something"),
       ("CLEAR c upto=-1", "ERR bad-number Invalid upto '-1'; expected a running total, a whole number from 0"),
       ("CLEAR c upto=x", "ERR bad-number Invalid upto 'x'; expected a running total, a whole number from 0"),
-      ("CLEAR c upto=1 upto=2", "ERR bad-arguments 'upto=' is given twice; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
-      ("CLEAR * upto=1", "ERR bad-arguments upto= takes one channel, not *: each channel has its own total; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
+      (
+        "CLEAR c upto=1 upto=2",
+        "ERR bad-arguments 'upto=' is given twice; usage: CLEAR <channel> [upto=<total>] | CLEAR *"
+      ),
+      (
+        "CLEAR * upto=1",
+        "ERR bad-arguments upto= takes one channel, not *: each channel has its own total; usage: CLEAR <channel> [upto=<total>] | CLEAR *"
+      ),
       ("INCR c upto=1", "ERR bad-arguments INCR takes no upto=; usage: INCR <channel> [n]"),
     ]
     for (line, error) in refusals {
@@ -129,7 +139,10 @@ import TestSupport
     #expect(try badgectl(["incr", "ci", "3", "--id", "build:812"], socket: socket).stdout == "ci 3 pulsing\n")
     let reused = try badgectl(["decr", "ci", "--id", "build:812"], socket: socket)
     #expect(reused.status == 1)
-    #expect(reused.stderr == "Error: The id was given to another request before; nothing changed (a new request needs a new id) (id-reused)\n")
+    #expect(
+      reused.stderr
+        == "Error: The id was given to another request before; nothing changed (a new request needs a new id) (id-reused)\n"
+    )
     try badgectl(["incr", "ci"], socket: socket)
     let cleared = try badgectl(["clear", "ci", "--upto", "3", "--format", "json"], socket: socket)
     #expect(cleared.stdout.contains(#""count":1,"#) && cleared.stdout.contains(#""total":4,"#))

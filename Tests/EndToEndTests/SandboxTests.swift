@@ -41,7 +41,8 @@ import Testing
   static func asNobody(_ arguments: [String], socket: String) throws -> String {
     let installed = try InstalledBinaries.copy()
     let result = try run(
-      "/usr/bin/setpriv", ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", installed.path("badgectl")] + arguments,
+      "/usr/bin/setpriv",
+      ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", installed.path("badgectl")] + arguments,
       environment: installed.environment.merging(["BADGED_SOCKET": socket]) { $1 })
     return result.status == 0 ? result.stdout : "status \(result.status): \(result.stderr)"
   }
@@ -72,7 +73,8 @@ import Testing
 
     let config = "[daemon]\npulse_ms = 0\n"
     let daemon = try DaemonProcess(
-      folder: folder, config: config, wrapper: wrapper, environment: inside.environment, executable: inside.path("badged"))
+      folder: folder, config: config, wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged"))
     // It runs from what was carried in: its program and the Swift runtime from /usr/local,
     // everything else from the system's library folders; nothing from the checkout's build or
     // the toolchain.
@@ -96,7 +98,8 @@ import Testing
     #expect(owner == 65534)
 
     let again = try DaemonProcess(
-      folder: folder, config: config, wrapper: wrapper, environment: inside.environment, executable: inside.path("badged"))
+      folder: folder, config: config, wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged"))
     #expect(try Self.asNobody(["list"], socket: again.socket) == "chat 7\nmail 3\n")
     #expect(again.stop() == 0, "\(again.log)")
   }

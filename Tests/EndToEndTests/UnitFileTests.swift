@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The systemd user units, checked by systemd's own parser (`systemd-analyze --user verify`,
 /// which needs no running systemd). It only warns about a typo and still exits 0, so any output
@@ -23,7 +23,8 @@ import TestSupport
     _ = try folder.write("units/badged.service", service)
     _ = try folder.write("units/badged.socket", socket)
     return try run(
-      "/usr/bin/systemd-analyze", ["--user", "verify", folder.file("units/badged.service"), folder.file("units/badged.socket")],
+      "/usr/bin/systemd-analyze",
+      ["--user", "verify", folder.file("units/badged.service"), folder.file("units/badged.socket")],
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("man")])
   }
 
@@ -44,7 +45,8 @@ import TestSupport
   @Test func verifyReportsAMistakeOnStandardError() throws {
     // The check above can fail: a misspelt key is reported (with exit status 0).
     let (service, socket) = try units()
-    let result = try verify(service: service.replacingOccurrences(of: "WatchdogSec=", with: "WatchDogSec="), socket: socket)
+    let result = try verify(
+      service: service.replacingOccurrences(of: "WatchdogSec=", with: "WatchDogSec="), socket: socket)
     #expect(result.stderr.contains("Unknown key 'WatchDogSec'"), "\(result.stderr)")
   }
 
@@ -61,7 +63,9 @@ import TestSupport
     #expect(serviceLines.contains { $0.hasPrefix("WatchdogSec=") })
     #expect(serviceLines.contains { $0.hasPrefix("Documentation=man:badged(1)") })
     let socketLines = Set(socket.split(separator: "\n").map(String.init))
-    for line in ["ListenStream=%t/badged/badged.sock", "SocketMode=0600", "DirectoryMode=0700", "WantedBy=sockets.target"] {
+    for line in [
+      "ListenStream=%t/badged/badged.sock", "SocketMode=0600", "DirectoryMode=0700", "WantedBy=sockets.target",
+    ] {
       #expect(socketLines.contains(line), "badged.socket: \(line)")
     }
   }

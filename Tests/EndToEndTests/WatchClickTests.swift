@@ -12,10 +12,11 @@ import Testing
     let watch = try WatchProcess(["mail", "app:*", "--format", "json"], socket: daemon.socket)
     _ = try watch.readLine { $0.contains(#""channel":"mail""#) }  // the snapshot is in
     kill(watch.pid, SIGUSR1)
-    #expect(waitUntil(timeout: 5) {
-      (try? currentCount("mail", socket: daemon.socket)) == 0
-        && (try? currentCount("app:a", socket: daemon.socket)) == 0
-    })
+    #expect(
+      waitUntil(timeout: 5) {
+        (try? currentCount("mail", socket: daemon.socket)) == 0
+          && (try? currentCount("app:a", socket: daemon.socket)) == 0
+      })
     #expect(try currentCount("other", socket: daemon.socket) == 4, "a channel it does not show is left alone")
     // The watcher shows the clear it caused, and keeps running.
     _ = try watch.readLine { $0.contains(#""channel":"mail","count":0"#) }

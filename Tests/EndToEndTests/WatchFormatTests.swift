@@ -64,7 +64,8 @@ import Testing
       #expect(object["urgent"] == nil || object["urgent"] as? String == "true")
     }
     #expect(objects.contains { $0["urgent"] as? String == "true" })
-    #expect(objects.contains { $0["full_text"] as? String == "12" && $0["urgent"] == nil }, "urgent ends with the window")
+    #expect(
+      objects.contains { $0["full_text"] as? String == "12" && $0["urgent"] == nil }, "urgent ends with the window")
   }
 
   @Test func jsonAndEwwExtendTheFieldsGetPrints() throws {

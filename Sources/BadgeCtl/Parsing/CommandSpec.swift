@@ -96,12 +96,15 @@ extension CommandSpec {
   /// `--id` of the commands that change a count: the request's id, so that a retry counts once.
   static let idOption = ValueOption<String>(
     "--id", value: "id", .token,
-    help: "An id for the request, 1-64 characters from A-Z a-z 0-9 . _ : -. Sent again with the same id (a retry), it changes nothing and prints the state as it is.")
+    help:
+      "An id for the request, 1-64 characters from A-Z a-z 0-9 . _ : -. Sent again with the same id (a retry), it changes nothing and prints the state as it is."
+  )
 
   /// `--upto` of `clear`, `seen` and `open`: only the items up to a running total.
   static let upToOption = ValueOption<Int>(
     "--upto", value: "total", .number(0...Int.max, noun: "total"),
-    help: "Only the items up to this running total (the total of the state that was shown); those that came after stay.")
+    help: "Only the items up to this running total (the total of the state that was shown); those that came after stay."
+  )
 
   /// The request's words for an `--upto`: `upto=<total>`, or none.
   static func upToWords(_ total: Int?) -> [String] {

@@ -12,7 +12,8 @@ enum ClickTargets {
     // An exact name is shown from the first snapshot on; before it, it is cleared whole.
     var targets = patterns.filter { !$0.isGlob }.map { pattern in
       shown.first { $0.channel == pattern.description }
-        ?? ChannelSnapshot(channel: pattern.description, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
+        ?? ChannelSnapshot(
+          channel: pattern.description, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
     }
     let globs = patterns.isEmpty ? [ChannelPattern.all] : patterns.filter(\.isGlob)
     for snapshot in shown where snapshot.count > 0 && snapshot.online {

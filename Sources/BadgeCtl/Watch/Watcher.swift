@@ -255,7 +255,8 @@ final class Watcher {
       for name in names {
         standIns.insert(name)
         display.update(
-          ChannelSnapshot(channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0, online: false))
+          ChannelSnapshot(
+            channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0, online: false))
       }
     }
     display.setOnline(false)

@@ -25,13 +25,14 @@ import Testing
   }
 
   @Test func aFloodOfIdsStaysInTheBridgesLimitsAndLeavesClientsTheirRoom() throws {
-    let fixture = try BridgeFixture(config: """
-      [bridge]
-      max_apps = 8
-      max_channels = 12
-      [limits]
-      max_channels = 3
-      """)
+    let fixture = try BridgeFixture(
+      config: """
+        [bridge]
+        max_apps = 8
+        max_channels = 12
+        [limits]
+        max_channels = 3
+        """)
     let started = Date()
     let watcher = try fixture.watcher("app:*")
     // One connection, 100 ids: 8 are tracked (and made channels), 92 refused by max_apps.
@@ -50,15 +51,17 @@ import Testing
     // A socket client still has its own three channels, and the fourth is refused by its own limit.
     let client = try fixture.daemon.client()
     for channel in ["x", "y", "z"] { #expect(try client.request("INCR \(channel)").last == "OK") }
-    #expect(try client.request("INCR w") == [
-      "ERR full INCR would add channel 'w' to the 3 kept already ([limits] max_channels); clear one first"
-    ])
+    #expect(
+      try client.request("INCR w") == [
+        "ERR full INCR would add channel 'w' to the 3 kept already ([limits] max_channels); clear one first"
+      ])
     // The refusals' lines: the first of each reason at once, the rest counted and reported
     // once the interval is over. Every refusal is in a line or a count, and there is a line
     // per reason per interval.
-    #expect(waitUntil(timeout: 40) {
-      fixture.daemon.log.contains(Self.appsReason + ": ") && fixture.daemon.log.contains(Self.channelsReason + ": ")
-    })
+    #expect(
+      waitUntil(timeout: 40) {
+        fixture.daemon.log.contains(Self.appsReason + ": ") && fixture.daemon.log.contains(Self.channelsReason + ": ")
+      })
     let intervals = 1 + Int(Date().timeIntervalSince(started) / 10)
     let apps = Self.warnings(in: fixture.daemon.log, "([bridge] max_apps).", Self.appsReason)
     #expect(apps.refusals == 92)
@@ -110,7 +113,8 @@ import Testing
     try fixture.leave(flooder)
     #expect(try fixture.daemon.client().request("PING") == ["OK pong"])
     let after = try memoryKiB(fixture.daemon.pid, "VmRSS")
-    print("abuse: 20,000 desktop ids: RSS \(start) KiB at start, peak \(during) KiB, \(after) KiB after the sender left")
+    print(
+      "abuse: 20,000 desktop ids: RSS \(start) KiB at start, peak \(during) KiB, \(after) KiB after the sender left")
     #expect(during - start < 8 << 10, "peak \(during) KiB, started at \(start) KiB")
     #expect(after - start < 4 << 10, "\(after) KiB after the sender left, started at \(start) KiB")
     #expect(try Self.appChannels(fixture.daemon) == 256)

@@ -18,10 +18,13 @@ import Testing
   static func makeHistory(_ daemon: DaemonProcess) throws {
     let writer = try daemon.client()
     for batch in stride(from: 0, to: historyChannels, by: 1000) {
-      let requests = (batch..<(batch + 1000)).map { "INCR \(Self.history($0)) \($0 + 1)\nCLEAR \(Self.history($0))\n" }.joined()
+      let requests = (batch..<(batch + 1000)).map { "INCR \(Self.history($0)) \($0 + 1)\nCLEAR \(Self.history($0))\n" }
+        .joined()
       let sending = sendInBackground(Array(requests.utf8), to: writer.fd)
       for i in 0..<2000 {
-        guard try writer.readReply(timeout: 60).last == "OK" else { throw TestFailure("request \(batch * 2 + i) refused") }
+        guard try writer.readReply(timeout: 60).last == "OK" else {
+          throw TestFailure("request \(batch * 2 + i) refused")
+        }
       }
       sending.wait()
     }
@@ -55,7 +58,8 @@ import Testing
     let fresh = try daemon.client()
     #expect(try fresh.request("PING") == ["OK pong"])
     let day = try fresh.request("STATS day h0001")
-    #expect(day.count == 3 && day[0].hasPrefix("STATS h0001 period=day ") && day[1].hasPrefix("DAY h0001 ") && day[2] == "OK")
+    #expect(
+      day.count == 3 && day[0].hasPrefix("STATS h0001 period=day ") && day[1].hasPrefix("DAY h0001 ") && day[2] == "OK")
     #expect(day.dropLast().allSatisfy { $0.hasSuffix(" arrivals=2 clears=1 peak=2") }, "\(day)")
     // Built whole, the reply would have grown the daemon by its 80 MB in the turn of the
     // request, before the fresh client's turn; produced as it is read, the daemon holds the
@@ -161,7 +165,9 @@ import Testing
     var now: [String: (count: String, seq: String)] = [:]
     for line in listed { now[String(line.split(separator: " ")[1])] = (field(line, "count")!, field(line, "seq")!) }
     for (name, state) in now {
-      #expect(view[name]?.count == state.count && view[name]?.seq == state.seq, "\(name): \(String(describing: view[name])) against \(state)")
+      #expect(
+        view[name]?.count == state.count && view[name]?.seq == state.seq,
+        "\(name): \(String(describing: view[name])) against \(state)")
     }
     let cleared = view.filter { now[$0.key] == nil }
     #expect(cleared.count == batch, "the channels cleared meanwhile")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The bar configurations in contrib/bars are the README's snippets, and the one bar that
 /// cannot run here (eww is not packaged for Debian 12) is checked against its documented

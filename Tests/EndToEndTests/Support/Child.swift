@@ -109,7 +109,6 @@ final class Child {
     return (pid, input, output)
   }
 
-
   deinit {
     closeParentEnds()
     if isRunning {

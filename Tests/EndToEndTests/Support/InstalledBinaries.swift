@@ -47,7 +47,9 @@ struct InstalledBinaries: Sendable {
       guard result.status == 0 else { throw TestFailure("install \(source): \(result.stderr)") }
     }
     for folder in [prefix, prefix + "/bin", prefix + "/lib"] {
-      guard mkdir(folder, 0o755) == 0, chmod(folder, 0o755) == 0 else { throw TestFailure("mkdir \(folder): errno \(errno)") }
+      guard mkdir(folder, 0o755) == 0, chmod(folder, 0o755) == 0 else {
+        throw TestFailure("mkdir \(folder): errno \(errno)")
+      }
     }
     let installed = InstalledBinaries(prefix: prefix)
     var libraries: [String: String] = [:]

@@ -47,7 +47,8 @@ final class JournalStandIn {
         && mount --bind "$1" /run/systemd/journal && shift && exec "$@"
       """
     let daemon = try Child(
-      ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", script, "sh", folder.file("journal"), Binaries.badged.path] + args,
+      ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", script, "sh", folder.file("journal"), Binaries.badged.path]
+        + args,
       environment: environment, stderr: .file(stderrPath))
     self.daemon = daemon
     guard waitUntil(timeout: 10, { RawClient.canConnect(socket) }) else {

@@ -91,7 +91,8 @@ private struct Bridges {
     case 4, 5:
       guard let sender = input.byte().map(Self.connection), let (_, values) = input.body() else { return false }
       let done =
-        operation == 4 ? counter.closed(sender: sender, arguments: values) : counter.actionInvoked(sender: sender, arguments: values)
+        operation == 4
+        ? counter.closed(sender: sender, arguments: values) : counter.actionInvoked(sender: sender, arguments: values)
       precondition(done == nil || servers.contains(sender), "\(sender) took a notification off without showing one")
       if let done { _ = try? store.apply(.decrement(1), to: done, now: now) }
     default:
@@ -116,6 +117,8 @@ private struct Bridges {
       precondition(store.pooled[pool] <= store.config.channelLimit(of: pool).value, "\(pool) past its limit")
     }
     let remembered = counter.remembered
-    precondition(remembered.calls <= NotificationCounter.memoryLimit && remembered.notifications <= NotificationCounter.memoryLimit)
+    precondition(
+      remembered.calls <= NotificationCounter.memoryLimit && remembered.notifications <= NotificationCounter.memoryLimit
+    )
   }
 }

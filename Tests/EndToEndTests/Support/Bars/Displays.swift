@@ -20,8 +20,10 @@ struct HeadlessSway {
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config)
     try background.start(
       "sway",
-      ["env", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "XDG_RUNTIME_DIR=\(runtime)",
-       "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sway", "-c", config])
+      [
+        "env", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "XDG_RUNTIME_DIR=\(runtime)",
+        "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sway", "-c", config,
+      ])
     let runtime = runtime
     var display: String?
     _ = waitUntil(timeout: 15) {
