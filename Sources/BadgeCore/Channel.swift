@@ -23,7 +23,18 @@ public struct Channel: Sendable {
     @inlinable get { setup.override }
     set {
       setup = ChannelSetup.make(
-        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue)
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue,
+        mirror: setup.mirror)
+    }
+  }
+  /// What the channel carries as a mirror of another machine's (`MIRROR`); `nil` for a local
+  /// channel. Kept with the settings, so that a local channel's copies carry nothing more.
+  public internal(set) var mirror: MirrorState? {
+    @inlinable get { setup.mirror }
+    set {
+      setup = ChannelSetup.make(
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: setup.override,
+        mirror: newValue)
     }
   }
   /// The settings in force: `override` over `configured`. Kept rather than derived because
@@ -47,21 +58,22 @@ public struct Channel: Sendable {
   /// Puts the config's settings for the channel under its override.
   mutating func configure(_ configured: ChannelSettings, hasConfigSection: Bool) {
     setup = ChannelSetup.make(
-      configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
+      configured: configured, hasConfigSection: hasConfigSection, override: setup.override, mirror: setup.mirror)
   }
 
   /// Whether the override is that of `other` (the settings the channel had); cheap when the
   /// channel still shares them, as a count change leaves them.
   func hasOverride(of other: ChannelSetup) -> Bool {
-    setup === other || setup.override == other.override
+    setup === other || (setup.override == other.override && setup.mirror == other.mirror)
   }
 
   /// Whether a client made settings for the channel (its override sets any), as found once when
   /// the settings were made: the journal asks with every change.
   @inlinable public var hasOverride: Bool { setup.hasOverride }
 
-  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
-  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride }
+  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting, or
+  /// mirrors another machine's.
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.mirror != nil }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -79,7 +91,7 @@ public struct Channel: Sendable {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
-      silenced: silenced, unseen: unseen, step: settings.step, total: total)
+      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: mirror)
   }
 }
 
@@ -92,6 +104,8 @@ public struct Channel: Sendable {
   @usableFromInline let hasOverride: Bool
   /// `override` over `configured`, computed once when the settings are made.
   @usableFromInline let settings: ChannelSettings
+  /// The channel's mirror state, `nil` for a local channel (every plain one).
+  @usableFromInline let mirror: MirrorState?
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
@@ -102,13 +116,16 @@ public struct Channel: Sendable {
   /// `plain` when the settings are its own, else a new object: the one way a channel gets its
   /// settings, so that no default channel holds a copy.
   static func make(
-    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
   ) -> ChannelSetup {
-    if !hasConfigSection && override.isEmpty && configured == plain.configured { return plain }
-    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override)
+    if !hasConfigSection && override.isEmpty && mirror == nil && configured == plain.configured { return plain }
+    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override, mirror: mirror)
   }
 
-  private init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
+  private init(
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
+  ) {
+    self.mirror = mirror
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override

@@ -36,10 +36,14 @@ public enum Recovery {
     for channel in decoded.snapshot.channels {
       store.restore(
         name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
-        override: channel.override, seq: channel.seq)
+        override: channel.override, mirror: channel.mirror, seq: channel.seq)
     }
     for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     for id in decoded.snapshot.requestIDs { store.restoreID(id) }
+    for entry in decoded.snapshot.forwards { store.restoreForward(entry) }
+    store.setForwardIDs(
+      host: store.outbox.host, epoch: decoded.snapshot.forwardEpoch, counter: decoded.snapshot.forwardNext)
+    store.restoreDNDStamp(decoded.snapshot.dndStamp)
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -79,7 +83,7 @@ public enum Recovery {
       case .channel(let channel) where channel.seq > snapshotSeq:
         store.restore(
           name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
-          override: channel.override, seq: channel.seq)
+          override: channel.override, mirror: channel.mirror, seq: channel.seq)
         if let id = channel.id { store.restoreID(id) }
         if let day = channel.day {
           store.restoreHistory(of: channel.name, day)
@@ -89,11 +93,18 @@ public enum Recovery {
         waitingDay = nil
         lastChannelSeq = channel.seq
         applied += 1
-      case .doNotDisturb(let until, let saved):
+      case .doNotDisturb(let until, let saved, let stamp):
         // Not numbered: the journal is newer than the snapshot it follows, and a journal left
         // from before a compaction ends with the state the snapshot holds. Its id is numbered.
         dnd = .some(until)
+        if stamp != nil { store.restoreDNDStamp(stamp) }
         if let saved, saved.seq > snapshotSeq { restore(saved, into: store) }
+      case .forward(let entry) where entry.seq > snapshotSeq:
+        store.restoreForward(entry)
+      case .delivered(let id):
+        // Not numbered: taking out a write that is not there (the snapshot covers its
+        // delivery) changes nothing.
+        store.restoreDelivered(id)
       case .requestID(let saved) where saved.seq > snapshotSeq:
         restore(saved, into: store)
       case .day(let day) where day.seq > snapshotSeq:

@@ -22,8 +22,15 @@ public enum RecordCodec {
   static let totalTag: UInt8 = 4
   /// Extension tag: the id of the request that made the change follows (`writeID`).
   static let idTag: UInt8 = 5
+  /// Extension tag: the channel mirrors another machine's: its owner (a byte of length and the
+  /// name), a flags byte (bit 0: stale), the second it was last heard from while stale and
+  /// the owner's `seq`, as varints.
+  static let mirrorTag: UInt8 = 6
+  /// Extension tag of a do-not-disturb record: where and when it changed: the wall-clock
+  /// milliseconds, a byte (1: another machine), the host (a byte of length and the name).
+  static let stampTag: UInt8 = 7
   /// The tags that are not settings'.
-  static let stateTags: [UInt8] = [dayTag, totalTag, idTag]
+  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
   static let fixedSettings: [UInt8: SettingKey] = Dictionary(
@@ -45,12 +52,12 @@ public enum RecordCodec {
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
     guard case .channel(let channel) = record else {
-      appendFramed(maxLength: 160, to: &out) { write(record, to: &$0) }
+      appendFramed(maxLength: 512, to: &out) { write(record, to: &$0) }
       return
     }
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total),
-      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, to: &out)
+      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, channel.mirror, to: &out)
   }
 
   /// Appends the record of `channel` with its day of history and the id of the request that
@@ -60,7 +67,7 @@ public enum RecordCodec {
   public static func append(_ channel: Channel, day: HistoryDay?, id: RequestID?, to out: inout [UInt8]) {
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
-      channel.override, day, id, to: &out)
+      channel.override, day, id, channel.mirror, to: &out)
   }
 
   /// A channel record, framed. Most channels have no settings of their own: theirs skip walking
@@ -68,14 +75,15 @@ public enum RecordCodec {
   @inline(__always)
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int), hasOverride: Bool,
-    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
+    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
+    to out: inout [UInt8]
   ) {
     if hasOverride {
       var settings = SettingFields(override())
-      appendChannel(seq, name, counts, &settings, day, id, to: &out)
+      appendChannel(seq, name, counts, &settings, day, id, mirror, to: &out)
     } else {
       var none = NoSettings()
-      appendChannel(seq, name, counts, &none, day, id, to: &out)
+      appendChannel(seq, name, counts, &none, day, id, mirror, to: &out)
     }
   }
 
@@ -84,9 +92,10 @@ public enum RecordCodec {
   @inline(__always)
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int),
-    _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
+    _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
+    to out: inout [UInt8]
   ) {
-    appendFramed(maxLength: 208 + settings.textLength, to: &out) { w in
+    appendFramed(maxLength: 208 + settings.textLength + (mirror == nil ? 0 : 96), to: &out) { w in
       w.write(Record.Kind.channel.rawValue)
       w.write(littleEndian: seq)
       writeName(name, to: &w)
@@ -108,6 +117,33 @@ public enum RecordCodec {
         w.write(idTag)
         writeID(id, to: &w)
       }
+      if let mirror {
+        w.write(mirrorTag)
+        writeText(mirror.owner, to: &w)
+        w.write(mirror.stale ? 1 : 0)
+        writeVarint(UInt64(max(0, mirror.since)), to: &w)
+        writeVarint(mirror.ownerSeq, to: &w)
+      }
+    }
+  }
+
+  /// A short text (a host name): its length in one byte, then its bytes (cut at 255).
+  static func writeText(_ text: String, to w: inout ByteWriter) {
+    var text = text
+    text.withUTF8 { bytes in
+      let count = min(bytes.count, 255)
+      w.write(UInt8(count))
+      w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<count]))
+    }
+  }
+
+  /// A text of up to 65,535 bytes (a request line): its length in 16 bits, then its bytes.
+  static func writeText16(_ text: String, to w: inout ByteWriter) {
+    var text = text
+    text.withUTF8 { bytes in
+      let count = min(bytes.count, Int(UInt16.max))
+      w.write(littleEndian: UInt16(count))
+      w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<count]))
     }
   }
 
@@ -137,16 +173,37 @@ public enum RecordCodec {
     switch record {
     case .channel:
       preconditionFailure("a channel record is written by appendChannel")
-    case .doNotDisturb(let until, let saved):
+    case .doNotDisturb(let until, let saved, let stamp):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
       w.write(littleEndian: until ?? 0)
-      // Without an id the record stays as it was before ids existed.
+      // Without an id the record stays as it was before ids existed, and without a stamp as
+      // it was before sharing.
       if let saved {
         w.write(idTag)
         w.write(littleEndian: saved.seq)
         writeID(saved.id, to: &w)
       }
+      if let stamp {
+        w.write(stampTag)
+        w.write(littleEndian: stamp.at)
+        w.write(stamp.remote ? 1 : 0)
+        writeText(stamp.host, to: &w)
+      }
+    case .forward(let entry):
+      w.write(Record.Kind.forward.rawValue)
+      w.write(littleEndian: entry.seq)
+      w.write(littleEndian: entry.counter)
+      writeName(entry.channel, to: &w)
+      writeText(entry.id, to: &w)
+      writeText16(entry.line, to: &w)
+    case .delivered(let id):
+      w.write(Record.Kind.delivered.rawValue)
+      writeText(id, to: &w)
+    case .forwardIDs(let epoch, let next):
+      w.write(Record.Kind.forwardIDs.rawValue)
+      w.write(littleEndian: epoch)
+      w.write(littleEndian: next)
     case .requestID(let saved):
       w.write(Record.Kind.requestID.rawValue)
       w.write(littleEndian: saved.seq)
@@ -154,13 +211,14 @@ public enum RecordCodec {
     case .snapshotStart(let seq):
       w.write(Record.Kind.snapshotStart.rawValue)
       w.write(littleEndian: seq)
-    case .snapshotEnd(let channels, let days, let ids):
+    case .snapshotEnd(let channels, let days, let ids, let forwards):
       w.write(Record.Kind.snapshotEnd.rawValue)
       w.write(littleEndian: UInt32(channels))
-      // Without history and ids the trailer stays as it was before history existed, and
-      // without ids as it was before ids.
-      if days > 0 || ids > 0 { w.write(littleEndian: UInt32(days)) }
-      if ids > 0 { w.write(littleEndian: UInt32(ids)) }
+      // Without history and ids the trailer stays as it was before history existed, without
+      // ids as it was before ids, and without forwarded writes as it was before them.
+      if days > 0 || ids > 0 || forwards > 0 { w.write(littleEndian: UInt32(days)) }
+      if ids > 0 || forwards > 0 { w.write(littleEndian: UInt32(ids)) }
+      if forwards > 0 { w.write(littleEndian: UInt32(forwards)) }
     case .day(let record):
       w.write(Record.Kind.day.rawValue)
       w.write(littleEndian: record.seq)
@@ -260,6 +318,7 @@ public enum RecordCodec {
       var day: HistoryDay?
       var total: Int?
       var id: RequestID?
+      var mirror: MirrorState?
       var seenTags: Set<UInt8> = []
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
@@ -277,6 +336,11 @@ public enum RecordCodec {
         } else if tag == idTag {
           guard id == nil, let value = reader.requestID() else { return nil }
           id = value
+        } else if tag == mirrorTag {
+          guard mirror == nil, let owner = reader.host(), let flags = reader.byte(), flags <= 1,
+            let since = reader.varint(), since <= UInt64(Int.max), let ownerSeq = reader.varint()
+          else { return nil }
+          mirror = MirrorState(owner: owner, stale: flags == 1, since: Int(since), ownerSeq: ownerSeq)
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
           guard let key = taggedSettings[tag], !seenTags.contains(tag),
@@ -287,18 +351,38 @@ public enum RecordCodec {
       }
       record = .channel(
         ChannelRecord(
-          name: name, count: Int(count), unseen: unseen, total: total, override: override, seq: seq, day: day, id: id))
+          name: name, count: Int(count), unseen: unseen, total: total, override: override, seq: seq, day: day, id: id,
+          mirror: mirror))
     case .doNotDisturb:
       guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
-      // The id came later; a record written before it ends here.
+      // The id came later, and the stamp after it; a record written before either ends here.
       var saved: SavedRequestID?
-      if !reader.isAtEnd {
-        guard reader.byte() == idTag, let seq: UInt64 = reader.integer(), let id = reader.requestID() else {
+      var stamp: DNDStamp?
+      while !reader.isAtEnd {
+        let tag = reader.byte()
+        if tag == idTag, saved == nil, stamp == nil {
+          guard let seq: UInt64 = reader.integer(), let id = reader.requestID() else { return nil }
+          saved = SavedRequestID(seq: seq, id: id)
+        } else if tag == stampTag, stamp == nil {
+          guard let at: UInt64 = reader.integer(), let remote = reader.byte(), remote <= 1, let host = reader.host()
+          else { return nil }
+          stamp = DNDStamp(at: at, host: host, remote: remote == 1)
+        } else {
           return nil
         }
-        saved = SavedRequestID(seq: seq, id: id)
       }
-      record = .doNotDisturb(until: on == 1 ? until : nil, id: saved)
+      record = .doNotDisturb(until: on == 1 ? until : nil, id: saved, stamp: stamp)
+    case .forward:
+      guard let seq: UInt64 = reader.integer(), let counter: UInt64 = reader.integer(), let name = reader.name(),
+        let id = reader.host(), let line = reader.text16(), !line.isEmpty
+      else { return nil }
+      record = .forward(ForwardEntry(id: id, counter: counter, channel: name, line: line, seq: seq))
+    case .delivered:
+      guard let id = reader.host() else { return nil }
+      record = .delivered(id: id)
+    case .forwardIDs:
+      guard let epoch: UInt64 = reader.integer(), let next: UInt64 = reader.integer() else { return nil }
+      record = .forwardIDs(epoch: epoch, next: next)
     case .requestID:
       guard let seq: UInt64 = reader.integer(), let id = reader.requestID() else { return nil }
       record = .requestID(SavedRequestID(seq: seq, id: id))
@@ -310,11 +394,12 @@ public enum RecordCodec {
       // The day count came with history, the id count with ids; a trailer written before
       // either ends before it.
       var counts: [Int] = []
-      while !reader.isAtEnd && counts.count < 2 {
+      while !reader.isAtEnd && counts.count < 3 {
         guard let n: UInt32 = reader.integer() else { return nil }
         counts.append(Int(n))
       }
-      record = .snapshotEnd(channels: Int(channels), days: counts.first ?? 0, ids: counts.dropFirst().first ?? 0)
+      func count(_ i: Int) -> Int { i < counts.count ? counts[i] : 0 }
+      record = .snapshotEnd(channels: Int(channels), days: count(0), ids: count(1), forwards: count(2))
     case .day:
       guard let seq: UInt64 = reader.integer(), let name = reader.name(),
         let day: Int32 = reader.integer(), let arrivals: UInt64 = reader.integer(),

@@ -11,16 +11,28 @@ public struct Snapshot: Equatable, Sendable {
   public var dndUntil: UInt64?
   /// The saved request ids, oldest first.
   public var requestIDs: [RequestID]
+  /// Where and when do-not-disturb last changed, when known.
+  public var dndStamp: DNDStamp?
+  /// The writes to mirrored channels waiting for their owners, oldest first.
+  public var forwards: [ForwardEntry]
+  /// How the outbox numbers ids: the state folder's epoch (0: none yet) and the next counter.
+  public var forwardEpoch: UInt64
+  public var forwardNext: UInt64
 
   public init(
     seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = [], dndUntil: UInt64? = nil,
-    requestIDs: [RequestID] = []
+    requestIDs: [RequestID] = [], dndStamp: DNDStamp? = nil, forwards: [ForwardEntry] = [], forwardEpoch: UInt64 = 0,
+    forwardNext: UInt64 = 1
   ) {
     self.seq = seq
     self.channels = channels
     self.days = days
     self.dndUntil = dndUntil
     self.requestIDs = requestIDs
+    self.dndStamp = dndStamp
+    self.forwards = forwards
+    self.forwardEpoch = forwardEpoch
+    self.forwardNext = forwardNext
   }
 
   /// The store's persistent state: channels with a count, a running total or a setting made
@@ -30,7 +42,7 @@ public struct Snapshot: Equatable, Sendable {
   public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
     channels = store.channels
-      .filter { $0.count > 0 || $0.total > 0 || $0.hasOverride }
+      .filter { $0.count > 0 || $0.total > 0 || $0.hasOverride || $0.mirror != nil }
       .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in
@@ -38,6 +50,14 @@ public struct Snapshot: Equatable, Sendable {
     }
     self.dndUntil = dndUntil
     requestIDs = store.requestIDs.inOrder
+    dndStamp = store.dndStamp
+    forwards = store.outbox.entries.map { entry in
+      var kept = entry
+      kept.seq = 0
+      return kept
+    }
+    forwardEpoch = store.outbox.epoch
+    forwardNext = store.outbox.nextCounter
   }
 
   /// The snapshot file's bytes.
@@ -45,11 +65,17 @@ public struct Snapshot: Equatable, Sendable {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56 + requestIDs.count * 41)
     RecordCodec.append(.snapshotStart(seq: seq), to: &out)
-    if dndUntil != nil { RecordCodec.append(.doNotDisturb(until: dndUntil), to: &out) }
+    if dndUntil != nil || dndStamp != nil {
+      RecordCodec.append(.doNotDisturb(until: dndUntil, stamp: dndStamp), to: &out)
+    }
+    if forwardEpoch != 0 { RecordCodec.append(.forwardIDs(epoch: forwardEpoch, next: forwardNext), to: &out) }
     for channel in channels { RecordCodec.append(.channel(channel), to: &out) }
     for day in days { RecordCodec.append(.day(day), to: &out) }
     for id in requestIDs { RecordCodec.append(.requestID(SavedRequestID(seq: 0, id: id)), to: &out) }
-    RecordCodec.append(.snapshotEnd(channels: channels.count, days: days.count, ids: requestIDs.count), to: &out)
+    for entry in forwards { RecordCodec.append(.forward(entry), to: &out) }
+    RecordCodec.append(
+      .snapshotEnd(channels: channels.count, days: days.count, ids: requestIDs.count, forwards: forwards.count),
+      to: &out)
     return out
   }
 
@@ -71,10 +97,16 @@ public struct Snapshot: Equatable, Sendable {
       switch record {
       case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
-      case .doNotDisturb(let until, _) where i > 0 && !ended: snapshot.dndUntil = until
+      case .doNotDisturb(let until, _, let stamp) where i > 0 && !ended:
+        snapshot.dndUntil = until
+        snapshot.dndStamp = stamp
+      case .forwardIDs(let epoch, let next) where i > 0 && !ended:
+        snapshot.forwardEpoch = epoch
+        snapshot.forwardNext = next
+      case .forward(let entry) where i > 0 && !ended: snapshot.forwards.append(entry)
       case .day(let day) where i > 0 && !ended: snapshot.days.append(day)
       case .requestID(let saved) where i > 0 && !ended: snapshot.requestIDs.append(saved.id)
-      case .snapshotEnd(let count, let days, let ids) where !ended:
+      case .snapshotEnd(let count, let days, let ids, let forwards) where !ended:
         ended = true
         if count != snapshot.channels.count {
           problem = "it ends after \(snapshot.channels.count) of \(count) channels"
@@ -82,6 +114,8 @@ public struct Snapshot: Equatable, Sendable {
           problem = "it ends after \(snapshot.days.count) of \(days) days of history"
         } else if ids != snapshot.requestIDs.count {
           problem = "it ends after \(snapshot.requestIDs.count) of \(ids) request ids"
+        } else if forwards != snapshot.forwards.count {
+          problem = "it ends after \(snapshot.forwards.count) of \(forwards) forwarded writes"
         }
       default:
         problem = problem ?? "its records are out of order"

@@ -15,6 +15,11 @@ public protocol ChangeLog: AnyObject {
   func record(_ dnd: DoNotDisturb, id: SavedRequestID?)
   /// Called when a request id was saved with no change to ride in (`Store.saveID`).
   func record(_ id: SavedRequestID)
+  /// Called when a write to a mirrored channel was put in the forward outbox, right after the
+  /// record of the change it came with.
+  func record(_ forward: ForwardEntry)
+  /// Called when `DELIVERED` took a write out of the forward outbox.
+  func recordDelivered(_ id: String)
   /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
   /// or throws, having saved none of them.
   func commit() throws

@@ -1,3 +1,4 @@
+import BadgeCore
 import Glibc
 
 /// The process environment and identity.
@@ -60,5 +61,19 @@ extension Environment {
     var ts = timespec()
     clock_gettime(CLOCK_REALTIME, &ts)
     return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+  }
+}
+
+extension Environment {
+  /// This machine's name (`gethostname`), as the ids of forwarded writes and do-not-disturb's
+  /// changes carry it: cut at its first dot and at 32 characters, every character but
+  /// `A-Z a-z 0-9 . _ : -` made a `-`; `localhost` when it has none.
+  public static var hostName: String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let raw = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+    let short = raw.prefix { $0 != UInt8(ascii: ".") }.prefix(32)
+    let cleaned = short.map { ChannelName.isNameByte($0) ? $0 : UInt8(ascii: "-") }
+    return cleaned.isEmpty ? "localhost" : String(decoding: cleaned, as: UTF8.self)
   }
 }

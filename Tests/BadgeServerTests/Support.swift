@@ -38,16 +38,27 @@ final class MemoryChangeLog: ChangeLog {
 
   func record(_ id: SavedRequestID) { pendingIDs.append((id.id, nil)) }
 
+  /// Forwarded writes put in the outbox (`+id`) and taken out (`-id`), of the current turn,
+  /// then of every saved turn.
+  private(set) var pendingForwards: [String] = []
+  private(set) var savedForwards: [String] = []
+
+  func record(_ forward: ForwardEntry) { pendingForwards.append("+" + forward.id) }
+
+  func recordDelivered(_ id: String) { pendingForwards.append("-" + id) }
+
   func commit() throws {
     defer {
       pending.removeAll()
       pendingDND.removeAll()
       pendingIDs.removeAll()
+      pendingForwards.removeAll()
     }
     if failCommits { throw DiskError() }
     saved += pending
     savedDND += pendingDND
     savedIDs += pendingIDs
+    savedForwards += pendingForwards
   }
 
   func repair() throws {
@@ -74,6 +85,11 @@ final class ManualClock: TurnClock {
     dayReads += 1
     return day
   }
+
+  /// The wall clock, set by hand.
+  var wall: UInt64 = 1_764_620_000_000
+
+  func wallMilliseconds() -> UInt64 { wall }
 }
 
 /// Log lines kept in memory.

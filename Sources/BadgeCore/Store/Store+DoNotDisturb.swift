@@ -7,10 +7,26 @@ extension Store {
   @discardableResult
   public func setDND(_ state: DoNotDisturb, changed: (Channel) -> Void = { _ in }) -> Bool {
     guard state != dnd else { return false }
-    undo.dndChanging(from: dnd)
+    undo.dndChanging(from: dnd, stamp: dndStamp)
     dnd = state
     resilence(changed)
     return true
+  }
+
+  /// Marks the last change of do-not-disturb with where and when it was made (with the
+  /// change, in the same turn, so undoing one undoes both).
+  public func stampDND(_ stamp: DNDStamp) {
+    undo.dndChanging(from: dnd, stamp: dndStamp)
+    dndStamp = stamp
+  }
+
+  /// The stamp of do-not-disturb's last change when it came from another machine, for its
+  /// lines (`from=<host> at=<unix ms>`); `nil` when it was made here.
+  public var remoteDNDStamp: DNDStamp? { dndStamp?.remote == true ? dndStamp : nil }
+
+  /// Puts back the stamp of do-not-disturb's last change (recovery).
+  public func restoreDNDStamp(_ stamp: DNDStamp?) {
+    dndStamp = stamp
   }
 
   /// When a timed do-not-disturb ends, if one runs.

@@ -4,13 +4,14 @@ extension Store {
   /// the count; without it (a record written before totals) it is the count.
   public func restore(
     name: ChannelName, count: Int, unseen: Int? = nil, total: Int? = nil, override: SettingsOverride,
-    seq channelSeq: UInt64
+    mirror: MirrorState? = nil, seq channelSeq: UInt64
   ) {
     var channel = channel(named: name)
     channel.count = min(max(0, count), Limits.maxCount)
     channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
     channel.total = max(total ?? channel.count, channel.count)
     channel.override = override
+    channel.mirror = mirror
     channel.seq = channelSeq
     endPulse(&channel)
     channel.silenced = silencing(channel.settings)

@@ -35,7 +35,11 @@ extension Store {
     }
     for forgotten in undo.forgottenIDs.reversed() { requestIDs.removeNewest(restoring: forgotten) }
     if undo.movedSeq { seq = undo.seqBefore }
-    if let before = undo.dndBefore { dnd = before }
+    if let before = undo.dndBefore {
+      dnd = before
+      dndStamp = undo.dndStampBefore
+    }
+    if let before = undo.outboxBefore { outbox = before }
     undo.forget()
     // Do-not-disturb as it is now (back, or unchanged) decides how every channel shows.
     resilence { undone($0.name) }

@@ -25,6 +25,9 @@ public final class Store {
     /// The channel's history entry of `today` as the change left it (`nil` when it has none):
     /// what persistence writes beside the channel, handed over so it is not looked up again.
     public let day: HistoryDay?
+    /// The write to forward to the channel's owner, when the channel is mirrored: saved with
+    /// the change, in the forward outbox.
+    public var forward: ForwardEntry? = nil
   }
 
   public internal(set) var config: DaemonConfig
@@ -43,6 +46,9 @@ public final class Store {
   var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
   public internal(set) var dnd = DoNotDisturb.off
+  /// Where and when do-not-disturb last changed, when known: the newest change wins between
+  /// machines (`DND … from= at=`).
+  public internal(set) var dndStamp: DNDStamp?
   /// Arrivals, clears and peaks per channel and local day (`STATS`).
   public internal(set) var history = History()
   /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
@@ -54,6 +60,8 @@ public final class Store {
   public internal(set) var requestIDs: RequestIDTable
   /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
   var undo = UndoLog()
+  /// The writes to mirrored channels waiting for their owners (`FORWARDS`, `DELIVERED`).
+  public internal(set) var outbox = ForwardOutbox()
 
   /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
   ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
@@ -91,6 +99,9 @@ public final class Store {
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
+    // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
+    // be put into a channel that is not local: the rules of mirrors (Store+Mirrors).
+    let forward = before.mirror != nil || !mutation.isWrite ? try forwardedLine(mutation, before, at: position) : nil
     var after = before
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
@@ -101,12 +112,23 @@ public final class Store {
       if pooled[pool] >= limit.value { throw .full(limit) }
     }
     after.silenced = silencing(after.settings)
-    updatePulse(&after, grew: after.count > before.count, now: now)
-    let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
+    // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
+    updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
+    // A mirrored channel's history is kept by its owner.
+    let (historyBefore, day) =
+      after.mirror == nil && before.mirror == nil
+      ? recordHistory(of: name, from: before.count, to: after.count) : (.unchanged, nil)
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
     seq += 1
     after.seq = seq
+    var entry: ForwardEntry?
+    if let forward {
+      entry = takeForward(forward, of: &after)
+    }
     store(after, at: position)
+    guard after.mirror == nil && before.mirror == nil else {
+      return Outcome(channel: after, changed: true, previousCount: before.count, day: nil, forward: entry)
+    }
     return Outcome(
       channel: after, changed: true, previousCount: before.count,
       day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged

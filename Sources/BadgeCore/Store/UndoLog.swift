@@ -26,9 +26,13 @@ struct UndoLog {
   private(set) var seqBefore: UInt64 = 0
   /// Do-not-disturb before its first change since the last `forget()`, if it changed.
   private(set) var dndBefore: DoNotDisturb?
+  /// Do-not-disturb's stamp before its first change, with `dndBefore`.
+  private(set) var dndStampBefore: DNDStamp?
+  /// The forward outbox before its first change since the last `forget()`, if it changed.
+  private(set) var outboxBefore: ForwardOutbox?
 
   /// Whether nothing changed since the last `forget()`.
-  var isEmpty: Bool { entries.isEmpty && forgottenIDs.isEmpty && dndBefore == nil }
+  var isEmpty: Bool { entries.isEmpty && forgottenIDs.isEmpty && dndBefore == nil && outboxBefore == nil }
 
   /// Whether `seq` moved since the last `forget()`: a change, or an id saved.
   var movedSeq: Bool { !entries.isEmpty || !forgottenIDs.isEmpty }
@@ -53,8 +57,17 @@ struct UndoLog {
 
   /// Keeps do-not-disturb as it is before a change, unless it changed already since the last
   /// `forget()`.
-  mutating func dndChanging(from dnd: DoNotDisturb) {
-    if isOn && dndBefore == nil { dndBefore = dnd }
+  mutating func dndChanging(from dnd: DoNotDisturb, stamp: DNDStamp?) {
+    if isOn && dndBefore == nil {
+      dndBefore = dnd
+      dndStampBefore = stamp
+    }
+  }
+
+  /// Keeps the forward outbox as it is before a change, unless it changed already since the
+  /// last `forget()`.
+  mutating func outboxChanging(from outbox: ForwardOutbox) {
+    if isOn && outboxBefore == nil { outboxBefore = outbox }
   }
 
   /// The changes so far are saved: they will never be undone. The room for entries is kept
@@ -63,5 +76,6 @@ struct UndoLog {
     entries.removeAll(keepingCapacity: entries.capacity <= 4096)
     forgottenIDs.removeAll(keepingCapacity: forgottenIDs.capacity <= 4096)
     dndBefore = nil
+    outboxBefore = nil
   }
 }
