@@ -67,6 +67,7 @@ public enum ReplyLine: Equatable, Sendable {
       channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
     var seen: Set<Substring> = []
     var unseen: Int?
+    var mirror: MirrorState?
     for word in words {
       guard let eq = word.firstIndex(of: "=") else { return nil }
       let key = word[..<eq]
@@ -104,11 +105,26 @@ public enum ReplyLine: Equatable, Sendable {
         guard let n = Int(value), n >= 0 else { return nil }
         snapshot.total = n
         continue
+      case "owner":
+        guard MirrorState.isValidHost(String(value)) else { return nil }
+        mirror = MirrorState(owner: String(value))
+        continue
+      case "stale":
+        mirror?.stale = value == "1"
+        continue
+      case "since":
+        guard let n = Int(value), n >= 0 else { return nil }
+        mirror?.since = n
+        continue
+      case "pending":
+        mirror?.pending = value == "1"
+        continue
       default: continue
       }
       seen.insert(key)
     }
     snapshot.unseen = unseen ?? snapshot.count
+    snapshot.mirror = mirror
     return seen.count == 6 ? snapshot : nil
   }
 }

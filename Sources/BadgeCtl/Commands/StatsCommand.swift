@@ -56,6 +56,16 @@ struct StatsCommand: Subcommand {
       Output.error("Showing the first \(Self.maxChannels) channels of the reply; \(reply.leftOut) more left out.\n")
     }
     let stats = reply.stats
+    defer {
+      // Mirrored channels: their history is on their owners.
+      for (channel, owner) in reply.elsewhere {
+        if settings.format == .json {
+          Output.write("{\"channel\":\"\(channel)\",\"owner\":\"\(owner)\"}\n")
+        } else {
+          Output.write("\(channel): history is kept on \(owner)\n")
+        }
+      }
+    }
     switch settings.format {
     case .json:
       Output.write(stats.map { StatsText.json($0) + "\n" }.joined())
