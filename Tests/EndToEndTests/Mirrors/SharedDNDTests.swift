@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Do-not-disturb shared between machines against the real daemon: the newest change wins
+/// by wall-clock time (then host name), whatever order changes arrive in, across a restart
+/// too; another machine's change says where it came from; `badgectl mqtt` shows the bridge.
+@Suite struct SharedDNDTests {
+  static let future: UInt64 = 4_102_444_800_000  // 2100-01-01
+
+  @Test func theNewestChangeWinsAndSaysWhereItCameFrom() throws {
+    let folder = try TemporaryFolder()
+    var daemon: DaemonProcess? = try DaemonProcess(folder: folder)
+    let client = try daemon!.client()
+    #expect(try client.request("DND on") == ["STATE * dnd=1 left=0", "OK"])
+    var bridge = try MirrorTests.bridge(daemon!)
+    let watcher = try daemon!.client()
+    #expect(try watcher.request("WATCH").first == "STATE * dnd=1 left=0")
+    // Older than the change made here: refused, nothing changes.
+    #expect(try bridge.request("DND off from=desk at=1764620000000") == ["STATE * dnd=1 left=0", "OK older"])
+    #expect(
+      try bridge.request("DND off from=desk at=\(Self.future)") == [
+        "STATE * dnd=0 left=0 from=desk at=\(Self.future)", "OK",
+      ])
+    #expect(try watcher.readLine() == "EVENT * dnd=0 left=0 from=desk at=\(Self.future)")
+    // The same time from a host that sorts later wins; from one that sorts earlier, not.
+    #expect(try bridge.request("DND on from=attic at=\(Self.future)").last == "OK older")
+    #expect(try bridge.request("DND on from=den at=\(Self.future)").last == "OK older")
+    #expect(try bridge.request("DND on 1h from=study at=\(Self.future)").last == "OK")
+    daemon!.crash()
+    daemon = try DaemonProcess(folder: folder)
+    bridge = try MirrorTests.bridge(daemon!)
+    let kept = try bridge.request("DND")
+    #expect(kept[0].hasPrefix("STATE * dnd=1 left=") && kept[0].hasSuffix(" from=study at=\(Self.future)"))
+    #expect(try bridge.request("DND off from=desk at=\(Self.future)").last == "OK older", "the stamp was kept")
+  }
+
+  @Test func mqttShowsWhatTheBridgeReported() throws {
+    let daemon = try DaemonProcess()
+    #expect(
+      try badgectl(["mqtt"], socket: daemon.socket).stdout
+        == "bridge: not running (no badged-mqtt is connected to the daemon)\nwaiting for their owners: 0 writes\n")
+    let bridge = try MirrorTests.bridge(daemon)
+    #expect(
+      try bridge.request("BRIDGE status connected=0 broker=mqtts://hub:8883 pending=2 error=TLS: unknown CA")
+        == ["OK"])
+    let shown = try badgectl(["mqtt"], socket: daemon.socket)
+    #expect(shown.status == 0)
+    #expect(
+      shown.stdout
+        == "bridge: host laptop, not connected (broker mqtts://hub:8883)\n"
+        + "waiting for their owners: 0 writes here, 2 in the bridge\nlast error: TLS: unknown CA\n")
+  }
+}
