@@ -114,6 +114,20 @@ import Testing
     #expect(try bridge.readLine()?.hasSuffix(" INCR ci 1 id=\(String(waiting[0].id.dropLast()))10001") == true)
   }
 
+  @Test func clearAllForwardsEachMirrorItClearsAsAWatermark() throws {
+    let daemon = try DaemonProcess()
+    let bridge = try MirrorTests.bridge(daemon)
+    _ = try bridge.request(MirrorTests.ci)
+    _ = try bridge.request("MIRROR disk owner=nas count=0 total=4")
+    let client = try daemon.client()
+    _ = try client.request("INCR mail")
+    let cleared = try client.request("CLEAR *")
+    #expect(
+      cleared.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["STATE ci", "STATE mail", "OK"])
+    let waiting = try Self.forwards(bridge)
+    #expect(waiting.map(\.line) == ["CLEAR ci upto=10 id=\(waiting[0].id)"], "disk was at 0; mail is local")
+  }
+
   @Test func pulseOfAMirrorIsForwardedWithoutAnId() throws {
     let daemon = try DaemonProcess()
     let bridge = try MirrorTests.bridge(daemon)
