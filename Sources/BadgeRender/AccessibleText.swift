@@ -9,6 +9,9 @@ public enum AccessibleText {
   ///   seen" when all were (the quiet dot of `badge = unseen`)
   /// - ", muted" appended for a muted channel, ", do not disturb" for one it silences
   /// - "mail: offline (last 4 unread)", "mail: offline" when the daemon went away
+  /// - " (on server)" appended for a channel mirrored from another machine, " (on server,
+  ///   offline)" while its owner is out of reach (the count is the last one known), and
+  ///   ", changes waiting" inside them while writes made here wait for the owner
   public static func describe(_ frame: BadgeFrame) -> String {
     var text = frame.channel + ": "
     if !frame.online {
@@ -26,6 +29,12 @@ public enum AccessibleText {
     }
     if frame.muted { text += ", muted" }
     if frame.silenced != nil { text += ", do not disturb" }
+    if let mirror = frame.mirror {
+      text += " (on \(mirror.owner)"
+      if mirror.stale { text += ", offline" }
+      if mirror.pending { text += ", changes waiting" }
+      text += ")"
+    }
     return text
   }
 

@@ -58,6 +58,20 @@ import Testing
     #expect(try badgectl(["stats", "ci"], socket: daemon.socket).stdout == "ci: history is kept on server\n")
   }
 
+  /// A bar shows where a mirrored channel is kept and when its owner is out of reach.
+  @Test func aBarsTooltipAndClassesSayWhereAndWhetherStale() throws {
+    let daemon = try DaemonProcess()
+    let bridge = try Self.bridge(daemon)
+    _ = try bridge.request(Self.ci)
+    let watch = try WatchProcess(["ci", "--format", "waybar", "--no-motion"], socket: daemon.socket)
+    defer { _ = watch.stop() }
+    let fresh = try watch.readLine { $0.contains(#""tooltip":"ci: 3 unread, 2 new (on server)""#) }
+    #expect(!fresh.contains("\"stale\""))
+    _ = try bridge.request("STALE server 1 since=1764620000")
+    let stale = try watch.readLine { $0.contains("(on server, offline)") }
+    #expect(stale.contains(#""class":["unread","stale"]"#), "\(stale)")
+  }
+
   @Test func theBridgeGoingAwayMakesEveryMirrorStaleAtOnce() throws {
     let daemon = try DaemonProcess()
     let bridge = try Self.bridge(daemon)
