@@ -29,6 +29,9 @@ public struct Channel: Sendable {
   }
   /// What the channel carries as a mirror of another machine's (`MIRROR`); `nil` for a local
   /// channel. Kept with the settings, so that a local channel's copies carry nothing more.
+  /// Whether the channel mirrors another machine's: a flag read on the path of every change,
+  /// where the mirror state itself (a host name among it) is not copied.
+  @inlinable public var isMirrored: Bool { setup.isMirrored }
   public internal(set) var mirror: MirrorState? {
     @inlinable get { setup.mirror }
     set {
@@ -73,7 +76,7 @@ public struct Channel: Sendable {
 
   /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting, or
   /// mirrors another machine's.
-  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.mirror != nil }
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.isMirrored }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -91,7 +94,7 @@ public struct Channel: Sendable {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
-      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: mirror)
+      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: isMirrored ? mirror : nil)
   }
 }
 
@@ -106,6 +109,8 @@ public struct Channel: Sendable {
   @usableFromInline let settings: ChannelSettings
   /// The channel's mirror state, `nil` for a local channel (every plain one).
   @usableFromInline let mirror: MirrorState?
+  /// `mirror != nil`, kept so that the path of every change reads a flag.
+  @usableFromInline let isMirrored: Bool
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
@@ -126,6 +131,7 @@ public struct Channel: Sendable {
     configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
   ) {
     self.mirror = mirror
+    isMirrored = mirror != nil
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override

@@ -67,7 +67,7 @@ public enum RecordCodec {
   public static func append(_ channel: Channel, day: HistoryDay?, id: RequestID?, to out: inout [UInt8]) {
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
-      channel.override, day, id, channel.mirror, to: &out)
+      channel.override, day, id, channel.isMirrored ? channel.mirror : nil, to: &out)
   }
 
   /// A channel record, framed. Most channels have no settings of their own: theirs skip walking

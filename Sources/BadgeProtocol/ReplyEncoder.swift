@@ -55,7 +55,7 @@ public enum ReplyEncoder {
       }
       line.write(" total=")
       line.write(decimal: channel.total)
-      if let mirror = channel.mirror { appendMirror(mirror, to: &line) }
+      if channel.isMirrored, let mirror = channel.mirror { appendMirror(mirror, to: &line) }
       line.write(0x0A)
     }
   }

@@ -23,6 +23,14 @@ public struct ForwardEntry: Equatable, Sendable {
   }
 }
 
+/// A forwarded write in a change's `Store.Outcome`, boxed: one reference, empty for the changes
+/// of local channels.
+public final class Forwarded: Sendable {
+  public let entry: ForwardEntry
+
+  init(_ entry: ForwardEntry) { self.entry = entry }
+}
+
 /// The forward outbox: the writes to mirrored channels taken here and not yet applied by their
 /// owners, oldest first, saved with the changes they came with and removed by `DELIVERED`.
 ///

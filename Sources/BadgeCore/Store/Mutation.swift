@@ -16,9 +16,9 @@ extension Store {
     /// `reset` keys are dropped from it so that the config's value applies again.
     case configure(set: SettingsOverride, reset: [SettingKey])
     /// The owner's state of a mirrored channel (`MIRROR`): it replaces the local view.
-    case mirror(MirrorUpdate)
+    indirect case mirror(MirrorUpdate)
     /// A mirrored channel's staleness or pending writes changed (`STALE`, `DELIVERED`).
-    case mirrorState(MirrorState)
+    indirect case mirrorState(MirrorState)
     /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten.
     case forgetMirror
 
@@ -85,18 +85,8 @@ extension Store.Mutation {
       var override = channel.override.merged(with: set)
       for key in reset { key.reset(in: &override) }
       channel.override = override
-    case .mirror(let update):
-      return Self.put(update, into: &channel)
-    case .mirrorState(let state):
-      channel.mirror = state
-      return !channel.hasOverride(of: setup)
-    case .forgetMirror:
-      channel.count = 0
-      channel.unseen = 0
-      channel.total = 0
-      channel.setup = ChannelSetup.make(
-        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: SettingsOverride())
-      return true
+    case .mirror, .mirrorState, .forgetMirror:
+      return applyToMirror(&channel)
     }
     // The unseen arithmetic and the running total, one rule for every request: a rise adds the
     // arrivals to both; a fall lowers `unseen` to at most the new count (so `CLEAR` zeroes it),
@@ -110,6 +100,30 @@ extension Store.Mutation {
       channel.unseen = min(channel.unseen, channel.count)
     }
     return channel.count != count || channel.unseen != unseen || !channel.hasOverride(of: setup)
+  }
+
+  /// The owner's state, staleness or pending writes put into a mirrored channel, or the
+  /// channel forgotten: apart from `apply`, whose code every local change runs, so that it stays
+  /// small enough to be inlined there. Returns whether anything changed.
+  @inline(never)
+  private func applyToMirror(_ channel: inout Channel) -> Bool {
+    let setup = channel.setup
+    switch self {
+    case .mirror(let update):
+      return Self.put(update, into: &channel)
+    case .mirrorState(let state):
+      channel.mirror = state
+      return !channel.hasOverride(of: setup)
+    case .forgetMirror:
+      channel.count = 0
+      channel.unseen = 0
+      channel.total = 0
+      channel.setup = ChannelSetup.make(
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: SettingsOverride())
+      return true
+    default:
+      preconditionFailure("not a mirror's mutation")
+    }
   }
 
   /// Puts the owner's state into a mirrored channel: count, unseen items and total as the owner

@@ -51,7 +51,7 @@ extension Store {
     let line = ms.map { "PULSE \(name) \($0)" } ?? "PULSE \(name)"
     let entry = takeForward(line, of: &after, takesID: false)
     store(after, at: position)
-    return Outcome(channel: after, changed: true, previousCount: before.count, day: nil, forward: entry)
+    return Outcome(channel: after, changed: true, previousCount: before.count, day: nil, forwarded: Forwarded(entry))
   }
 
   /// Removes the write `id` from the outbox (`DELIVERED`: its owner applied it, or refused it

@@ -26,8 +26,12 @@ public final class Store {
     /// what persistence writes beside the channel, handed over so it is not looked up again.
     public let day: HistoryDay?
     /// The write to forward to the channel's owner, when the channel is mirrored: saved with
-    /// the change, in the forward outbox.
-    public var forward: ForwardEntry? = nil
+    /// the change, in the forward outbox. Boxed, so that the outcome of a local channel's change
+    /// carries one empty reference.
+    public var forwarded: Forwarded? = nil
+
+    /// The write to forward, if any.
+    public var forward: ForwardEntry? { forwarded?.entry }
   }
 
   public internal(set) var config: DaemonConfig
@@ -100,8 +104,10 @@ public final class Store {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
     // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
-    // be put into a channel that is not local: the rules of mirrors (Store+Mirrors).
-    let forward = before.mirror != nil || !mutation.isWrite ? try forwardedLine(mutation, before, at: position) : nil
+    // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
+    // channel's write, nearly every change, passes none of them.
+    let local = !before.isMirrored && mutation.isWrite
+    let forward = local ? nil : try forwardedLine(mutation, before, at: position)
     var after = before
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
@@ -115,9 +121,7 @@ public final class Store {
     // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
     updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
     // A mirrored channel's history is kept by its owner.
-    let (historyBefore, day) =
-      after.mirror == nil && before.mirror == nil
-      ? recordHistory(of: name, from: before.count, to: after.count) : (.unchanged, nil)
+    let (historyBefore, day) = local ? recordHistory(of: name, from: before.count, to: after.count) : (.unchanged, nil)
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
     seq += 1
     after.seq = seq
@@ -126,8 +130,9 @@ public final class Store {
       entry = takeForward(forward, of: &after)
     }
     store(after, at: position)
-    guard after.mirror == nil && before.mirror == nil else {
-      return Outcome(channel: after, changed: true, previousCount: before.count, day: nil, forward: entry)
+    guard local else {
+      return Outcome(
+        channel: after, changed: true, previousCount: before.count, day: nil, forwarded: entry.map(Forwarded.init))
     }
     return Outcome(
       channel: after, changed: true, previousCount: before.count,
@@ -137,7 +142,8 @@ public final class Store {
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
   public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
-      // A clear cannot be refused.
+      // A clear is refused only for a mirrored channel while the forward outbox is full: that
+      // channel is left as it is.
       if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }

@@ -26,13 +26,31 @@ struct UndoLog {
   private(set) var seqBefore: UInt64 = 0
   /// Do-not-disturb before its first change since the last `forget()`, if it changed.
   private(set) var dndBefore: DoNotDisturb?
+  /// What only sharing with other machines changes, as it was before its first change: kept in
+  /// one reference, empty for the changes of local channels, so that the log every change
+  /// goes through stays as small as it was.
+  private final class Shared {
+    /// Do-not-disturb's stamp, with `dndBefore`.
+    var dndStamp: DNDStamp?
+    /// The forward outbox, if it changed.
+    var outbox: ForwardOutbox?
+  }
+  private var shared: Shared?
+
   /// Do-not-disturb's stamp before its first change, with `dndBefore`.
-  private(set) var dndStampBefore: DNDStamp?
+  var dndStampBefore: DNDStamp? { shared?.dndStamp }
   /// The forward outbox before its first change since the last `forget()`, if it changed.
-  private(set) var outboxBefore: ForwardOutbox?
+  var outboxBefore: ForwardOutbox? { shared?.outbox }
+
+  private mutating func sharedBefore() -> Shared {
+    if let shared { return shared }
+    let made = Shared()
+    shared = made
+    return made
+  }
 
   /// Whether nothing changed since the last `forget()`.
-  var isEmpty: Bool { entries.isEmpty && forgottenIDs.isEmpty && dndBefore == nil && outboxBefore == nil }
+  @inline(__always) var isEmpty: Bool { entries.isEmpty && forgottenIDs.isEmpty && dndBefore == nil && shared == nil }
 
   /// Whether `seq` moved since the last `forget()`: a change, or an id saved.
   var movedSeq: Bool { !entries.isEmpty || !forgottenIDs.isEmpty }
@@ -60,14 +78,14 @@ struct UndoLog {
   mutating func dndChanging(from dnd: DoNotDisturb, stamp: DNDStamp?) {
     if isOn && dndBefore == nil {
       dndBefore = dnd
-      dndStampBefore = stamp
+      if stamp != nil { sharedBefore().dndStamp = stamp }
     }
   }
 
   /// Keeps the forward outbox as it is before a change, unless it changed already since the
   /// last `forget()`.
   mutating func outboxChanging(from outbox: ForwardOutbox) {
-    if isOn && outboxBefore == nil { outboxBefore = outbox }
+    if isOn && shared?.outbox == nil { sharedBefore().outbox = outbox }
   }
 
   /// The changes so far are saved: they will never be undone. The room for entries is kept
@@ -76,6 +94,6 @@ struct UndoLog {
     entries.removeAll(keepingCapacity: entries.capacity <= 4096)
     forgottenIDs.removeAll(keepingCapacity: forgottenIDs.capacity <= 4096)
     dndBefore = nil
-    outboxBefore = nil
+    shared = nil
   }
 }
