@@ -85,17 +85,13 @@ final class Persistence: ChangeLog {
   /// rewrites the day unchanged, which replays the same), and the id of the request that made
   /// it. A power cut keeps or loses them together, so it never loads a count without its
   /// history, nor an id without its change.
-  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
-    RecordCodec.append(channel, day: day, id: id, to: &pending)
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded?) {
+    RecordCodec.append(channel, day: day, id: id, forward: forward, to: &pending)
   }
 
   func record(_ dnd: DoNotDisturb, id: SavedRequestID?) {
     RecordCodec.append(
       .doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now), id: id, stamp: store.dndStamp), to: &pending)
-  }
-
-  func record(_ forward: ForwardEntry) {
-    RecordCodec.append(.forward(forward), to: &pending)
   }
 
   func recordDelivered(_ id: String) {

@@ -85,6 +85,7 @@ public enum Recovery {
           name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
           override: channel.override, mirror: channel.mirror, seq: channel.seq)
         if let id = channel.id { store.restoreID(id) }
+        if let forward = channel.forward { store.restoreForward(forward) }
         if let day = channel.day {
           store.restoreHistory(of: channel.name, day)
         } else if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
@@ -99,8 +100,6 @@ public enum Recovery {
         dnd = .some(until)
         if stamp != nil { store.restoreDNDStamp(stamp) }
         if let saved, saved.seq > snapshotSeq { restore(saved, into: store) }
-      case .forward(let entry) where entry.seq > snapshotSeq:
-        store.restoreForward(entry)
       case .delivered(let id):
         // Not numbered: taking out a write that is not there (the snapshot covers its
         // delivery) changes nothing.

@@ -26,9 +26,8 @@ public enum Record: Equatable, Sendable {
   /// A request id saved without a change to ride in (a request that changed nothing, or
   /// several channels), in the journal; in the snapshot, each id kept, oldest first (`seq` 0).
   case requestID(SavedRequestID)
-  /// A write to a mirrored channel put in the forward outbox: in the journal right after the
-  /// record of the change it came with, numbered like it; in the snapshot, each waiting write,
-  /// oldest first.
+  /// A write to a mirrored channel waiting in the forward outbox, in the snapshot: each, oldest
+  /// first (in the journal a write rides in its change's channel record).
   case forward(ForwardEntry)
   /// A write taken out of the forward outbox (`DELIVERED`), in the journal.
   case delivered(id: String)
@@ -86,11 +85,16 @@ public struct ChannelRecord: Equatable, Sendable {
   /// For a channel mirrored from another machine: its owner and staleness (`pending` is not
   /// kept: it is derived from the outbox when loading).
   public var mirror: MirrorState?
+  /// The write to forward to the channel's owner that the change put in the outbox, in the
+  /// journal's records: saved with the change, so a power cut keeps or loses the two together.
+  public var forward: ForwardEntry?
 
   public init(
     name: ChannelName, count: Int, unseen: Int? = nil, total: Int? = nil, override: SettingsOverride,
-    seq: UInt64, day: HistoryDay? = nil, id: RequestID? = nil, mirror: MirrorState? = nil
+    seq: UInt64, day: HistoryDay? = nil, id: RequestID? = nil, mirror: MirrorState? = nil,
+    forward: ForwardEntry? = nil
   ) {
+    self.forward = forward
     self.mirror = mirror.map { MirrorState(owner: $0.owner, stale: $0.stale, since: $0.since, ownerSeq: $0.ownerSeq) }
     self.name = name
     self.count = count

@@ -29,8 +29,12 @@ public enum RecordCodec {
   /// Extension tag of a do-not-disturb record: where and when it changed: the wall-clock
   /// milliseconds, a byte (1: another machine), the host (a byte of length and the name).
   static let stampTag: UInt8 = 7
+  /// Extension tag: the write to forward to a mirrored channel's owner that the change put in
+  /// the outbox: its counter (64 bits), id (a byte of length) and request line (16 bits of
+  /// length).
+  static let forwardTag: UInt8 = 8
   /// The tags that are not settings'.
-  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag]
+  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag, forwardTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
   static let fixedSettings: [UInt8: SettingKey] = Dictionary(
@@ -57,17 +61,32 @@ public enum RecordCodec {
     }
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total),
-      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, channel.mirror, to: &out)
+      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, channel.mirror,
+      channel.forward.map(Forwarded.init), to: &out)
   }
 
   /// Appends the record of `channel` with its day of history and the id of the request that
   /// changed it, framed: the bytes of `append(.channel(ChannelRecord(channel, day: day, id:
   /// id)))`, written from the channel itself rather than from a copy of it (the journal's record
   /// of every change).
-  public static func append(_ channel: Channel, day: HistoryDay?, id: RequestID?, to out: inout [UInt8]) {
+  public static func append(
+    _ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded? = nil, to out: inout [UInt8]
+  ) {
+    guard !channel.isMirrored && forward == nil else { return appendMirrored(channel, day, id, forward, to: &out) }
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
-      channel.override, day, id, channel.isMirrored ? channel.mirror : nil, to: &out)
+      channel.override, day, id, nil, nil, to: &out)
+  }
+
+  /// The record of a mirrored channel's change, with its mirror state and forwarded write: a
+  /// path of its own, so that a local channel's (every other change) carries neither.
+  @inline(never)
+  private static func appendMirrored(
+    _ channel: Channel, _ day: HistoryDay?, _ id: RequestID?, _ forward: Forwarded?, to out: inout [UInt8]
+  ) {
+    appendChannel(
+      channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
+      channel.override, day, id, channel.mirror, forward, to: &out)
   }
 
   /// A channel record, framed. Most channels have no settings of their own: theirs skip walking
@@ -76,14 +95,14 @@ public enum RecordCodec {
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int), hasOverride: Bool,
     _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
-    to out: inout [UInt8]
+    _ forward: Forwarded?, to out: inout [UInt8]
   ) {
     if hasOverride {
       var settings = SettingFields(override())
-      appendChannel(seq, name, counts, &settings, day, id, mirror, to: &out)
+      appendChannel(seq, name, counts, &settings, day, id, mirror, forward, to: &out)
     } else {
       var none = NoSettings()
-      appendChannel(seq, name, counts, &none, day, id, mirror, to: &out)
+      appendChannel(seq, name, counts, &none, day, id, mirror, forward, to: &out)
     }
   }
 
@@ -93,9 +112,10 @@ public enum RecordCodec {
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int),
     _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
-    to out: inout [UInt8]
+    _ forward: Forwarded?, to out: inout [UInt8]
   ) {
-    appendFramed(maxLength: 208 + settings.textLength + (mirror == nil ? 0 : 96), to: &out) { w in
+    let extra = mirror == nil && forward == nil ? 0 : sharingRoom(forward)
+    appendFramed(maxLength: 208 + settings.textLength + extra, to: &out) { w in
       w.write(Record.Kind.channel.rawValue)
       w.write(littleEndian: seq)
       writeName(name, to: &w)
@@ -117,13 +137,32 @@ public enum RecordCodec {
         w.write(idTag)
         writeID(id, to: &w)
       }
-      if let mirror {
-        w.write(mirrorTag)
-        writeText(mirror.owner, to: &w)
-        w.write(mirror.stale ? 1 : 0)
-        writeVarint(UInt64(max(0, mirror.since)), to: &w)
-        writeVarint(mirror.ownerSeq, to: &w)
-      }
+      if mirror != nil || forward != nil { writeSharing(mirror, forward, to: &w) }
+    }
+  }
+
+  /// The room a channel record's mirror state and forwarded write take at most.
+  @inline(never)
+  private static func sharingRoom(_ forward: Forwarded?) -> Int {
+    96 + 80 + (forward?.entry.line.utf8.count ?? 0)
+  }
+
+  /// A mirrored channel's tags: its mirror state (tag 6) and the write its change forwards (tag
+  /// 8). Apart from the record's writer, which every local change runs, so that it stays small.
+  @inline(never)
+  private static func writeSharing(_ mirror: MirrorState?, _ forward: Forwarded?, to w: inout ByteWriter) {
+    if let mirror {
+      w.write(mirrorTag)
+      writeText(mirror.owner, to: &w)
+      w.write(mirror.stale ? 1 : 0)
+      writeVarint(UInt64(max(0, mirror.since)), to: &w)
+      writeVarint(mirror.ownerSeq, to: &w)
+    }
+    if let entry = forward?.entry {
+      w.write(forwardTag)
+      w.write(littleEndian: entry.counter)
+      writeText(entry.id, to: &w)
+      writeText16(entry.line, to: &w)
     }
   }
 
@@ -319,6 +358,7 @@ public enum RecordCodec {
       var total: Int?
       var id: RequestID?
       var mirror: MirrorState?
+      var forward: ForwardEntry?
       var seenTags: Set<UInt8> = []
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
@@ -341,6 +381,11 @@ public enum RecordCodec {
             let since = reader.varint(), since <= UInt64(Int.max), let ownerSeq = reader.varint()
           else { return nil }
           mirror = MirrorState(owner: owner, stale: flags == 1, since: Int(since), ownerSeq: ownerSeq)
+        } else if tag == forwardTag {
+          guard forward == nil, let counter: UInt64 = reader.integer(), let forwardID = reader.host(),
+            let line = reader.text16(), !line.isEmpty
+          else { return nil }
+          forward = ForwardEntry(id: forwardID, counter: counter, channel: name, line: line, seq: seq)
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
           guard let key = taggedSettings[tag], !seenTags.contains(tag),
@@ -352,7 +397,7 @@ public enum RecordCodec {
       record = .channel(
         ChannelRecord(
           name: name, count: Int(count), unseen: unseen, total: total, override: override, seq: seq, day: day, id: id,
-          mirror: mirror))
+          mirror: mirror, forward: forward))
     case .doNotDisturb:
       guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
       // The id came later, and the stamp after it; a record written before either ends here.

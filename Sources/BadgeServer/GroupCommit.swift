@@ -54,11 +54,8 @@ final class GroupCommit<Client: Peer> {
   @discardableResult
   func changed(_ outcome: Store.Outcome, by client: Client?, id: RequestID? = nil) -> Range<Int>? {
     let channel = outcome.channel
-    changeLog?.record(channel, day: outcome.day, id: id)
-    if let forward = outcome.forward {
-      changeLog?.record(forward)
-      forwards.append(forward)
-    }
+    changeLog?.record(channel, day: outcome.day, id: id, forward: outcome.forwarded)
+    if let forwarded = outcome.forwarded { forwards.append(forwarded.entry) }
     if let client { depend(client) }
     if outcome.previousCount != channel.count, hooks?.hasHooks == true {
       countChanges.append((channel, outcome.previousCount))

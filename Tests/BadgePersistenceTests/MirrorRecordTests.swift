@@ -53,6 +53,21 @@ import Testing
     #expect(Self.decode(Array(bytes.prefix(20)) + [0, 0]) == nil, "an empty id")
   }
 
+  /// In the journal a forwarded write rides in its change's record, so a power cut keeps or
+  /// loses the two together.
+  @Test func aForwardedWriteRidesInItsChangesRecordAsTagEight() {
+    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, line: "INCR a 1 id=h:1f:2", seq: 7)
+    let record = Record.channel(
+      ChannelRecord(name: Self.name, count: 3, override: SettingsOverride(), seq: 7, forward: entry))
+    let tail: [UInt8] =
+      [8, 2, 0, 0, 0, 0, 0, 0, 0, 6] + Array("h:1f:2".utf8) + [18, 0] + Array("INCR a 1 id=h:1f:2".utf8)
+    #expect(Self.payload(record) == Self.head + tail)
+    #expect(Self.decode(Self.head + tail) == record)
+    #expect(Self.decode(Self.head + tail + tail) == nil, "the tag twice")
+    #expect(Self.decode(Self.head + Array(tail.dropLast())) == nil, "cut short")
+    #expect(Self.decode(Self.head + Array(tail.prefix(10)) + [0, 0]) == nil, "an empty line")
+  }
+
   @Test func aDeliveryAndTheOutboxsNumbering() {
     #expect(Self.payload(.delivered(id: "h:1f:2")) == [8, 6] + Array("h:1f:2".utf8))
     #expect(Self.decode([8, 6] + Array("h:1f:2".utf8)) == .delivered(id: "h:1f:2"))

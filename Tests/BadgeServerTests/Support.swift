@@ -26,7 +26,8 @@ final class MemoryChangeLog: ChangeLog {
   private(set) var pendingIDs: [(id: RequestID, in: String?)] = []
   private(set) var savedIDs: [(id: RequestID, in: String?)] = []
 
-  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded?) {
+    if let forward { pendingForwards.append("+" + forward.entry.id) }
     pending.append(channel)
     if let id { pendingIDs.append((id, channel.name.description)) }
   }
@@ -42,8 +43,6 @@ final class MemoryChangeLog: ChangeLog {
   /// then of every saved turn.
   private(set) var pendingForwards: [String] = []
   private(set) var savedForwards: [String] = []
-
-  func record(_ forward: ForwardEntry) { pendingForwards.append("+" + forward.id) }
 
   func recordDelivered(_ id: String) { pendingForwards.append("-" + id) }
 

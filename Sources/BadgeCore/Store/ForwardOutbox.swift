@@ -28,7 +28,7 @@ public struct ForwardEntry: Equatable, Sendable {
 public final class Forwarded: Sendable {
   public let entry: ForwardEntry
 
-  init(_ entry: ForwardEntry) { self.entry = entry }
+  public init(_ entry: ForwardEntry) { self.entry = entry }
 }
 
 /// The forward outbox: the writes to mirrored channels taken here and not yet applied by their
