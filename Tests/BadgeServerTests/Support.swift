@@ -166,14 +166,20 @@ final class Turns: ClientTransport {
     return sent
   }
 
+  /// Ends the turn with `body` run while its output is sent, as the outbox's part (sending,
+  /// and appending merged events once a peer's output drained).
+  func endTurn(sending body: @escaping () -> Void) {
+    sending = body
+    defer { sending = {} }
+    endTurn()
+  }
+
   /// Appends what `peer` is owed since it fell behind, as the outbox does once the peer's
   /// output drained: while a turn's output is sent. Returns whether anything was appended.
   @discardableResult
   func appendMerged(to peer: Peer) -> Bool {
     var appended = false
-    sending = { appended = self.core.appendMergedEvents(to: peer) }
-    defer { sending = {} }
-    endTurn()
+    endTurn(sending: { appended = self.core.appendMergedEvents(to: peer) })
     return appended
   }
 

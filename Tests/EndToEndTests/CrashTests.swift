@@ -13,6 +13,7 @@ import Testing
 
     func send(_ channel: String) { lock.withLock { sent[channel, default: 0] += 1 } }
     func acknowledge(_ channel: String) { lock.withLock { acknowledged[channel, default: 0] += 1 } }
+    var anyAcknowledged: Bool { lock.withLock { !acknowledged.isEmpty } }
   }
 
   static let channels = ["mail", "ci", "chat", "app:a", "app:b"]
@@ -50,6 +51,9 @@ import Testing
       thread.start()
       return thread
     }
+    // The kill point counts from the first acknowledged change, not from the start: on a
+    // machine busy with other work the clients may not have been answered 50 ms in.
+    #expect(waitUntil(timeout: 60) { tally.anyAcknowledged }, "a change is acknowledged before the kill")
     Thread.sleep(forTimeInterval: killAfter)
     daemon!.crash()
     daemon = nil

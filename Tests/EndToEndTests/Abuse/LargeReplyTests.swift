@@ -126,12 +126,15 @@ import Testing
     try watcher.send("WATCH c* new*\n")
     // The watcher's view: each channel's last line, by name (count and seq).
     var view: [String: (count: String, seq: String)] = [:]
+    // Every line the watcher got, by channel: what a failure shows of the channel it names.
+    var got: [String: [String]] = [:]
     var snapshot = 0
     var batch = 0
     while true {
       guard let line = try watcher.readLine() else { throw TestFailure("closed inside the snapshot") }
       if line == "OK watching" { break }
       #expect(line.hasPrefix("STATE "), "no event inside the snapshot: \(line)")
+      got[String(line.split(separator: " ")[1]), default: []].append("snapshot line \(snapshot): \(line)")
       if line.hasPrefix("STATE c") || line.hasPrefix("STATE new") {
         view[String(line.split(separator: " ")[1])] = (field(line, "count")!, field(line, "seq")!)
         snapshot += 1
@@ -144,6 +147,8 @@ import Testing
           "SET new\(batch) \(batch)", "CLEAR \(Self.channel(batch * 499 + 1))",
         ] {
           let reply = try writer.request(request)
+          got[String(request.split(separator: " ")[1]), default: []].append(
+            "after line \(snapshot): \(request) -> \(reply)")
           #expect(reply.last == "OK", "\(request): \(reply)")
         }
       }
@@ -156,6 +161,7 @@ import Testing
       #expect(line.hasPrefix("EVENT "), "\(line)")
       let name = String(line.split(separator: " ")[1])
       view[name] = (field(line, "count")!, field(line, "seq")!)
+      got[name, default: []].append(line)
       if name == "new0" { break }
     }
     // Every channel it watches ends at its state now: listed ones as LIST shows them, the
@@ -167,7 +173,7 @@ import Testing
     for (name, state) in now {
       #expect(
         view[name]?.count == state.count && view[name]?.seq == state.seq,
-        "\(name): \(String(describing: view[name])) against \(state)")
+        "\(name): \(String(describing: view[name])) against \(state); got: \(got[name] ?? [])")
     }
     let cleared = view.filter { now[$0.key] == nil }
     #expect(cleared.count == batch, "the channels cleared meanwhile")
