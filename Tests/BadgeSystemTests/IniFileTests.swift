@@ -156,7 +156,7 @@ import Glibc
         _ = try DaemonConfig.parse(IniFile.read(path: path), file: path)
         Issue.record("accepted an unknown section")
       } catch {
-        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications] or [channel NAME]")
+        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]")
       }
     }
   }
