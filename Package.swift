@@ -49,6 +49,11 @@ let package = Package(
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
+    // badged-mqtt's decisions, kept apart from the broker and the socket so that they are
+    // tested without either: the [mqtt] config, topics and payloads (with their own bounded
+    // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
+    // writes, and every word said to the daemon (DaemonLink).
+    .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol"]),
 
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
@@ -95,6 +100,7 @@ let package = Package(
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
+    .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
