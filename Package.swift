@@ -29,6 +29,9 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libmosquitto, the MQTT 5 client of badged-mqtt (Debian's, with OpenSSL).
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
     // Glibc calls Swift's Glibc module leaves out (accept4, malloc_trim), as inline C functions.
     .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
@@ -70,6 +73,10 @@ let package = Package(
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
     .target(name: "BadgeScreen", dependencies: ["BadgeTop", "BadgeRender", "CNcurses"]),
+
+    // The only module that talks to the MQTT broker, through libmosquitto, non-threaded on the
+    // sd-event loop.
+    .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeSystem", "CMosquitto"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
@@ -119,8 +126,11 @@ let package = Package(
     .testTarget(
       name: "CrashConsistencyTests",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
+    // The built programs, started for real; and badged-mqtt's link to the broker against a real
+    // mosquitto (BadgeMosquitto, on an event loop of the test's).
     .testTarget(
-      name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
+      name: "EndToEndTests",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport"]),
   ]
 )
 
