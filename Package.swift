@@ -22,6 +22,7 @@ let package = Package(
   products: [
     .executable(name: "badged", targets: ["badged"]),
     .executable(name: "badgectl", targets: ["badgectl"]),
+    .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -90,7 +91,14 @@ let package = Package(
         "BadgeScreen",
       ]),
 
+    // badged-mqtt as a library, like the daemon: its command line, config and the files it
+    // names, the connections around its core.
+    .target(
+      name: "BadgeMQTT",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
+    .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
     // The load generator of `make bench` (BENCHMARKS.md); not installed. CEpoll shows it
     // <sys/epoll.h>, which Swift's Glibc module leaves out.

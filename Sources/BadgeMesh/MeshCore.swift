@@ -169,6 +169,10 @@ public final class MeshCore {
   }
 
   var daemonReady: Bool { daemonPhase == .ready }
+
+  /// Whether the daemon accepted this bridge and its snapshot is in: the daemon connection
+  /// counts as up only then (a daemon that refuses the bridge is a failed attempt).
+  public var isDaemonReady: Bool { daemonReady }
   var synced: Bool { brokerPhase == .synced }
 
   func send(_ line: String, _ awaiting: Awaiting) {
