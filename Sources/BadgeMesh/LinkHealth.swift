@@ -88,7 +88,7 @@ public struct LinkHealth: Sendable {
     let words = LinkHealth.words(failure)
     switch failure {
     case .credentials:
-      return Line(level: .error, text: "\(peer) refused this bridge's credentials: \(words); check username and password_file. Retrying quietly.")
+      return Line(level: .error, text: "Failed to log in to \(peer): \(words); check username and password_file. Retrying quietly.")
     case .certificate:
       return Line(level: .error, text: "Failed to set up TLS with \(peer): \(words); check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly.")
     case .takenOver:

@@ -27,7 +27,7 @@ import Testing
       health.failed(.credentials("Bad user name or password"))
         == .init(
           level: .error,
-          text: "the broker mqtts://b:8883 refused this bridge's credentials: Bad user name or password; check username and password_file. Retrying quietly."
+          text: "Failed to log in to the broker mqtts://b:8883: Bad user name or password; check username and password_file. Retrying quietly."
         ))
     let result3 = health.failed(.credentials("Bad user name or password"))
     #expect(result3 == nil)
