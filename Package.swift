@@ -154,5 +154,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
       name: "FuzzRecovery",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
+    .executableTarget(name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }
