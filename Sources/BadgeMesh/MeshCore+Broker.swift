@@ -29,9 +29,8 @@ extension MeshCore {
     brokerError = error
     earlyCommands.removeAll()
     if wasUp && daemonReady {
-      for (name, info) in hosts.sorted(by: { $0.key < $1.key }) where info.online != nil {
-        sendStale(name, info, brokerUp: false)
-      }
+      // Every owner known, from its status or only from its states.
+      for (name, info) in hosts.sorted(by: { $0.key < $1.key }) { sendStale(name, info, brokerUp: false) }
     }
     // What the hosts said is heard again, retained, on the next connection.
     for name in hosts.keys { hosts[name]?.online = nil }

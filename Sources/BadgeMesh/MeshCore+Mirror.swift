@@ -14,6 +14,12 @@ extension MeshCore {
       logger.debug("Dropped a state of \(channel): \(error).", [.channel(channel)])
       return
     }
+    guard claims.owner(of: channel) != nil || claims.owners.count < MeshLimits.maxChannels,
+      hosts[state.owner] != nil || hosts.count < MeshLimits.maxHosts
+    else {
+      logger.debug("Dropped a state of \(channel): \(MeshLimits.maxChannels) channels or \(MeshLimits.maxHosts) hosts are known already.")
+      return
+    }
     let claim = Claim(host: state.owner, claimed: state.claimed)
     switch claims.heard(channel, claim) {
     case .owner:
@@ -97,6 +103,10 @@ extension MeshCore {
         logger.info("The broker said this machine went offline (an earlier connection's last will); saying online again.")
         publishOwnStatus()
       }
+      return
+    }
+    guard hosts[name] != nil || hosts.count < MeshLimits.maxHosts else {
+      logger.debug("Dropped a status of \(name): \(MeshLimits.maxHosts) hosts are known already.")
       return
     }
     var info = hosts[name] ?? HostInfo()

@@ -11,6 +11,11 @@ public enum MeshLimits {
   public static let maxIDBytes = 64
   public static let maxErrorBytes = 512
   public static let maxLabelBytes = 32
+  /// The channels whose owners the bridge keeps track of, and the hosts: what the broker's
+  /// retained states can make it hold, bounded as badged bounds its channels (`max_channels`'
+  /// default). Past them, a state or status of a channel or host not yet known is dropped.
+  public static let maxChannels = 10_000
+  public static let maxHosts = 1_000
 }
 
 /// Why a payload was dropped: said in the debug line that drops it.

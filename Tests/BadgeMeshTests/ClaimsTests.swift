@@ -8,22 +8,22 @@ import Testing
 
   @Test func aClaimStandsWhenNoneIsKnown() {
     var claims = Claims(host: "desktop")
-    let result1 = claims.claim(mail, now: 100)
-    #expect(result1 == Claim(host: "desktop", claimed: 100))
+    let claim1 = claims.claim(mail, now: 100)
+    #expect(claim1 == Claim(host: "desktop", claimed: 100))
     #expect(claims.isHeldHere(mail))
     // Claiming again keeps the first claim's time.
-    let result2 = claims.claim(mail, now: 900)
-    #expect(result2 == Claim(host: "desktop", claimed: 100))
+    let claim2 = claims.claim(mail, now: 900)
+    #expect(claim2 == Claim(host: "desktop", claimed: 100))
     #expect(claims.held == [mail])
   }
 
   @Test func aRetainedStateNamingAnotherOwnerIsFoundFirst() {
     var claims = Claims(host: "laptop")
-    let result3 = claims.heard(mail, Claim(host: "desktop", claimed: 500))
-    #expect(result3 == .earlier(previous: nil))
+    let verdict1 = claims.heard(mail, Claim(host: "desktop", claimed: 500))
+    #expect(verdict1 == .earlier(previous: nil))
     // Even with an earlier clock, laptop does not take it over: the known claim stands.
-    let result4 = claims.claim(mail, now: 10)
-    #expect(result4 == Claim(host: "desktop", claimed: 500))
+    let claim3 = claims.claim(mail, now: 10)
+    #expect(claim3 == Claim(host: "desktop", claimed: 500))
     #expect(!claims.isHeldHere(mail))
   }
 
@@ -33,8 +33,8 @@ import Testing
     _ = desktop.claim(mail, now: 1000)
     _ = laptop.claim(mail, now: 1000)
     // Same millisecond: the smaller host wins, on each machine alike.
-    let result5 = desktop.heard(mail, Claim(host: "laptop", claimed: 1000))
-    #expect(result5 == .later(owner: Claim(host: "desktop", claimed: 1000)))
+    let verdict2 = desktop.heard(mail, Claim(host: "laptop", claimed: 1000))
+    #expect(verdict2 == .later(owner: Claim(host: "desktop", claimed: 1000)))
     #expect(
       laptop.heard(mail, Claim(host: "desktop", claimed: 1000))
         == .earlier(previous: Claim(host: "laptop", claimed: 1000)))
@@ -45,8 +45,8 @@ import Testing
     var claims = Claims(host: "desktop")
     _ = claims.claim(mail, now: 1000)
     for later in [Claim(host: "laptop", claimed: 1001), Claim(host: "aaa", claimed: 5000), Claim(host: "zzz", claimed: 1000)] {
-      let result6 = claims.heard(mail, later)
-      #expect(result6 == .later(owner: Claim(host: "desktop", claimed: 1000)))
+      let verdict3 = claims.heard(mail, later)
+      #expect(verdict3 == .later(owner: Claim(host: "desktop", claimed: 1000)))
     }
     #expect(claims.isHeldHere(mail))
   }
@@ -54,21 +54,21 @@ import Testing
   @Test func theSameOwnerKeepsItsEarliestClaim() {
     var claims = Claims(host: "laptop")
     _ = claims.heard(mail, Claim(host: "desktop", claimed: 500))
-    let result7 = claims.heard(mail, Claim(host: "desktop", claimed: 800))
-    #expect(result7 == .owner)
+    let verdict4 = claims.heard(mail, Claim(host: "desktop", claimed: 800))
+    #expect(verdict4 == .owner)
     #expect(claims.owner(of: mail) == Claim(host: "desktop", claimed: 500))
-    let result8 = claims.heard(mail, Claim(host: "desktop", claimed: 200))
-    #expect(result8 == .owner)
+    let verdict5 = claims.heard(mail, Claim(host: "desktop", claimed: 200))
+    #expect(verdict5 == .owner)
     #expect(claims.owner(of: mail) == Claim(host: "desktop", claimed: 200))
   }
 
   @Test func aReleaseForgetsTheOwner() {
     var claims = Claims(host: "laptop")
     _ = claims.heard(mail, Claim(host: "desktop", claimed: 500))
-    let result9 = claims.release(mail)
-    #expect(result9 == Claim(host: "desktop", claimed: 500))
+    let released1 = claims.release(mail)
+    #expect(released1 == Claim(host: "desktop", claimed: 500))
     #expect(claims.owner(of: mail) == nil)
-    let result10 = claims.claim(mail, now: 900)
-    #expect(result10 == Claim(host: "laptop", claimed: 900))
+    let claim4 = claims.claim(mail, now: 900)
+    #expect(claim4 == Claim(host: "laptop", claimed: 900))
   }
 }

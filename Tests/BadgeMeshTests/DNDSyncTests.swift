@@ -5,15 +5,15 @@ import Testing
 @Suite struct DNDSyncTests {
   @Test func aNewerChangeIsAppliedAndAnOlderOneIsNot() {
     var sync = DNDSync(host: "desktop")
-    let result1 = sync.heard(DNDState(on: true, until: 0, at: 100, host: "laptop"))
-    #expect(result1 == .apply)
-    let result2 = sync.heard(DNDState(on: false, until: 0, at: 99, host: "nas"))
-    #expect(result2 == .stale)
-    let result3 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "laptop"))
-    #expect(result3 == .stale)
+    let verdict1 = sync.heard(DNDState(on: true, until: 0, at: 100, host: "laptop"))
+    #expect(verdict1 == .apply)
+    let verdict2 = sync.heard(DNDState(on: false, until: 0, at: 99, host: "nas"))
+    #expect(verdict2 == .stale)
+    let verdict3 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "laptop"))
+    #expect(verdict3 == .stale)
     // The same millisecond: the greater host is the later change.
-    let result4 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "nas"))
-    #expect(result4 == .apply)
+    let verdict4 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "nas"))
+    #expect(verdict4 == .apply)
     #expect(sync.newest == DNDStamp(at: 100, host: "nas"))
   }
 
@@ -23,20 +23,20 @@ import Testing
     // desktop's clock is behind: its change still wins over the one it saw.
     let made = sync.made(on: false, until: 0, now: 4000)
     #expect(made == DNDState(on: false, until: 0, at: 5001, host: "desktop"))
-    let result5 = sync.heard(made)
-    #expect(result5 == .own)
+    let verdict5 = sync.heard(made)
+    #expect(verdict5 == .own)
     var laptop = DNDSync(host: "laptop")
     _ = laptop.heard(DNDState(on: true, until: 0, at: 5000, host: "laptop"))
-    let result6 = laptop.heard(made)
-    #expect(result6 == .apply)
+    let verdict6 = laptop.heard(made)
+    #expect(verdict6 == .apply)
   }
 
   @Test func ownStatesFromBeforeARestartAreKeptButNotApplied() {
     var sync = DNDSync(host: "desktop")
-    let result7 = sync.heard(DNDState(on: true, until: 900, at: 300, host: "desktop"))
-    #expect(result7 == .own)
-    let result8 = sync.heard(DNDState(on: false, until: 0, at: 200, host: "laptop"))
-    #expect(result8 == .stale)
+    let verdict7 = sync.heard(DNDState(on: true, until: 900, at: 300, host: "desktop"))
+    #expect(verdict7 == .own)
+    let verdict8 = sync.heard(DNDState(on: false, until: 0, at: 200, host: "laptop"))
+    #expect(verdict8 == .stale)
   }
 
   @Test func theTimedEndIsKeptOnlyWhileOn() {

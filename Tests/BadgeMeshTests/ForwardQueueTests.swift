@@ -11,19 +11,19 @@ import Testing
 
   @Test func writesGoOutOnceInOrder() {
     var queue = ForwardQueue()
-    let result1 = queue.add(Self.write("l:1:1"))
-    #expect(result1)
-    let result2 = queue.add(Self.write("l:1:2", "ci"))
-    #expect(result2)
-    let result3 = queue.add(Self.write("l:1:1"))
-    #expect(!result3)  // listed again by FORWARDS: ignored
-    let result4 = queue.toSend(now: 10)
-    #expect(result4.map(\.id) == ["l:1:1", "l:1:2"])
-    let result5 = queue.toSend(now: 20)
-    #expect(result5.isEmpty)
+    let added1 = queue.add(Self.write("l:1:1"))
+    #expect(added1)
+    let added2 = queue.add(Self.write("l:1:2", "ci"))
+    #expect(added2)
+    let added3 = queue.add(Self.write("l:1:1"))
+    #expect(!added3)  // listed again by FORWARDS: ignored
+    let sent1 = queue.toSend(now: 10)
+    #expect(sent1.map(\.id) == ["l:1:1", "l:1:2"])
+    let sent2 = queue.toSend(now: 20)
+    #expect(sent2.isEmpty)
     queue.add(Self.write("l:1:3"))
-    let result6 = queue.toSend(now: 30)
-    #expect(result6.map(\.id) == ["l:1:3"])
+    let sent3 = queue.toSend(now: 30)
+    #expect(sent3.map(\.id) == ["l:1:3"])
     #expect(queue.count == 3)
   }
 
@@ -32,8 +32,8 @@ import Testing
     for id in ["l:1:1", "l:1:2", "l:1:3"] { queue.add(Self.write(id)) }
     _ = queue.toSend(now: 1)
     queue.markAllUnsent()
-    let result7 = queue.toSend(now: 2)
-    #expect(result7.map(\.id) == ["l:1:1", "l:1:2", "l:1:3"])
+    let sent4 = queue.toSend(now: 2)
+    #expect(sent4.map(\.id) == ["l:1:1", "l:1:2", "l:1:3"])
   }
 
   @Test func anOwnerBackOnlineGetsItsWritesAgain() {
@@ -42,8 +42,8 @@ import Testing
     queue.add(Self.write("l:1:2", "ci"))
     queue.add(Self.write("l:1:3", "mail"))
     _ = queue.toSend(now: 1)
-    let result8 = queue.toSend(now: 2) { $0 == name("mail") }
-    #expect(result8.map(\.id) == ["l:1:1", "l:1:3"])
+    let sent5 = queue.toSend(now: 2) { $0 == name("mail") }
+    #expect(sent5.map(\.id) == ["l:1:1", "l:1:3"])
   }
 
   @Test func answersAreMatchedByIdAndDeliverOrRetry() {
@@ -58,8 +58,8 @@ import Testing
     #expect(refused == .delivered(sent[2], refusal: "out-of-range too big"))
     let failed = queue.answered("l:1:1", CommandAnswer(id: "l:1:1", error: "failed disk full"))
     #expect(failed == .retry(sent[0], reason: "failed disk full"))
-    let result10 = queue.answered("l:1:9", CommandAnswer(id: "l:1:9"))
-    #expect(result10 == .unknown)
+    let outcome1 = queue.answered("l:1:9", CommandAnswer(id: "l:1:9"))
+    #expect(outcome1 == .unknown)
     #expect(queue.writes.map(\.id) == ["l:1:1"])
   }
 
@@ -69,23 +69,23 @@ import Testing
     queue.add(Self.write("l:1:2", "ci"))
     _ = queue.toSend(now: 0)
     #expect(queue.nextRetry == 100)
-    let result11 = queue.overdue(now: 99)
-    #expect(result11.isEmpty)
-    let result12 = queue.overdue(now: 100)
-    #expect(result12.map(\.id) == ["l:1:1", "l:1:2"])
+    let late1 = queue.overdue(now: 99)
+    #expect(late1.isEmpty)
+    let late2 = queue.overdue(now: 100)
+    #expect(late2.map(\.id) == ["l:1:1", "l:1:2"])
     #expect(queue.nextRetry == 300)
-    let result13 = queue.overdue(now: 300)
-    #expect(result13.count == 2)
+    let late3 = queue.overdue(now: 300)
+    #expect(late3.count == 2)
     #expect(queue.retryInterval == 350)
     // An answer brings the interval back to its start.
     _ = queue.answered("l:1:1", CommandAnswer(id: "l:1:1"))
     #expect(queue.retryInterval == 100)
     queue.add(Self.write("l:1:3", "news"))
     // Only the late channel's writes go again; the new one waits for its first send.
-    let result14 = queue.overdue(now: 1000)
-    #expect(result14.map(\.id) == ["l:1:2"])
-    let result15 = queue.toSend(now: 1001)
-    #expect(result15.map(\.id) == ["l:1:3"])
+    let late4 = queue.overdue(now: 1000)
+    #expect(late4.map(\.id) == ["l:1:2"])
+    let sent6 = queue.toSend(now: 1001)
+    #expect(sent6.map(\.id) == ["l:1:3"])
   }
 
   @Test func theDaemonConnectionEndingEmptiesIt() {
@@ -93,7 +93,7 @@ import Testing
     queue.add(Self.write("l:1:1"))
     queue.removeAll()
     #expect(queue.count == 0 && queue.nextRetry == nil)
-    let result16 = queue.add(Self.write("l:1:1"))
-    #expect(result16)
+    let added4 = queue.add(Self.write("l:1:1"))
+    #expect(added4)
   }
 }

@@ -12,12 +12,12 @@ import Testing
     #expect(health.failures == 6)
     #expect(health.lastError == "Connection refused")
     // Another reason is another line.
-    let result1 = health.failed(.unreachable("Network is unreachable"))
-    #expect(result1?.level == .warning)
+    let line1 = health.failed(.unreachable("Network is unreachable"))
+    #expect(line1?.level == .warning)
     #expect(
       health.connected() == .init(level: .notice, text: "Connected to the broker mqtts://b:8883 after 7 failed attempts."))
-    let result2 = health.connected()
-    #expect(result2 == nil)
+    let line2 = health.connected()
+    #expect(line2 == nil)
     #expect(health.lastError == nil)
   }
 
@@ -29,8 +29,8 @@ import Testing
           level: .error,
           text: "Failed to log in to the broker mqtts://b:8883: Bad user name or password; check username and password_file. Retrying quietly."
         ))
-    let result3 = health.failed(.credentials("Bad user name or password"))
-    #expect(result3 == nil)
+    let line3 = health.failed(.credentials("Bad user name or password"))
+    #expect(line3 == nil)
     #expect(
       health.failed(.certificate("certificate verify failed"))
         == .init(
@@ -42,15 +42,15 @@ import Testing
 
   @Test func losingAnEstablishedConnectionIsOneWarning() {
     var health = LinkHealth(peer: "badged at /run/b.sock")
-    let result4 = health.connected()
-    #expect(result4 == .init(level: .notice, text: "Connected to badged at /run/b.sock."))
-    let result5 = health.failed(.lost("keepalive timeout"))
-    #expect(result5 == .init(level: .warning, text: "Lost the connection to badged at /run/b.sock: keepalive timeout; reconnecting."))
-    let result6 = health.failed(.unreachable("No such file or directory"))
-    #expect(result6?.text == "Failed to connect to badged at /run/b.sock: No such file or directory; retrying quietly.")
-    let result7 = health.failed(.unreachable("No such file or directory"))
-    #expect(result7 == nil)
-    let result8 = health.failed(.takenOver)
-    #expect(result8?.level == .warning)
+    let line4 = health.connected()
+    #expect(line4 == .init(level: .notice, text: "Connected to badged at /run/b.sock."))
+    let line5 = health.failed(.lost("keepalive timeout"))
+    #expect(line5 == .init(level: .warning, text: "Lost the connection to badged at /run/b.sock: keepalive timeout; reconnecting."))
+    let line6 = health.failed(.unreachable("No such file or directory"))
+    #expect(line6?.text == "Failed to connect to badged at /run/b.sock: No such file or directory; retrying quietly.")
+    let line7 = health.failed(.unreachable("No such file or directory"))
+    #expect(line7 == nil)
+    let line8 = health.failed(.takenOver)
+    #expect(line8?.level == .warning)
   }
 }

@@ -47,3 +47,26 @@ import Testing
     #expect(bridge.message("badged/ana/ch/mail/state", "").payloads(on: "badged/ana/ch/mail/state").count == 1)
   }
 }
+
+/// What the broker's retained states can make the bridge hold is bounded.
+@Suite struct MeshCoreBoundsTests {
+  @Test func channelsAndHostsPastTheirLimitsAreDropped() {
+    let bridge = MeshHarness(meshConfig(share: "mail", mirror: ""))
+    bridge.connectDaemon()
+    bridge.connectBroker()
+    for index in 0..<MeshLimits.maxChannels {
+      bridge.core.brokerMessage(
+        IncomingMessage(topic: "badged/ana/ch/c\(index)/state", payload: bytes(statePayload("h\(index % MeshLimits.maxHosts)", count: 1))),
+        at: bridge.time)
+    }
+    _ = bridge.core.takeActions()
+    bridge.logs.removeAll()
+    #expect(bridge.message("badged/ana/ch/one-more/state", statePayload("h1", count: 1)).isEmpty)
+    #expect(bridge.logs.lines.last?.text == "Dropped a state of one-more: 10000 channels or 1000 hosts are known already.")
+    // Known channels and hosts still change.
+    #expect(bridge.message("badged/ana/ch/c5/state", "").isEmpty)
+    #expect(bridge.logs.lines.last?.text == "h5 stopped sharing c5.")
+    #expect(bridge.message("badged/ana/host/new-host/status", "online").isEmpty)
+    #expect(bridge.logs.lines.last?.text == "Dropped a status of new-host: 1000 hosts are known already.")
+  }
+}

@@ -74,7 +74,12 @@ import Testing
     let bridge = Self.ready()
     bridge.message("badged/ana/host/nas/status", "online")
     bridge.message("badged/ana/host/laptop/status", "online")
-    #expect(bridge.brokerDown(error: "keepalive timeout").requests == ["STALE laptop 1 since=1764620000", "STALE nas 1 since=1764620000"])
+    // An owner known only from its states (no status yet) goes stale too.
+    bridge.message(Self.newsState, statePayload("pi", count: 1))
+    #expect(
+      bridge.brokerDown(error: "keepalive timeout").requests == [
+        "STALE laptop 1 since=1764620000", "STALE nas 1 since=1764620000", "STALE pi 1 since=1764620000",
+      ])
     let back = bridge.connectBroker(retained: [("badged/ana/host/nas/status", "online")])
     #expect(back.requests == ["STALE nas 0"])
   }

@@ -9,12 +9,12 @@ import Testing
 
   @Test func aSingleChangeGoesOutAtOnce() {
     var coalescer = StateCoalescer<Int>(interval: 50_000)
-    let result1 = coalescer.offer(mail, 1, now: 1_000_000)
-    #expect(result1 == 1)
+    let published1 = coalescer.offer(mail, 1, now: 1_000_000)
+    #expect(published1 == 1)
     #expect(coalescer.nextDeadline == nil)
     // An interval later, the next one goes out at once too.
-    let result2 = coalescer.offer(mail, 2, now: 1_050_000)
-    #expect(result2 == 2)
+    let published2 = coalescer.offer(mail, 2, now: 1_050_000)
+    #expect(published2 == 2)
   }
 
   @Test func aBurstGivesOnePublishPerIntervalAndEndsWithTheLatest() {
@@ -37,19 +37,19 @@ import Testing
   @Test func channelsWaitEachOnItsOwn() {
     var coalescer = StateCoalescer<Int>(interval: 50_000)
     _ = coalescer.offer(mail, 1, now: 0)
-    let result3 = coalescer.offer(mail, 2, now: 10_000)
-    #expect(result3 == nil)
-    let result4 = coalescer.offer(ci, 7, now: 20_000)
-    #expect(result4 == 7)
+    let published3 = coalescer.offer(mail, 2, now: 10_000)
+    #expect(published3 == nil)
+    let published4 = coalescer.offer(ci, 7, now: 20_000)
+    #expect(published4 == 7)
     #expect(coalescer.isWaiting(mail) && !coalescer.isWaiting(ci))
     #expect(coalescer.nextDeadline == 50_000)
-    let result5 = coalescer.due(now: 49_999)
-    #expect(result5.isEmpty)
-    let result6 = coalescer.due(now: 50_000)
-    #expect(result6.map(\.1) == [2])
+    let due1 = coalescer.due(now: 49_999)
+    #expect(due1.isEmpty)
+    let due2 = coalescer.due(now: 50_000)
+    #expect(due2.map(\.1) == [2])
     coalescer.drop(mail)
-    let result7 = coalescer.offer(mail, 3, now: 60_000)
-    #expect(result7 == nil)
+    let published5 = coalescer.offer(mail, 3, now: 60_000)
+    #expect(published5 == nil)
     coalescer.drop(mail)
     #expect(coalescer.nextDeadline == nil)
   }
