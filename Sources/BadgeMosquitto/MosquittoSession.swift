@@ -90,7 +90,7 @@ public final class MosquittoSession {
     guard phase == .idle else { return }
     client.clearErrors()
     refusal = nil
-    let job = ConnectJob(client: client.handle, options: options, wakeUp: wakeUpWriter)
+    let job = ConnectJob(client: client, options: options, wakeUp: wakeUpWriter)
     let context = Unmanaged.passRetained(job).toOpaque()
     let status = pthread_create(&job.thread, nil, { context in
       let job = Unmanaged<ConnectJob>.fromOpaque(context!).takeRetainedValue()
@@ -246,9 +246,10 @@ public final class MosquittoSession {
 }
 
 /// One connect attempt, on its own thread: `mosquitto_connect_bind_v5` with the CONNECT
-/// properties, then a byte to the loop's pipe.
+/// properties, then a byte to the loop's pipe. It holds the client, so that a session that
+/// goes away meanwhile (the process ending) does not destroy the client under the thread.
 private final class ConnectJob: @unchecked Sendable {
-  let client: OpaquePointer
+  let client: MosquittoClient
   let options: MosquittoOptions
   let wakeUp: CInt
   var thread = pthread_t()
@@ -256,7 +257,7 @@ private final class ConnectJob: @unchecked Sendable {
   var result: Int32 = 0
   var errno: Int32 = 0
 
-  init(client: OpaquePointer, options: MosquittoOptions, wakeUp: CInt) {
+  init(client: MosquittoClient, options: MosquittoOptions, wakeUp: CInt) {
     self.client = client
     self.options = options
     self.wakeUp = wakeUp
@@ -264,7 +265,8 @@ private final class ConnectJob: @unchecked Sendable {
 
   func run() {
     var properties = MosquittoClient.connectProperties(options)
-    result = mosquitto_connect_bind_v5(client, options.host, Int32(options.port), Int32(options.keepaliveSeconds), nil, properties)
+    result = mosquitto_connect_bind_v5(
+      client.handle, options.host, Int32(options.port), Int32(options.keepaliveSeconds), nil, properties)
     errno = Glibc.errno
     mosquitto_property_free_all(&properties)
     var byte: UInt8 = 1
