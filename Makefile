@@ -24,7 +24,7 @@ BINDIR_SOURCE ?=
 # Where `make deb` writes badged_<version>_<arch>.deb.
 DEBDIR ?= .
 
-.PHONY: all deps test-deps build release run test fuzz bench install uninstall deb pictures clean
+.PHONY: all deps test-deps build release run test lint format fuzz bench install uninstall deb pictures clean
 
 all: build
 
@@ -52,15 +52,22 @@ run: build
 # then each fuzz target briefly (its seed corpus, which holds every input that once crashed,
 # and a few seconds more). The release binaries too: the Debian package test packages them
 # (PackageTests). Between the two, a smoke run of `make bench` (every scenario, tiny; it fails
-# if one breaks, never for speed).
-test: test-deps build release
+# if one breaks, never for speed). First of all, the style check (`make lint`).
+test: test-deps lint build release
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	SWIFT=$(SWIFT) BENCH_SMOKE=1 BENCH_JSON=.build/bench/smoke.jsonl bench/run >/dev/null
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_TEST_SECONDS)
 
+# The code's style (.swift-format: the toolchain's swift-format with two-space indentation and
+# lines of 120): `lint` fails on any finding, `format` rewrites the files to it.
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
+
 # Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
-# request, config, recovery and mqtt. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
+# request, config, recovery, bus and mqtt. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 15
 FUZZ_TARGETS ?=

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// How `badgectl open` reaches an app from its desktop id: the `org.freedesktop.Application`
 /// object of a D-Bus activatable app, else the desktop file a launcher starts.
 public enum AppActivation {
@@ -14,7 +16,7 @@ public enum AppActivation {
   /// more dot-separated elements of `A-Z a-z 0-9 _ -`, none empty or starting with a digit.
   public static func isBusName(_ id: String) -> Bool {
     let elements = id.split(separator: ".", omittingEmptySubsequences: false)
-    guard elements.count >= 2, id.utf8.count <= 255 else { return false }
+    guard elements.count >= 2, id.utf8.count <= Limits.maxDesktopIDLength else { return false }
     return elements.allSatisfy { element in
       guard let first = element.utf8.first, !(0x30...0x39).contains(first) else { return false }
       return element.utf8.allSatisfy { byte in

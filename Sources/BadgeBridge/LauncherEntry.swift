@@ -1,5 +1,46 @@
 import BadgeCore
 
+/// One LauncherEntry `Update` signal's body (`sa{sv}`): the channel of the app it is for and
+/// the properties it sends.
+public struct LauncherEntryUpdate: Equatable, Sendable {
+  /// The channel: `app:` and the desktop id of the app URI (`AppChannel`).
+  public let channel: ChannelName
+  public let properties: [BusProperty]
+
+  /// The body's signature the bridge reads.
+  public static let signature = "sa{sv}"
+
+  /// Why a body is not an update the bridge reads, for a debug line ("Ignored an Update from
+  /// :1.42 with signature 's', expected 'sa{sv}'").
+  public enum Unread: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Another signature than `sa{sv}`.
+    case signature(String)
+    /// The app URI holds no desktop id.
+    case noDesktopID(uri: String)
+
+    public var description: String {
+      switch self {
+      case .signature(let signature):
+        return "with signature '\(signature)', expected '\(LauncherEntryUpdate.signature)'"
+      case .noDesktopID(let uri): return "for '\(uri)': no desktop id in it"
+      }
+    }
+  }
+
+  /// Reads a body of `signature`; `arguments` are read only when the signature is the one.
+  public init(signature: String, arguments: () -> [BusValue]) throws(Unread) {
+    guard signature == Self.signature else { throw .signature(signature) }
+    let values = arguments()
+    guard values.count == 2, case .string(let uri) = values[0], case .dictionary(let properties) = values[1] else {
+      throw .signature(signature)
+    }
+    guard let channel = AppChannel.channel(prefix: AppChannel.launcherPrefix, id: AppChannel.desktopID(fromAppURI: uri))
+    else { throw .noDesktopID(uri: uri) }
+    self.channel = channel
+    self.properties = properties
+  }
+}
+
 /// What one application told the LauncherEntry API so far, merged over its signals.
 ///
 /// Apps send partial updates (Electron sends `count` and `count-visible` in one signal and
@@ -67,45 +108,5 @@ public struct LauncherEntryEffect: Equatable, Sendable {
     self.count = count
     self.urgent = urgent
     self.skipped = skipped
-  }
-}
-
-/// Every application's LauncherEntry state, and which bus connection sent it, so that an app
-/// leaving the bus can be told apart from another one still there.
-public struct LauncherEntryTable: Sendable {
-  private var states: [ChannelName: LauncherEntryState] = [:]
-  /// The channels each sender (a unique bus name such as `:1.42`) has updated.
-  private var channelsBySender: [String: Set<ChannelName>] = [:]
-
-  public init() {}
-
-  /// Merges a signal from `sender` into the state of `channel`.
-  public mutating func update(
-    _ channel: ChannelName, from sender: String, _ properties: [BusProperty]
-  ) -> LauncherEntryEffect {
-    channelsBySender[sender, default: []].insert(channel)
-    return states[channel, default: LauncherEntryState()].merge(properties)
-  }
-
-  /// The state of `channel`, as merged so far.
-  public func state(of channel: ChannelName) -> LauncherEntryState? { states[channel] }
-
-  /// Forgets `sender`, which left the bus; returns the channels only it had updated, in name
-  /// order. Their merged state is forgotten too: a new process of the app starts afresh.
-  public mutating func senderLeft(_ sender: String) -> [ChannelName] {
-    guard let channels = channelsBySender.removeValue(forKey: sender) else { return [] }
-    let stillSent = channelsBySender.values.reduce(into: Set<ChannelName>()) { $0.formUnion($1) }
-    let orphaned = channels.subtracting(stillSent)
-    for channel in orphaned { states[channel] = nil }
-    return orphaned.sorted()
-  }
-
-  /// Forgets every sender (the bus connection was lost, and every sender with it); returns
-  /// the channels they had updated, in name order.
-  public mutating func allSendersLeft() -> [ChannelName] {
-    let channels = states.keys.sorted()
-    states.removeAll()
-    channelsBySender.removeAll()
-    return channels
   }
 }

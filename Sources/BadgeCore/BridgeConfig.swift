@@ -8,6 +8,16 @@ public struct BridgeConfig: Equatable, Sendable {
   /// `ignore`: globs over desktop ids (`org.telegram.*`) of apps whose signals are dropped,
   /// kept as patterns over the channel names the apps would get (`app:org.telegram.*`).
   public var ignore: [ChannelPattern] = []
+  /// `max_apps`: how many apps (a bus connection and a desktop id it sends for) the bridge
+  /// remembers at once; an update from one more is dropped. A desktop runs a few dozen apps
+  /// that show a count, each from one connection; the default leaves room for ten times that,
+  /// and what each costs (the merged properties, the sender's name) stays under a megabyte.
+  public var maxApps = 256
+  /// `max_channels`: how many `app:` channels are kept at once, counted apart from
+  /// `[limits] max_channels` (`ChannelPool`), so that apps cannot take clients' room. An app's
+  /// channel stays after it leaves, with its last count, until cleared; the default is far
+  /// above the apps a desktop has installed that show a count.
+  public var maxChannels = 1000
 
   public init() {}
 
@@ -16,7 +26,15 @@ public struct BridgeConfig: Equatable, Sendable {
     case enabled
     case clearOnExit = "clear_on_exit"
     case ignore
+    case maxApps = "max_apps"
+    case maxChannels = "max_channels"
   }
+
+  /// The accepted values of `max_apps`.
+  public static let maxAppsRange = 1...100_000
+  /// The accepted values of `max_channels` here and in `[notifications]`: those of
+  /// `[limits] max_channels`.
+  public static let maxChannelsRange = ResourceLimits.Key.maxChannels.range
 
   /// Whether the app whose channel would be `channel` is ignored.
   public func ignores(_ channel: ChannelName) -> Bool {
@@ -29,12 +47,17 @@ public struct NotificationsConfig: Equatable, Sendable {
   /// `count`: whether `Notify` calls count into `notify:<app>` channels. Off unless asked for:
   /// it makes badged a monitor of the session bus.
   public var count = false
+  /// `max_channels`: how many `notify:` channels are kept at once, counted apart from
+  /// `[limits] max_channels` and `[bridge] max_channels` (`ChannelPool`), so that an app that
+  /// sends notifications under ever new names cannot take anyone else's room.
+  public var maxChannels = 1000
 
   public init() {}
 
   /// The keys `[notifications]` accepts.
   public enum Key: String, CaseIterable, Sendable {
     case count
+    case maxChannels = "max_channels"
   }
 }
 
@@ -45,12 +68,19 @@ extension DaemonConfig {
   /// Applies one entry of `[bridge]` or `[notifications]`; `false` when `section` is neither.
   ///
   /// - Throws: the reason, phrased to follow `file:line: `.
-  static func parseBusEntry(_ entry: ConfigEntry, into config: inout DaemonConfig) throws(SettingKey.InvalidValue) -> Bool {
+  static func parseBusEntry(_ entry: ConfigEntry, into config: inout DaemonConfig) throws(SettingKey.InvalidValue)
+    -> Bool
+  {
     func invalid(_ reason: String) -> SettingKey.InvalidValue {
       SettingKey.InvalidValue(reason: "Invalid value '\(entry.value)' for \(entry.key): \(reason)")
     }
-    func boolean() throws(SettingKey.InvalidValue) -> Bool {
-      do throws(SettingKey.InvalidValue) { return try SettingKey.boolean(entry.value) } catch { throw invalid(error.reason) }
+    /// The entry's value as `parse` reads it, a refusal phrased for the entry.
+    func value<T>(_ parse: (String) throws(SettingKey.InvalidValue) -> T) throws(SettingKey.InvalidValue) -> T {
+      do throws(SettingKey.InvalidValue) { return try parse(entry.value) } catch { throw invalid(error.reason) }
+    }
+    func boolean() throws(SettingKey.InvalidValue) -> Bool { try value(SettingKey.boolean) }
+    func number(in range: ClosedRange<Int>) throws(SettingKey.InvalidValue) -> Int {
+      try value { (text) throws(SettingKey.InvalidValue) in try SettingKey.integer(text, in: range) }
     }
     switch entry.section {
     case "bridge":
@@ -70,12 +100,17 @@ extension DaemonConfig {
           patterns.append(pattern)
         }
         config.bridge.ignore = patterns
+      case .maxApps: config.bridge.maxApps = try number(in: BridgeConfig.maxAppsRange)
+      case .maxChannels: config.bridge.maxChannels = try number(in: BridgeConfig.maxChannelsRange)
       }
     case "notifications":
-      guard NotificationsConfig.Key(rawValue: entry.key) != nil else {
+      guard let key = NotificationsConfig.Key(rawValue: entry.key) else {
         throw unknownKey(entry, NotificationsConfig.Key.allCases.map(\.rawValue))
       }
-      config.notifications.count = try boolean()
+      switch key {
+      case .count: config.notifications.count = try boolean()
+      case .maxChannels: config.notifications.maxChannels = try number(in: BridgeConfig.maxChannelsRange)
+      }
     default:
       return false
     }
@@ -83,7 +118,8 @@ extension DaemonConfig {
   }
 
   static func unknownKey(_ entry: ConfigEntry, _ keys: [String]) -> SettingKey.InvalidValue {
-    SettingKey.InvalidValue(reason: "Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(keys.joined(separator: ", "))")
+    SettingKey.InvalidValue(
+      reason: "Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(keys.joined(separator: ", "))")
   }
 }
 

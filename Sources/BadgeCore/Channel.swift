@@ -5,6 +5,11 @@ public struct Channel: Sendable {
   public internal(set) var count: Int = 0
   /// The items that arrived since the channel was last seen (`SEEN`): 0 … `count`.
   public internal(set) var unseen: Int = 0
+  /// The running total: the sum of the channel's increases since it was made, never less than
+  /// `count` and never decreasing. A clear up to a total (`CLEAR <channel> upto=<total>`)
+  /// clears only the items a client saw, those up to it. A channel that is forgotten takes it
+  /// with it: a new one starts at 0.
+  public internal(set) var total: Int = 0
   /// The channel's settings, shared by every copy of the channel (replies, events, the change
   /// log, undo): a copy of a channel copies one reference rather than three sets of settings
   /// with their optional strings. Never changed in place; a settings change makes a new one.
@@ -74,7 +79,7 @@ public struct Channel: Sendable {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
-      silenced: silenced, unseen: unseen, step: settings.step)
+      silenced: silenced, unseen: unseen, step: settings.step, total: total)
   }
 }
 

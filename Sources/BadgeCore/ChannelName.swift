@@ -73,7 +73,20 @@ public struct ChannelName: Hashable, Sendable, Comparable, CustomStringConvertib
     withBytes { hasher.combine(bytes: $0) }
   }
 
+  /// Byte order, a name before every longer name it begins: the words compared as big-endian
+  /// numbers, first to last, since a name's bytes are the words' bytes in memory order and
+  /// zero past its end (no name holds a zero byte). A word at a time, not a byte: a long reply
+  /// compares every channel's name with the last one shown (`LIST`, `STATS`).
   public static func < (lhs: ChannelName, rhs: ChannelName) -> Bool {
-    lhs.withBytes { l in rhs.withBytes { r in l.lexicographicallyPrecedes(r) } }
+    withUnsafeBytes(of: lhs.words) { l in
+      withUnsafeBytes(of: rhs.words) { r in
+        for offset in stride(from: 0, to: 64, by: 8) {
+          let a = UInt64(bigEndian: l.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          let b = UInt64(bigEndian: r.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          if a != b { return a < b }
+        }
+        return false
+      }
+    }
   }
 }

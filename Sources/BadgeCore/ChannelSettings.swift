@@ -34,6 +34,10 @@ public enum Limits {
   public static let pulseMs = 0...3_600_000
   /// The accepted range of `step`: any count a single change can make.
   public static let step = 1...maxCount
+  /// The longest desktop id `export` takes, in bytes: the longest D-Bus name, which a D-Bus
+  /// activatable app's id is. It keeps a channel's record well inside the largest one a
+  /// reader of the state folder trusts.
+  public static let maxDesktopIDLength = 255
 }
 
 /// The settings in force for one channel: one field a setting, with its built-in value.

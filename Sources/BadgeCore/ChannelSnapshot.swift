@@ -19,13 +19,16 @@ public struct ChannelSnapshot: Equatable, Sendable {
   public var unseen: Int
   /// What a stepper changes the count by: the channel's `step` setting (1 unless set).
   public var step: Int
+  /// The channel's running total, the sum of its increases; `nil` from a daemon that does not
+  /// send it (a line without ` total=`).
+  public var total: Int?
   /// False when this is the last known state of a daemon that went away.
   public var online: Bool
 
   public init(
     channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
     seq: UInt64, badge: BadgeCounts = .count, silenced: DNDBadges? = nil, unseen: Int? = nil,
-    step: Int = 1, online: Bool = true
+    step: Int = 1, total: Int? = nil, online: Bool = true
   ) {
     self.channel = channel
     self.count = count
@@ -38,11 +41,20 @@ public struct ChannelSnapshot: Equatable, Sendable {
     self.silenced = silenced
     self.unseen = unseen ?? count
     self.step = step
+    self.total = total
     self.online = online
   }
 
   /// Whether the channel is in its pulse window.
   public var isPulsing: Bool { pulseMs > 0 }
+
+  /// The request that clears what this state shows and nothing newer: `CLEAR <channel>
+  /// upto=<total>`, so an item that arrived after it stays; a plain `CLEAR` when the daemon sent
+  /// no total. What every client's click sends (`watch`, `top`).
+  public var clearRequest: String {
+    guard let total else { return "CLEAR \(channel)" }
+    return "CLEAR \(channel) upto=\(total)"
+  }
 
   /// Whether the badge is the quiet dot: unread items, all of them seen, on a `badge = unseen`
   /// channel.

@@ -20,6 +20,9 @@ public struct DaemonConfig: Equatable, Sendable {
   public var hookTimeoutMs = 10_000
   /// `[daemon]` `hooks_when_muted`: whether muted channels run their hooks.
   public var hooksWhenMuted = false
+  /// `[daemon]` `hooks_max_running`: the most hook runs under way at once, all channels
+  /// together; runs past it wait their turn.
+  public var hooksMaxRunning = DaemonConfig.defaultHooksMaxRunning
   /// `[limits]`: the bounds on what clients can make the daemon hold.
   public var limits: ResourceLimits = .defaults
   /// `[bridge]`: the LauncherEntry bridge.
@@ -144,6 +147,7 @@ extension DaemonConfig {
     case hookIntervalMs = "hook_interval_ms"
     case hookTimeoutMs = "hook_timeout_ms"
     case hooksWhenMuted = "hooks_when_muted"
+    case hooksMaxRunning = "hooks_max_running"
   }
 
   /// Every key `[daemon]` accepts, for messages: its own and the hooks'.
@@ -195,6 +199,8 @@ extension DaemonConfig {
           case .hookIntervalMs: config.hookIntervalMs = try SettingKey.integer(entry.value, in: Limits.hookIntervalMs)
           case .hookTimeoutMs: config.hookTimeoutMs = try SettingKey.integer(entry.value, in: Limits.hookTimeoutMs)
           case .hooksWhenMuted: config.hooksWhenMuted = try SettingKey.boolean(entry.value)
+          case .hooksMaxRunning:
+            config.hooksMaxRunning = try SettingKey.integer(entry.value, in: Limits.hooksMaxRunning)
           case .pulseMs: try SettingKey.pulseMs.parse(entry.value, into: &config.defaults)
           case .maxLabel: try SettingKey.maxLabel.parse(entry.value, into: &config.defaults)
           case .sync:
@@ -208,7 +214,9 @@ extension DaemonConfig {
         }
       } else if entry.section == "limits" {
         guard let key = ResourceLimits.Key(rawValue: entry.key) else {
-          throw fail("Unknown key '\(entry.key)' in [limits]; expected one of \(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))")
+          throw fail(
+            "Unknown key '\(entry.key)' in [limits]; expected one of \(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))"
+          )
         }
         do throws(SettingKey.InvalidValue) {
           try config.limits.parse(key, entry.value)

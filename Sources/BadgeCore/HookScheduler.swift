@@ -37,24 +37,48 @@ public struct HookKey: Hashable, Sendable {
 }
 
 /// When hooks may start, so that they never pile up: at most one run per channel and event at
-/// a time, changes during a run coalesced into one more run after it, and at most one start per
-/// channel in each `interval`. Pure: the caller passes the monotonic time (microseconds), starts
-/// the runs it is given, reports when each ends, and arms one timer at `nextDeadline`.
+/// a time, changes during a run coalesced into one more run after it, at most one start per
+/// channel in each `interval`, and at most `maxRunning` runs at once in all. Pure: the caller
+/// passes the monotonic time (microseconds), starts the runs it is given, reports when each
+/// ends, calls `due` then (and when the timer fires), and arms one timer at `nextDeadline`.
+///
+/// A run that cannot start yet waits, one per key: a later change of its key merges into it
+/// (the latest count, the first previous count) and keeps its place. Runs free to start but
+/// for `maxRunning` start in the order they became free to start (their key's run ended, their
+/// channel's interval passed, or they came when nothing held them), oldest first, so a
+/// channel that keeps changing never gets ahead of one that waits longer.
 public struct HookScheduler: Sendable {
   /// The least time between two starts for one channel, in microseconds.
   public var interval: UInt64
+  /// The most runs under way at once (`[daemon] hooks_max_running`).
+  public var maxRunning: Int
   private var running: Set<HookKey> = []
-  /// Runs waiting: for their key's run to end, or for their channel's interval to pass.
+  /// Every waiting run, by key.
   private var pending: [HookKey: HookRun] = [:]
+  /// The waiting runs free to start but for `maxRunning`, oldest first, from `readyStart`.
+  private var ready: [HookKey] = []
+  private var readyStart = 0
+  /// The waiting runs whose channel's interval has not passed, by channel; each such channel
+  /// has its interval's end in `intervalEnds`.
+  private var waitingForInterval: [ChannelName: [HookKey]] = [:]
+  private var intervalEnds = PulseQueue()
+  /// Waiting runs whose key's run ended: `due`, which knows the time, places them.
+  private var unblocked: [HookKey] = []
   /// When each channel last started a hook (kept while it still limits the next start).
   private var lastStart: [ChannelName: UInt64] = [:]
+  /// `lastStart`'s size at which it is next cleared of starts that no longer limit anything.
+  private var pruneAt = HookScheduler.minimumPrune
 
-  public init(intervalMs: Int) {
+  public init(intervalMs: Int, maxRunning: Int) {
     interval = UInt64(intervalMs) * 1000
+    self.maxRunning = maxRunning
   }
 
   /// Whether a run of `key` is under way.
   public func isRunning(_ key: HookKey) -> Bool { running.contains(key) }
+
+  /// How many runs are under way.
+  public var runningCount: Int { running.count }
 
   /// How many runs wait.
   public var pendingCount: Int { pending.count }
@@ -69,46 +93,61 @@ public struct HookScheduler: Sendable {
       pending[key] = waiting
       return nil
     }
-    guard !running.contains(key), mayStart(run.channel, now: now) else {
-      pending[key] = run
-      return nil
+    if !running.contains(key), mayStart(key.channel, now: now), running.count < maxRunning,
+      readyStart == ready.count
+    {
+      start(key, now: now)
+      return run
     }
-    start(key, now: now)
-    return run
+    pending[key] = run
+    // A key under way is placed when its run ends (`finished`, then `due`).
+    if !running.contains(key) { place(key, now: now) }
+    return nil
   }
 
-  /// The run of `key` ended (exited, failed to start, or was killed).
+  /// The run of `key` ended (exited, failed to start, or was killed). Call `due` next: a place
+  /// is free.
   public mutating func finished(_ key: HookKey) {
     running.remove(key)
+    if pending[key] != nil { unblocked.append(key) }
   }
 
-  /// The runs that may start at `now`, removed from the waiting ones and marked running; the
-  /// caller starts them. At most one per channel.
+  /// The runs that may start at `now`, oldest first, as many as `maxRunning` leaves room for;
+  /// removed from the waiting ones and marked running. The caller starts them.
   public mutating func due(now: UInt64) -> [HookRun] {
-    var started: [HookRun] = []
-    for key in pending.keys.sorted(by: HookScheduler.order) where !running.contains(key) {
-      guard mayStart(key.channel, now: now), let run = pending.removeValue(forKey: key) else { continue }
-      start(key, now: now)
-      started.append(run)
+    while let (_, channel) = intervalEnds.popDue(at: now) {
+      ready += waitingForInterval.removeValue(forKey: channel) ?? []
     }
-    lastStart = lastStart.filter { now < $0.value + interval }
+    for key in unblocked { place(key, now: now) }
+    unblocked.removeAll(keepingCapacity: true)
+    var started: [HookRun] = []
+    while running.count < maxRunning, readyStart < ready.count {
+      let key = ready[readyStart]
+      readyStart += 1
+      guard mayStart(key.channel, now: now) else {
+        place(key, now: now)  // another event of its channel started since it became ready
+        continue
+      }
+      started.append(pending.removeValue(forKey: key)!)
+      start(key, now: now)
+    }
+    compactReady()
+    pruneStarts(now: now)
     return started
   }
 
-  /// When the next waiting run may start, for a run that waits only for its channel's interval;
-  /// `nil` when none does (runs waiting for a running one start when it ends, see `due`).
-  public var nextDeadline: UInt64? {
-    var earliest: UInt64?
-    for key in pending.keys where !running.contains(key) {
-      let at = (lastStart[key.channel] ?? 0) + interval
-      earliest = min(earliest ?? at, at)
-    }
-    return earliest
-  }
+  /// When the next waiting run's channel interval ends, for the timer; `nil` when no run waits
+  /// for one (runs waiting for a place or for their key's run start when one ends, see `due`).
+  public var nextDeadline: UInt64? { intervalEnds.earliest }
 
-  /// Forgets every waiting run (a reload changed the hooks, or do-not-disturb began).
+  /// Forgets every waiting run (a reload changed the hooks).
   public mutating func dropPending() {
     pending.removeAll()
+    ready.removeAll()
+    readyStart = 0
+    waitingForInterval.removeAll()
+    intervalEnds.removeAll()
+    unblocked.removeAll()
   }
 
   private func mayStart(_ channel: ChannelName, now: UInt64) -> Bool {
@@ -116,13 +155,42 @@ public struct HookScheduler: Sendable {
     return now >= last + interval
   }
 
+  /// Puts a waiting run that nothing else holds where it waits: behind its channel's interval,
+  /// or at the end of the ready ones.
+  private mutating func place(_ key: HookKey, now: UInt64) {
+    guard !mayStart(key.channel, now: now) else {
+      ready.append(key)
+      return
+    }
+    if waitingForInterval[key.channel, default: []].isEmpty {
+      intervalEnds.schedule(lastStart[key.channel]! + interval, for: key.channel)
+    }
+    waitingForInterval[key.channel, default: []].append(key)
+  }
+
   private mutating func start(_ key: HookKey, now: UInt64) {
     running.insert(key)
     lastStart[key.channel] = now
   }
 
-  /// A fixed order for the waiting runs: by channel, then event.
-  private static func order(_ a: HookKey, _ b: HookKey) -> Bool {
-    a.channel != b.channel ? a.channel < b.channel : a.event.rawValue < b.event.rawValue
+  /// Drops the ready runs already started from the front of `ready`, once they are half of it.
+  private mutating func compactReady() {
+    if readyStart == ready.count {
+      ready.removeAll(keepingCapacity: ready.capacity <= HookScheduler.minimumPrune)
+      readyStart = 0
+    } else if readyStart >= HookScheduler.minimumPrune, readyStart * 2 >= ready.count {
+      ready.removeFirst(readyStart)
+      readyStart = 0
+    }
   }
+
+  /// Forgets the starts that no longer limit a channel, when `lastStart` has doubled since the
+  /// last time: each start costs that once, however many channels start.
+  private mutating func pruneStarts(now: UInt64) {
+    guard lastStart.count >= pruneAt else { return }
+    lastStart = lastStart.filter { now < $0.value + interval }
+    pruneAt = max(HookScheduler.minimumPrune, 2 * lastStart.count)
+  }
+
+  private static let minimumPrune = 64
 }

@@ -9,7 +9,8 @@
 public struct Logger: Sendable {
   /// Syslog priorities, most severe first.
   public enum Level: Int, Comparable, Sendable, CaseIterable {
-    case emergency = 0, alert, critical, error, warning, notice, info, debug
+    case emergency = 0
+    case alert, critical, error, warning, notice, info, debug
 
     public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
 

@@ -1,6 +1,7 @@
 /// A min-heap of pulse deadlines with at most one entry per channel, so that the daemon arms
 /// one timer for the earliest window end however many channels pulse, and its memory follows
-/// the number of pulsing channels, not the rate of increases.
+/// the number of pulsing channels, not the rate of increases. `HookScheduler` keeps the ends
+/// of channels' `hook_interval_ms` in one too, for the same reasons.
 ///
 /// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
 /// between); ending one early removes it. A position index makes both O(log n).

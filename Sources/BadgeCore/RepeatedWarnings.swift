@@ -61,7 +61,9 @@ public final class RepeatedWarnings {
 
   /// Whether any warning is counted and not reported: `nextFlush` is then when to call `flush`.
   public var nextFlush: UInt64? {
-    runs.values.lazy.filter { $0.dropped > 0 }.map { $0.began + self.interval }.min()
+    // Asked at the end of every turn: nothing to walk in the common case.
+    guard !runs.isEmpty else { return nil }
+    return runs.values.lazy.filter { $0.dropped > 0 }.map { $0.began + self.interval }.min()
   }
 
   /// Reports the count of every reason whose interval has passed with warnings dropped, and

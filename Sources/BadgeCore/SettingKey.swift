@@ -144,11 +144,15 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
   }
 
   /// A desktop id as `export` takes it: `A-Z a-z 0-9 . _ -`, with or without `.desktop`
-  /// (which is dropped).
+  /// (which is dropped), at most `Limits.maxDesktopIDLength` bytes without it.
   public static func desktopID(_ text: String) throws(InvalidValue) -> String {
     let id = text.hasSuffix(".desktop") ? String(text.dropLast(".desktop".count)) : text
     guard !id.isEmpty, id.utf8.allSatisfy({ ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") }) else {
       throw InvalidValue(reason: "expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)")
+    }
+    guard id.utf8.count <= Limits.maxDesktopIDLength else {
+      throw InvalidValue(
+        reason: "a desktop id is at most \(Limits.maxDesktopIDLength) bytes, this one is \(id.utf8.count)")
     }
     return id
   }

@@ -67,7 +67,8 @@ final class DaemonConnection {
       switch reader.read(from: fd) {
       case .success(.processed): continue
       case .success(.endOfFile): throw .unreachable(socket: socket, cause: "the daemon closed the connection")
-      case .success(.wouldBlock): throw .unreachable(socket: socket, cause: Errno.timedOut.description)  // SO_RCVTIMEO ran out
+      // SO_RCVTIMEO ran out.
+      case .success(.wouldBlock): throw .unreachable(socket: socket, cause: Errno.timedOut.description)
       case .failure(let error): throw .unreachable(socket: socket, cause: error.description)
       }
     }

@@ -7,8 +7,11 @@ import BadgeSystem
 ///
 /// Out of file descriptors (`EMFILE`, `ENFILE`), `accept` fails while the connection stays
 /// pending, so a level-triggered listener would wake the loop at once, forever: accepting
-/// pauses instead for `backoff` (as swift-nio's AcceptBackoffHandler does), and the log says
-/// so once per shortage rather than once per attempt.
+/// pauses instead for `backoff` (as swift-nio's AcceptBackoffHandler does).
+///
+/// Whatever a client can make it warn about over and over (refusals past `max_clients` or of
+/// another user, a shortage of descriptors, failures) goes through the core's
+/// `RepeatedWarnings`: a line per reason at most once per interval, then the count of the rest.
 final class Acceptor {
   /// How long accepting pauses when no file descriptor is left.
   static let backoff: UInt64 = 1_000_000
@@ -18,10 +21,6 @@ final class Acceptor {
   private let listener: FileDescriptor
   private var source: IOSource?
   private var backoffTimer: TimerSource?
-  /// Whether the current shortage of descriptors was logged (until a queue drains again).
-  private var shortageLogged = false
-  /// Whether the current run at `max_clients` was logged (until a client leaves).
-  private var fullLogged = false
 
   /// Admitted connections go to `server.admit`, which may throw to refuse one after all (it
   /// is then closed).
@@ -32,7 +31,14 @@ final class Acceptor {
     backoffTimer = try server.loop.addTimer(accuracy: 100_000) { [unowned self] in resume() }
   }
 
-  private var logger: Logger { server.logger }
+  /// Logs a warning a client can cause over and over, at most once per reason per interval
+  /// and then a count (the core's `RepeatedWarnings`).
+  private func warn(
+    _ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String,
+    _ fields: @autoclosure () -> [Logger.Field] = []
+  ) {
+    server.core.warn(reason, message(), fields())
+  }
 
   /// Stops accepting for good (shutdown).
   func stop() {
@@ -47,17 +53,14 @@ final class Acceptor {
       let fd: FileDescriptor?
       do {
         fd = try UnixSocket.accept(listener)
-      } catch where error.isOutOfDescriptors {
+      } catch  where error.isOutOfDescriptors {
         pause(error)
         return
       } catch {
-        logger.warning("Failed to accept a connection: \(error), ignoring it.")
+        warn(.acceptFailed, "Failed to accept a connection: \(error), ignoring it.")
         return
       }
-      guard let fd else {
-        shortageLogged = false  // the queue is empty: any shortage is over
-        return
-      }
+      guard let fd else { return }
       take(fd)
     }
   }
@@ -65,7 +68,8 @@ final class Acceptor {
   private func take(_ fd: FileDescriptor) {
     let peer = UnixSocket.peerCredentials(fd)
     guard let peer, peer.isThisUser else {
-      logger.warning(
+      warn(
+        .otherUser,
         "Refused a connection from pid \(peer.map { String($0.pid) } ?? "unknown"), uid \(peer.map { String($0.uid) } ?? "unknown"): only this user may connect.",
         peer.map { [.clientPID($0.pid)] } ?? [])
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
@@ -73,18 +77,16 @@ final class Acceptor {
     }
     let limit = server.store.config.limits.maxClients
     if server.clientCount >= limit {
-      if !fullLogged {
-        fullLogged = true
-        logger.warning("\(limit) clients are connected ([limits] max_clients); refusing new connections until one leaves.")
-      }
+      warn(
+        .clientsPastLimit,
+        "\(limit) clients are connected ([limits] max_clients); refusing new connections until one leaves.")
       refuse(fd, ProtocolError(.busy, "\(limit) clients are connected already ([limits] max_clients); try again later"))
       return
     }
-    fullLogged = false
     do {
       try server.admit(fd, peer)
     } catch {
-      logger.warning("\(error), closing the connection.")
+      warn(.admitFailed, "\(error), closing the connection.")
       fd.close()
     }
   }
@@ -98,11 +100,10 @@ final class Acceptor {
   }
 
   private func pause(_ error: Errno) {
-    if !shortageLogged {
-      shortageLogged = true
-      logger.warning(
-        "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free.")
-    }
+    warn(
+      .outOfDescriptors,
+      "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free."
+    )
     source?.setEvents([])
     backoffTimer?.schedule(at: server.loop.now + Acceptor.backoff)
   }

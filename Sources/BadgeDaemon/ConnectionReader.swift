@@ -14,8 +14,10 @@ import BadgeSystem
 /// before the clients that became ready since.
 ///
 /// Back-pressure: a connection whose unsent output reaches `[limits] max_unsent_bytes` is not
-/// read (nor are its buffered lines carried out) until the outbox has sent it. Lines that
-/// waited are carried out in a later iteration (a deferred source), never from inside the
+/// read (nor are its buffered lines carried out) until the outbox has sent it. Nor is one with
+/// a long reply under way (`Peer.isReplying`): once its output has drained, the next turn
+/// appends the reply's next chunk first, and carries out later lines only after its end. Lines
+/// that waited are carried out in a later iteration (a deferred source), never from inside the
 /// post source (asserted in debug builds).
 final class ConnectionReader {
   /// Reads at most this much from one connection per turn.
@@ -64,7 +66,9 @@ final class ConnectionReader {
     let fd = Int(connection.fd.rawValue)
     try poll.add(connection.fd, events: .readable)
     connection.poll = poll
-    if fd >= byDescriptor.count { byDescriptor.append(contentsOf: repeatElement(nil, count: fd + 1 - byDescriptor.count)) }
+    if fd >= byDescriptor.count {
+      byDescriptor.append(contentsOf: repeatElement(nil, count: fd + 1 - byDescriptor.count))
+    }
     byDescriptor[fd] = connection
   }
 
@@ -179,11 +183,13 @@ final class ConnectionReader {
   }
 
   /// Carries out complete lines while the connection's allowance lasts, unless the output is
-  /// over the high-water mark: then the rest waits, and reading pauses until the outbox has
-  /// sent the output.
+  /// over the high-water mark or a long reply is under way: then the rest waits, and reading
+  /// pauses until the outbox has sent the output. A reply under way gets its next chunk
+  /// first (once a turn: reading stays paused while its chunk is sent).
   private func processLines(_ connection: Connection) {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused, connection.linesLeft > 0
     else { return }
+    if connection.isReplying && !continueReply(connection) { return }
     let highWater = core.store.config.limits.maxUnsentBytes
     var lines = 0
     connection.input.forEachFrame { frame in
@@ -192,20 +198,36 @@ final class ConnectionReader {
       case .line(let line): core.handleLine(line, from: connection)
       case .tooLong:
         ReplyEncoder.appendError(
-          ProtocolError(.lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
+          ProtocolError(
+            .lineTooLong, "Line is longer than \(ProtocolInfo.maxLineLength) bytes; the rest of it was discarded"),
           to: &connection.output)
       }
       return lines < connection.linesLeft && connection.pendingOutput < highWater && !connection.closeAfterFlush
+        && !connection.isReplying
     }
     connection.linesLeft -= lines
     if connection.pendingOutput > 0 { core.sendQueue.add(connection) }
-    if connection.pendingOutput >= highWater {
+    if connection.pendingOutput >= highWater || connection.isReplying {
       connection.readPaused = true
       connection.armEvents()
     }
     // Paused, the connection waits on us, not we on it; ended, it goes once its output is sent.
     let waiting = connection.readPaused || connection.closeAfterFlush || connection.inputEnded
     server.timeouts.read(connection, insideLine: !waiting && connection.input.isInsideLine, progressed: lines > 0)
+  }
+
+  /// Appends the next chunk of the connection's reply under way. Returns whether the reply
+  /// ended, so that its later lines may be carried out; else reading stays paused until the
+  /// chunk is sent.
+  @inline(never)
+  private func continueReply(_ connection: Connection) -> Bool {
+    core.continueReply(connection)
+    guard connection.isReplying else { return true }
+    core.sendQueue.add(connection)
+    connection.readPaused = true
+    connection.armEvents()
+    server.timeouts.read(connection, insideLine: false, progressed: false)
+    return false
   }
 
   /// After end-of-file, once every line that came before it was carried out: close when the

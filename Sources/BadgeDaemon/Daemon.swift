@@ -37,7 +37,9 @@ public enum Daemon {
       case .run(let parsed): options = parsed
       }
     } catch {
-      write("Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n", to: .standardError)
+      write(
+        "Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n",
+        to: .standardError)
       return ExitStatus.usage
     }
 
@@ -78,7 +80,7 @@ public enum Daemon {
         throw SystemError("use the state folder '\(stateFolder)' (\(error.operation))", error.errno)
       }
       server.core.changeLog = persistence
-      let hooks = try HookRunner(loop: loop, config: config, logger: logger)
+      let hooks = try HookRunner(loop: loop, config: config, logger: logger, warnings: server.core.warnings)
       server.core.hooks = hooks
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
       let notifier = try ServiceNotifier(loop: loop, server: server)

@@ -16,8 +16,6 @@ final class LauncherEntryBridge: EventObserver {
   private var bus: BusConnection?
   private var slots: [BusSlot] = []
   private var table = LauncherEntryTable()
-  /// Channels whose refusal was logged, so an app that keeps sending is logged once.
-  private var refusedChannels = Set<ChannelName>()
   /// What each exported channel announced last and for which desktop id, so a push that
   /// changes nothing a dock shows (a label setting) sends nothing, and a new export announces.
   private var announced: [ChannelName: (id: String, state: LauncherEntryExport.State)] = [:]
@@ -59,30 +57,42 @@ final class LauncherEntryBridge: EventObserver {
 
   // MARK: - LauncherEntry in
 
+  /// Updates from apps past `[bridge] max_apps`: a line and a count per interval, however many.
+  static let appsPastLimit = RepeatedWarnings.Reason("the LauncherEntry bridge: apps past [bridge] max_apps")
+  /// Announcements the bus connection refused: a line and a count per interval, not one per change.
+  static let exportFailed = RepeatedWarnings.Reason("the LauncherEntry export: signals not sent")
+
   private func received(_ message: BusMessage) {
     let sender = message.sender ?? ""
     guard sender != bus?.uniqueName else { return }  // our own export
-    guard message.signature == "sa{sv}" else {
-      logger.debug("Ignored a LauncherEntry Update from \(sender) with signature '\(message.signature)', expected 'sa{sv}'.")
+    let update: LauncherEntryUpdate
+    do throws(LauncherEntryUpdate.Unread) {
+      update = try LauncherEntryUpdate(signature: message.signature, arguments: message.arguments)
+    } catch {
+      logger.debug("Ignored a LauncherEntry Update from \(sender) \(error).")
       return
     }
-    let arguments = message.arguments()
-    guard arguments.count == 2, case .string(let uri) = arguments[0], case .dictionary(let properties) = arguments[1]
-    else { return }
-    guard let channel = AppChannel.channel(prefix: AppChannel.launcherPrefix, id: AppChannel.desktopID(fromAppURI: uri))
-    else {
-      logger.debug("Ignored a LauncherEntry Update from \(sender) for '\(uri)': no desktop id in it.")
-      return
-    }
+    let channel = update.channel
     if config.ignores(channel) {
       logger.debug("Ignored a LauncherEntry Update for '\(channel)' ([bridge] ignore).", [.channel(channel)])
       return
     }
-    let effect = table.update(channel, from: sender, properties)
-    if !effect.skipped.isEmpty {
-      logger.debug("LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)])
+    guard let effect = table.update(update, from: sender, limit: config.maxApps) else {
+      core.warn(
+        Self.appsPastLimit,
+        "Ignored a LauncherEntry Update from \(sender) for '\(channel)': \(table.appCount) apps are tracked already ([bridge] max_apps).",
+        [.channel(channel)])
+      return
     }
-    if let count = effect.count { set(channel, count, why: "LauncherEntry from \(sender)") }
+    if !effect.skipped.isEmpty {
+      logger.debug(
+        "LauncherEntry Update for '\(channel)': ignored \(effect.skipped.joined(separator: ", ")).", [.channel(channel)]
+      )
+    }
+    if let count = effect.count, !set(channel, count, why: "LauncherEntry from \(sender)") {
+      table.forget(channel, from: sender)  // nothing of a refused app is kept
+      return
+    }
     if effect.urgent { core.pulse(channel) }
   }
 
@@ -105,17 +115,20 @@ final class LauncherEntryBridge: EventObserver {
     for channel in channels { set(channel, 0, why: "its app left the bus") }
   }
 
-  private func set(_ channel: ChannelName, _ count: Int, why: String) {
+  /// Sets the channel's count; returns whether the change was made (or was none).
+  @discardableResult
+  private func set(_ channel: ChannelName, _ count: Int, why: String) -> Bool {
     do throws(ChangeRefusal) {
       let outcome = try core.apply(.set(count), to: channel)
-      refusedChannels.remove(channel)
       if outcome.changed {
         logger.debug("Set '\(channel)' to \(count) (\(why)).", [.channel(channel)])
       }
+      return true
     } catch {
-      if refusedChannels.insert(channel).inserted {
-        logger.warning("Failed to set '\(channel)' to \(count) (\(why)): \(error), ignoring.", [.channel(channel)])
-      }
+      core.warn(
+        error.warningReason("the LauncherEntry bridge"),
+        "Failed to set '\(channel)' to \(count) (\(why)): \(error), ignoring.", [.channel(channel)])
+      return false
     }
   }
 
@@ -147,7 +160,7 @@ final class LauncherEntryBridge: EventObserver {
       }
       announced[channel.name] = (id, state)
     } catch {
-      logger.warning("\(error), ignoring.", [.channel(channel.name)])
+      core.warn(Self.exportFailed, "\(error), ignoring.", [.channel(channel.name)])
     }
   }
 }

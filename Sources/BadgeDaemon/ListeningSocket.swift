@@ -46,7 +46,8 @@ struct ListeningSocket {
     guard path.hasPrefix("/") else { return [] }
     var warnings: [String] = []
     if let mode = FileSystem.looserMode(path, than: 0o600) {
-      warnings.append("The socket '\(path)' has mode \(octal(mode)), looser than 0600: other users may connect (and are refused).")
+      warnings.append(
+        "The socket '\(path)' has mode \(octal(mode)), looser than 0600: other users may connect (and are refused).")
     }
     let folder = FileSystem.folder(of: path)
     if let mode = FileSystem.looserMode(folder, than: 0o700) {

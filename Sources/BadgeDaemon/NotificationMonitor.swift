@@ -14,17 +14,20 @@ final class NotificationMonitor {
   private let logger: Logger
   private var slots: [BusSlot] = []
   private var counter = NotificationCounter()
-  /// Channels whose refusal was logged, so a chatty app is logged once.
-  private var refusedChannels = Set<ChannelName>()
 
   static let interface = "org.freedesktop.Notifications"
-  /// What the monitor asks to see: the calls, the daemon's answers (for the ids), and the
-  /// signals that say a notification was dismissed or acted on.
+  /// What the monitor asks to see: the calls, the daemon's answers (for the ids), the signals
+  /// that say a notification was dismissed or acted on, and the name changing hands. The
+  /// answers and the signals only from the name's owner: the bus checks `sender=` against
+  /// the owner when it routes each message, so it follows a new owner by itself, and no other
+  /// connection can take a notification off by sending a signal that looks like the
+  /// daemon's.
   static let rules = [
     "type='method_call',interface='\(interface)',member='Notify'",
     "type='method_return',sender='\(interface)'",
-    "type='signal',interface='\(interface)',member='NotificationClosed'",
-    "type='signal',interface='\(interface)',member='ActionInvoked'",
+    "type='signal',sender='\(interface)',interface='\(interface)',member='NotificationClosed'",
+    "type='signal',sender='\(interface)',interface='\(interface)',member='ActionInvoked'",
+    "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(interface)'",
   ]
 
   init(core: DaemonCore, logger: Logger) {
@@ -36,10 +39,11 @@ final class NotificationMonitor {
   func connected(_ bus: BusConnection) throws(SystemError) {
     // The calls the monitor sees go no further: sd-bus would answer them, and a monitor that
     // sends anything is disconnected.
-    slots.append(try bus.addFilter { [unowned self] message in
-      seen(message)
-      return message.kind == .methodCall
-    })
+    slots.append(
+      try bus.addFilter { [unowned self] message in
+        seen(message)
+        return message.kind == .methodCall
+      })
     let call = try bus.callMethod(
       destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
       interface: "org.freedesktop.DBus.Monitoring", member: "BecomeMonitor",
@@ -70,12 +74,22 @@ final class NotificationMonitor {
         change(.increment(1), channel, why: "a notification from \(caller)")
       }
     case .methodReturn:
-      guard let caller = message.destination, let serial = message.replySerial else { return }
-      counter.answered(caller: caller, replySerial: serial, arguments: message.arguments())
+      guard let server = message.sender, let caller = message.destination, let serial = message.replySerial else {
+        return
+      }
+      counter.answered(server: server, caller: caller, replySerial: serial, arguments: message.arguments())
+    case .signal where message.interface == "org.freedesktop.DBus" && message.member == "NameOwnerChanged":
+      logger.debug("The notification daemon's name changed hands: forgot the notifications shown before.")
+      counter.reset()
     case .signal where message.interface == Self.interface:
+      guard let sender = message.sender else { return }
       let arguments = message.arguments()
-      let done = message.member == "ActionInvoked" ? counter.actionInvoked(arguments: arguments) : counter.closed(arguments: arguments)
-      if let done { change(.decrement(1), done, why: "a notification was \(message.member == "ActionInvoked" ? "acted on" : "dismissed")") }
+      let acted = message.member == "ActionInvoked"
+      let done =
+        acted
+        ? counter.actionInvoked(sender: sender, arguments: arguments)
+        : counter.closed(sender: sender, arguments: arguments)
+      if let done { change(.decrement(1), done, why: "a notification was \(acted ? "acted on" : "dismissed")") }
     default:
       return
     }
@@ -84,12 +98,11 @@ final class NotificationMonitor {
   private func change(_ mutation: Store.Mutation, _ channel: ChannelName, why: String) {
     do throws(ChangeRefusal) {
       let outcome = try core.apply(mutation, to: channel)
-      refusedChannels.remove(channel)
       logger.debug("'\(channel)' is now \(outcome.channel.count) (\(why)).", [.channel(channel)])
     } catch {
-      if refusedChannels.insert(channel).inserted {
-        logger.warning("Failed to count '\(channel)' (\(why)): \(error), ignoring.", [.channel(channel)])
-      }
+      core.warn(
+        error.warningReason("counting notifications"), "Failed to count '\(channel)' (\(why)): \(error), ignoring.",
+        [.channel(channel)])
     }
   }
 }

@@ -75,14 +75,19 @@ final class Persistence: ChangeLog {
   // MARK: - ChangeLog
 
   /// One record: the channel with its day of history as the change left it (a settings change
-  /// rewrites the day unchanged, which replays the same). A power cut keeps or loses the two
-  /// together, so it never loads a count without its history.
-  func record(_ channel: Channel, day: HistoryDay?) {
-    RecordCodec.append(channel, day: day, to: &pending)
+  /// rewrites the day unchanged, which replays the same), and the id of the request that made
+  /// it. A power cut keeps or loses them together, so it never loads a count without its
+  /// history, nor an id without its change.
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
+    RecordCodec.append(channel, day: day, id: id, to: &pending)
   }
 
-  func record(_ dnd: DoNotDisturb) {
-    RecordCodec.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now)), to: &pending)
+  func record(_ dnd: DoNotDisturb, id: SavedRequestID?) {
+    RecordCodec.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now), id: id), to: &pending)
+  }
+
+  func record(_ id: SavedRequestID) {
+    RecordCodec.append(.requestID(id), to: &pending)
   }
 
   /// Do-not-disturb as the files keep it: `nil` when off, 0 when on until turned off, else its

@@ -35,10 +35,11 @@ public enum Recovery {
     let decoded = Snapshot.decode(bytes)
     for channel in decoded.snapshot.channels {
       store.restore(
-        name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
-        seq: channel.seq)
+        name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
+        override: channel.override, seq: channel.seq)
     }
     for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
+    for id in decoded.snapshot.requestIDs { store.restoreID(id) }
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -46,7 +47,8 @@ public enum Recovery {
       } else {
         let copy = try keepCopy(of: path)
         logger.error(
-          "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost.")
+          "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost."
+        )
       }
     }
     return (decoded.snapshot.seq, decoded.snapshot.dndUntil)
@@ -54,8 +56,10 @@ public enum Recovery {
 
   /// Applies the journal's records newer than the snapshot (`seq` above `snapshotSeq`).
   ///
-  /// A change is written as one channel record that carries its day of history
-  /// (`Persistence.record`). Journals written before that have a day record, then the channel
+  /// A change is written as one channel record that carries its day of history and its
+  /// request's id (`Persistence.record`); an id saved without a change has a record of its own
+  /// numbered like a change, and do-not-disturb's record carries its request's id with the
+  /// number it was saved under. Journals written before that have a day record, then the channel
   /// record, and the two apply together: a day record waits for the channel record of its
   /// `seq`, and is dropped when the journal ends first (a write cut short between them). A day
   /// record after its channel record (older journals still) applies at once.
@@ -74,8 +78,9 @@ public enum Recovery {
       switch record {
       case .channel(let channel) where channel.seq > snapshotSeq:
         store.restore(
-          name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
-          seq: channel.seq)
+          name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
+          override: channel.override, seq: channel.seq)
+        if let id = channel.id { store.restoreID(id) }
         if let day = channel.day {
           store.restoreHistory(of: channel.name, day)
         } else if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
@@ -84,10 +89,13 @@ public enum Recovery {
         waitingDay = nil
         lastChannelSeq = channel.seq
         applied += 1
-      case .doNotDisturb(let until):
+      case .doNotDisturb(let until, let saved):
         // Not numbered: the journal is newer than the snapshot it follows, and a journal left
-        // from before a compaction ends with the state the snapshot holds.
+        // from before a compaction ends with the state the snapshot holds. Its id is numbered.
         dnd = .some(until)
+        if let saved, saved.seq > snapshotSeq { restore(saved, into: store) }
+      case .requestID(let saved) where saved.seq > snapshotSeq:
+        restore(saved, into: store)
       case .day(let day) where day.seq > snapshotSeq:
         if day.seq == lastChannelSeq {
           store.restoreHistory(of: day.name, day.entry)
@@ -101,11 +109,13 @@ public enum Recovery {
     case nil: break
     case .tornTail(_, let dropped):
       logger.warning(
-        "Dropped \(dropped) bytes of a torn record at the end of the journal '\(path)' (a write cut short by a crash); every complete record was loaded.")
+        "Dropped \(dropped) bytes of a torn record at the end of the journal '\(path)' (a write cut short by a crash); every complete record was loaded."
+      )
     case .corrupt(let offset, let reason):
       let copy = try keepCopy(of: path)
       logger.error(
-        "The journal '\(path)' is damaged at byte \(offset) (\(reason)): loaded the \(contents.records.count) records before it, kept a copy in '\(copy)'. Changes recorded after that point are lost.")
+        "The journal '\(path)' is damaged at byte \(offset) (\(reason)): loaded the \(contents.records.count) records before it, kept a copy in '\(copy)'. Changes recorded after that point are lost."
+      )
     case .badHeader:
       let copy = try keepCopy(of: path)
       logger.error(
@@ -113,6 +123,12 @@ public enum Recovery {
     }
     if applied > 0 { logger.info("Replayed \(applied) changes from the journal.") }
     return dnd
+  }
+
+  /// An id saved on its own number: the id, and the number as used.
+  private static func restore(_ saved: SavedRequestID, into store: Store) {
+    store.restoreID(saved.id)
+    store.restoreSeq(atLeast: saved.seq)
   }
 
   /// Keeps a damaged file beside the original (`journal.damaged-<seconds>`), for inspection.

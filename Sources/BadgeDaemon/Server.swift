@@ -32,6 +32,12 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// Armed at the end of every turn for when the core's repeated warnings have a count to
+  /// report (`RepeatedWarnings.nextFlush`).
+  private var warningsTimer: TimerSource?
+  /// The log's output, when it is the operating system's: watched for room after a turn in
+  /// which it dropped lines.
+  private let logOutput: LogOutput?
 
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
@@ -40,6 +46,7 @@ final class Server: ClientTransport {
     self.loop = loop
     self.listener = listener
     self.logger = logger
+    logOutput = logger.output
     core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
@@ -49,6 +56,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
+    warningsTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.flushWarnings() }
   }
 
   /// The number of connected clients and of watchers, for status lines.
@@ -79,14 +87,29 @@ final class Server: ClientTransport {
 
   /// Once per loop turn, before sleeping (and once more at shutdown): the core commits the
   /// turn's changes, publishes their events and has every reply and event sent; then the
-  /// timers are armed for the core's deadlines.
+  /// timers are armed for the core's deadlines and for the counts of repeated warnings, and
+  /// a log that dropped lines is watched for room to say so.
   func endTurn() {
+    let timed = logger.level >= .debug
+    let began = timed ? core.turn.began ?? loop.now : 0
     core.endTurn(self)
     pulseTimer?.arm(at: store.nextPulseDeadline)
     dndTimer?.arm(at: store.nextDNDDeadline)
     repairTimer?.arm(at: core.policy.nextRepair)
+    // `nextFlush` is a pass over the reasons; with none remembered and no timer armed (nearly
+    // every turn) there is nothing to look at.
+    if core.warnings.reasonCount > 0 || warningsTimer?.deadline != nil {
+      warningsTimer?.arm(at: core.warnings.nextFlush)
+    }
+    logOutput?.watchForRoom(on: loop)
     reader.turnEnded(watchers: core.watcherCount)
+    if timed, let turn = turnTimer.ended(began: began) {
+      logger.debug("Longest turn so far: \(turn.cpu) µs of CPU time, \(turn.wall) µs from its start to its end.")
+    }
   }
+
+  /// Times the loop's turns at the debug level (`TurnTimer`).
+  private var turnTimer = TurnTimer()
 
   /// Sends the turn's output (the core calls it at the end of the turn).
   func send(_ queue: SendQueue<Connection>) {
@@ -108,7 +131,9 @@ final class Server: ClientTransport {
     let limit = store.config.limits.lineTimeoutMs
     logger.debug("Client \(connection.id): no end of line within \(limit) ms, closing.")
     ReplyEncoder.appendError(
-      ProtocolError(.timeout, "A line was begun and not finished within \(limit) ms ([limits] line_timeout_ms); closing the connection"),
+      ProtocolError(
+        .timeout,
+        "A line was begun and not finished within \(limit) ms ([limits] line_timeout_ms); closing the connection"),
       to: &connection.output)
     connection.closeAfterFlush = true
     connection.readPaused = true
@@ -120,7 +145,8 @@ final class Server: ClientTransport {
   /// stuck (or gone without saying), and holds memory; it is disconnected, saying why.
   func sendTimedOut(_ connection: Connection) {
     let pid = connection.pid.map { " (pid \($0))" } ?? ""
-    logger.warning(
+    core.warn(
+      .sendTimeout,
       "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       connection.pid.map { [.clientPID($0)] } ?? [])
     close(connection)

@@ -45,4 +45,12 @@ struct ByteReader {
     }
     return nil
   }
+
+  /// A request id as `RecordCodec.writeID` writes it.
+  mutating func requestID() -> RequestID? {
+    guard let high: UInt64 = integer(), let low: UInt64 = integer(), let fingerprint: UInt64 = integer() else {
+      return nil
+    }
+    return RequestID(high: high, low: low, fingerprint: fingerprint)
+  }
 }

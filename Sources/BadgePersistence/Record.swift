@@ -5,7 +5,7 @@ import BadgeCore
 /// On disk each record is framed as `u32 length | u32 crc32(payload) | payload` (little
 /// endian), so a torn or damaged record is detected; the payload starts with a kind byte, so
 /// later versions can add kinds that older ones reject loudly rather than misread (per-day
-/// history was added that way, as kind 4, and do-not-disturb as kind 5).
+/// history was added that way, as kind 4, do-not-disturb as kind 5 and request ids as kind 6).
 public enum Record: Equatable, Sendable {
   /// A channel's whole persistent state after a change: replaying it is idempotent.
   case channel(ChannelRecord)
@@ -13,12 +13,17 @@ public enum Record: Equatable, Sendable {
   case snapshotStart(seq: UInt64)
   /// One channel's figures for one day, whole: replaying it is idempotent too.
   case day(DayRecord)
-  /// Snapshot trailer: how many channel and day records came before it, so truncation is
-  /// detected. (Files written before history have no day count: it reads as 0.)
-  case snapshotEnd(channels: Int, days: Int = 0)
+  /// Snapshot trailer: how many channel, day and request id records came before it, so
+  /// truncation is detected. (Files written before history have no day count, those before
+  /// request ids no id count: each reads as 0.)
+  case snapshotEnd(channels: Int, days: Int = 0, ids: Int = 0)
   /// Do-not-disturb after a change: off (`nil`), on until turned off (0), or on until a wall-clock
-  /// time (microseconds since the epoch: the monotonic clock starts again at boot).
-  case doNotDisturb(until: UInt64?)
+  /// time (microseconds since the epoch: the monotonic clock starts again at boot); with the id
+  /// of the request that changed it, if it had one, so that a power cut keeps or loses both.
+  case doNotDisturb(until: UInt64?, id: SavedRequestID? = nil)
+  /// A request id saved without a change to ride in (a request that changed nothing, or
+  /// several channels), in the journal; in the snapshot, each id kept, oldest first (`seq` 0).
+  case requestID(SavedRequestID)
 
   enum Kind: UInt8 {
     case channel = 1
@@ -26,6 +31,7 @@ public enum Record: Equatable, Sendable {
     case snapshotEnd = 3
     case day = 4
     case doNotDisturb = 5
+    case requestID = 6
   }
 }
 
@@ -44,37 +50,44 @@ public struct DayRecord: Equatable, Sendable {
   }
 }
 
-/// What persists of one channel: its count and unseen items, the settings made over the
-/// socket, and the sequence number of its last change. Config-file settings and pulse windows
-/// are not stored.
+/// What persists of one channel: its count, unseen items and running total, the settings made
+/// over the socket, and the sequence number of its last change. Config-file settings and pulse
+/// windows are not stored.
 public struct ChannelRecord: Equatable, Sendable {
   public var name: ChannelName
   public var count: Int
   /// The unseen items; a record written before `unseen` existed reads as all unseen.
   public var unseen: Int
+  /// The running total; a record written before totals existed reads as its count.
+  public var total: Int
   public var override: SettingsOverride
   public var seq: UInt64
   /// The channel's day of history as the change left it, in the journal's records (the
   /// snapshot keeps days as records of their own). Journals written before it came have a day
   /// record before each channel record instead, which still load.
   public var day: HistoryDay?
+  /// The id of the request that made the change, in the journal's records: saved with the
+  /// change, so a power cut keeps or loses the two together.
+  public var id: RequestID?
 
   public init(
-    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq: UInt64,
-    day: HistoryDay? = nil
+    name: ChannelName, count: Int, unseen: Int? = nil, total: Int? = nil, override: SettingsOverride,
+    seq: UInt64, day: HistoryDay? = nil, id: RequestID? = nil
   ) {
     self.name = name
     self.count = count
     self.unseen = unseen ?? count
+    self.total = total ?? count
     self.override = override
     self.seq = seq
     self.day = day
+    self.id = id
   }
 
-  public init(_ channel: Channel, day: HistoryDay? = nil) {
+  public init(_ channel: Channel, day: HistoryDay? = nil, id: RequestID? = nil) {
     self.init(
-      name: channel.name, count: channel.count, unseen: channel.unseen, override: channel.override,
-      seq: channel.seq, day: day)
+      name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
+      override: channel.override, seq: channel.seq, day: day, id: id)
   }
 }
 
@@ -82,6 +95,6 @@ public struct ChannelRecord: Equatable, Sendable {
 enum RecordLimits {
   /// The frame header: length and checksum.
   static let headerSize = 8
-  /// The largest payload written today is under 100 bytes; anything far larger is damage.
+  /// The largest payload written today is under 200 bytes; anything far larger is damage.
   static let maxPayload = 1024
 }

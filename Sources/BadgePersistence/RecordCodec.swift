@@ -6,9 +6,9 @@ public enum RecordCodec {
   // A channel record: its kind, `seq`, name and count, a flags byte, then the fixed fields the
   // flags announce in the order of their bits, then tagged extensions up to the record's end.
   // The settings' bits and tags are theirs (`SettingKey.record`); bit 5 is `unseen`, tag 3 the
-  // day of history. The flags byte is full, so settings added since are tagged: a record
-  // without them is byte for byte what earlier versions wrote, and files they wrote read as
-  // they always did.
+  // day of history, tag 4 the running total, tag 5 the request's id. The flags byte is full,
+  // so settings added since are tagged: a record without them is byte for byte what earlier
+  // versions wrote, and files they wrote read as they always did.
   /// The flags bit that says `unseen` follows, as it does when it differs from the count (a
   /// record without it reads as all unseen).
   static let unseenBit: UInt8 = 5
@@ -17,20 +17,29 @@ public enum RecordCodec {
   /// day as a 32-bit integer, then arrivals, clears, peak and end count as LEB128 varints:
   /// smaller than a day record of its own, which repeats the name and the sequence number.
   static let dayTag: UInt8 = 3
+  /// Extension tag: the running total follows, as a varint, when it differs from the count (a
+  /// record without it, as every record before totals, reads as its count).
+  static let totalTag: UInt8 = 4
+  /// Extension tag: the id of the request that made the change follows (`writeID`).
+  static let idTag: UInt8 = 5
+  /// The tags that are not settings'.
+  static let stateTags: [UInt8] = [dayTag, totalTag, idTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
-  static let fixedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
-    if case .fixed(let bit) = key.record { return (bit, key) } else { return nil }
-  })
+  static let fixedSettings: [UInt8: SettingKey] = Dictionary(
+    uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+      if case .fixed(let bit) = key.record { return (bit, key) } else { return nil }
+    })
 
   /// The flags bits of the fixed fields (`unseen`'s and the settings'), in the order the fields
   /// follow the flags.
   static let fixedBits: [UInt8] = ([unseenBit] + fixedSettings.keys).sorted()
 
   /// The settings kept as tagged extensions, by tag.
-  static let taggedSettings: [UInt8: SettingKey] = Dictionary(uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
-    if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
-  })
+  static let taggedSettings: [UInt8: SettingKey] = Dictionary(
+    uniqueKeysWithValues: SettingKey.allCases.compactMap { key in
+      if case .tagged(let tag) = key.record { return (tag, key) } else { return nil }
+    })
 
   /// Appends `record`, framed, to `out`: written on the stack (`ByteWriter`), its checksum
   /// taken there, and appended in one copy.
@@ -40,48 +49,49 @@ public enum RecordCodec {
       return
     }
     appendChannel(
-      channel.seq, channel.name, channel.count, channel.unseen, hasOverride: !channel.override.isEmpty,
-      channel.override, channel.day, to: &out)
+      channel.seq, channel.name, (channel.count, channel.unseen, channel.total),
+      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, to: &out)
   }
 
-  /// Appends the record of `channel` with its day of history, framed: the bytes of
-  /// `append(.channel(ChannelRecord(channel, day: day)))`, written from the channel itself
-  /// rather than from a copy of it (the journal's record of every change).
-  public static func append(_ channel: Channel, day: HistoryDay?, to out: inout [UInt8]) {
+  /// Appends the record of `channel` with its day of history and the id of the request that
+  /// changed it, framed: the bytes of `append(.channel(ChannelRecord(channel, day: day, id:
+  /// id)))`, written from the channel itself rather than from a copy of it (the journal's record
+  /// of every change).
+  public static func append(_ channel: Channel, day: HistoryDay?, id: RequestID?, to out: inout [UInt8]) {
     appendChannel(
-      channel.seq, channel.name, channel.count, channel.unseen, hasOverride: channel.hasOverride,
-      channel.override, day, to: &out)
+      channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
+      channel.override, day, id, to: &out)
   }
 
   /// A channel record, framed. Most channels have no settings of their own: theirs skip walking
   /// the settings (`NoSettings`), and `override` is not even read.
   @inline(__always)
   private static func appendChannel(
-    _ seq: UInt64, _ name: ChannelName, _ count: Int, _ unseen: Int, hasOverride: Bool,
-    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, to out: inout [UInt8]
+    _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int), hasOverride: Bool,
+    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
   ) {
     if hasOverride {
       var settings = SettingFields(override())
-      appendChannel(seq, name, count, unseen, &settings, day, to: &out)
+      appendChannel(seq, name, counts, &settings, day, id, to: &out)
     } else {
       var none = NoSettings()
-      appendChannel(seq, name, count, unseen, &none, day, to: &out)
+      appendChannel(seq, name, counts, &none, day, id, to: &out)
     }
   }
 
   /// A channel record, framed: its kind, `seq`, name and count, its settings' flags and fields
-  /// with `unseen` among them, then its day of history.
+  /// with `unseen` among them, then its day of history, its total and its request's id.
   @inline(__always)
   private static func appendChannel(
-    _ seq: UInt64, _ name: ChannelName, _ count: Int, _ unseen: Int, _ settings: inout some ChannelFields,
-    _ day: HistoryDay?, to out: inout [UInt8]
+    _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int),
+    _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
   ) {
-    appendFramed(maxLength: 160 + settings.textLength, to: &out) { w in
+    appendFramed(maxLength: 208 + settings.textLength, to: &out) { w in
       w.write(Record.Kind.channel.rawValue)
       w.write(littleEndian: seq)
       writeName(name, to: &w)
-      w.write(littleEndian: UInt32(count))
-      settings.write(unseen: unseen != count ? unseen : nil, to: &w)
+      w.write(littleEndian: UInt32(counts.count))
+      settings.write(unseen: counts.unseen != counts.count ? counts.unseen : nil, to: &w)
       if let day {
         w.write(dayTag)
         w.write(littleEndian: Int32(clamping: day.day))
@@ -90,7 +100,23 @@ public enum RecordCodec {
         writeVarint(UInt64(day.figures.peak), to: &w)
         writeVarint(UInt64(day.endCount), to: &w)
       }
+      if counts.total != counts.count {
+        w.write(totalTag)
+        writeVarint(UInt64(counts.total), to: &w)
+      }
+      if let id {
+        w.write(idTag)
+        writeID(id, to: &w)
+      }
     }
+  }
+
+  /// A request id: the token's hash, high then low half, and the request's fingerprint, each
+  /// in 64 bits.
+  static func writeID(_ id: RequestID, to w: inout ByteWriter) {
+    w.write(littleEndian: id.high)
+    w.write(littleEndian: id.low)
+    w.write(littleEndian: id.fingerprint)
   }
 
   /// Frames what `payload` writes: its length and checksum, then its bytes.
@@ -111,18 +137,30 @@ public enum RecordCodec {
     switch record {
     case .channel:
       preconditionFailure("a channel record is written by appendChannel")
-    case .doNotDisturb(let until):
+    case .doNotDisturb(let until, let saved):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
       w.write(littleEndian: until ?? 0)
+      // Without an id the record stays as it was before ids existed.
+      if let saved {
+        w.write(idTag)
+        w.write(littleEndian: saved.seq)
+        writeID(saved.id, to: &w)
+      }
+    case .requestID(let saved):
+      w.write(Record.Kind.requestID.rawValue)
+      w.write(littleEndian: saved.seq)
+      writeID(saved.id, to: &w)
     case .snapshotStart(let seq):
       w.write(Record.Kind.snapshotStart.rawValue)
       w.write(littleEndian: seq)
-    case .snapshotEnd(let channels, let days):
+    case .snapshotEnd(let channels, let days, let ids):
       w.write(Record.Kind.snapshotEnd.rawValue)
       w.write(littleEndian: UInt32(channels))
-      // Without history the trailer stays as it was before history existed.
-      if days > 0 { w.write(littleEndian: UInt32(days)) }
+      // Without history and ids the trailer stays as it was before history existed, and
+      // without ids as it was before ids.
+      if days > 0 || ids > 0 { w.write(littleEndian: UInt32(days)) }
+      if ids > 0 { w.write(littleEndian: UInt32(ids)) }
     case .day(let record):
       w.write(Record.Kind.day.rawValue)
       w.write(littleEndian: record.seq)
@@ -220,6 +258,8 @@ public enum RecordCodec {
         }
       }
       var day: HistoryDay?
+      var total: Int?
+      var id: RequestID?
       var seenTags: Set<UInt8> = []
       while !reader.isAtEnd {
         guard let tag = reader.byte() else { return nil }
@@ -229,6 +269,14 @@ public enum RecordCodec {
             let entry = historyDay(day: d, arrivals: arrivals, clears: clears, peak: peak, endCount: endCount)
           else { return nil }
           day = entry
+        } else if tag == totalTag {
+          // A total is never below the count, and only written when it differs from it.
+          guard total == nil, let value = reader.varint(), value > UInt64(count), value <= UInt64(Int.max)
+          else { return nil }
+          total = Int(value)
+        } else if tag == idTag {
+          guard id == nil, let value = reader.requestID() else { return nil }
+          id = value
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
           guard let key = taggedSettings[tag], !seenTags.contains(tag),
@@ -238,22 +286,35 @@ public enum RecordCodec {
         }
       }
       record = .channel(
-        ChannelRecord(name: name, count: Int(count), unseen: unseen, override: override, seq: seq, day: day))
+        ChannelRecord(
+          name: name, count: Int(count), unseen: unseen, total: total, override: override, seq: seq, day: day, id: id))
     case .doNotDisturb:
       guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
-      record = .doNotDisturb(until: on == 1 ? until : nil)
+      // The id came later; a record written before it ends here.
+      var saved: SavedRequestID?
+      if !reader.isAtEnd {
+        guard reader.byte() == idTag, let seq: UInt64 = reader.integer(), let id = reader.requestID() else {
+          return nil
+        }
+        saved = SavedRequestID(seq: seq, id: id)
+      }
+      record = .doNotDisturb(until: on == 1 ? until : nil, id: saved)
+    case .requestID:
+      guard let seq: UInt64 = reader.integer(), let id = reader.requestID() else { return nil }
+      record = .requestID(SavedRequestID(seq: seq, id: id))
     case .snapshotStart:
       guard let seq: UInt64 = reader.integer() else { return nil }
       record = .snapshotStart(seq: seq)
     case .snapshotEnd:
       guard let channels: UInt32 = reader.integer() else { return nil }
-      // The day count came with history; a trailer written before it ends here.
-      var days = 0
-      if !reader.isAtEnd {
+      // The day count came with history, the id count with ids; a trailer written before
+      // either ends before it.
+      var counts: [Int] = []
+      while !reader.isAtEnd && counts.count < 2 {
         guard let n: UInt32 = reader.integer() else { return nil }
-        days = Int(n)
+        counts.append(Int(n))
       }
-      record = .snapshotEnd(channels: Int(channels), days: days)
+      record = .snapshotEnd(channels: Int(channels), days: counts.first ?? 0, ids: counts.dropFirst().first ?? 0)
     case .day:
       guard let seq: UInt64 = reader.integer(), let name = reader.name(),
         let day: Int32 = reader.integer(), let arrivals: UInt64 = reader.integer(),

@@ -32,6 +32,8 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     case timeout = "timeout"
     /// The peer runs as another user than the daemon; the connection is closed.
     case denied = "denied"
+    /// The request's id was saved with another request; nothing changed.
+    case idReused = "id-reused"
   }
 
   public var code: Code

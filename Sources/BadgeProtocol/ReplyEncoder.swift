@@ -19,17 +19,17 @@ public enum ReplyEncoder {
     }
   }
 
-  /// The longest state line: its keys (about 110 bytes), a name of at most 64 and numbers of at
+  /// The longest state line: its keys (about 120 bytes), a name of at most 64 and numbers of at
   /// most 20 digits, with room to spare.
-  static let maxStateLine = 320
+  static let maxStateLine = 352
   private static let okLine: [UInt8] = Array("OK\n".utf8)
 
   /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>
-  /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>[ step=<n>]`
+  /// badge=<count|unseen> dnd=<off|hide|dim|show> unseen=<n>[ step=<n>] total=<n>`
   ///
-  /// `step` comes only when it is not 1, so the lines of channels that never set it stay as
-  /// they were before the setting existed. The line is written on the stack and appended in
-  /// one copy (`ByteWriter`).
+  /// `step` comes only when it is not 1, so the lines of channels that never set it read as they
+  /// did before the setting existed. The running total comes last, always: it is what a client
+  /// clears up to. The line is written on the stack and appended in one copy (`ByteWriter`).
   @inline(__always)
   public static func appendState(_ channel: Channel, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
     out.appendWritten(maxLength: maxStateLine) { line in
@@ -53,6 +53,8 @@ public enum ReplyEncoder {
         line.write(" step=")
         line.write(decimal: channel.settings.step)
       }
+      line.write(" total=")
+      line.write(decimal: channel.total)
       line.write(0x0A)
     }
   }
@@ -102,6 +104,14 @@ public enum ReplyEncoder {
   @inline(__always)
   public static func appendOK(to out: inout [UInt8]) {
     out.append(contentsOf: okLine)
+  }
+
+  /// `OK repeated`: the status of a request whose id was saved with it already, answered with
+  /// the state as it is now and carried out no second time. Clients that know no more read an
+  /// `OK` (its text is informative); a client that forwards changes learns the first try
+  /// counted.
+  public static func appendRepeated(to out: inout [UInt8]) {
+    appendOK(RequestLine.repeatedText, to: &out)
   }
 
   /// `OK <text>`

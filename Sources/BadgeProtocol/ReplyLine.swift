@@ -56,9 +56,9 @@ public enum ReplyLine: Equatable, Sendable {
   }
 
   /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility), and
-  /// the fields later versions added (`badge`, `dnd`, `unseen`) may be missing (an older
-  /// daemon). `step` is sent only when it is not 1, so a missing one reads as 1. Each value
-  /// must be in the range the protocol gives it.
+  /// the fields later versions added (`badge`, `dnd`, `unseen`, `total`) may be missing (an
+  /// older daemon). `step` is sent only when it is not 1, so a missing one reads as 1. Each
+  /// value must be in the range the protocol gives it.
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
     var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
     guard let channel = words.popFirst(), ChannelName(channel) != nil else { return nil }
@@ -99,6 +99,10 @@ public enum ReplyLine: Equatable, Sendable {
       case "step":
         guard let n = Int(value), Limits.step.contains(n) else { return nil }
         snapshot.step = n
+        continue
+      case "total":
+        guard let n = Int(value), n >= 0 else { return nil }
+        snapshot.total = n
         continue
       default: continue
       }

@@ -7,12 +7,14 @@ public enum Request: Equatable, Sendable {
   case increment(ChannelName, by: Int)
   case decrement(ChannelName, by: Int)
   case set(ChannelName, to: Int)
-  case clear(ChannelName)
+  /// The channel's items up to the running total `upTo` are read (`nil`: every item).
+  case clear(ChannelName, upTo: Int? = nil)
   case clearAll
   case get(ChannelName)
   case list
-  /// Every unread item of the channel is seen: `unseen` goes to 0.
-  case seen(ChannelName)
+  /// The channel's items up to the running total `upTo` are seen (`nil`: every item, so
+  /// `unseen` goes to 0).
+  case seen(ChannelName, upTo: Int? = nil)
   case seenAll
   /// Start or extend the pulse window without changing the count; `nil`: the channel's `pulse_ms`.
   case pulse(ChannelName, ms: Int?)
@@ -35,11 +37,144 @@ public enum Request: Equatable, Sendable {
 
   /// The command words, as clients send them (in any case).
   public enum Command: String, CaseIterable, Sendable {
-    case hello = "HELLO", ping = "PING", incr = "INCR", decr = "DECR", set = "SET"
-    case clear = "CLEAR", get = "GET", list = "LIST", mute = "MUTE", unmute = "UNMUTE"
-    case configure = "CONFIGURE", watch = "WATCH", unwatch = "UNWATCH", reload = "RELOAD", quit = "QUIT"
+    case hello = "HELLO"
+    case ping = "PING"
+    case incr = "INCR"
+    case decr = "DECR"
+    case set = "SET"
+    case clear = "CLEAR"
+    case get = "GET"
+    case list = "LIST"
+    case mute = "MUTE"
+    case unmute = "UNMUTE"
+    case configure = "CONFIGURE"
+    case watch = "WATCH"
+    case unwatch = "UNWATCH"
+    case reload = "RELOAD"
+    case quit = "QUIT"
     case stats = "STATS"
-    case seen = "SEEN", pulse = "PULSE", dnd = "DND"
+    case seen = "SEEN"
+    case pulse = "PULSE"
+    case dnd = "DND"
+  }
+}
+
+/// A request line: the request, and the id it came with (`id=<token>`), if any.
+public struct RequestLine: Equatable, Sendable {
+  public var request: Request
+  public var id: RequestID?
+
+  public init(_ request: Request, id: RequestID? = nil) {
+    self.request = request
+    self.id = id
+  }
+
+  /// The text of the `OK` that answers a retried request (`OK repeated`).
+  public static let repeatedText = "repeated"
+}
+
+extension Request {
+  /// Whether the request may carry an id: it changes something that is saved (a channel, or
+  /// do-not-disturb), so carrying it out twice could count twice.
+  public var takesID: Bool {
+    switch self {
+    case .increment, .decrement, .set, .clear, .clearAll, .seen, .seenAll, .mute, .unmute, .configure: return true
+    case .dnd(let request): return request != .query
+    case .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: return false
+    }
+  }
+
+  /// The request in its canonical form, one way of writing each request: what its id's
+  /// fingerprint is taken of, so `INCR mail` and `incr  mail 1` are the same request. Only for
+  /// requests that take an id (others have none: "").
+  public var canonical: String {
+    var bytes: [UInt8] = []
+    bytes.appendWritten(maxLength: maxCanonical) { writeCanonical(to: &$0) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// The fingerprint of `canonical` (FNV-1a 64), which an id is saved with: the form is written
+  /// on the stack and hashed there (a `CONFIGURE`'s, which may be as long as its line, on the
+  /// heap).
+  public var fingerprint: UInt64 {
+    var fingerprint = Fingerprint()
+    guard case .configure = self else {
+      withUnsafeTemporaryAllocation(byteCount: Request.maxCanonicalOfOneChannel, alignment: 1) { buffer in
+        var writer = ByteWriter(buffer)
+        writeCanonical(to: &writer)
+        fingerprint.add(writer.written(from: 0))
+      }
+      return fingerprint.value
+    }
+    Array(canonical.utf8).withUnsafeBytes { fingerprint.add($0) }
+    return fingerprint.value
+  }
+
+  /// The longest canonical form but a `CONFIGURE`'s: a command word, a channel name and an
+  /// `upto=` (or a duration) with room to spare, small enough for the stack.
+  static let maxCanonicalOfOneChannel = 128
+
+  /// The room `writeCanonical` needs: a `CONFIGURE`'s form is at most its line's bytes and each
+  /// setting written in full.
+  private var maxCanonical: Int {
+    if case .configure = self { return ProtocolInfo.maxLineLength + 512 }
+    return Request.maxCanonicalOfOneChannel
+  }
+
+  /// Writes `canonical`: the command word, the channel and each argument as parsed, one space
+  /// apart; `CONFIGURE`'s settings each once, in the settings' order, set to its value or reset.
+  func writeCanonical(to w: inout ByteWriter) {
+    func word(_ text: StaticString, _ name: ChannelName? = nil) {
+      w.write(text)
+      if let name {
+        w.write(UInt8(ascii: " "))
+        name.withBytes { w.write($0) }
+      }
+    }
+    func number(_ prefix: StaticString, _ value: Int) {
+      w.write(prefix)
+      w.write(decimal: value)
+    }
+    switch self {
+    case .increment(let name, let n):
+      word("INCR", name)
+      number(" ", n)
+    case .decrement(let name, let n):
+      word("DECR", name)
+      number(" ", n)
+    case .set(let name, let n):
+      word("SET", name)
+      number(" ", n)
+    case .clear(let name, let upTo):
+      word("CLEAR", name)
+      if let upTo { number(" upto=", upTo) }
+    case .clearAll: word("CLEAR *")
+    case .seen(let name, let upTo):
+      word("SEEN", name)
+      if let upTo { number(" upto=", upTo) }
+    case .seenAll: word("SEEN *")
+    case .mute(let name): word("MUTE", name)
+    case .unmute(let name): word("UNMUTE", name)
+    case .configure(let name, let set, let reset):
+      word("CONFIGURE", name)
+      for key in SettingKey.allCases {
+        var without = set
+        key.reset(in: &without)
+        let value = reset.contains(key) ? "default" : without == set ? nil : key.format(set.applied(to: .defaults))
+        guard let value else { continue }
+        var text = " " + key.rawValue + "=" + value
+        text.withUTF8 { w.write(UnsafeRawBufferPointer($0)) }
+      }
+    case .dnd(.on(let ms)):
+      word("DND on")
+      if let ms {
+        number(" ", ms)
+        w.write("ms")
+      }
+    case .dnd(.off): word("DND off")
+    case .dnd(.toggle): word("DND toggle")
+    case .dnd(.query), .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: break
+    }
   }
 }
 

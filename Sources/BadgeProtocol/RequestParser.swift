@@ -1,13 +1,24 @@
 import BadgeCore
 
-/// Parses one request line (without its terminator) into a `Request`.
+/// Parses one request line (without its terminator) into a `RequestLine`: the request and its
+/// id.
 ///
 /// Works on the bytes as read: words are slices of the line, and the common requests
-/// (`INCR mail`) are parsed without allocating.
+/// (`INCR mail`) are parsed without allocating. The named words `id=<token>` and
+/// `upto=<total>` follow the positional arguments, in any order: an optional positional
+/// argument is never a named word (`Words.nextPositional`), and the words left after the
+/// positional ones must all be named, so a line without them pays nothing for them.
 public enum RequestParser {
-  /// The request in `line`, `nil` for a line with no words (ignored, gets no reply), or the
-  /// error to reply with.
-  public static func parse(_ line: UnsafeRawBufferPointer) -> Result<Request, ProtocolError>? {
+  /// The request in `line` with its id, `nil` for a line with no words (ignored, gets no
+  /// reply), or the error to reply with.
+  public static func parse(_ line: UnsafeRawBufferPointer) -> Result<RequestLine, ProtocolError>? {
+    var id: RequestID?
+    return parse(line, id: &id).map { $0.map { RequestLine($0, id: id) } }
+  }
+
+  /// The request in `line`, with its id put in `id` (left `nil` without one): the server's
+  /// form, which moves no `RequestLine` around for the many requests without an id.
+  public static func parse(_ line: UnsafeRawBufferPointer, id: inout RequestID?) -> Result<Request, ProtocolError>? {
     if !isASCII(line) {
       guard String(validating: line, as: UTF8.self) != nil else {
         return .failure(ProtocolError(.badUTF8, "The request is not valid UTF-8"))
@@ -20,11 +31,20 @@ public enum RequestParser {
     }
     do throws(ProtocolError) {
       let request = try parseArguments(command, &words)
-      if let extra = words.next() {
-        throw ProtocolError(
-          .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
+      guard var extra = words.next() else { return .success(request) }
+      // Every word left is a named one.
+      var named = NamedWords()
+      while true {
+        guard named.take(extra) else {
+          throw ProtocolError(
+            .badArguments, "Unexpected argument '\(quoted(extra))'; usage: \(usage(command))")
+        }
+        guard let next = words.next() else { break }
+        extra = next
       }
-      return .success(request)
+      let line = try self.named(named, request, command)
+      id = line.id
+      return .success(line.request)
     } catch {
       return .failure(error)
     }
@@ -38,7 +58,7 @@ public enum RequestParser {
     case .incr: return "INCR <channel> [n]"
     case .decr: return "DECR <channel> [n]"
     case .set: return "SET <channel> <n>"
-    case .clear: return "CLEAR <channel> | CLEAR *"
+    case .clear: return "CLEAR <channel> [upto=<total>] | CLEAR *"
     case .get: return "GET <channel>"
     case .list: return "LIST"
     case .mute: return "MUTE <channel>"
@@ -49,7 +69,7 @@ public enum RequestParser {
     case .unwatch: return "UNWATCH"
     case .reload: return "RELOAD"
     case .quit: return "QUIT"
-    case .seen: return "SEEN <channel> | SEEN *"
+    case .seen: return "SEEN <channel> [upto=<total>] | SEEN *"
     case .pulse: return "PULSE <channel> [ms]"
     case .dnd: return "DND [on [<duration>] | off | toggle]"
     }
@@ -85,7 +105,7 @@ public enum RequestParser {
       return .seen(try name(word))
     case .pulse:
       let name = try channel(&words, command)
-      guard let word = words.next() else { return .pulse(name, ms: nil) }
+      guard let word = words.nextPositional() else { return .pulse(name, ms: nil) }
       return .pulse(name, ms: try pulseLength(word))
     case .dnd:
       return .dnd(try dnd(&words))
@@ -96,7 +116,7 @@ public enum RequestParser {
       let name = try channel(&words, command)
       var set = SettingsOverride.empty
       var reset: [SettingKey] = []
-      while let word = words.next() { try setting(word, into: &set, reset: &reset) }
+      while let word = words.nextPositional() { try setting(word, into: &set, reset: &reset) }
       guard !set.isEmpty || !reset.isEmpty else {
         throw ProtocolError(.badArguments, "Missing setting; usage: \(usage(command))")
       }
@@ -117,15 +137,17 @@ public enum RequestParser {
   static let namingRule = ChannelName.namingRule
 
   /// The rest of the line as channel names or globs.
-  private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError) -> [ChannelPattern] {
+  private static func patterns(_ words: inout Words, first: UnsafeRawBufferPointer? = nil) throws(ProtocolError)
+    -> [ChannelPattern]
+  {
     var patterns: [ChannelPattern] = []
-    var next = first ?? words.next()
+    var next = first ?? words.nextPositional()
     while let word = next {
       guard let pattern = ChannelPattern(bytes: Array(word)) else {
         throw ProtocolError(.badName, "Invalid channel or pattern '\(quoted(word))'; \(namingRule), or * and ?")
       }
       patterns.append(pattern)
-      next = words.next()
+      next = words.nextPositional()
     }
     return patterns
   }
@@ -134,7 +156,7 @@ public enum RequestParser {
   /// period, else the period is `day` and the word is the first pattern. A first word that is
   /// neither is refused with the usage; a later bad pattern is a bad name, as in `WATCH`.
   private static func stats(_ words: inout Words) throws(ProtocolError) -> Request {
-    guard let first = words.next() else { return .stats(.day, []) }
+    guard let first = words.nextPositional() else { return .stats(.day, []) }
     let word = String(decoding: first, as: UTF8.self)
     if let period = StatsPeriod(rawValue: word.lowercased()) {
       return .stats(period, try patterns(&words))
@@ -163,13 +185,14 @@ public enum RequestParser {
   }
 
   private static func optionalAmount(_ words: inout Words) throws(ProtocolError) -> Int {
-    guard let word = words.next() else { return 1 }
+    guard let word = words.nextPositional() else { return 1 }
     return try number(word, allowZero: false)
   }
 
   /// A count or amount: digits only, within 0 (or 1) … `Limits.maxCount`.
   private static func number(_ word: UnsafeRawBufferPointer, allowZero: Bool) throws(ProtocolError) -> Int {
-    let wanted = allowZero ? "a whole number from 0 to \(Limits.maxCount)" : "a whole number from 1 to \(Limits.maxCount)"
+    let wanted =
+      allowZero ? "a whole number from 0 to \(Limits.maxCount)" : "a whole number from 1 to \(Limits.maxCount)"
     guard let value = DecimalParser.parse(word) else {
       if !word.isEmpty && word.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
         throw ProtocolError(.outOfRange, "'\(quoted(word))' is over the largest count, \(Limits.maxCount)")
@@ -189,26 +212,30 @@ public enum RequestParser {
   private static func pulseLength(_ word: UnsafeRawBufferPointer) throws(ProtocolError) -> Int {
     guard let value = DecimalParser.parse(word), Limits.pulseMs.contains(value), value > 0 else {
       throw ProtocolError(
-        .badNumber, "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
+        .badNumber,
+        "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
     }
     return value
   }
 
   /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case.
   private static func dnd(_ words: inout Words) throws(ProtocolError) -> DNDRequest {
-    guard let word = words.next() else { return .query }
+    guard let word = words.nextPositional() else { return .query }
     switch String(decoding: word, as: UTF8.self).lowercased() {
     case "off": return .off
     case "toggle": return .toggle
     case "on":
-      guard let length = words.next() else { return .on(ms: nil) }
+      guard let length = words.nextPositional() else { return .on(ms: nil) }
       let text = String(decoding: length, as: UTF8.self)
       guard let ms = DurationParser.milliseconds(text) else {
         throw ProtocolError(
-          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h"
+        )
       }
       guard Limits.dndMs.contains(ms) else {
-        throw ProtocolError(.outOfRange, "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
+        throw ProtocolError(
+          .outOfRange,
+          "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
       }
       return .on(ms: ms)
     default:
@@ -263,8 +290,9 @@ public enum RequestParser {
 
   /// Upper-case command words in the order they are tried: the hot ones first.
   private static let commandTable: [([UInt8], Request.Command)] = {
-    let order: [Request.Command] = [.incr, .decr, .set, .get, .clear] +
-      Request.Command.allCases.filter { ![.incr, .decr, .set, .get, .clear].contains($0) }
+    let order: [Request.Command] =
+      [.incr, .decr, .set, .get, .clear]
+      + Request.Command.allCases.filter { ![.incr, .decr, .set, .get, .clear].contains($0) }
     return order.map { (Array($0.rawValue.utf8), $0) }
   }()
 
@@ -295,5 +323,18 @@ struct Words {
     let start = position
     while position < line.count, line[position] != 0x20, line[position] != 0x09 { position += 1 }
     return UnsafeRawBufferPointer(rebasing: line[start..<position])
+  }
+
+  /// The next word when it is an optional positional argument, `nil` (leaving it) when it is a
+  /// named word or there is none: the named words follow the positional ones.
+  @inline(__always)
+  mutating func nextPositional() -> UnsafeRawBufferPointer? {
+    let before = position
+    guard let word = next() else { return nil }
+    guard !NamedWords.isNamed(word) else {
+      position = before
+      return nil
+    }
+    return word
   }
 }

@@ -11,18 +11,83 @@ import BadgeCore
 public enum StatsLines {
   /// Appends `stats` as one `STATS` line and its `DAY` lines.
   public static func append(_ stats: ChannelStats, to out: inout [UInt8]) {
-    let totals = stats.totals
-    var line = "STATS \(stats.channel) period=\(stats.period.rawValue)"
-    line += " from=\(CivilDate(dayNumber: stats.firstDay)) to=\(CivilDate(dayNumber: stats.lastDay))"
-    line += figures(totals) + "\n"
-    for (offset, day) in stats.days.enumerated() {
-      line += "DAY \(stats.channel) \(CivilDate(dayNumber: stats.firstDay + offset))" + figures(day) + "\n"
-    }
-    out.append(contentsOf: line.utf8)
+    appendTotals(stats, to: &out)
+    for offset in stats.days.indices { appendDay(stats, at: offset, to: &out) }
   }
 
-  private static func figures(_ f: DayFigures) -> String {
-    " arrivals=\(f.arrivals) clears=\(f.clears) peak=\(f.peak)"
+  /// The longest line: a name of at most 64 bytes, the keys, two dates and three numbers of
+  /// at most 20 digits, with room to spare.
+  static let maxLine = 256
+
+  /// `STATS <channel> period=<period> from=<date> to=<date> arrivals=<n> clears=<n> peak=<n>`:
+  /// the period's totals. A long reply writes a channel's lines one at a time, so that it can
+  /// stop between any two (the lines are written on the stack, as state lines are).
+  public static func appendTotals(_ stats: ChannelStats, to out: inout [UInt8]) {
+    var name = stats.channel
+    out.appendWritten(maxLength: maxLine) { line in
+      line.write("STATS ")
+      name.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+      line.write(" period=")
+      switch stats.period {
+      case .day: line.write("day")
+      case .week: line.write("week")
+      case .month: line.write("month")
+      case .year: line.write("year")
+      }
+      line.write(" from=")
+      write(CivilDate(dayNumber: stats.firstDay), to: &line)
+      line.write(" to=")
+      write(CivilDate(dayNumber: stats.lastDay), to: &line)
+      write(stats.totals, to: &line)
+    }
+  }
+
+  /// `DAY <channel> <date> arrivals=<n> clears=<n> peak=<n>`: the day at `offset` in the period.
+  public static func appendDay(_ stats: ChannelStats, at offset: Int, to out: inout [UInt8]) {
+    var name = stats.channel
+    out.appendWritten(maxLength: maxLine) { line in
+      line.write("DAY ")
+      name.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+      line.write(0x20)
+      write(CivilDate(dayNumber: stats.firstDay + offset), to: &line)
+      write(stats.days[offset], to: &line)
+    }
+  }
+
+  /// ` arrivals=<n> clears=<n> peak=<n>` and the line's end.
+  private static func write(_ figures: DayFigures, to line: inout ByteWriter) {
+    line.write(" arrivals=")
+    line.write(decimal: figures.arrivals)
+    line.write(" clears=")
+    line.write(decimal: figures.clears)
+    line.write(" peak=")
+    line.write(decimal: figures.peak)
+    line.write(0x0A)
+  }
+
+  /// `YYYY-MM-DD`, as `CivilDate.description` writes it.
+  private static func write(_ date: CivilDate, to line: inout ByteWriter) {
+    guard (0...9999).contains(date.year) else {
+      Array(date.description.utf8).withUnsafeBytes { line.write($0) }
+      return
+    }
+    writeDigits(date.year, 4, to: &line)
+    line.write(UInt8(ascii: "-"))
+    writeDigits(date.month, 2, to: &line)
+    line.write(UInt8(ascii: "-"))
+    writeDigits(date.day, 2, to: &line)
+  }
+
+  /// `value` (0 to 10^count - 1) in exactly `count` digits, zeros in front.
+  private static func writeDigits(_ value: Int, _ count: Int, to line: inout ByteWriter) {
+    var divisor = 1
+    for _ in 1..<count { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      line.write(UInt8(truncatingIfNeeded: rest / divisor) &+ 0x30)
+      rest %= divisor
+      divisor /= 10
+    }
   }
 
   /// One parsed line.
@@ -90,9 +155,10 @@ public enum StatsLines {
           leftOut += 1
           return
         }
-        stats.append(ChannelStats(
-          channel: channel, period: period, firstDay: from.dayNumber,
-          days: Array(repeating: .zero, count: period.days)))
+        stats.append(
+          ChannelStats(
+            channel: channel, period: period, firstDay: from.dayNumber,
+            days: Array(repeating: .zero, count: period.days)))
       case .day(let channel, let date, let figures)?:
         guard leftOut == 0, let last = stats.indices.last, stats[last].channel == channel else { return }
         let offset = date.dayNumber - stats[last].firstDay

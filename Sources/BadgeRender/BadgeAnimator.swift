@@ -195,7 +195,8 @@ public struct BadgeAnimator: Sendable {
       dotScale: timeline.value(.dotScale, at: time), dotOpacity: timeline.value(.dotOpacity, at: time),
       muted: snapshot.muted, online: snapshot.online, pulsing: isPulsing(at: time),
       elapsed: max(0, time - motionStart), pulseMs: pulseMillisecondsLeft(at: time),
-      seq: snapshot.seq, badge: snapshot.badge, unseen: snapshot.unseen, silenced: snapshot.silenced)
+      seq: snapshot.seq, badge: snapshot.badge, unseen: snapshot.unseen, silenced: snapshot.silenced,
+      total: snapshot.total)
   }
 
   /// The pulse window's milliseconds left at `time`, rounded up as the daemon rounds them.

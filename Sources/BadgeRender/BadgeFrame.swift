@@ -65,13 +65,15 @@ public struct BadgeFrame: Sendable, Equatable {
   public var unseen: Int
   /// How do-not-disturb shows the channel; `nil` when it does not silence it.
   public var silenced: DNDBadges?
+  /// The channel's running total, as the daemon sent it (`nil`: it sent none).
+  public var total: Int?
 
   /// The channel's state as this frame shows it, for writers of the state's fields: its label
   /// (a watcher's own `--max` included) and the pulse window's milliseconds left now.
   public var state: ChannelSnapshot {
     ChannelSnapshot(
       channel: channel, count: count, label: label, dot: dot, pulseMs: pulseMs, muted: muted, seq: seq,
-      badge: badge, silenced: silenced, unseen: unseen, online: online)
+      badge: badge, silenced: silenced, unseen: unseen, total: total, online: online)
   }
 
   public init(
@@ -79,7 +81,7 @@ public struct BadgeFrame: Sendable, Equatable {
     scale: Double = 1, opacity: Double = 1, dot: Bool = false, dotScale: Double = 1,
     dotOpacity: Double = 1, muted: Bool = false, online: Bool = true, pulsing: Bool = false,
     elapsed: Double = 0, pulseMs: Int = 0, seq: UInt64 = 0, badge: BadgeCounts = .count,
-    unseen: Int? = nil, silenced: DNDBadges? = nil
+    unseen: Int? = nil, silenced: DNDBadges? = nil, total: Int? = nil
   ) {
     self.channel = channel
     self.count = count
@@ -100,6 +102,7 @@ public struct BadgeFrame: Sendable, Equatable {
     self.badge = badge
     self.unseen = unseen ?? count
     self.silenced = silenced
+    self.total = total
   }
 
   /// Whether nothing is drawn: no label and no fading one. An offline channel is always drawn,

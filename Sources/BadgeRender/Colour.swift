@@ -20,10 +20,11 @@ public struct RGB: Sendable, Hashable {
 
   /// `#rrggbb` in lower case, as every bar and tmux read it.
   public var hex: String {
-    "#" + [red, green, blue].map { byte in
-      let text = String(byte, radix: 16)
-      return byte < 16 ? "0" + text : text
-    }.joined()
+    "#"
+      + [red, green, blue].map { byte in
+        let text = String(byte, radix: 16)
+        return byte < 16 ? "0" + text : text
+      }.joined()
   }
 
   /// This colour seen at `opacity` over `background`: the way a terminal or bar that has no

@@ -34,7 +34,8 @@ public final class CursesScreen {
       throw Failure(description: "cannot open the terminal")
     }
     guard let screen = newterm(nil, output, input) else {
-      throw Failure(description: "the terminal type '\(String(cString: getenv("TERM") ?? strdup("")))' is unknown to terminfo")
+      throw Failure(
+        description: "the terminal type '\(String(cString: getenv("TERM") ?? strdup("")))' is unknown to terminfo")
     }
     self.screen = screen
     _ = set_term(screen)

@@ -5,11 +5,12 @@ import BadgeProtocol
 /// (`SEEN <channel>` is a plain mutation.)
 extension CommandExecutor {
   /// `SEEN *`: every channel with unseen items, each with a state line.
-  func seeAll(_ client: Client, now: UInt64) {
+  func seeAll(_ client: Client, now: UInt64, id: RequestID?) {
     if refuseChange(client) { return }
     store.seeAll(now: now) { outcome in
       appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
     }
+    if let id { saveAlone(id, by: client) }
     ReplyEncoder.appendOK(to: &client.output)
   }
 
@@ -23,8 +24,9 @@ extension CommandExecutor {
   }
 
   /// `DND [on [<duration>] | off | toggle]`: replies with the `*` line of the state after it.
-  /// A change is saved before the reply, like a channel's, and pushed to every watcher.
-  func doNotDisturb(_ request: DNDRequest, _ client: Client, now: UInt64) {
+  /// A change is saved before the reply, like a channel's, with the request's id, and pushed
+  /// to every watcher.
+  func doNotDisturb(_ request: DNDRequest, _ client: Client, now: UInt64, id: RequestID?) {
     let wanted: DoNotDisturb?
     switch request {
     case .query: wanted = nil
@@ -37,11 +39,14 @@ extension CommandExecutor {
       if refuseChange(client) { return }
       var silenced: [Channel] = []
       if store.setDND(wanted, changed: { silenced.append($0) }) {
-        line = commit.changedDND(by: client, silenced: silenced)
+        let saved = id.map { SavedRequestID(seq: store.saveID($0), id: $0) }
+        line = commit.changedDND(by: client, silenced: silenced, id: saved)
         logger.info(
           wanted.isOn
             ? "Do-not-disturb is on\(wanted.until > 0 ? " for \(wanted.leftMs(at: now)) ms" : "")."
             : "Do-not-disturb is off.")
+      } else if let id {
+        saveAlone(id, by: client)
       }
     }
     appendDND(line: line, to: client, now: now)

@@ -6,11 +6,15 @@ import BadgeCore
 /// Its failures are only described (in the log, in `ERR failed` replies), never inspected, so
 /// any error does.
 public protocol ChangeLog: AnyObject {
-  /// Called for every change, in order, with the channel as it is after the change and its
-  /// history entry of the day the change was counted on (`nil`: none).
-  func record(_ channel: Channel, day: HistoryDay?)
-  /// Called when a request turned do-not-disturb on or off (not for its end by time).
-  func record(_ dnd: DoNotDisturb)
+  /// Called for every change, in order, with the channel as it is after the change, its
+  /// history entry of the day the change was counted on (`nil`: none), and the id of the
+  /// request that made it (`nil`: none), which must be saved with the change or not at all.
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?)
+  /// Called when a request turned do-not-disturb on or off (not for its end by time), with the
+  /// request's id, saved with the change or not at all.
+  func record(_ dnd: DoNotDisturb, id: SavedRequestID?)
+  /// Called when a request id was saved with no change to ride in (`Store.saveID`).
+  func record(_ id: SavedRequestID)
   /// Called once per loop turn, before anything of that turn is sent: saves the turn's records
   /// or throws, having saved none of them.
   func commit() throws

@@ -11,6 +11,10 @@ final class CommandExecutor<Client: Peer> {
   let logger: Logger
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
+  /// The id of the request being carried out (`id=<token>`), new (`answeredByID` said so):
+  /// saved with whatever the request changes. `nil` for a request without one, which is most,
+  /// and for the bus bridges' changes.
+  private var requestID: RequestID?
 
   init(store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, logger: Logger) {
     self.store = store
@@ -21,21 +25,28 @@ final class CommandExecutor<Client: Peer> {
 
   /// Parses one line and replies to it in the client's output.
   func handleLine(_ line: UnsafeRawBufferPointer, from client: Client, now: UInt64) {
-    guard let parsed = RequestParser.parse(line) else { return }  // an empty line
+    var id: RequestID?
+    guard let parsed = RequestParser.parse(line, id: &id) else { return }  // an empty line
     switch parsed {
-    case .success(let request): execute(request, from: client, now: now)
+    case .success(let request):
+      guard let id else { return execute(request, from: client, now: now) }
+      if answeredByID(id, request, client, now: now) { return }
+      requestID = id
+      execute(request, from: client, now: now)
+      requestID = nil
     case .failure(let error):
       logger.debug("Client \(client.id): \(error.description)")
       ReplyEncoder.appendError(error, to: &client.output)
     }
   }
 
+  /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
   func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
     case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
     case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
     case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
-    case .clear(let name): mutate(.set(0), name, client, now, command: "CLEAR")
+    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR")
     case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
     case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
     case .configure(let name, let set, let reset):
@@ -45,30 +56,32 @@ final class CommandExecutor<Client: Peer> {
       store.clearAll(now: now) { outcome in
         appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
       }
+      if let id = requestID { saveAlone(id, by: client) }
       ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name): mutate(.seen, name, client, now, command: "SEEN")
-    case .seenAll: seeAll(client, now: now)
+    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
+    case .seenAll: seeAll(client, now: now, id: requestID)
     case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
-    case .dnd(let request): doNotDisturb(request, client, now: now)
+    case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     case .list:
-      for channel in store.listed { appendState(channel, to: client, now: now) }
-      ReplyEncoder.appendOK(to: &client.output)
-    case .watch(let patterns):
+      startReply(.list, for: client, now: now)
+    case .watch(let list):
+      let patterns = ChannelPatternSet(list)
       let limit = store.config.limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
       guard total <= limit else {
         ReplyEncoder.appendError(
-          ProtocolError(.tooManyPatterns, "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
+          ProtocolError(
+            .tooManyPatterns,
+            "WATCH would take this connection to \(total) patterns, past \(limit) ([limits] max_watch_patterns)"),
           to: &client.output)
         return
       }
       appendDND(to: client, now: now)
-      for channel in snapshot(for: patterns) { appendState(channel, to: client, now: now) }
       subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
-      ReplyEncoder.appendOK("watching", to: &client.output)
+      startReply(.snapshot(patterns), for: client, now: now)
     case .unwatch:
       subscriptions.stop(client)
       ReplyEncoder.appendOK(to: &client.output)
@@ -79,7 +92,7 @@ final class CommandExecutor<Client: Peer> {
     case .ping:
       ReplyEncoder.appendOK("pong", to: &client.output)
     case .stats(let period, let patterns):
-      stats(period, patterns, for: client)
+      stats(period, patterns, for: client, now: now)
     case .reload:
       reload(for: client)
     case .quit:
@@ -101,11 +114,14 @@ final class CommandExecutor<Client: Peer> {
     }
   }
 
-  /// Applies `mutation` to `name`; a change is recorded and its event staged. The one path of
-  /// every change, whether a client's request or the bus bridges' (no client), so the change
-  /// log and watchers cannot tell them apart.
+  /// Applies `mutation` to `name`; a change is recorded (with `requestID`, when the request has
+  /// one) and its event staged; an id with no change is recorded on its own. The one path of
+  /// every change, whether a client's request or the bus bridges' (no client, no id), so the
+  /// change log and watchers cannot tell them apart.
   @discardableResult
-  func apply(_ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
+  func apply(
+    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64
+  ) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
     if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
     let outcome: Store.Outcome
     do throws(Store.MutationError) {
@@ -113,12 +129,52 @@ final class CommandExecutor<Client: Peer> {
     } catch {
       throw .refused(error)
     }
-    guard outcome.changed else { return (outcome, nil) }
-    return (outcome, commit.changed(outcome, by: client))
+    guard outcome.changed else {
+      if let id = requestID, let client { saveAlone(id, by: client) }
+      return (outcome, nil)
+    }
+    guard let id = requestID else { return (outcome, commit.changed(outcome, by: client)) }
+    store.saveID(ofChange: id)
+    return (outcome, commit.changed(outcome, by: client, id: id))
+  }
+
+  /// Saves the id of a request whose changes, if any, carry none (`CLEAR *`, `SEEN *`, a
+  /// request that changed nothing), and records it.
+  func saveAlone(_ id: RequestID, by client: Client) {
+    commit.saved(SavedRequestID(seq: store.saveID(id), id: id), by: client)
+  }
+
+  /// Answers a request whose id is saved already, and returns true: a retry of the same request
+  /// gets the state as it is now and `OK repeated`, carried out no second time; another request
+  /// with the id is refused. Returns false for a new id: the request is to be carried out.
+  private func answeredByID(_ id: RequestID, _ request: Request, _ client: Client, now: UInt64) -> Bool {
+    switch store.lookup(id) {
+    case .unknown:
+      return false
+    case .reused:
+      ReplyEncoder.appendError(
+        ProtocolError(
+          .idReused, "The id was given to another request before; nothing changed (a new request needs a new id)"),
+        to: &client.output)
+    case .repeated:
+      logger.debug("Client \(client.id): a retry of '\(request.canonical)', answered without carrying it out.")
+      switch request {
+      case .increment(let name, _), .decrement(let name, _), .set(let name, _), .clear(let name, _),
+        .seen(let name, _), .mute(let name), .unmute(let name), .configure(let name, _, _):
+        appendState(store.channel(named: name), to: client, now: now)
+      case .dnd:
+        appendDND(to: client, now: now)
+      default:
+        break  // `CLEAR *`, `SEEN *`: no channel is shown
+      }
+      ReplyEncoder.appendRepeated(to: &client.output)
+    }
+    return true
   }
 
   /// Applies a change and replies with the channel's state line.
-  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String) {
+  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String)
+  {
     do throws(ChangeRefusal) {
       let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
       if outcome.changed {
@@ -134,11 +190,14 @@ final class CommandExecutor<Client: Peer> {
         ReplyEncoder.appendError(refusal, to: &client.output)
       case .refused(.countOutOfRange(let current)):
         ReplyEncoder.appendError(
-          ProtocolError(.outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
+          ProtocolError(
+            .outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
           to: &client.output)
       case .refused(.full(let limit)):
         ReplyEncoder.appendError(
-          ProtocolError(.full, "\(command) would add channel '\(name)' to the \(limit) kept already ([limits] max_channels); clear one first"),
+          ProtocolError(
+            .full,
+            "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
           to: &client.output)
       }
     }
@@ -164,26 +223,6 @@ final class CommandExecutor<Client: Peer> {
     ReplyEncoder.appendError(refusal, to: &client.output)
     return true
   }
-
-  /// The channels a `WATCH` reply starts with: every channel named exactly (even at 0), and
-  /// every listed channel a glob matches (all listed channels without patterns), by name.
-  private func snapshot(for patterns: [ChannelPattern]) -> [Channel] {
-    if patterns.isEmpty { return store.listed }
-    var names = Set<ChannelName>()
-    var result: [Channel] = []
-    for pattern in patterns {
-      if let name = pattern.exactName, names.insert(name).inserted {
-        result.append(store.channel(named: name))
-      }
-    }
-    for channel in store.listed where !names.contains(channel.name) {
-      if patterns.contains(where: { $0.isGlob && $0.matches(channel.name) }) {
-        names.insert(channel.name)
-        result.append(channel)
-      }
-    }
-    return result.sorted { $0.name < $1.name }
-  }
 }
 
 /// Why a change was not made.
@@ -197,7 +236,7 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     switch self {
     case .notSaved(let error): return error.message
     case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
-    case .refused(.full(let limit)): return "\(limit) channels are kept already ([limits] max_channels)"
+    case .refused(.full(let limit)): return "\(limit.value) channels are kept already (\(limit.key))"
     }
   }
 }

@@ -36,6 +36,12 @@ struct EventBacklog {
     latest[channel.name] = (event, channel)
   }
 
+  /// A watcher is behind from the next event on without having missed one yet: its events are
+  /// held while a long reply is produced for it (`Subscriptions.hold`).
+  mutating func hold() {
+    behind += 1
+  }
+
   /// A watcher caught up, or left while behind. `oldestBehind` is the first missed event of
   /// the oldest watcher still behind (none: everything can go).
   mutating func leave(oldestBehind: UInt64?) {

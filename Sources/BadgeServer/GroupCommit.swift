@@ -41,14 +41,14 @@ final class GroupCommit<Client: Peer> {
   /// Whether this turn changed something that is not saved yet.
   var hasUnsavedChanges: Bool { store.hasUndo }
 
-  /// A change made by `client`'s request, or by no client (the bus bridges): recorded, and its
-  /// event staged; a count change also asks for its hooks once saved, when the config has any.
-  /// Returns where the event's line is, when it was encoded (someone watches), so that the
-  /// reply can share it.
+  /// A change made by `client`'s request, or by no client (the bus bridges): recorded with the
+  /// request's `id` (`nil`: none), and its event staged; a count change also asks for its hooks
+  /// once saved, when the config has any. Returns where the event's line is, when it was
+  /// encoded (someone watches), so that the reply can share it.
   @discardableResult
-  func changed(_ outcome: Store.Outcome, by client: Client?) -> Range<Int>? {
+  func changed(_ outcome: Store.Outcome, by client: Client?, id: RequestID? = nil) -> Range<Int>? {
     let channel = outcome.channel
-    changeLog?.record(channel, day: outcome.day)
+    changeLog?.record(channel, day: outcome.day, id: id)
     if let client { depend(client) }
     if outcome.previousCount != channel.count, hooks?.hasHooks == true {
       countChanges.append((channel, outcome.previousCount))
@@ -56,12 +56,19 @@ final class GroupCommit<Client: Peer> {
     return stage(channel)
   }
 
-  /// `client`'s request turned do-not-disturb on or off: recorded, and its event staged, then
-  /// the events of the channels it started or stopped silencing. Returns where the event's
-  /// line is, when it was encoded.
+  /// A request id saved on its own (`Store.saveID`): recorded. Nothing is staged, since nothing
+  /// shows it, but `client`'s reply waits for the commit like a change's.
+  func saved(_ id: SavedRequestID, by client: Client) {
+    changeLog?.record(id)
+    depend(client)
+  }
+
+  /// `client`'s request turned do-not-disturb on or off: recorded with its id (`nil`: none),
+  /// and its event staged, then the events of the channels it started or stopped silencing.
+  /// Returns where the event's line is, when it was encoded.
   @discardableResult
-  func changedDND(by client: Client, silenced: [Channel]) -> Range<Int>? {
-    changeLog?.record(store.dnd)
+  func changedDND(by client: Client, silenced: [Channel], id: SavedRequestID? = nil) -> Range<Int>? {
+    changeLog?.record(store.dnd, id: id)
     dndChanged = true
     depend(client)
     return stageDND(silenced: silenced)

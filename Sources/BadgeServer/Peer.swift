@@ -14,8 +14,24 @@ open class Peer {
   public final var output: [UInt8] = []
   public final var outputOffset = 0
 
-  /// What the peer watches: `nil` when it does not watch, `[]` for every channel.
-  final var patterns: [ChannelPattern]? = nil
+  /// What the peer watches: `nil` when it does not watch, an empty set for every channel.
+  /// Unindexed: its events are found through the `WatcherIndex`, and this set is scanned only
+  /// to filter what it missed while behind.
+  final var patterns: ChannelPatternSet? = nil
+  /// Where the peer's entry is in the `WatcherIndex` list of each of its patterns, by the
+  /// pattern's place in `patterns` (one entry for a watcher of every channel): the first
+  /// pattern's here, the others' in a list, which most watchers (of one pattern) never need.
+  final var firstSlot = 0
+  final var moreSlots: [Int] = []
+  /// The last `WatcherIndex` lookup that visited it, so that one visits it once.
+  final var visit: UInt64 = 0
+  /// The run of events being published when it was last counted (`Subscriptions`), and how
+  /// many of the run's events it watches (-1 once it took the whole run).
+  final var runStamp: UInt64 = 0
+  final var runMatches = 0
+  /// The rest of a reply too long for one turn (`LIST`, a `WATCH` snapshot, `STATS`),
+  /// produced a chunk at a time as the output drains; later requests wait for it.
+  final var reply: PendingReply?
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?
@@ -48,12 +64,14 @@ open class Peer {
   public final var pendingOutput: Int { output.count - outputOffset }
 
   /// Everything was sent: empties the output, freeing its buffer when it is larger than
-  /// `keptOutputCapacity`. Returns the bytes freed.
+  /// `keptOutputCapacity` and no reply is under way (whose next chunk will fill it again: a
+  /// long reply keeps its one buffer rather than allocating a chunk's every turn, and having
+  /// the heap trimmed every second while it lasts). Returns the bytes freed.
   @inlinable
   public final func outputSent() -> Int {
     outputOffset = 0
     let capacity = output.capacity
-    guard capacity > Peer.keptOutputCapacity else {
+    guard capacity > Peer.keptOutputCapacity, !isReplying else {
       output.removeAll(keepingCapacity: true)
       return 0
     }
@@ -72,16 +90,19 @@ open class Peer {
 
   public final var isWatching: Bool { patterns != nil }
 
-  /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed:
-  /// otherwise `Subscriptions.appendMergedEvents` has nothing to append, and is not called.
-  public final var owesMergedEvents: Bool { behindFrom != nil || mergedDND }
+  /// Whether a reply is under way: its next chunk comes before any later request is read.
+  public final var isReplying: Bool { reply != nil }
+
+  /// Whether events merged while it was behind, or do-not-disturb's latest state, are owed
+  /// (once a reply under way has ended): otherwise `Subscriptions.appendMergedEvents` has
+  /// nothing to append, and is not called.
+  public final var owesMergedEvents: Bool { (behindFrom != nil || mergedDND) && reply == nil }
 
   /// Whether a change of `name` is pushed to this peer.
   @inline(__always)
   public final func watches(_ name: ChannelName) -> Bool {
     guard let patterns else { return false }
-    if patterns.isEmpty { return true }
-    return patterns.contains { $0.matches(name) }  // borrows each pattern; a `for` loop copied it
+    return patterns.isEmpty || patterns.matches(name)
   }
 
   /// Drops everything not sent yet (a peer closed without its replies).

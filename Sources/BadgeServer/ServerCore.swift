@@ -18,6 +18,11 @@ public final class ServerCore<Client: Peer> {
   public let sendQueue: SendQueue<Client>
   public let policy: StorageFailurePolicy
   public let logger: Logger
+  /// Warnings that a peer can cause over and over (an app on the bus past a bridge's limit),
+  /// a line per reason at most once per interval and then a count, on the turn's clock; the
+  /// daemon calls `flushWarnings` when `warnings.nextFlush` is due, so that a count is
+  /// reported once its source went quiet.
+  public let warnings: RepeatedWarnings
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
   let executor: CommandExecutor<Client>
@@ -25,6 +30,7 @@ public final class ServerCore<Client: Peer> {
   public init(store: Store, clock: any TurnClock, logger: Logger) {
     self.store = store
     self.logger = logger
+    warnings = RepeatedWarnings(logger: logger)
     turn = Turn(clock: clock, store: store)
     sendQueue = SendQueue(turn: turn)
     policy = StorageFailurePolicy(logger: logger, turn: turn)
@@ -72,6 +78,7 @@ public final class ServerCore<Client: Peer> {
   @inline(__always)
   public func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
     assert(turn.phase == .handling, "nothing is read while the turn ends")
+    assert(!client.isReplying, "a request waits for the end of the reply under way")
     executor.handleLine(line, from: client, now: turn.now)
   }
 
@@ -80,6 +87,13 @@ public final class ServerCore<Client: Peer> {
   @discardableResult
   public func apply(_ mutation: Store.Mutation, to name: ChannelName) throws(ChangeRefusal) -> Store.Outcome {
     try executor.apply(mutation, to: name, by: nil, now: turn.now).outcome
+  }
+
+  /// Appends the next chunk of `client`'s reply under way (`Peer.isReplying`), once its
+  /// output has drained: in a turn, like a request, since the lines show the state of now.
+  public func continueReply(_ client: Client) {
+    assert(turn.phase == .handling, "no reply is produced while the turn ends")
+    executor.continueReply(client, now: turn.now)
   }
 
   /// Starts or extends the channel's pulse window without changing its count (`Store.pulse`),
@@ -120,6 +134,21 @@ public final class ServerCore<Client: Peer> {
     }
   }
 
+  /// Logs a warning of `reason` at the turn's instant, unless one went out less than the
+  /// interval ago; then it is only counted (`RepeatedWarnings`).
+  public func warn(
+    _ reason: RepeatedWarnings.Reason, _ message: @autoclosure () -> String,
+    _ fields: @autoclosure () -> [Logger.Field] = []
+  ) {
+    warnings.log(.warning, reason, now: turn.now, message(), fields())
+  }
+
+  /// Reports the warnings counted and not yet reported whose interval has passed (the timer
+  /// at `warnings.nextFlush`).
+  public func flushWarnings() {
+    warnings.flush(now: turn.now)
+  }
+
   /// Tries to repair the change log after a failure (the repair timer, at `policy.nextRepair`).
   /// A repair compacts the state folder, which prunes history by the turn's day.
   public func tryRepair() {
@@ -146,9 +175,10 @@ public final class ServerCore<Client: Peer> {
     subscriptions.appendMergedEvents(to: client, from: store, now: turn.now)
   }
 
-  /// `client` is gone: it watches nothing any more.
+  /// `client` is gone: it watches nothing any more, and the rest of its reply is dropped.
   public func closed(_ client: Client) {
     subscriptions.stop(client)
+    client.reply = nil
   }
 
   /// The number of watchers, for status lines and the reader's line allowance.

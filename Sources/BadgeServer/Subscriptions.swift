@@ -5,7 +5,8 @@ import BadgeProtocol
 /// was staged (`TurnEvents`), is copied to every matching watcher, except one that fell behind,
 /// which gets each channel's latest state from the shared `EventBacklog` once its output has
 /// drained (per-channel merging; see PROTOCOL.md, "Slow readers"). A watcher behind costs
-/// nothing per event.
+/// nothing per event. An event's watchers are found through the `WatcherIndex`, at a cost
+/// that does not grow with the patterns watched but for globs other than prefixes.
 ///
 /// It appends to watchers' output and queues each watcher that got some (`SendQueue`);
 /// sending is the daemon's.
@@ -18,17 +19,19 @@ final class Subscriptions<Client: Peer> {
 
   /// Watching clients, in the order they began watching.
   private(set) var watchers: [Client] = []
-  /// The watchers that watch by exact names only, under each name they watch: a run of one
-  /// event visits its channel's list and `broadWatchers`, without matching any pattern.
-  private var exactWatchers: [ChannelName: [Client]] = [:]
-  /// The watchers with a glob, or of every channel, in the order they came to be so.
-  private var broadWatchers: [Client] = []
+  /// The watchers filed by pattern: a change's watchers are found without trying every
+  /// pattern of every watcher.
+  private let index = WatcherIndex<Client>()
   private let sendQueue: SendQueue<Client>
   private let turn: Turn
   /// Where each line of the run being published ends, from the run's start, and the run's
   /// channel names: the loop over watchers reads these, and copies no `Channel` per watcher.
   private var lineEnds: [Int] = []
   private var names: [ChannelName] = []
+  /// Counts the runs of several events published, and the watchers the current one reached
+  /// by their patterns (`publishRun`).
+  private var runs: UInt64 = 0
+  private var reached: [Client] = []
   /// The events watchers that fell behind have not been sent, one per channel.
   private(set) var backlog = EventBacklog()
   /// Whether a client began watching in this turn (so `turnEnded` has something to reset).
@@ -45,72 +48,50 @@ final class Subscriptions<Client: Peer> {
 
   /// `WATCH patterns`: begins watching, or widens what the client watches. `stagedEvents` is
   /// the number of events waiting in this turn, which the client's snapshot already shows.
-  func start(_ client: Client, _ patterns: [ChannelPattern], stagedEvents: Int) {
-    let wasWatching = client.isWatching
-    if !wasWatching {
-      watchers.append(client)
-      client.watchedFromEvent = stagedEvents
-      startedThisTurn = startedThisTurn || stagedEvents > 0
+  func start(_ client: Client, _ patterns: ChannelPatternSet, stagedEvents: Int) {
+    if var widened = client.patterns {
+      if widened.isEmpty { return }  // every channel already
+      if patterns.isEmpty {
+        index.removeAll(client, widened)
+        client.patterns = ChannelPatternSet()
+        index.addEverything(client)
+        return
+      }
+      client.patterns = nil  // so that `widened` is the only copy of its list
+      widened.formUnion(patterns) { index.add(client, $0, ordinal: $1) }
+      client.patterns = widened
+      return
     }
-    if wasWatching { unindex(client) }
-    if patterns.isEmpty || (wasWatching && client.patterns!.isEmpty) {
-      client.patterns = []
+    watchers.append(client)
+    client.watchedFromEvent = stagedEvents
+    startedThisTurn = startedThisTurn || stagedEvents > 0
+    client.patterns = patterns.unindexed
+    if patterns.isEmpty {
+      index.addEverything(client)
     } else {
-      var watched = client.patterns ?? []
-      for pattern in patterns where !watched.contains(pattern) { watched.append(pattern) }
-      client.patterns = watched
-    }
-    index(client)
-  }
-
-  /// Files a watcher under each exact name it watches, or among `broadWatchers`.
-  private func index(_ client: Client) {
-    guard let patterns = client.patterns else { return }
-    if Self.isBroad(patterns) {
-      broadWatchers.append(client)
-      return
-    }
-    for pattern in patterns { exactWatchers[pattern.exactName!, default: []].append(client) }
-  }
-
-  /// Whether a watcher of `patterns` is matched rather than indexed: it watches every channel,
-  /// or a glob.
-  private static func isBroad(_ patterns: [ChannelPattern]) -> Bool {
-    patterns.isEmpty || patterns.contains(where: \.isGlob)
-  }
-
-  /// Takes a watcher out of where `index` filed it (before its patterns change).
-  private func unindex(_ client: Client) {
-    guard let patterns = client.patterns else { return }
-    if Self.isBroad(patterns) {
-      if let i = broadWatchers.firstIndex(where: { $0 === client }) { broadWatchers.remove(at: i) }
-      return
-    }
-    for pattern in patterns {
-      let name = pattern.exactName!
-      guard var list = exactWatchers.removeValue(forKey: name) else { continue }
-      if let i = list.firstIndex(where: { $0 === client }) { list.remove(at: i) }
-      if !list.isEmpty { exactWatchers[name] = list }
+      for (ordinal, pattern) in patterns.patterns.enumerated() { index.add(client, pattern, ordinal: ordinal) }
     }
   }
 
-  /// The watchers of `name`, exact or not, for tests: those a run of one event visits.
+  /// The watchers of `name`, for tests: those a run of one event visits.
   func watchers(of name: ChannelName) -> [Client] {
-    (exactWatchers[name] ?? []) + broadWatchers.filter { $0.watches(name) }
+    var found: [Client] = []
+    index.forEachWatcher(of: name) { found.append($0) }
+    return found
   }
 
   /// How many patterns the client would watch after `WATCH patterns` (`start`): a pattern it
   /// watches already does not count again, and watching every channel counts as none.
-  static func patternCount(_ client: Peer, adding patterns: [ChannelPattern]) -> Int {
-    let current = client.patterns ?? []
-    if patterns.isEmpty || (client.isWatching && current.isEmpty) { return 0 }
-    return current.count + Set(patterns).subtracting(current).count
+  static func patternCount(_ client: Peer, adding patterns: ChannelPatternSet) -> Int {
+    guard let current = client.patterns else { return patterns.count }
+    if patterns.isEmpty || current.isEmpty { return 0 }
+    return current.count(adding: patterns)
   }
 
   /// `UNWATCH`, or the client is gone.
   func stop(_ client: Client) {
-    guard client.isWatching else { return }
-    unindex(client)
+    guard let patterns = client.patterns else { return }
+    index.removeAll(client, patterns)
     client.patterns = nil
     client.mergedDND = false
     if let index = watchers.firstIndex(where: { $0 === client }) { watchers.remove(at: index) }
@@ -118,6 +99,16 @@ final class Subscriptions<Client: Peer> {
       client.behindFrom = nil
       backlog.leave(oldestBehind: oldestBehind)
     }
+  }
+
+  /// Holds `client`'s events while a reply too long for one turn is produced for it: from the
+  /// next event published on, it is behind, as a congested watcher is, and once the reply has
+  /// ended it gets each changed channel's latest state (`appendMergedEvents`). So no event
+  /// comes between the lines of such a reply, and none is lost.
+  func hold(_ client: Client) {
+    guard client.isWatching, client.behindFrom == nil else { return }
+    client.behindFrom = backlog.lastEvent + 1
+    backlog.hold()
   }
 
   /// The first missed event of the watcher furthest behind.
@@ -157,42 +148,65 @@ final class Subscriptions<Client: Peer> {
     for k in run { _ = backlog.record(events.events[k].channel!) }
   }
 
-  /// A run of several events: every watcher is visited.
+  /// A run of several events. A watcher of every channel takes the whole run in one copy when
+  /// it can; the others are found through the index, event by event: first to count how many
+  /// of the run's events each watches (one that watches them all takes the whole run too),
+  /// then, in event order, to give each of the rest its lines one by one.
   private func publishRun(_ events: TurnEvents, _ run: Range<Int>, _ lines: UnsafeBufferPointer<UInt8>, first: UInt64) {
     let lastLineStart = lineEnds[lineEnds.count - 2]
-    for watcher in watchers where watcher.behindFrom == nil {
-      if watcher.watchedFromEvent <= run.lowerBound,
-        watcher.pendingOutput + lastLineStart < Self.eventHighWater,
-        watchesAll(watcher)
-      {
-        watcher.output.append(contentsOf: lines)
+    runs &+= 1
+    let stamp = runs
+    func takesWhole(_ watcher: Client) -> Bool {
+      watcher.behindFrom == nil && watcher.watchedFromEvent <= run.lowerBound
+        && watcher.pendingOutput + lastLineStart < Self.eventHighWater
+    }
+    func giveWhole(_ watcher: Client) {
+      watcher.runStamp = stamp
+      watcher.runMatches = -1
+      watcher.output.append(contentsOf: lines)
+      sendQueue.add(watcher)
+    }
+    var everythingLeft = 0
+    index.everything.forEach { watcher in
+      if takesWhole(watcher) { giveWhole(watcher) } else { everythingLeft += 1 }
+    }
+    reached.removeAll(keepingCapacity: true)
+    for name in names {
+      index.forEachWatcher(of: name, everything: false) { watcher in
+        if watcher.runStamp != stamp {
+          watcher.runStamp = stamp
+          watcher.runMatches = 0
+          reached.append(watcher)
+        }
+        watcher.runMatches += 1
+      }
+    }
+    for watcher in reached where watcher.runMatches == names.count && takesWhole(watcher) { giveWhole(watcher) }
+    reached.removeAll(keepingCapacity: reached.capacity <= 4096)
+    for k in names.indices {
+      index.forEachWatcher(of: names[k], everything: everythingLeft > 0) { watcher in
+        guard !(watcher.runStamp == stamp && watcher.runMatches < 0), watcher.behindFrom == nil,
+          run.lowerBound + k >= watcher.watchedFromEvent
+        else { return }
+        append(line: k, lines, to: watcher, first: first, events, run)
         sendQueue.add(watcher)
-        continue
       }
-      var matched = false
-      for k in names.indices where run.lowerBound + k >= watcher.watchedFromEvent && watcher.watches(names[k]) {
-        matched = true
-        if !append(line: k, lines, to: watcher, first: first, events, run) { break }
-      }
-      if matched { sendQueue.add(watcher) }
     }
   }
 
-  /// A run of one event, number `index` of the turn: only its channel's exact watchers and the
-  /// broad ones are visited, and only the broad ones matched.
+  /// A run of one event, number `index` of the turn: only its channel's watchers are visited,
+  /// found through the index.
   private func publishOne(_ events: TurnEvents, at index: Int, _ line: UnsafeBufferPointer<UInt8>, first: UInt64) {
-    let name = names[0]
-    if let exact = exactWatchers[name] {
-      for watcher in exact { deliverOne(line, to: watcher, index: index, first: first, events) }
-    }
-    for watcher in broadWatchers where watcher.watches(name) {
+    self.index.forEachWatcher(of: names[0]) { watcher in
       deliverOne(line, to: watcher, index: index, first: first, events)
     }
   }
 
   /// Gives the run's one event to a watcher of its channel, as the loop of `publishRun` would.
   @inline(__always)
-  private func deliverOne(_ line: UnsafeBufferPointer<UInt8>, to watcher: Client, index: Int, first: UInt64, _ events: TurnEvents) {
+  private func deliverOne(
+    _ line: UnsafeBufferPointer<UInt8>, to watcher: Client, index: Int, first: UInt64, _ events: TurnEvents
+  ) {
     guard watcher.behindFrom == nil, watcher.watchedFromEvent <= index else { return }
     append(line: 0, line, to: watcher, first: first, events, index..<index + 1)
     sendQueue.add(watcher)
@@ -215,15 +229,9 @@ final class Subscriptions<Client: Peer> {
     if lineEnds.count == 1 {
       watcher.output.append(contentsOf: lines)
     } else {
-      watcher.output.append(contentsOf: UnsafeBufferPointer(rebasing: lines[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]]))
+      watcher.output.append(
+        contentsOf: UnsafeBufferPointer(rebasing: lines[(k == 0 ? 0 : lineEnds[k - 1])..<lineEnds[k]]))
     }
-    return true
-  }
-
-  /// Whether `watcher` watches every channel of the run in `names`.
-  private func watchesAll(_ watcher: Client) -> Bool {
-    if watcher.patterns?.isEmpty == true { return true }
-    for name in names where !watcher.watches(name) { return false }
     return true
   }
 

@@ -39,6 +39,9 @@ public final class Turn {
     @inline(__always) get { begin().now }
   }
 
+  /// The turn's instant when something in it asked already, else `nil`; the clock is not read.
+  public var began: UInt64? { time?.now }
+
   /// The turn's local day, which history counts its changes on.
   public var today: Int { begin().today }
 

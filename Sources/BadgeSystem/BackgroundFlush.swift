@@ -34,13 +34,8 @@ public final class BackgroundFlush {
   private let finished: (SystemError?) -> Void
 
   public init(loop: EventLoop, finished: @escaping (SystemError?) -> Void) throws(SystemError) {
-    var ends: [CInt] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw SystemError("create a pipe", .current) }
-    (wakeUp, wakeUpWriter) = (ends[0], ends[1])
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, O_NONBLOCK)
-    }
+    let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: true)
+    (wakeUp, wakeUpWriter) = (ends.read.rawValue, ends.write.rawValue)
     self.finished = finished
     watch = try loop.addIO(fd: FileDescriptor(rawValue: wakeUp), events: .readable) { [unowned self] _ in
       var byte: UInt8 = 0
@@ -69,14 +64,16 @@ public final class BackgroundFlush {
     let descriptor = try file.duplicateDescriptor()
     let job = Job(descriptor: descriptor, path: file.path, wakeUp: wakeUpWriter)
     let context = Unmanaged.passRetained(job).toOpaque()
-    let status = pthread_create(&job.thread, nil, { context in
-      let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
-      if fdatasync(job.descriptor) != 0 { job.error = errno }
-      close(job.descriptor)
-      var byte: UInt8 = 1
-      _ = write(job.wakeUp, &byte, 1)
-      return nil
-    }, context)
+    let status = pthread_create(
+      &job.thread, nil,
+      { context in
+        let job = Unmanaged<Job>.fromOpaque(context!).takeRetainedValue()
+        if fdatasync(job.descriptor) != 0 { job.error = errno }
+        close(job.descriptor)
+        var byte: UInt8 = 1
+        _ = write(job.wakeUp, &byte, 1)
+        return nil
+      }, context)
     guard status == 0 else {
       Unmanaged<Job>.fromOpaque(context).release()
       close(descriptor)

@@ -31,9 +31,12 @@ public final class BusConnection {
   /// - Parameter monitor: a connection that will become a monitor (`BecomeMonitor`): sd-bus
   ///   then never answers messages meant for others, which would get a monitor disconnected.
   /// - Throws: `SystemError` when there is no session bus or it cannot be reached.
-  public static func session(loop: EventLoop?, description: String, monitor: Bool = false) throws(SystemError) -> BusConnection {
+  public static func session(loop: EventLoop?, description: String, monitor: Bool = false) throws(SystemError)
+    -> BusConnection
+  {
     guard let address = sessionAddress else {
-      throw SystemError("find the session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)", Errno(rawValue: ENOMEDIUM))
+      throw SystemError(
+        "find the session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)", Errno(rawValue: ENOMEDIUM))
     }
     var bus: OpaquePointer?
     try checkSD(sd_bus_new(&bus), "create a bus connection")
@@ -96,7 +99,8 @@ public final class BusConnection {
     path: String, interface: String, member: String, _ body: (inout BusMessageBuilder) throws(SystemError) -> Void
   ) throws(SystemError) {
     var message: OpaquePointer?
-    try checkSD(sd_bus_message_new_signal(raw, &message, path, interface, member), "create the signal \(interface).\(member)")
+    try checkSD(
+      sd_bus_message_new_signal(raw, &message, path, interface, member), "create the signal \(interface).\(member)")
     defer { sd_bus_message_unref(message) }
     var builder = BusMessageBuilder(raw: message!)
     try body(&builder)
@@ -123,7 +127,8 @@ public final class BusConnection {
     }
     let slot = BusSlot(handler: reply)
     var rawSlot: OpaquePointer?
-    try checkSD(sd_bus_call_async(raw, &rawSlot, message, BusSlot.thunk, slot.userdata, 0), "call \(interface).\(member)")
+    try checkSD(
+      sd_bus_call_async(raw, &rawSlot, message, BusSlot.thunk, slot.userdata, 0), "call \(interface).\(member)")
     slot.raw = rawSlot
     return slot
   }
@@ -190,7 +195,12 @@ public final class BusSlot {
   fileprivate var raw: OpaquePointer?
   private let handler: (BusMessage) -> Bool
 
-  fileprivate init(handler: @escaping (BusMessage) -> Void) { self.handler = { handler($0); return false } }
+  fileprivate init(handler: @escaping (BusMessage) -> Void) {
+    self.handler = {
+      handler($0)
+      return false
+    }
+  }
   fileprivate init(filter: @escaping (BusMessage) -> Bool) { self.handler = filter }
 
   fileprivate var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }

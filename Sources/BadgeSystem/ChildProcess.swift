@@ -8,6 +8,15 @@ import Glibc
 /// block the signals they read through signalfd, and the daemon ignores SIGPIPE), with
 /// standard input on `/dev/null`.
 public enum ChildProcess {
+  /// Where a child's standard output goes (its standard error too, for `descriptor`).
+  public enum Output: Sendable {
+    /// `/dev/null`, so nothing it prints reaches a status bar; standard error is shared.
+    case null
+    /// Both to this descriptor (the daemon's hooks: a journal stream or a pipe it reads),
+    /// never to this process's own.
+    case descriptor(FileDescriptor)
+  }
+
   /// How a child ended.
   public enum Ending: Equatable, Sendable {
     /// It exited with this status.
@@ -49,21 +58,28 @@ public enum ChildProcess {
   ///
   /// - Parameters:
   ///   - environment: its whole environment as `NAME=value` entries; this process's without it.
-  ///   - quiet: whether its standard output goes to `/dev/null` (so nothing it prints reaches a
-  ///     status bar); else it shares this process's (the journal, for the daemon's hooks).
+  ///   - output: where its standard output (and error) go.
   ///   - ownProcessGroup: whether it leads a process group of its own, so that `signalGroup`
   ///     reaches whatever it starts.
   /// - Returns: the child's process id.
   /// - Throws: `SystemError` when it cannot start (a missing program is `ENOENT`).
   public static func spawn(
-    _ arguments: [String], environment: [String]? = nil, quiet: Bool = true, ownProcessGroup: Bool = false
+    _ arguments: [String], environment: [String]? = nil, output: Output = .null, ownProcessGroup: Bool = false
   ) throws(SystemError) -> pid_t {
     precondition(!arguments.isEmpty, "a command has a program")
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if quiet { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
+    switch output {
+    case .null:
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    case .descriptor(let fd):
+      // dup2 clears close-on-exec on the copies only: the descriptor itself stays this
+      // process's, and no other child inherits it.
+      posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 1)
+      posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 2)
+    }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

@@ -39,6 +39,14 @@ public enum Environment {
     return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
   }
 
+  /// The CPU time the calling thread has used, user and kernel, in microseconds: what a stretch
+  /// of the loop's work cost, whatever else the machine was running meanwhile.
+  public static var threadCPUMicroseconds: UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+  }
+
   /// Terminates the process at once with `status`, without running anything else.
   public static func exit(_ status: CInt) -> Never {
     Glibc.exit(status)

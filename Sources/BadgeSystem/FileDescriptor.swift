@@ -63,6 +63,21 @@ public struct FileDescriptor: Hashable, Sendable, ByteSource {
     guard fcntl(rawValue, F_SETFL, wanted) == 0 else { throw Errno.current }
   }
 
+  /// A new pipe, both ends close-on-exec (a child gets an end only through `dup2`), the read
+  /// end non-blocking when asked (read from the loop), the write end as asked.
+  public static func pipe(nonBlockingRead: Bool, nonBlockingWrite: Bool) throws(SystemError) -> (
+    read: FileDescriptor, write: FileDescriptor
+  ) {
+    var ends: [CInt] = [-1, -1]
+    guard Glibc.pipe(&ends) == 0 else { throw SystemError("create a pipe", .current) }
+    let (read, write) = (FileDescriptor(rawValue: ends[0]), FileDescriptor(rawValue: ends[1]))
+    for (end, nonBlocking) in [(read, nonBlockingRead), (write, nonBlockingWrite)] {
+      _ = fcntl(end.rawValue, F_SETFD, FD_CLOEXEC)
+      if nonBlocking { _ = fcntl(end.rawValue, F_SETFL, O_NONBLOCK) }
+    }
+    return (read, write)
+  }
+
   /// Sets `FD_CLOEXEC`, so spawned programs do not inherit the descriptor.
   public func setCloseOnExec() throws(Errno) {
     guard fcntl(rawValue, F_SETFD, FD_CLOEXEC) == 0 else { throw Errno.current }

@@ -27,12 +27,18 @@ public enum SocketActivation {
     }
     if count == 0 { return nil }
     guard count == 1 else {
-      throw Error(description: "The service manager passed \(count) sockets; badged serves exactly one listening Unix stream socket, refusing to start")
+      throw Error(
+        description:
+          "The service manager passed \(count) sockets; badged serves exactly one listening Unix stream socket, refusing to start"
+      )
     }
     let fd = FileDescriptor(rawValue: SD_LISTEN_FDS_START)
     let isListeningStream = sd_is_socket_unix(fd.rawValue, UnixSocket.streamType, 1, nil, 0)
     guard isListeningStream > 0 else {
-      throw Error(description: "The socket passed by the service manager (fd \(fd.rawValue)) is not a listening Unix stream socket; check ListenStream= in badged.socket, refusing to start")
+      throw Error(
+        description:
+          "The socket passed by the service manager (fd \(fd.rawValue)) is not a listening Unix stream socket; check ListenStream= in badged.socket, refusing to start"
+      )
     }
     do throws(Errno) {
       try fd.setNonBlocking()

@@ -76,9 +76,12 @@ public enum UnixSocket {
     return true
   }
 
-  /// Connects to `path` (blocking).
-  public static func connect(path: String) throws(SystemError) -> FileDescriptor {
-    let fd = try makeSocket(nonBlocking: false).get()
+  /// Connects to `path`: a stream socket, or a datagram one; blocking, or not, so that a
+  /// listener whose backlog is full makes the call fail with `EAGAIN` instead of waiting.
+  public static func connect(
+    path: String, datagram: Bool = false, nonBlocking: Bool = false
+  ) throws(SystemError) -> FileDescriptor {
+    let fd = try makeSocket(nonBlocking: nonBlocking, datagram: datagram).get()
     var address: sockaddr_un
     do {
       address = try makeAddress(path).get()
@@ -145,8 +148,8 @@ public enum UnixSocket {
     peerCredentials(fd)?.pid
   }
 
-  private static func makeSocket(nonBlocking: Bool) -> Result<FileDescriptor, SystemError> {
-    var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+  private static func makeSocket(nonBlocking: Bool, datagram: Bool = false) -> Result<FileDescriptor, SystemError> {
+    var type = Int32((datagram ? SOCK_DGRAM : SOCK_STREAM).rawValue) | Int32(SOCK_CLOEXEC.rawValue)
     if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
     let raw = socket(AF_UNIX, type, 0)
     guard raw >= 0 else { return .failure(SystemError("create a socket", .current)) }

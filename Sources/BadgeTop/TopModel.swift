@@ -126,7 +126,9 @@ public struct TopModel: Sendable {
   public mutating func remove(channel: String, at time: Double) -> [TopAction] {
     guard let index = names.sortedIndex(of: channel) else { return [] }
     var selected = selectedName
-    if selected == channel { selected = names.indices.contains(index + 1) ? names[index + 1] : index > 0 ? names[index - 1] : nil }
+    if selected == channel {
+      selected = names.indices.contains(index + 1) ? names[index + 1] : index > 0 ? names[index - 1] : nil
+    }
     names.remove(at: index)
     layout.remove(at: index)
     badges[channel] = nil
@@ -182,7 +184,8 @@ public struct TopModel: Sendable {
   /// A segment's content: the name, and the badge at rest with a blank before it.
   func segmentContentWidth(_ name: String) -> Int {
     guard let animator = badges[name] else { return name.count }
-    let badge = TermBadge.styled(animator.frame(at: .greatestFiniteMagnitude), palette: options.palette, colour: options.colour)
+    let badge = TermBadge.styled(
+      animator.frame(at: .greatestFiniteMagnitude), palette: options.palette, colour: options.colour)
     let width = badge.plainText.count
     return name.count + (width > 0 ? 1 + width : 0)
   }
@@ -240,7 +243,9 @@ public struct TopModel: Sendable {
     case .character("+"), .character("="): return step(up: true, key: "+", at: time)
     case .character("-"): return step(up: false, key: "-", at: time)
     case .character("p"): openWheel(at: time)
-    case .character("c"): return selectedName.map { [.send("CLEAR \($0)")] } ?? []
+    case .character("c"):
+      // Up to the total shown: what arrived since the last frame stays.
+      return selectedName.map { [.send(badges[$0]?.snapshot.clearRequest ?? "CLEAR \($0)")] } ?? []
     case .character("m"):
       guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
       return [.send((snapshot.muted ? "UNMUTE " : "MUTE ") + name)]
@@ -292,7 +297,9 @@ public struct TopModel: Sendable {
       return layout.segment(at: x).map { select($0, at: time) } ?? []
     }
     let origin = screen.statsOrigin
-    if stats != nil, mouse.row == origin.row, let index = StatsPane.controlLayout.segment(at: mouse.column - origin.column) {
+    if stats != nil, mouse.row == origin.row,
+      let index = StatsPane.controlLayout.segment(at: mouse.column - origin.column)
+    {
       return stats?.select(StatsPane.periods[index], at: time).map { [.send($0)] } ?? []
     }
     if mouse.row == TopLayout.stepperRow {
@@ -365,8 +372,9 @@ public struct TopModel: Sendable {
     let factor = hold.press(key, at: time)
     guard let name = selectedName, let snapshot = badges[name]?.snapshot, snapshot.online else { return [] }
     let (amount, overflow) = snapshot.step.multipliedReportingOverflow(by: factor)
-    guard let request = Stepper.request(
-      channel: name, count: snapshot.count, step: overflow ? Limits.maxCount : amount, up: up)
+    guard
+      let request = Stepper.request(
+        channel: name, count: snapshot.count, step: overflow ? Limits.maxCount : amount, up: up)
     else { return [] }
     return [.send(request)]
   }

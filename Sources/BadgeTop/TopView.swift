@@ -113,7 +113,8 @@ public enum TopView {
       badge.dot ? "dot" : nil, model.snapshot(name)?.silenced != nil ? "do not disturb" : nil,
     ].compactMap { $0 }
     if !states.isEmpty {
-      title = canvas.put("  " + states.joined(separator: " · "), row: TopLayout.titleRow, column: title, style(Ink.quiet))
+      title = canvas.put(
+        "  " + states.joined(separator: " · "), row: TopLayout.titleRow, column: title, style(Ink.quiet))
     }
     // The count, large, with rolling digits; its badge beside it as the bar shows it.
     let digits = TermBadge.bigRows(count, palette: model.options.palette)
@@ -209,7 +210,10 @@ public enum TopView {
       let text = String(value)
       let padded = String(repeating: " ", count: max(0, width - 4 - text.count)) + text
       if row.distance == 0 {
-        let look = colour ? style(Ink.text, bold: true, background: Ink.wheelSelection) : CellStyle(TextStyle(bold: true), inverse: true)
+        let look =
+          colour
+          ? style(Ink.text, bold: true, background: Ink.wheelSelection)
+          : CellStyle(TextStyle(bold: true), inverse: true)
         canvas.put("›" + padded + " ", row: y, column: x + 1, look)
       } else {
         // Neighbours fade with their distance from the selection.
@@ -260,7 +264,8 @@ public enum TopView {
     } else if !model.online {
       canvas.put("offline: reconnecting to badged…", row: row, column: 0, style(Ink.quiet, bold: true))
     } else {
-      let hints = model.wheel != nil
+      let hints =
+        model.wheel != nil
         ? "↑↓ PgUp PgDn scroll · digits jump · ↵ set · esc cancel"
         : "←→ channel · -+ step · p pick · c clear · m mute · s stats · ? keys · q quit"
       canvas.put(hints, row: row, column: 0, style(Ink.quiet))

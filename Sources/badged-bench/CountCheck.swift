@@ -32,7 +32,9 @@ struct CountCheck {
         if line.hasPrefix("OK") { return value }
         if line.hasPrefix("STATE ") {
           value = line.split(separator: " ").first { $0.hasPrefix("count=") }.flatMap { Int($0.dropFirst(6)) } ?? -1
-        } else { fail("GET: unexpected reply \(line)") }
+        } else {
+          fail("GET: unexpected reply \(line)")
+        }
       case .redis:
         if line == "$-1" { return 0 }
         guard line.hasPrefix("$"), let number = Int(reader.next()) else { fail("GET: unexpected reply \(line)") }
@@ -45,7 +47,9 @@ struct CountCheck {
   func expect(_ channels: [String], before: Int, increasedBy expected: Int) {
     let after = sum(channels)
     if after - before != expected {
-      fail("count mismatch: \(expected) increments acknowledged, the server's counts rose by \(after - before) (from \(before) to \(after))")
+      fail(
+        "count mismatch: \(expected) increments acknowledged, the server's counts rose by \(after - before) (from \(before) to \(after))"
+      )
     }
   }
 }

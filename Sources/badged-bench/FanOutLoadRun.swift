@@ -35,7 +35,8 @@ extension FanOutStage {
           if lastRead == nil && watchers.allReached { lastRead = monotonicNanos() }
         }
       }
-      deadline.check("\(writer.replies) of \(total) replies, \(watchers.reached) of \(watchers.count) watchers have the last change")
+      deadline.check(
+        "\(writer.replies) of \(total) replies, \(watchers.reached) of \(watchers.count) watchers have the last change")
     }
     let generator = load.json
     let pings = pinger.stop()

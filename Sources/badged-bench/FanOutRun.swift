@@ -33,7 +33,8 @@ extension FanOutStage {
     if wire.kind == .badged { check.expect([channel], before: base, increasedBy: options.changes) }
     emit(
       "{\"mode\":\"fanout\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
-        + "\"changes\":\(options.changes),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}")
+        + "\"changes\":\(options.changes),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}"
+    )
   }
 }
 
@@ -57,7 +58,8 @@ struct FanOutStage {
     deadline = Deadline(seconds: options.timeoutSeconds)
     poller = Poller(capacity: options.watchers + 1)
     watchers = WatcherGroup(count: options.watchers, socket: options.socket, wire: wire, poller: poller)
-    writer = Writer(socket: options.socket, wire: wire, token: options.watchers, poller: poller, subscribers: options.watchers)
+    writer = Writer(
+      socket: options.socket, wire: wire, token: options.watchers, poller: poller, subscribers: options.watchers)
     watchers.waitUntilSubscribed(deadline)
   }
 }

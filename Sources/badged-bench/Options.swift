@@ -5,10 +5,12 @@ import Glibc
 /// `startup` mode.
 struct Options {
   /// The scenarios: INCR throughput, fan-out latency, fan-out under a burst, idle watchers held
-  /// for a memory reading, start-up to the first answer; `wait` (until a server answers PING,
-  /// for scripts) and the echo server (the generator's ceiling).
+  /// for a memory reading, start-up to the first answer, one large reply beside PINGs; `wait`
+  /// (until a server answers PING, for scripts) and the echo server (the generator's ceiling).
   enum Mode: String {
-    case throughput, fanout, fanoutLoad = "fanout-load", hold, startup, wait, echo
+    case throughput, fanout
+    case fanoutLoad = "fanout-load"
+    case hold, startup, reply, wait, echo
   }
 
   var mode = Mode.throughput
@@ -19,6 +21,9 @@ struct Options {
   var pipeline = 1
   var channels = 1
   var publish = false
+  /// `--command incr-id`: every INCR carries an id of its own (`id=b<pid>-<client>:<n>`), the
+  /// cost of a request that may be retried.
+  var ids = false
   var threads = 1
   var watchers = 1000
   var changes = 500
@@ -26,14 +31,22 @@ struct Options {
   var pingIntervalMs = 10
   var verify = true
   var command: [String] = []
+  /// Prefix patterns each held watcher watches instead of the fan-out channel (`w<n>-<i>:*`).
+  var patterns = 0
+  /// The reply mode's request line, how long its reader reads nothing first, and the server
+  /// whose memory is read.
+  var request = "STATS year"
+  var holdSeconds = 0.0
+  var serverPID: Int32?
 
   static let usage = """
     usage: badged-bench --socket PATH [--protocol badged|redis] [--mode MODE] [options]
       --mode throughput   [--clients N] [--requests N] [--pipeline N] [--channels N] [--threads N]
-                          [--command incr|publish] [--no-verify]
+                          [--command incr|incr-id|publish] [--no-verify]
       --mode fanout       [--watchers N] [--changes N]
       --mode fanout-load  [--watchers N] [--requests N] [--pipeline N] [--ping-interval-ms N]
-      --mode hold         [--watchers N]
+      --mode hold         [--watchers N] [--patterns N]
+      --mode reply        [--request LINE] [--hold-seconds S] [--server-pid PID] [--ping-interval-ms N]
       --mode startup      -- SERVER-COMMAND [ARG...]
       --mode wait         (until the server answers PING)
       --serve-echo        (the same as --mode echo)
@@ -45,9 +58,16 @@ struct Options {
     var args = arguments[...]
     while let flag = args.popFirst() {
       switch flag {
-      case "--": options.command = Array(args); args = []; continue
-      case "--serve-echo": options.mode = .echo; continue
-      case "--no-verify": options.verify = false; continue
+      case "--":
+        options.command = Array(args)
+        args = []
+        continue
+      case "--serve-echo":
+        options.mode = .echo
+        continue
+      case "--no-verify":
+        options.verify = false
+        continue
       default: break
       }
       guard let value = args.popFirst() else { usageError("missing value for \(flag)") }
@@ -60,21 +80,33 @@ struct Options {
       case "--pipeline": options.pipeline = positive(flag, value)
       case "--channels": options.channels = positive(flag, value)
       case "--threads": options.threads = positive(flag, value)
-      case "--watchers": options.watchers = valid(Int(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--watchers":
+        options.watchers = valid(Int(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--changes": options.changes = positive(flag, value)
-      case "--timeout": options.timeoutSeconds = valid(Double(value).flatMap { $0 > 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--timeout":
+        options.timeoutSeconds = valid(Double(value).flatMap { $0 > 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--ping-interval-ms": options.pingIntervalMs = positive(flag, value)
+      case "--patterns": options.patterns = positive(flag, value)
+      case "--request": options.request = value
+      case "--hold-seconds":
+        options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--server-pid": options.serverPID = Int32(positive(flag, value))
       case "--command":
-        guard value == "incr" || value == "publish" else { usageError("unknown command \(value)") }
+        guard ["incr", "incr-id", "publish"].contains(value) else { usageError("unknown command \(value)") }
         options.publish = value == "publish"
+        options.ids = value == "incr-id"
       default: usageError("unknown option \(flag)")
       }
     }
     if options.socket.isEmpty { usageError("--socket is required") }
     if options.mode == .startup && options.command.isEmpty { usageError("startup needs a server command after --") }
-    if options.mode != .startup && !options.command.isEmpty { usageError("a command after -- is only for --mode startup") }
+    if options.mode != .startup && !options.command.isEmpty {
+      usageError("a command after -- is only for --mode startup")
+    }
     if options.publish && options.wire != .redis { usageError("--command publish is Redis's") }
+    if options.ids && options.wire != .badged { usageError("--command incr-id is badged's") }
     if options.threads > options.clients { usageError("--threads cannot exceed --clients") }
+    if options.patterns > 0 && options.wire != .badged { usageError("--patterns is badged's (WATCH)") }
     return options
   }
 

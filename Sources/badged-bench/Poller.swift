@@ -15,7 +15,9 @@ final class Poller {
 
   deinit { close(fd) }
 
-  func add(_ descriptor: Int32, token: Int, writable: Bool = false) { control(EPOLL_CTL_ADD, descriptor, token, writable) }
+  func add(_ descriptor: Int32, token: Int, writable: Bool = false) {
+    control(EPOLL_CTL_ADD, descriptor, token, writable)
+  }
   func modify(_ descriptor: Int32, token: Int, writable: Bool) { control(EPOLL_CTL_MOD, descriptor, token, writable) }
   func remove(_ descriptor: Int32) { _ = epoll_ctl(fd, EPOLL_CTL_DEL, descriptor, nil) }
 

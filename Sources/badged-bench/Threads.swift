@@ -12,11 +12,13 @@ final class WorkerThread {
 
   init(_ body: @escaping () -> Void) {
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
-    let result = pthread_create(&thread, nil, { raw in
-      let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-      body.run()
-      return nil
-    }, box)
+    let result = pthread_create(
+      &thread, nil,
+      { raw in
+        let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+        body.run()
+        return nil
+      }, box)
     if result != 0 { fail("pthread_create: \(result)") }
   }
 

@@ -18,7 +18,9 @@ struct ThroughputRun {
     let perClient = options.requests / options.clients
     let workers = (0..<options.threads).map { t in
       let clients = (options.clients * t / options.threads)..<(options.clients * (t + 1) / options.threads)
-      return ThroughputWorker(options: options, wire: wire, clients: clients, perClient: perClient, requests: requests)
+      return ThroughputWorker(
+        options: options, wire: wire, clients: clients, perClient: perClient, requests: requests,
+        idChannels: options.ids ? names : nil)
     }
     let deadline = Deadline(seconds: options.timeoutSeconds)
     let load = GeneratorLoad()
@@ -36,9 +38,10 @@ struct ThroughputRun {
       fail("\(workers.map(\.errors).reduce(0, +)) error replies, the first: \(error)")
     }
     let total = perClient * options.clients
+    let command = options.publish ? "publish" : options.ids ? "incr-id" : "incr"
     if verify { check.expect(names, before: before, increasedBy: total) }
     emit(
-      "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(options.publish ? "publish" : "incr")\","
+      "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(command)\","
         + "\"clients\":\(options.clients),\"pipeline\":\(options.pipeline),\"channels\":\(options.channels),"
         + "\"threads\":\(options.threads),\"requests\":\(total),\"seconds\":\(seconds(elapsed)),"
         + "\"ops_per_sec\":\(perSecond(total, elapsed)),\(latencies.json()),\(generator),\"verified\":\(verify)}")
@@ -52,6 +55,14 @@ final class ThroughputWorker: @unchecked Sendable {
   private let poller: Poller
   private let pipeline: Int
   private let requests: [[UInt8]]
+  /// The channels of `requests`, when each request carries an id of its own.
+  private let idChannels: [String]?
+  /// The first client's number, for ids unique across workers.
+  private let firstClient: Int
+  /// What every id of this run starts with: the generator's process id, so the ids of two runs
+  /// never meet.
+  private let idPrefix = "b\(getpid())-"
+  private var sentByClient: [Int] = []
   private var connections: [Connection] = []
   private var remaining: [Int] = []
   private var outstanding: [Int] = []
@@ -63,10 +74,14 @@ final class ThroughputWorker: @unchecked Sendable {
   private(set) var errors = 0
   private(set) var firstError: String?
 
-  init(options: Options, wire: Wire, clients: Range<Int>, perClient: Int, requests: [[UInt8]]) {
+  init(
+    options: Options, wire: Wire, clients: Range<Int>, perClient: Int, requests: [[UInt8]], idChannels: [String]?
+  ) {
     self.wire = wire
     self.pipeline = options.pipeline
     self.requests = requests
+    self.idChannels = idChannels
+    firstClient = clients.lowerBound
     poller = Poller(capacity: max(clients.count, 1))
     for (token, client) in clients.enumerated() {
       let connection = Connection(fd: connectUnix(options.socket, nonBlocking: true), token: token)
@@ -75,6 +90,7 @@ final class ThroughputWorker: @unchecked Sendable {
       nextChannel.append(client)
     }
     remaining = Array(repeating: perClient, count: clients.count)
+    sentByClient = Array(repeating: 0, count: clients.count)
     outstanding = Array(repeating: 0, count: clients.count)
     received = outstanding
     windowStart = Array(repeating: 0, count: clients.count)
@@ -121,7 +137,13 @@ final class ThroughputWorker: @unchecked Sendable {
     let batch = min(pipeline, remaining[i])
     scratch.removeAll(keepingCapacity: true)
     for _ in 0..<batch {
-      scratch += requests[nextChannel[i] % requests.count]
+      if let idChannels {
+        scratch += wire.incr(
+          idChannels[nextChannel[i] % idChannels.count], id: "\(idPrefix)\(firstClient + i):\(sentByClient[i])")
+        sentByClient[i] += 1
+      } else {
+        scratch += requests[nextChannel[i] % requests.count]
+      }
       nextChannel[i] += 1
     }
     outstanding[i] = batch

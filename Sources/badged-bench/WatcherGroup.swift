@@ -1,6 +1,8 @@
 /// Subscribers of the fan-out channel (badged: `WATCH bench`; Redis: `SUBSCRIBE bench`) on one
 /// poller, tokens 0..<count. Each remembers the newest value it has read, so the runs can
-/// tell when the last of them has seen a change.
+/// tell when the last of them has seen a change. With `patterns`, each watches that many
+/// prefix patterns of its own instead (`WATCH w<token>-0:* w<token>-1:* …`), which no channel
+/// of the other runs matches: what a change costs to match against them all.
 final class WatcherGroup {
   let count: Int
   private let wire: Wire
@@ -13,14 +15,17 @@ final class WatcherGroup {
   /// How many watchers have read `target` (or later) so far.
   private(set) var reached = 0
 
-  init(count: Int, socket: String, wire: Wire, poller: Poller) {
+  init(count: Int, socket: String, wire: Wire, poller: Poller, patterns: Int = 0) {
     self.count = count
     self.wire = wire
     self.poller = poller
     latest = Array(repeating: -1, count: count)
     subscribed = Array(repeating: false, count: count)
-    let request = wire.subscribe(Wire.fanOutChannel)
     for token in 0..<count {
+      let request =
+        patterns == 0
+        ? wire.subscribe(Wire.fanOutChannel)
+        : wire.subscribe((0..<patterns).map { "w\(token)-\($0):*" }.joined(separator: " "))
       let fd = connectUnix(socket, nonBlocking: false)
       if !sendAll(fd, request) { fail("watcher \(token): subscribe failed") }
       setNonBlocking(fd)

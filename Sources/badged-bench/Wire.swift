@@ -14,6 +14,8 @@ struct Wire {
   private func line(_ text: String) -> [UInt8] { Array((text + (kind == .redis ? "\r\n" : "\n")).utf8) }
 
   func incr(_ channel: String) -> [UInt8] { line("INCR \(channel)") }
+  /// An INCR with an id of its own (badged's `id=`).
+  func incr(_ channel: String, id: String) -> [UInt8] { line("INCR \(channel) id=\(id)") }
   /// Redis's stand-in for a change seen by watchers: the message is `v<value>`.
   func publish(_ channel: String, value: Int) -> [UInt8] { line("PUBLISH \(channel) v\(value)") }
   func get(_ channel: String) -> [UInt8] { line("GET \(channel)") }

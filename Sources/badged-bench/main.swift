@@ -16,6 +16,7 @@ case .fanout: FanOutStage(options: options, wire: wire).measureLatency()
 case .fanoutLoad: FanOutStage(options: options, wire: wire).measureBurst()
 case .hold: HoldRun(options: options, wire: wire).run()
 case .startup: StartupRun(options: options, wire: wire).run()
+case .reply: ReplyRun(options: options, wire: wire).run()
 case .wait: _ = waitForAnswer(socket: options.socket, wire: wire, deadline: Deadline(seconds: options.timeoutSeconds))
 case .echo: EchoServer(options: options, wire: wire).run()
 }

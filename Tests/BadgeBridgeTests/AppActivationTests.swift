@@ -19,15 +19,18 @@ import Testing
   }
 
   @Test func desktopFilesAreLookedForInTheXDGDataFolders() {
-    #expect(AppActivation.desktopFileCandidates(id: "x", dataHome: "/d", dataDirs: "/a:/b", home: "/h") == [
-      "/d/applications/x.desktop", "/a/applications/x.desktop", "/b/applications/x.desktop",
-    ])
-    #expect(AppActivation.desktopFileCandidates(id: "x", dataHome: nil, dataDirs: nil, home: "/h") == [
-      "/h/.local/share/applications/x.desktop", "/usr/local/share/applications/x.desktop",
-      "/usr/share/applications/x.desktop",
-    ])
-    #expect(AppActivation.desktopFileCandidates(id: "x", dataHome: "relative", dataDirs: "rel:/ok", home: "/h") == [
-      "/h/.local/share/applications/x.desktop", "/ok/applications/x.desktop",
-    ], "relative paths are ignored, as the XDG spec says")
+    #expect(
+      AppActivation.desktopFileCandidates(id: "x", dataHome: "/d", dataDirs: "/a:/b", home: "/h") == [
+        "/d/applications/x.desktop", "/a/applications/x.desktop", "/b/applications/x.desktop",
+      ])
+    #expect(
+      AppActivation.desktopFileCandidates(id: "x", dataHome: nil, dataDirs: nil, home: "/h") == [
+        "/h/.local/share/applications/x.desktop", "/usr/local/share/applications/x.desktop",
+        "/usr/share/applications/x.desktop",
+      ])
+    #expect(
+      AppActivation.desktopFileCandidates(id: "x", dataHome: "relative", dataDirs: "rel:/ok", home: "/h") == [
+        "/h/.local/share/applications/x.desktop", "/ok/applications/x.desktop",
+      ], "relative paths are ignored, as the XDG spec says")
   }
 }

@@ -17,7 +17,9 @@ import Testing
   }
 
   @Test func launcherChannelsArePrefixedWithApp() {
-    #expect(AppChannel.channel(prefix: AppChannel.launcherPrefix, id: "org.telegram.desktop")?.description == "app:org.telegram.desktop")
+    #expect(
+      AppChannel.channel(prefix: AppChannel.launcherPrefix, id: "org.telegram.desktop")?.description
+        == "app:org.telegram.desktop")
     #expect(AppChannel.channel(prefix: AppChannel.notificationPrefix, id: "firefox")?.description == "notify:firefox")
   }
 

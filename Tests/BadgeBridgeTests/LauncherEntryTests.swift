@@ -33,7 +33,9 @@ import Testing
     _ = state.merge(Self.props([("count-visible", .boolean(true))]))
     #expect(state.merge(Self.props([("count", .signed(3))])).count == 3)
     // Progress alone says nothing about the count.
-    #expect(state.merge(Self.props([("progress", .double(0.5)), ("progress-visible", .boolean(true))])) == LauncherEntryEffect())
+    #expect(
+      state.merge(Self.props([("progress", .double(0.5)), ("progress-visible", .boolean(true))]))
+        == LauncherEntryEffect())
     #expect(state.visibleCount == 3)
   }
 
@@ -48,10 +50,12 @@ import Testing
 
   @Test func valuesOfOtherTypesAreSkipped() {
     var state = LauncherEntryState()
-    let effect = state.merge(Self.props([
-      ("count", .string("5")), ("count-visible", .signed(1)), ("urgent", .string("yes")),
-    ]))
-    #expect(effect == LauncherEntryEffect(skipped: ["count (string)", "count-visible (signed integer)", "urgent (string)"]))
+    let effect = state.merge(
+      Self.props([
+        ("count", .string("5")), ("count-visible", .signed(1)), ("urgent", .string("yes")),
+      ]))
+    #expect(
+      effect == LauncherEntryEffect(skipped: ["count (string)", "count-visible (signed integer)", "urgent (string)"]))
     #expect(state == LauncherEntryState())
   }
 
@@ -61,35 +65,17 @@ import Testing
     #expect(state.merge(Self.props([("urgent", .boolean(false))])) == LauncherEntryEffect())
   }
 
-  @Test func aSenderLeavingOrphansOnlyTheChannelsNoOtherSenderUpdates() {
-    var table = LauncherEntryTable()
-    let a = ChannelName("app:a")!
-    let b = ChannelName("app:b")!
-    _ = table.update(a, from: ":1.1", Self.props([("count", .signed(1))]))
-    _ = table.update(b, from: ":1.1", Self.props([("count", .signed(2))]))
-    _ = table.update(b, from: ":1.2", Self.props([("count", .signed(3))]))
-    #expect(table.senderLeft(":1.1") == [a])
-    #expect(table.state(of: a) == nil, "a new process of the app starts afresh")
-    #expect(table.state(of: b)?.count == 3)
-    #expect(table.senderLeft(":1.1") == [])
-    #expect(table.senderLeft(":1.2") == [b])
-  }
-
-  @Test func losingTheBusOrphansEveryChannel() {
-    var table = LauncherEntryTable()
-    _ = table.update(ChannelName("app:b")!, from: ":1.1", [])
-    _ = table.update(ChannelName("app:a")!, from: ":1.2", [])
-    #expect(table.allSendersLeft() == [ChannelName("app:a")!, ChannelName("app:b")!])
-    #expect(table.allSendersLeft() == [])
-  }
-
   @Test func exportsAnnounceCountAsInt64AndVisibilityAboveZero() {
-    #expect(LauncherEntryExport.State(count: 4, urgent: true).properties == Self.props([
-      ("count", .signed(4)), ("count-visible", .boolean(true)), ("urgent", .boolean(true)),
-    ]))
-    #expect(LauncherEntryExport.State(count: 0, urgent: false).properties == Self.props([
-      ("count", .signed(0)), ("count-visible", .boolean(false)), ("urgent", .boolean(false)),
-    ]))
+    #expect(
+      LauncherEntryExport.State(count: 4, urgent: true).properties
+        == Self.props([
+          ("count", .signed(4)), ("count-visible", .boolean(true)), ("urgent", .boolean(true)),
+        ]))
+    #expect(
+      LauncherEntryExport.State(count: 0, urgent: false).properties
+        == Self.props([
+          ("count", .signed(0)), ("count-visible", .boolean(false)), ("urgent", .boolean(false)),
+        ]))
   }
 
   @Test func exportPathsAreStableDigitsUnderLibunitysPrefix() {

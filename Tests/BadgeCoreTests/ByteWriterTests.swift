@@ -17,14 +17,34 @@ import Testing
   }
 
   /// Every length of number, each with its digits written in pairs and one left over or not.
-  @Test(arguments: [
-    UInt64(0), 9, 10, 99, 100, 101, 999, 1000, 10_000, 12_345, 99_999, 100_000, 1_000_000_007,
-    9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max, UInt64(Int64.max),
-  ] + (0..<20).map { UInt64(7) &* (0..<$0).reduce(1) { acc, _ in acc &* 10 } })
+  @Test(
+    arguments: [
+      UInt64(0), 9, 10, 99, 100, 101, 999, 1000, 10_000, 12_345, 99_999, 100_000, 1_000_000_007,
+      9_999_999_999_999_999_999, 10_000_000_000_000_000_000, UInt64.max, UInt64(Int64.max),
+    ] + (0..<20).map { UInt64(7) &* (0..<$0).reduce(1) { acc, _ in acc &* 10 } })
   func decimalsAreWrittenAsDescriptionWritesThem(value: UInt64) {
     var out: [UInt8] = []
     out.appendWritten(maxLength: 20) { $0.write(decimal: value) }
     #expect(String(decoding: out, as: UTF8.self) == String(value))
+  }
+
+  /// Constant pieces of up to 16 bytes are copied without `memcpy`, with overlapping loads and
+  /// stores: each lands whole, between the bytes around it.
+  @Test func constantPiecesOfEveryLengthLandWhole() {
+    let pieces: [StaticString] = [
+      "", "a", "ab", "abc", "abcd", "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "abcdefghij",
+      "abcdefghijk", "abcdefghijkl", "abcdefghijklm", "abcdefghijklmn", "abcdefghijklmno", "abcdefghijklmnop",
+      "abcdefghijklmnopq", "abcdefghijklmnopqrstuvwxyz",
+    ]
+    for piece in pieces {
+      var out: [UInt8] = []
+      out.appendWritten(maxLength: 64) { w in
+        w.write(UInt8(ascii: "<"))
+        w.write(piece)
+        w.write(UInt8(ascii: ">"))
+      }
+      #expect(String(decoding: out, as: UTF8.self) == "<\(piece)>")
+    }
   }
 
   @Test func aFrameIsFilledInAfterItsPayload() {

@@ -1,4 +1,5 @@
 import BadgeCore
+import TestSupport
 import Testing
 
 @Suite struct ChannelNameTests {
@@ -41,7 +42,10 @@ import Testing
     }
   }
 
-  @Test(arguments: [".mail", "_mail", "-mail", ":mail", " mail", "mail box", "mail\t", "mail/x", "mail*", "mail?", "é", "maïl", "mail\n", "mail\0"])
+  @Test(arguments: [
+    ".mail", "_mail", "-mail", ":mail", " mail", "mail box", "mail\t", "mail/x", "mail*", "mail?", "é", "maïl",
+    "mail\n", "mail\0",
+  ])
   func refusesForbiddenNames(_ text: String) {
     #expect(ChannelName(text) == nil)
   }
@@ -92,5 +96,25 @@ import Testing
     #expect(name("a") < name("aa"))
     #expect(!(name("aa") < name("a")))
     #expect(!(name("a") < name("a")))
+  }
+
+  /// The order compares words; it must be the bytes' order for names of every length, with
+  /// differences in every word and names that begin others across word boundaries.
+  @Test func orderByWordsIsTheOrderOfTheBytes() {
+    var random = SplitMix(seed: 5)
+    let alphabet = Array("09AZaz.:_-".utf8)
+    let names = (0..<400).map { _ in
+      String(
+        decoding: (0..<Int.random(in: 1...64, using: &random)).map { _ in alphabet.randomElement(using: &random)! },
+        as: UTF8.self)
+    }.map { $0.first!.isLetter || $0.first!.isNumber ? $0 : "a" + $0.dropFirst() }
+    let cut = names.map { String($0.prefix(max(1, $0.count / 2))) } + names.map { $0 + "a" }.filter { $0.count <= 64 }
+    let all = (names + cut).map(name)
+    for a in all.prefix(120) {
+      for b in all {
+        let bytes = Array(a.description.utf8).lexicographicallyPrecedes(Array(b.description.utf8))
+        #expect((a < b) == bytes, "\(a) < \(b)")
+      }
+    }
   }
 }

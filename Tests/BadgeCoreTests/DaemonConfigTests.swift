@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `DaemonConfig.parse` over entries as the INI reader hands them out.
 @Suite struct DaemonConfigTests {
@@ -40,9 +41,12 @@ import Testing
       ("channel mail", "max_label", "50"), ("channel mail", "style", "dot"),
       ("channel mail", "pulse_ms", "0"), ("channel mail", "muted", "yes"),
     ])
-    #expect(config.sections == [
-      ChannelSection(pattern: ChannelPattern("mail")!, override: SettingsOverride(maxLabel: 50, style: .dot, pulseMs: 0, muted: true), line: 2)
-    ])
+    #expect(
+      config.sections == [
+        ChannelSection(
+          pattern: ChannelPattern("mail")!,
+          override: SettingsOverride(maxLabel: 50, style: .dot, pulseMs: 0, muted: true), line: 2)
+      ])
     let (settings, matched) = config.settings(for: name("mail"))
     #expect(matched)
     #expect(settings == ChannelSettings(maxLabel: 50, style: .dot, pulseMs: 0, muted: true))
@@ -88,38 +92,123 @@ import Testing
   }
 
   @Test(arguments: [
-    ("daemon", "pulse_ms", "3600001", "badged.conf:2: Invalid value '3600001' for pulse_ms: expected a number from 0 to 3600000"),
+    (
+      "daemon", "pulse_ms", "3600001",
+      "badged.conf:2: Invalid value '3600001' for pulse_ms: expected a number from 0 to 3600000"
+    ),
     ("daemon", "pulse_ms", "-1", "badged.conf:2: Invalid value '-1' for pulse_ms: expected a whole number"),
     ("daemon", "pulse_ms", "", "badged.conf:2: Invalid value '' for pulse_ms: expected a whole number"),
-    ("daemon", "max_label", "0", "badged.conf:2: Invalid value '0' for max_label: expected a number from 1 to 2147483647"),
-    ("daemon", "max_label", "2147483648", "badged.conf:2: Invalid value '2147483648' for max_label: expected a number from 1 to 2147483647"),
+    (
+      "daemon", "max_label", "0",
+      "badged.conf:2: Invalid value '0' for max_label: expected a number from 1 to 2147483647"
+    ),
+    (
+      "daemon", "max_label", "2147483648",
+      "badged.conf:2: Invalid value '2147483648' for max_label: expected a number from 1 to 2147483647"
+    ),
     ("daemon", "max_label", "ninety", "badged.conf:2: Invalid value 'ninety' for max_label: expected a whole number"),
-    ("daemon", "style", "dot", "badged.conf:2: Unknown key 'style' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, on_increase, on_decrease, on_zero, on_pulse_end"),
-    ("daemon", "Pulse_ms", "5", "badged.conf:2: Unknown key 'Pulse_ms' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, on_increase, on_decrease, on_zero, on_pulse_end"),
+    (
+      "daemon", "style", "dot",
+      "badged.conf:2: Unknown key 'style' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
+    ),
+    (
+      "daemon", "Pulse_ms", "5",
+      "badged.conf:2: Unknown key 'Pulse_ms' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
+    ),
     ("channel mail", "style", "bar", "badged.conf:2: Invalid value 'bar' for style: expected 'count' or 'dot'"),
     ("channel mail", "muted", "maybe", "badged.conf:2: Invalid value 'maybe' for muted: expected yes or no"),
-    ("channel mail", "max_label", "0", "badged.conf:2: Invalid value '0' for max_label: expected a number from 1 to 2147483647"),
-    ("channel mail", "pulse_ms", "4000000", "badged.conf:2: Invalid value '4000000' for pulse_ms: expected a number from 0 to 3600000"),
-    ("channel mail", "colour", "red", "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"),
+    (
+      "channel mail", "max_label", "0",
+      "badged.conf:2: Invalid value '0' for max_label: expected a number from 1 to 2147483647"
+    ),
+    (
+      "channel mail", "pulse_ms", "4000000",
+      "badged.conf:2: Invalid value '4000000' for pulse_ms: expected a number from 0 to 3600000"
+    ),
+    (
+      "channel mail", "colour", "red",
+      "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+    ),
     ("channel a/b", "muted", "yes", "badged.conf:2: Invalid channel name or pattern 'a/b' in [channel a/b]"),
     ("channel .mail", "muted", "yes", "badged.conf:2: Invalid channel name or pattern '.mail' in [channel .mail]"),
-    ("channel " + String(repeating: "x", count: 65), "muted", "yes",
-     "badged.conf:2: Invalid channel name or pattern '\(String(repeating: "x", count: 65))' in [channel \(String(repeating: "x", count: 65))]"),
-    ("", "pulse_ms", "5", "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("daemons", "pulse_ms", "5", "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("Daemon", "pulse_ms", "5", "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("channel", "muted", "yes", "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("channel a b", "muted", "yes", "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("channels mail", "muted", "yes", "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"),
-    ("daemon", "on_increase", "say 'hi", "badged.conf:2: Invalid value 'say 'hi' for on_increase: a ' quote is not closed"),
-    ("channel mail", "on_zero", #"x \"#, #"badged.conf:2: Invalid value 'x \' for on_zero: it ends in a lone backslash"#),
-    ("daemon", "dnd_badges", "blur", "badged.conf:2: Invalid value 'blur' for dnd_badges: expected 'hide', 'dim' or 'show'"),
-    ("daemon", "hook_interval_ms", "-1", "badged.conf:2: Invalid value '-1' for hook_interval_ms: expected a whole number"),
-    ("daemon", "hook_timeout_ms", "0", "badged.conf:2: Invalid value '0' for hook_timeout_ms: expected a number from 1 to 3600000"),
-    ("daemon", "hooks_when_muted", "maybe", "badged.conf:2: Invalid value 'maybe' for hooks_when_muted: expected yes or no"),
+    (
+      "channel " + String(repeating: "x", count: 65), "muted", "yes",
+      "badged.conf:2: Invalid channel name or pattern '\(String(repeating: "x", count: 65))' in [channel \(String(repeating: "x", count: 65))]"
+    ),
+    (
+      "", "pulse_ms", "5",
+      "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "daemons", "pulse_ms", "5",
+      "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "Daemon", "pulse_ms", "5",
+      "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "channel", "muted", "yes",
+      "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "channel a b", "muted", "yes",
+      "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "channels mail", "muted", "yes",
+      "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+    ),
+    (
+      "daemon", "on_increase", "say 'hi",
+      "badged.conf:2: Invalid value 'say 'hi' for on_increase: a ' quote is not closed"
+    ),
+    (
+      "channel mail", "on_zero", #"x \"#,
+      #"badged.conf:2: Invalid value 'x \' for on_zero: it ends in a lone backslash"#
+    ),
+    (
+      "daemon", "dnd_badges", "blur",
+      "badged.conf:2: Invalid value 'blur' for dnd_badges: expected 'hide', 'dim' or 'show'"
+    ),
+    (
+      "daemon", "hook_interval_ms", "-1",
+      "badged.conf:2: Invalid value '-1' for hook_interval_ms: expected a whole number"
+    ),
+    (
+      "daemon", "hook_timeout_ms", "0",
+      "badged.conf:2: Invalid value '0' for hook_timeout_ms: expected a number from 1 to 3600000"
+    ),
+    (
+      "daemon", "hooks_when_muted", "maybe",
+      "badged.conf:2: Invalid value 'maybe' for hooks_when_muted: expected yes or no"
+    ),
+    (
+      "daemon", "hooks_max_running", "0",
+      "badged.conf:2: Invalid value '0' for hooks_max_running: expected a number from 1 to 1024"
+    ),
+    (
+      "daemon", "hooks_max_running", "1025",
+      "badged.conf:2: Invalid value '1025' for hooks_max_running: expected a number from 1 to 1024"
+    ),
+    (
+      "daemon", "hooks_max_running", "eight",
+      "badged.conf:2: Invalid value 'eight' for hooks_max_running: expected a whole number"
+    ),
+    (
+      "daemon", "hooks_max_running", "",
+      "badged.conf:2: Invalid value '' for hooks_max_running: expected a whole number"
+    ),
+    (
+      "channel mail", "hooks_max_running", "4",
+      "badged.conf:2: Unknown key 'hooks_max_running' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+    ),
     ("channel mail", "badge", "new", "badged.conf:2: Invalid value 'new' for badge: expected 'count' or 'unseen'"),
     ("channel mail", "dnd", "always", "badged.conf:2: Invalid value 'always' for dnd: expected 'obey' or 'ignore'"),
-    ("channel mail", "hook_interval_ms", "5", "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"),
+    (
+      "channel mail", "hook_interval_ms", "5",
+      "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+    ),
   ])
   func badEntriesAreRefusedWithTheirPlace(_ section: String, _ key: String, _ value: String, _ message: String) {
     #expect(Self.failure([(section, key, value)]) == message)
@@ -132,7 +221,10 @@ import Testing
       ConfigEntry(section: "channel mail", key: "style", value: "square", line: 12),
       ConfigEntry(section: "daemon", key: "nope", value: "1", line: 15),
     ]
-    #expect(throws: ConfigError(file: "/etc/b.conf", line: 12, reason: "Invalid value 'square' for style: expected 'count' or 'dot'")) {
+    #expect(
+      throws: ConfigError(
+        file: "/etc/b.conf", line: 12, reason: "Invalid value 'square' for style: expected 'count' or 'dot'")
+    ) {
       try DaemonConfig.parse(entries, file: "/etc/b.conf")
     }
   }
@@ -171,15 +263,21 @@ import Testing
   }
 
   @Test func laterGlobsBeatEarlierOnes() throws {
-    let config = try Self.parse([("channel *", "max_label", "500"), ("channel app:*", "max_label", "50"), ("channel *", "pulse_ms", "10")])
+    let config = try Self.parse([
+      ("channel *", "max_label", "500"), ("channel app:*", "max_label", "50"), ("channel *", "pulse_ms", "10"),
+    ])
     #expect(config.settings(for: name("app:x")).settings.maxLabel == 50)
     #expect(config.settings(for: name("app:x")).settings.pulseMs == 10)
     #expect(config.settings(for: name("mail")).settings.maxLabel == 500)
   }
 
   @Test func sectionsBuildOnTheDaemonDefaults() throws {
-    let config = try Self.parse([("channel mail", "style", "dot"), ("daemon", "max_label", "9"), ("daemon", "pulse_ms", "1")])
-    #expect(config.settings(for: name("mail")).settings == ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 1, muted: false))
+    let config = try Self.parse([
+      ("channel mail", "style", "dot"), ("daemon", "max_label", "9"), ("daemon", "pulse_ms", "1"),
+    ])
+    #expect(
+      config.settings(for: name("mail")).settings == ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 1, muted: false)
+    )
     let other = config.settings(for: name("chat"))
     #expect(!other.matched)
     #expect(other.settings == ChannelSettings(maxLabel: 9, style: .count, pulseMs: 1, muted: false))

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `export`: the desktop id a channel's count is announced for to docks, a channel setting
 /// that config sections naming one channel and `CONFIGURE` both set, with the same rules.
@@ -34,7 +35,9 @@ import Testing
   }
 
   @Test func theConfigSetsItInTheSectionsOverride() throws {
-    let config = try DaemonConfigTests.parse([("channel mail", "export", "org.example.Mail"), ("channel mail", "step", "2")])
+    let config = try DaemonConfigTests.parse([
+      ("channel mail", "export", "org.example.Mail"), ("channel mail", "step", "2"),
+    ])
     #expect(config.sections.first?.override == SettingsOverride(step: 2, export: "org.example.Mail"))
     #expect(config.settings(for: name("mail")).settings.export == "org.example.Mail")
     #expect(config.settings(for: name("news")).settings.export == nil)

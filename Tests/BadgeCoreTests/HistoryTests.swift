@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// History: arrivals, clears and peaks per local day, from every kind of change, on days the
 /// test picks (the store reads no clock).
@@ -74,11 +75,12 @@ import Testing
     let week = store.history.stats(of: name("mail"), period: .week, today: Self.monday)
     #expect(week.firstDay == Self.monday - 6)
     #expect(week.lastDay == Self.monday)
-    #expect(week.days == [
-      DayFigures(peak: 4), DayFigures(peak: 4), DayFigures(peak: 4),
-      DayFigures(arrivals: 2, clears: 1, peak: 6),
-      DayFigures(), DayFigures(arrivals: 1, peak: 1), DayFigures(peak: 1),
-    ])
+    #expect(
+      week.days == [
+        DayFigures(peak: 4), DayFigures(peak: 4), DayFigures(peak: 4),
+        DayFigures(arrivals: 2, clears: 1, peak: 6),
+        DayFigures(), DayFigures(arrivals: 1, peak: 1), DayFigures(peak: 1),
+      ])
     #expect(week.totals == DayFigures(arrivals: 3, clears: 1, peak: 6))
   }
 
@@ -174,7 +176,10 @@ import Testing
     let entry = HistoryDay(day: 3, figures: DayFigures(arrivals: 9, clears: 2, peak: 7), endCount: 1)
     history.restore(name("a"), entry)
     history.restore(name("a"), HistoryDay(day: 1, figures: DayFigures(arrivals: 1, peak: 1), endCount: 1))
-    #expect(history.days(of: name("a")) == [HistoryDay(day: 1, figures: DayFigures(arrivals: 1, peak: 1), endCount: 1), entry])
+    #expect(
+      history.days(of: name("a")) == [
+        HistoryDay(day: 1, figures: DayFigures(arrivals: 1, peak: 1), endCount: 1), entry,
+      ])
   }
 
   @Test func totalsSaturateInsteadOfTrapping() {
@@ -198,7 +203,10 @@ import Testing
   @Test func everyDayOfFourHundredYearsRoundTrips() {
     for day in stride(from: -146_097, through: 146_097, by: 1) {
       let date = CivilDate(dayNumber: day)
-      if date.dayNumber != day { Issue.record("day \(day) came back as \(date.dayNumber)"); return }
+      if date.dayNumber != day {
+        Issue.record("day \(day) came back as \(date.dayNumber)")
+        return
+      }
     }
   }
 

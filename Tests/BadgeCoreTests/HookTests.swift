@@ -38,22 +38,25 @@ import Testing
   }
 
   @Test func configHooksLayerDaemonGlobsAndExactSections() throws {
-    let config = try DaemonConfig.parse([
-      ConfigEntry(section: "daemon", key: "on_increase", value: "paplay bell.oga", line: 2),
-      ConfigEntry(section: "daemon", key: "on_zero", value: "notify-send done", line: 3),
-      ConfigEntry(section: "channel app:*", key: "on_increase", value: "app-sound", line: 5),
-      ConfigEntry(section: "channel app:quiet", key: "on_increase", value: "", line: 7),
-      ConfigEntry(section: "daemon", key: "hook_interval_ms", value: "250", line: 8),
-      ConfigEntry(section: "daemon", key: "hook_timeout_ms", value: "2000", line: 9),
-      ConfigEntry(section: "daemon", key: "hooks_when_muted", value: "yes", line: 10),
-      ConfigEntry(section: "daemon", key: "dnd_badges", value: "dim", line: 11),
-    ], file: "badged.conf")
+    let config = try DaemonConfig.parse(
+      [
+        ConfigEntry(section: "daemon", key: "on_increase", value: "paplay bell.oga", line: 2),
+        ConfigEntry(section: "daemon", key: "on_zero", value: "notify-send done", line: 3),
+        ConfigEntry(section: "channel app:*", key: "on_increase", value: "app-sound", line: 5),
+        ConfigEntry(section: "channel app:quiet", key: "on_increase", value: "", line: 7),
+        ConfigEntry(section: "daemon", key: "hook_interval_ms", value: "250", line: 8),
+        ConfigEntry(section: "daemon", key: "hook_timeout_ms", value: "2000", line: 9),
+        ConfigEntry(section: "daemon", key: "hooks_when_muted", value: "yes", line: 10),
+        ConfigEntry(section: "daemon", key: "dnd_badges", value: "dim", line: 11),
+        ConfigEntry(section: "daemon", key: "hooks_max_running", value: "1024", line: 12),
+      ], file: "badged.conf")
     #expect(config.hooks(for: name("mail")).command(for: .increase)?.words == ["paplay", "bell.oga"])
     #expect(config.hooks(for: name("app:x")).command(for: .increase)?.words == ["app-sound"])
     #expect(config.hooks(for: name("app:x")).command(for: .zero)?.words == ["notify-send", "done"])
     #expect(config.hooks(for: name("app:quiet")).command(for: .increase) == nil, "an empty line turns it off")
     #expect(config.hooks(for: name("mail")).command(for: .pulseEnd) == nil)
     #expect(config.hookIntervalMs == 250 && config.hookTimeoutMs == 2000 && config.hooksWhenMuted)
+    #expect(config.hooksMaxRunning == 1024 && DaemonConfig().hooksMaxRunning == 8)
     #expect(config.dndBadges == .dim)
     #expect(DaemonConfig().hookIntervalMs == 1000 && DaemonConfig().hookTimeoutMs == 10_000)
     #expect(!DaemonConfig().hooksWhenMuted && DaemonConfig().dndBadges == .hide)
@@ -73,7 +76,7 @@ import Testing
 /// When hook runs start: one per channel and event at a time, coalesced, rate-limited.
 @Suite struct HookSchedulerTests {
   var clock = ManualClock()
-  var scheduler = HookScheduler(intervalMs: 1000)
+  var scheduler = HookScheduler(intervalMs: 1000, maxRunning: 8)
 
   func run(_ channel: String = "mail", _ event: HookEvent = .increase, count: Int, previous: Int) -> HookRun {
     HookRun(channel: name(channel), event: event, count: count, previous: previous, label: String(count))
@@ -96,7 +99,8 @@ import Testing
     #expect(scheduler.nextDeadline == clock.now - 5000 + 1_000_000)
     clock.advance(ms: 995)
     let started = scheduler.due(now: clock.now)
-    #expect(started == [run(count: 10_000, previous: 1)], "the latest count, the count before the first coalesced change")
+    #expect(
+      started == [run(count: 10_000, previous: 1)], "the latest count, the count before the first coalesced change")
     #expect(started.first?.delta == 9999)
     #expect(scheduler.pendingCount == 0 && scheduler.nextDeadline == nil)
   }
@@ -117,7 +121,8 @@ import Testing
     clock.advance(ms: 10)
     #expect(scheduler.request(run("mail", .decrease, count: 0, previous: 1), now: clock.now) == nil)
     #expect(scheduler.request(run("mail", .zero, count: 0, previous: 1), now: clock.now) == nil)
-    #expect(scheduler.request(run("chat", count: 1, previous: 0), now: clock.now) != nil, "another channel has its own limit")
+    #expect(
+      scheduler.request(run("chat", count: 1, previous: 0), now: clock.now) != nil, "another channel has its own limit")
     clock.advance(ms: 990)
     #expect(scheduler.due(now: clock.now).map(\.event) == [.decrease], "one start per interval")
     clock.advance(ms: 999)
@@ -127,7 +132,7 @@ import Testing
   }
 
   @Test mutating func aZeroIntervalOnlyWaitsForTheRun() {
-    var scheduler = HookScheduler(intervalMs: 0)
+    var scheduler = HookScheduler(intervalMs: 0, maxRunning: 8)
     #expect(scheduler.request(run(count: 1, previous: 0), now: clock.now) != nil)
     #expect(scheduler.request(run(count: 2, previous: 1), now: clock.now) == nil)
     scheduler.finished(HookKey(channel: name("mail"), event: .increase))
@@ -143,11 +148,111 @@ import Testing
     #expect(scheduler.due(now: clock.now).isEmpty)
   }
 
+  func key(_ channel: String, _ event: HookEvent = .increase) -> HookKey {
+    HookKey(channel: name(channel), event: event)
+  }
+
+  @Test mutating func atMostMaxRunningAtOnceTheOthersStartAsRunsEnd() {
+    var scheduler = HookScheduler(intervalMs: 0, maxRunning: 2)
+    #expect(scheduler.request(run("a", count: 1, previous: 0), now: clock.now) != nil)
+    #expect(scheduler.request(run("b", count: 1, previous: 0), now: clock.now) != nil)
+    #expect(scheduler.request(run("c", count: 1, previous: 0), now: clock.now) == nil)
+    #expect(scheduler.request(run("d", count: 1, previous: 0), now: clock.now) == nil)
+    #expect(scheduler.runningCount == 2 && scheduler.pendingCount == 2)
+    #expect(scheduler.due(now: clock.now).isEmpty, "no place is free")
+    #expect(scheduler.nextDeadline == nil, "waiting for a place is waiting for an end, not a time")
+    scheduler.finished(key("a"))
+    #expect(scheduler.due(now: clock.now).map(\.channel) == [name("c")])
+    scheduler.finished(key("b"))
+    scheduler.finished(key("c"))
+    #expect(scheduler.due(now: clock.now).map(\.channel) == [name("d")], "one left")
+    #expect(scheduler.runningCount == 1 && scheduler.pendingCount == 0)
+  }
+
+  @Test mutating func waitingRunsStartInTheOrderTheyBecameFreeAndAMergeKeepsItsPlace() {
+    var scheduler = HookScheduler(intervalMs: 0, maxRunning: 1)
+    _ = scheduler.request(run("a", count: 1, previous: 0), now: clock.now)
+    _ = scheduler.request(run("b", count: 1, previous: 0), now: clock.now)
+    _ = scheduler.request(run("c", count: 1, previous: 0), now: clock.now)
+    // a changes again while it runs: that run waits for a's end, behind b and c.
+    _ = scheduler.request(run("a", count: 2, previous: 1), now: clock.now)
+    // b changes while it waits: merged, in its place.
+    _ = scheduler.request(run("b", count: 5, previous: 1), now: clock.now)
+    var order: [HookRun] = []
+    for running in ["a", "b", "c", "a"] {
+      scheduler.finished(key(running))
+      order += scheduler.due(now: clock.now)
+    }
+    #expect(
+      order == [run("b", count: 5, previous: 0), run("c", count: 1, previous: 0), run("a", count: 2, previous: 1)])
+  }
+
+  @Test mutating func aLowerBoundStartsNothingUntilRunsUnderWayFallBelowIt() {
+    var scheduler = HookScheduler(intervalMs: 0, maxRunning: 3)
+    for channel in ["a", "b", "c", "d"] { _ = scheduler.request(run(channel, count: 1, previous: 0), now: clock.now) }
+    scheduler.maxRunning = 1
+    scheduler.finished(key("a"))
+    #expect(scheduler.due(now: clock.now).isEmpty, "b and c still run")
+    scheduler.finished(key("b"))
+    #expect(scheduler.due(now: clock.now).isEmpty, "c still runs")
+    scheduler.finished(key("c"))
+    #expect(scheduler.due(now: clock.now).map(\.channel) == [name("d")])
+  }
+
+  @Test mutating func aRunWaitingForAPlaceStillKeepsItsChannelsInterval() {
+    var scheduler = HookScheduler(intervalMs: 1000, maxRunning: 1)
+    _ = scheduler.request(run("a", count: 1, previous: 0), now: clock.now)
+    _ = scheduler.request(run("b", count: 1, previous: 0), now: clock.now)
+    scheduler.finished(key("a"))
+    #expect(scheduler.due(now: clock.now).map(\.channel) == [name("b")])
+    // a's decrease comes 10 ms after a started: it waits for a's interval, then for a place.
+    clock.advance(ms: 10)
+    #expect(scheduler.request(run("a", .decrease, count: 0, previous: 1), now: clock.now) == nil)
+    #expect(scheduler.nextDeadline == clock.now - 10_000 + 1_000_000)
+    clock.advance(ms: 990)
+    #expect(scheduler.due(now: clock.now).isEmpty, "b still runs")
+    #expect(scheduler.nextDeadline == nil)
+    scheduler.finished(key("b"))
+    #expect(scheduler.due(now: clock.now).map(\.event) == [.decrease])
+  }
+
+  /// 10,000 changes over 1,000 channels, round robin, with room for 16 runs: never more than
+  /// 16 run at once, the earliest waiting runs start first, and every channel's last change
+  /// runs (coalesced).
+  @Test mutating func aFloodStaysWithinTheBoundAndEveryChannelsLastChangeRuns() {
+    var scheduler = HookScheduler(intervalMs: 0, maxRunning: 16)
+    var running: [HookRun] = []
+    var lastRun: [ChannelName: Int] = [:]
+    var most = 0
+    func started(_ runs: [HookRun]) {
+      running += runs
+      for run in runs { lastRun[run.channel] = run.count }
+      most = max(most, scheduler.runningCount)
+    }
+    for n in 0..<10_000 {
+      let channel = "c\(n % 1000)"
+      let count = n / 1000 + 1
+      if let run = scheduler.request(run(channel, count: count, previous: count - 1), now: clock.now) { started([run]) }
+      if n % 7 == 0, !running.isEmpty {  // runs end now and then during the flood
+        scheduler.finished(running.removeFirst().key)
+        started(scheduler.due(now: clock.now))
+      }
+    }
+    while !running.isEmpty {
+      scheduler.finished(running.removeFirst().key)
+      started(scheduler.due(now: clock.now))
+    }
+    #expect(most == 16)
+    #expect(scheduler.pendingCount == 0)
+    #expect(lastRun.count == 1000 && lastRun.values.allSatisfy { $0 == 10 }, "every channel ran with its last count")
+  }
+
   /// Whether any channel can run a hook: an empty command runs nothing.
   @Test func aConfigHasHooksOnlyWhenSomeCommandIsNotEmpty() throws {
     func config(_ entries: [(String, String, String)]) throws -> DaemonConfig {
       try DaemonConfig.parse(
-        entries.enumerated().map { ConfigEntry(section: $1.0, key: $1.1, value: $1.2, line: $0 + 1) }, file: "badged.conf")
+        entries.enumerated().map { ConfigEntry(section: $1.0, key: $1.1, value: $1.2, line: $0 + 1) },
+        file: "badged.conf")
     }
     #expect(try config([]).hasHooks == false)
     #expect(try config([("daemon", "on_zero", "")]).hasHooks == false)

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 @Suite struct LabelTests {
   /// count, max_label, style, the label the spec gives.

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 @Suite struct PulseQueueTests {
   @Test func startsEmpty() {

@@ -74,7 +74,10 @@ private final class KeptLines: LogSink, @unchecked Sendable {
   @Test func belowTheLoggersLevelNothingIsCountedOrBuilt() {
     let log = warnings(level: .error)
     var built = 0
-    let message = { () -> String in built += 1; return "x" }
+    let message = { () -> String in
+      built += 1
+      return "x"
+    }
     // Called outside #expect, which evaluates the arguments it shows.
     let first = log.log(.warning, full, now: 0, message())
     let second = log.log(.warning, full, now: 1, message())

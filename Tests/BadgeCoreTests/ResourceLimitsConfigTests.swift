@@ -20,9 +20,11 @@ import Testing
       ("limits", "max_watch_patterns", "3"), ("limits", "max_unsent_bytes", "65536"),
       ("limits", "line_timeout_ms", "100"), ("limits", "send_timeout_ms", "3600000"),
     ]).limits
-    #expect(limits == ResourceLimits(
-      maxClients: 10, maxChannels: 20, maxWatchPatterns: 3, maxUnsentBytes: 65_536,
-      lineTimeoutMs: 100, sendTimeoutMs: 3_600_000))
+    #expect(
+      limits
+        == ResourceLimits(
+          maxClients: 10, maxChannels: 20, maxWatchPatterns: 3, maxUnsentBytes: 65_536,
+          lineTimeoutMs: 100, sendTimeoutMs: 3_600_000))
   }
 
   @Test(arguments: ResourceLimits.Key.allCases)
@@ -31,16 +33,21 @@ import Testing
       #expect(try DaemonConfigTests.parse([("limits", key.rawValue, String(value))]).limits[key] == value)
     }
     for value in [key.range.lowerBound - 1, key.range.upperBound + 1] {
-      #expect(DaemonConfigTests.failure([("limits", key.rawValue, String(value))])
-        == "badged.conf:2: Invalid value '\(value)' for \(key.rawValue): expected a number from \(key.range.lowerBound) to \(key.range.upperBound)")
+      #expect(
+        DaemonConfigTests.failure([("limits", key.rawValue, String(value))])
+          == "badged.conf:2: Invalid value '\(value)' for \(key.rawValue): expected a number from \(key.range.lowerBound) to \(key.range.upperBound)"
+      )
     }
-    #expect(DaemonConfigTests.failure([("limits", key.rawValue, "many")])
-      == "badged.conf:2: Invalid value 'many' for \(key.rawValue): expected a whole number")
+    #expect(
+      DaemonConfigTests.failure([("limits", key.rawValue, "many")])
+        == "badged.conf:2: Invalid value 'many' for \(key.rawValue): expected a whole number")
   }
 
   @Test func anUnknownKeyNamesTheKnownOnes() {
-    #expect(DaemonConfigTests.failure([("limits", "max_cients", "5")])
-      == "badged.conf:2: Unknown key 'max_cients' in [limits]; expected one of max_clients, max_channels, max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms")
+    #expect(
+      DaemonConfigTests.failure([("limits", "max_cients", "5")])
+        == "badged.conf:2: Unknown key 'max_cients' in [limits]; expected one of max_clients, max_channels, max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms"
+    )
   }
 
   @Test func noLimitCanBeSwitchedOff() {

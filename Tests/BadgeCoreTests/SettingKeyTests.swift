@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 @Suite struct SettingKeyTests {
   /// Why `body` refused its value, or `nil` when it did not.
@@ -13,7 +14,10 @@ import Testing
   }
 
   @Test func keysAreTheConfigFileWords() {
-    #expect(SettingKey.allCases.map(\.rawValue) == ["max_label", "style", "pulse_ms", "muted", "badge", "dnd", "step", "export"])
+    #expect(
+      SettingKey.allCases.map(\.rawValue) == [
+        "max_label", "style", "pulse_ms", "muted", "badge", "dnd", "step", "export",
+      ])
   }
 
   @Test(arguments: [
@@ -55,10 +59,14 @@ import Testing
     try SettingKey.pulseMs.parse("3600000", into: &override)
     #expect(override == SettingsOverride(maxLabel: 2_147_483_647, pulseMs: 3_600_000))
     #expect(reason { try SettingKey.maxLabel.parse("0", into: &override) } == "expected a number from 1 to 2147483647")
-    #expect(reason { try SettingKey.maxLabel.parse("2147483648", into: &override) } == "expected a number from 1 to 2147483647")
-    #expect(reason { try SettingKey.pulseMs.parse("3600001", into: &override) } == "expected a number from 0 to 3600000")
+    #expect(
+      reason { try SettingKey.maxLabel.parse("2147483648", into: &override) }
+        == "expected a number from 1 to 2147483647")
+    #expect(
+      reason { try SettingKey.pulseMs.parse("3600001", into: &override) } == "expected a number from 0 to 3600000")
     #expect(reason { try SettingKey.style.parse("Dot", into: &override) } == "expected 'count' or 'dot'")
-    #expect(override == SettingsOverride(maxLabel: 2_147_483_647, pulseMs: 3_600_000), "a refused value changes nothing")
+    #expect(
+      override == SettingsOverride(maxLabel: 2_147_483_647, pulseMs: 3_600_000), "a refused value changes nothing")
   }
 
   @Test(arguments: [
@@ -75,7 +83,10 @@ import Testing
 
   @Test func formatWritesWhatParseReads() throws {
     let settings = ChannelSettings(maxLabel: 9, style: .dot, pulseMs: 250, muted: true, export: "org.example.app")
-    #expect(SettingKey.allCases.map { $0.format(settings) } == ["9", "dot", "250", "yes", "count", "obey", "1", "org.example.app"])
+    #expect(
+      SettingKey.allCases.map { $0.format(settings) } == [
+        "9", "dot", "250", "yes", "count", "obey", "1", "org.example.app",
+      ])
     #expect(SettingKey.muted.format(.defaults) == "no")
     var override = SettingsOverride()
     for key in SettingKey.allCases { try key.parse(key.format(settings), into: &override) }
@@ -87,14 +98,17 @@ import Testing
     #expect(SettingsOverride().isEmpty)
     #expect(!SettingsOverride(muted: false).isEmpty)
     #expect(SettingsOverride().applied(to: base) == base)
-    #expect(SettingsOverride(maxLabel: 5).applied(to: base) == ChannelSettings(maxLabel: 5, style: .count, pulseMs: 3000, muted: false))
+    #expect(
+      SettingsOverride(maxLabel: 5).applied(to: base)
+        == ChannelSettings(maxLabel: 5, style: .count, pulseMs: 3000, muted: false))
     let merged = SettingsOverride(maxLabel: 5, style: .dot).merged(with: SettingsOverride(maxLabel: 7, muted: true))
     #expect(merged == SettingsOverride(maxLabel: 7, style: .dot, muted: true))
   }
 
   /// Settings that differ from the defaults in every key.
   static let elsewhere = ChannelSettings(
-    maxLabel: 9, style: .dot, pulseMs: 250, muted: true, badge: .unseen, dnd: .ignore, step: 4, export: "org.example.app")
+    maxLabel: 9, style: .dot, pulseMs: 250, muted: true, badge: .unseen, dnd: .ignore, step: 4,
+    export: "org.example.app")
 
   /// Each key's description reaches its own fields and no other: parsing, `applied`,
   /// `merged`, reset, its place among an override's values and `[daemon]`-style parsing into
@@ -105,7 +119,8 @@ import Testing
     try key.parse(key.format(Self.elsewhere), into: &override)
     let applied = override.applied(to: .defaults)
     for other in SettingKey.allCases {
-      #expect(other.format(applied) == (other == key ? other.format(Self.elsewhere) : other.format(.defaults)), "\(other)")
+      #expect(
+        other.format(applied) == (other == key ? other.format(Self.elsewhere) : other.format(.defaults)), "\(other)")
     }
     #expect(override.values.map(\.key) == [key])
     #expect(SettingsOverride.empty.merged(with: override) == override)

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `step`: what a client's stepper changes a channel's count by, set like every other channel
 /// setting (config sections, exact and glob; `CONFIGURE`).
@@ -57,6 +58,8 @@ import Testing
     let config = SettingsOverride(step: 5)
     #expect(config.merged(with: SettingsOverride(muted: true)).step == 5)
     #expect(config.merged(with: SettingsOverride(step: 2)).step == 2)
-    #expect(SettingsOverride(step: 7).applied(to: .defaults) == ChannelSettings(maxLabel: 99, style: .count, pulseMs: 3000, muted: false, step: 7))
+    #expect(
+      SettingsOverride(step: 7).applied(to: .defaults)
+        == ChannelSettings(maxLabel: 99, style: .count, pulseMs: 3000, muted: false, step: 7))
   }
 }

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Do-not-disturb and pulses on demand, driven by a clock the test moves.
 @Suite struct StoreAttentionTests {

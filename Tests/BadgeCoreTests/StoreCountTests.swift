@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Counts, their limits and the sequence number.
 @Suite struct StoreCountTests {
@@ -151,7 +152,9 @@ import Testing
 
   @Test func mutingToWhatTheConfigSaysLeavesNoOverride() throws {
     var config = DaemonConfig()
-    config.sections = [ChannelSection(pattern: ChannelPattern("quiet")!, override: SettingsOverride(muted: true), line: 1)]
+    config.sections = [
+      ChannelSection(pattern: ChannelPattern("quiet")!, override: SettingsOverride(muted: true), line: 1)
+    ]
     let store = Store(config: config)
     #expect(store.channel(named: name("quiet")).settings.muted)
     let mute = apply(.mute, "quiet", on: store)

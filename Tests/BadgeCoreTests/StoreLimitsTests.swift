@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Forgetting idle channels and `[limits] max_channels`.
 @Suite struct StoreLimitsTests {
@@ -7,7 +8,8 @@ import Testing
     var config = DaemonConfig()
     config.limits.maxChannels = maxChannels
     for text in sections {
-      config.sections.append(ChannelSection(pattern: ChannelPattern(text)!, override: SettingsOverride(muted: true), line: 1))
+      config.sections.append(
+        ChannelSection(pattern: ChannelPattern(text)!, override: SettingsOverride(muted: true), line: 1))
     }
     return Store(config: config)
   }
@@ -48,10 +50,10 @@ import Testing
     let store = Self.store(maxChannels: 3, sections: "ci")
     apply(.increment(1), "a", on: store)
     apply(.increment(1), "b", on: store)
-    #expect(throws: Store.MutationError.full(limit: 3)) {
+    #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[limits] max_channels"))) {
       try store.apply(.increment(1), to: name("c"), now: 0)
     }
-    #expect(throws: Store.MutationError.full(limit: 3)) {
+    #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[limits] max_channels"))) {
       try store.apply(.mute, to: name("c"), now: 0)
     }
     #expect(store.seq == 2)
@@ -73,7 +75,7 @@ import Testing
     config.limits.maxChannels = 1
     store.reconfigure(config) { _ in }
     #expect(store.channels.map(\.name.description).sorted() == ["a", "news"], "ci had only its section")
-    #expect(throws: Store.MutationError.full(limit: 1)) {
+    #expect(throws: Store.MutationError.full(ChannelLimit(1, key: "[limits] max_channels"))) {
       try store.apply(.increment(1), to: name("b"), now: 0)
     }
     #expect(apply(.increment(1), "a", on: store).channel.count == 2, "what is kept still changes")
@@ -85,5 +87,75 @@ import Testing
     store.restore(name: name("kept"), count: 2, override: SettingsOverride(), seq: 8)
     #expect(store.channels.map(\.name.description) == ["kept"])
     #expect(store.seq == 8)
+  }
+
+  /// A store whose clients may keep 2 channels, the LauncherEntry bridge 3 and the
+  /// notification count 1.
+  static func pooledStore() -> Store {
+    var config = DaemonConfig()
+    config.limits.maxChannels = 2
+    config.bridge.maxChannels = 3
+    config.notifications.maxChannels = 1
+    return Store(config: config)
+  }
+
+  @Test func theBridgesChannelsAreCountedApartFromTheClients() throws {
+    let store = Self.pooledStore()
+    for app in ["app:a", "app:b", "app:c"] { apply(.increment(1), app, on: store) }
+    #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[bridge] max_channels"))) {
+      try store.apply(.increment(1), to: name("app:d"), now: 0)
+    }
+    apply(.increment(1), "notify:x", on: store)
+    #expect(throws: Store.MutationError.full(ChannelLimit(1, key: "[notifications] max_channels"))) {
+      try store.apply(.increment(1), to: name("notify:y"), now: 0)
+    }
+    // The bridges' channels took none of the clients' room.
+    apply(.increment(1), "mail", on: store)
+    apply(.increment(1), "ci", on: store)
+    #expect(throws: Store.MutationError.full(ChannelLimit(2, key: "[limits] max_channels"))) {
+      try store.apply(.increment(1), to: name("news"), now: 0)
+    }
+    #expect(store.channels.count == 6)
+    #expect([store.pooled[.clients], store.pooled[.launcherEntry], store.pooled[.notifications]] == [2, 3, 1])
+    // Forgetting one makes room in its own pool only.
+    apply(.set(0), "app:a", on: store)
+    #expect(throws: Store.MutationError.full(ChannelLimit(2, key: "[limits] max_channels"))) {
+      try store.apply(.increment(1), to: name("news"), now: 0)
+    }
+    #expect(apply(.increment(1), "app:d", on: store).changed)
+  }
+
+  @Test(arguments: [
+    ("app:x", ChannelPool.launcherEntry), ("notify:x", .notifications), ("mail", .clients),
+    ("apps", .clients), ("notify", .clients), ("x:app:", .clients),
+  ])
+  func aChannelsPoolIsReadFromItsName(_ text: String, _ pool: ChannelPool) {
+    #expect(ChannelPool(of: name(text)) == pool)
+  }
+
+  /// Channels come back from disk without their maker: their names put them in their pools, so
+  /// a restart gives the bridge no new room and takes none from clients.
+  @Test func restoredChannelsCountInTheirPools() throws {
+    let store = Self.pooledStore()
+    for i in 0..<5 {
+      store.restore(name: name("app:old\(i)"), count: 1, override: SettingsOverride(), seq: UInt64(i + 1))
+    }
+    #expect(store.pooled[.launcherEntry] == 5, "recovery keeps what was saved, past a lower limit too")
+    #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[bridge] max_channels"))) {
+      try store.apply(.increment(1), to: name("app:new"), now: 0)
+    }
+    apply(.increment(1), "mail", on: store)
+    apply(.increment(1), "ci", on: store)
+    #expect(store.pooled[.clients] == 2)
+  }
+
+  @Test func undoingANewChannelGivesItsRoomBack() throws {
+    let store = Self.pooledStore()
+    store.keepsUndo = true
+    apply(.increment(1), "app:a", on: store)
+    apply(.increment(1), "mail", on: store)
+    store.undoChanges()
+    #expect(store.channels.isEmpty)
+    #expect([store.pooled[.clients], store.pooled[.launcherEntry]] == [0, 0])
   }
 }

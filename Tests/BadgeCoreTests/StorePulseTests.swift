@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Pulse windows, driven by a clock the test moves.
 @Suite struct StorePulseTests {
@@ -74,7 +75,9 @@ import Testing
     #expect(pulseLeft("mail") == 2000)
   }
 
-  @Test(arguments: [Store.Mutation.set(0), .decrement(5), .mute, .configure(set: SettingsOverride(muted: true), reset: [])])
+  @Test(arguments: [
+    Store.Mutation.set(0), .decrement(5), .mute, .configure(set: SettingsOverride(muted: true), reset: []),
+  ])
   mutating func reachingZeroOrMutingEndsTheWindow(_ mutation: Store.Mutation) throws {
     apply(.increment(5), "mail", on: store, at: clock.now)
     clock.advance(ms: 100)

@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// Settings over the socket and from the config, listing, reloads and recovery.
 @Suite struct StoreSettingsTests {
@@ -63,7 +64,9 @@ import Testing
   }
 
   @Test func listedHoldsChannelsWithACountOrASettingByName() {
-    let store = Store(config: Self.config(Self.section("zeta", SettingsOverride(style: .dot)), Self.section("app:*", SettingsOverride(muted: true))))
+    let store = Store(
+      config: Self.config(
+        Self.section("zeta", SettingsOverride(style: .dot)), Self.section("app:*", SettingsOverride(muted: true))))
     apply(.increment(1), "mail", on: store)
     apply(.increment(1), "Chat", on: store)
     apply(.increment(1), "gone", on: store)
@@ -77,7 +80,9 @@ import Testing
   }
 
   @Test func exactSectionsCreateTheirChannelsAndGlobsDoNot() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("app:*", SettingsOverride(muted: true))))
+    let store = Store(
+      config: Self.config(
+        Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("app:*", SettingsOverride(muted: true))))
     #expect(store.channels.map(\.name) == [name("mail")])
     let mail = store.channel(named: name("mail"))
     #expect(mail.count == 0)
@@ -100,7 +105,9 @@ import Testing
 
     var next = DaemonConfig()
     next.defaults.maxLabel = 20
-    next.sections = [Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("chat", SettingsOverride(style: .dot))]
+    next.sections = [
+      Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("chat", SettingsOverride(style: .dot)),
+    ]
     var changed: [Channel] = []
     store.reconfigure(next) { changed.append($0) }
 
@@ -176,9 +183,15 @@ import Testing
     apply(.mute, "chat", on: store, at: 1_000_000)
     apply(.increment(120), "chat", on: store, at: 1_000_000)
     let mail = store.channel(named: name("mail")).snapshot(at: 2_000_000)
-    #expect(mail == ChannelSnapshot(channel: "mail", count: 3, label: "•", dot: true, pulseMs: 2000, muted: false, seq: 1))
+    #expect(
+      mail
+        == ChannelSnapshot(
+          channel: "mail", count: 3, label: "•", dot: true, pulseMs: 2000, muted: false, seq: 1, total: 3))
     let chat = store.channel(named: name("chat")).snapshot(at: 2_000_000)
-    #expect(chat == ChannelSnapshot(channel: "chat", count: 120, label: "99+", dot: false, pulseMs: 0, muted: true, seq: 3))
+    #expect(
+      chat
+        == ChannelSnapshot(
+          channel: "chat", count: 120, label: "99+", dot: false, pulseMs: 0, muted: true, seq: 3, total: 120))
     #expect(chat.online)
   }
 }

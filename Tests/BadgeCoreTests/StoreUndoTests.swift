@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `Store.undoChanges`: the changes the disk refused are taken back exactly.
 @Suite struct StoreUndoTests {

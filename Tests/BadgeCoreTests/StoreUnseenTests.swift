@@ -1,5 +1,6 @@
-@testable import BadgeCore
 import Testing
+
+@testable import BadgeCore
 
 /// `unseen`: the arrivals since a channel was last seen, in every request that moves a count.
 @Suite struct StoreUnseenTests {
@@ -16,15 +17,15 @@ import Testing
 
   @Test func seenZeroesItAndKeepsTheCount() {
     apply(.increment(4), "mail", on: store)
-    let outcome = apply(.seen, "mail", on: store)
+    let outcome = apply(.seen(upTo: .max), "mail", on: store)
     #expect(outcome.changed && outcome.channel.count == 4 && outcome.channel.unseen == 0)
     #expect(outcome.channel.seq == 2, "SEEN is a change: it persists")
-    #expect(!apply(.seen, "mail", on: store).changed, "seen again: nothing to change")
+    #expect(!apply(.seen(upTo: .max), "mail", on: store).changed, "seen again: nothing to change")
   }
 
   @Test func seenThenIncreaseShowsExactlyTheNewArrivals() {
     apply(.increment(4), "mail", on: store)
-    apply(.seen, "mail", on: store)
+    apply(.seen(upTo: .max), "mail", on: store)
     apply(.increment(1), "mail", on: store)
     #expect(store.channel(named: name("mail")).count == 5)
     #expect(unseen("mail") == 1)
@@ -32,7 +33,7 @@ import Testing
 
   @Test func decreasesLowerItToAtMostTheNewCount() {
     apply(.increment(5), "mail", on: store)
-    apply(.seen, "mail", on: store)
+    apply(.seen(upTo: .max), "mail", on: store)
     apply(.increment(2), "mail", on: store)  // count 7, unseen 2
     apply(.decrement(3), "mail", on: store)  // count 4: unseen stays 2
     #expect(unseen("mail") == 2)
@@ -45,7 +46,7 @@ import Testing
   @Test func setLowersItAndARiseAddsTheRise() {
     apply(.set(6), "mail", on: store)
     #expect(unseen("mail") == 6, "a rise by SET is an increase")
-    apply(.seen, "mail", on: store)
+    apply(.seen(upTo: .max), "mail", on: store)
     apply(.set(8), "mail", on: store)
     #expect(unseen("mail") == 2)
     apply(.set(1), "mail", on: store)
@@ -62,7 +63,7 @@ import Testing
 
   @Test func settingsLeaveIt() {
     apply(.increment(3), "mail", on: store)
-    apply(.seen, "mail", on: store)
+    apply(.seen(upTo: .max), "mail", on: store)
     apply(.mute, "mail", on: store)
     apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), "mail", on: store)
     #expect(unseen("mail") == 0)
@@ -73,7 +74,7 @@ import Testing
     apply(.increment(2), "b", on: store)
     apply(.increment(1), "a", on: store)
     apply(.increment(1), "c", on: store)
-    apply(.seen, "c", on: store)
+    apply(.seen(upTo: .max), "c", on: store)
     var seen: [(String, Int, Int)] = []
     store.seeAll(now: 0) { seen.append(($0.channel.name.description, $0.channel.count, $0.previousCount)) }
     #expect(seen.map(\.0) == ["a", "b"])
@@ -85,7 +86,7 @@ import Testing
     apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), "mail", on: store)
     apply(.increment(4), "mail", on: store)
     #expect(store.channel(named: name("mail")).label == "4")
-    apply(.seen, "mail", on: store)
+    apply(.seen(upTo: .max), "mail", on: store)
     #expect(store.channel(named: name("mail")).label == Label.quietDot)
     apply(.increment(1), "mail", on: store)
     #expect(store.channel(named: name("mail")).label == "1")

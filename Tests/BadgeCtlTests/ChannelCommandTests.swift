@@ -1,6 +1,7 @@
-@testable import BadgeCtl
 import BadgeCore
 import Testing
+
+@testable import BadgeCtl
 
 /// `get`, `mute`, `unmute`, `clear`, `seen`, `configure`, `open`, `list`, `reload` and `ping`.
 @Suite struct ChannelCommandTests {
@@ -40,35 +41,43 @@ import Testing
     #expect(parse(["ping"], as: PingCommand.self)?.request == ["PING"])
   }
 
-  @Test(arguments: [
-    (["get", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "get"),
-    (["get"], "Missing expected argument '<channel>'", "get"),
-    (["unmute", "-"], "Invalid channel name '-'; \(namingRule)", "unmute"),
-    (["clear"], "Missing expected argument '<channel>' (or --all)", "clear"),
-    (["seen"], "Missing expected argument '<channel>' (or --all)", "seen"),
-    (["clear", "mail", "--all"], "Give a channel or --all, not both", "clear"),
-    (["clear", "a/b", "--all"], "Give a channel or --all, not both", "clear"),
-    (["seen", "--all", "mail"], "Give a channel or --all, not both", "seen"),
-    (["clear", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "clear"),
-    (["clear", "mail", "extra"], "Unexpected argument 'extra'", "clear"),
-    (["configure", "mail", "style"], "Expected <key>=<value>, got 'style'", "configure"),
-    (["configure", "mail", ""], "Expected <key>=<value>, got ''", "configure"),
-    (["configure", "mail", "style=dot", "max_label"], "Expected <key>=<value>, got 'max_label'", "configure"),
-    (["configure", "a/b", "style=dot"], "Invalid channel name 'a/b'; \(namingRule)", "configure"),
-    // A blank or a control character would make a second request on the daemon's side.
-    (["configure", "mail", "style=dot max_label=9"],
-     "Invalid argument 'style=dot max_label=9'; arguments hold no spaces or control characters", "configure"),
-    (["configure", "mail", "style=count\nINCR\tinjected\t5"],
-     "Invalid argument 'style=count\\nINCR\\tinjected\\t5'; arguments hold no spaces or control characters", "configure"),
-    (["configure", "mail", "style=dot\u{7F}"],
-     "Invalid argument 'style=dot\\u{7F}'; arguments hold no spaces or control characters", "configure"),
-    (["open", "mail"], "Only app: and notify: channels have an app to open, not 'mail'", "open"),
-    (["open", "app:"], "Only app: and notify: channels have an app to open, not 'app:'", "open"),
-    (["open", "ci:app:x"], "Only app: and notify: channels have an app to open, not 'ci:app:x'", "open"),
-    (["open", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "open"),
-    (["reload", "--format", "json"], "Unknown option '--format'", "reload"),
-    (["ping", "--format", "json"], "Unknown option '--format'", "ping"),
-  ] as [([String], String, String)])
+  @Test(
+    arguments: [
+      (["get", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "get"),
+      (["get"], "Missing expected argument '<channel>'", "get"),
+      (["unmute", "-"], "Invalid channel name '-'; \(namingRule)", "unmute"),
+      (["clear"], "Missing expected argument '<channel>' (or --all)", "clear"),
+      (["seen"], "Missing expected argument '<channel>' (or --all)", "seen"),
+      (["clear", "mail", "--all"], "Give a channel or --all, not both", "clear"),
+      (["clear", "a/b", "--all"], "Give a channel or --all, not both", "clear"),
+      (["seen", "--all", "mail"], "Give a channel or --all, not both", "seen"),
+      (["clear", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "clear"),
+      (["clear", "mail", "extra"], "Unexpected argument 'extra'", "clear"),
+      (["configure", "mail", "style"], "Expected <key>=<value>, got 'style'", "configure"),
+      (["configure", "mail", ""], "Expected <key>=<value>, got ''", "configure"),
+      (["configure", "mail", "style=dot", "max_label"], "Expected <key>=<value>, got 'max_label'", "configure"),
+      (["configure", "a/b", "style=dot"], "Invalid channel name 'a/b'; \(namingRule)", "configure"),
+      // A blank or a control character would make a second request on the daemon's side.
+      (
+        ["configure", "mail", "style=dot max_label=9"],
+        "Invalid argument 'style=dot max_label=9'; arguments hold no spaces or control characters", "configure"
+      ),
+      (
+        ["configure", "mail", "style=count\nINCR\tinjected\t5"],
+        "Invalid argument 'style=count\\nINCR\\tinjected\\t5'; arguments hold no spaces or control characters",
+        "configure"
+      ),
+      (
+        ["configure", "mail", "style=dot\u{7F}"],
+        "Invalid argument 'style=dot\\u{7F}'; arguments hold no spaces or control characters", "configure"
+      ),
+      (["open", "mail"], "Only app: and notify: channels have an app to open, not 'mail'", "open"),
+      (["open", "app:"], "Only app: and notify: channels have an app to open, not 'app:'", "open"),
+      (["open", "ci:app:x"], "Only app: and notify: channels have an app to open, not 'ci:app:x'", "open"),
+      (["open", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "open"),
+      (["reload", "--format", "json"], "Unknown option '--format'", "reload"),
+      (["ping", "--format", "json"], "Unknown option '--format'", "ping"),
+    ] as [([String], String, String)])
   func badValuesAreRefused(words: [String], message: String, command: String) {
     #expect(refusal(words) == usageError(message, of: command))
   }

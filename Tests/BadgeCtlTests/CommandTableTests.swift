@@ -1,5 +1,6 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// The table of commands that help, completions and the scanner share, and the command types
 /// it is made of.
@@ -7,7 +8,8 @@ import Testing
   /// One good line for each command, in the table's order. Reading one checks (in a debug
   /// build) that the command reads every option its spec declares.
   static let lines: [(String, [String], any Subcommand.Type)] = [
-    ("incr", ["mail"], IncrCommand.self), ("decr", ["mail"], DecrCommand.self), ("set", ["mail", "1"], SetCommand.self),
+    ("incr", ["mail"], IncrCommand.self), ("decr", ["mail"], DecrCommand.self),
+    ("set", ["mail", "1"], SetCommand.self),
     ("clear", ["--all"], ClearCommand.self), ("open", ["app:org.example.App"], OpenCommand.self),
     ("get", ["mail"], GetCommand.self), ("list", [], ListCommand.self), ("mute", ["mail"], MuteCommand.self),
     ("unmute", ["mail"], UnmuteCommand.self), ("configure", ["mail", "step=5"], ConfigureCommand.self),
@@ -41,31 +43,37 @@ import Testing
     #expect(choices.contains(#"get --format: ["plain", "json"]"#))
     #expect(choices.contains(#"stats --period: ["day", "week", "month", "year"]"#))
     #expect(choices.contains(#"stats --format: ["term", "json", "plain"]"#))
-    #expect(choices.contains(
-      #"watch --format: ["term", "waybar", "polybar", "i3blocks", "tmux", "eww", "json", "yambar", "plain", "frames"]"#))
+    #expect(
+      choices.contains(
+        #"watch --format: ["term", "waybar", "polybar", "i3blocks", "tmux", "eww", "json", "yambar", "plain", "frames"]"#
+      ))
   }
 
   @Test func aCommandsHelpIsMadeFromItsSpec() {
-    #expect(HelpText.command(IncrCommand.spec) == """
-      OVERVIEW: Add to a channel's count.
+    #expect(
+      HelpText.command(IncrCommand.spec) == """
+        OVERVIEW: Add to a channel's count.
 
-      Adds N (default 1) and starts the channel's pulse window. Prints the new state.
+        Adds N (default 1) and starts the channel's pulse window. Prints the new state.
 
-      USAGE: badgectl incr <channel> [<n>] [--format <format>]
+        USAGE: badgectl incr <channel> [<n>] [--format <format>] [--id <id>]
 
-      ARGUMENTS:
-        <channel>               A channel name: 1-64 characters from A-Z a-z 0-9 . _ -
-                                : starting with a letter or digit.
-        <n>                     How many to add, 1-2147483647. (default: 1)
+        ARGUMENTS:
+          <channel>               A channel name: 1-64 characters from A-Z a-z 0-9 . _ -
+                                  : starting with a letter or digit.
+          <n>                     How many to add, 1-2147483647. (default: 1)
 
-      OPTIONS:
-        --format <format>       plain (one line per channel) or json (one object per
-                                line). (default: plain)
-        --socket <path>         The daemon's socket. (default: $BADGED_SOCKET, else
-                                $XDG_RUNTIME_DIR/badged/badged.sock)
-        -h, --help              Show help information.
+        OPTIONS:
+          --format <format>       plain (one line per channel) or json (one object per
+                                  line). (default: plain)
+          --id <id>               An id for the request, 1-64 characters from A-Z a-z
+                                  0-9 . _ : -. Sent again with the same id (a retry), it
+                                  changes nothing and prints the state as it is.
+          --socket <path>         The daemon's socket. (default: $BADGED_SOCKET, else
+                                  $XDG_RUNTIME_DIR/badged/badged.sock)
+          -h, --help              Show help information.
 
-      """)
+        """)
     for spec in CommandSpec.all {
       #expect(HelpText.usage(spec) == Usage.lines[spec.name], "\(spec.name)")
     }

@@ -1,5 +1,6 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// `incr`, `decr`, `set` and `pulse`: a channel and a number.
 @Suite struct CountCommandTests {
@@ -33,28 +34,38 @@ import Testing
 
   static let largest = "expected a whole number from 1 to 2147483647"
 
-  @Test(arguments: [
-    (["incr", "mail", "0"], "Invalid number '0'; \(largest)", "incr"),
-    (["incr", "mail", "x"], "Invalid number 'x'; \(largest)", "incr"),
-    (["incr", "mail", "-1"], "Invalid number '-1'; \(largest)", "incr"),
-    (["incr", "mail", "1.5"], "Invalid number '1.5'; \(largest)", "incr"),
-    (["incr", "mail", "2147483648"], "Invalid number '2147483648'; \(largest)", "incr"),
-    (["incr", "mail", "99999999999999999999999"], "Invalid number '99999999999999999999999'; \(largest)", "incr"),
-    (["decr", "mail", "0"], "Invalid number '0'; \(largest)", "decr"),
-    (["set", "mail", "2147483648"], "Invalid number '2147483648'; expected a whole number from 0 to 2147483647", "set"),
-    (["set", "mail", "+1"], "Invalid number '+1'; expected a whole number from 0 to 2147483647", "set"),
-    (["incr", "bad name"], "Invalid channel name 'bad name'; \(namingRule)", "incr"),
-    (["incr", "a/b", "1"], "Invalid channel name 'a/b'; \(namingRule)", "incr"),
-    (["incr", ""], "Invalid channel name ''; \(namingRule)", "incr"),
-    (["decr", String(repeating: "x", count: 65)], "Invalid channel name '\(String(repeating: "x", count: 65))'; \(namingRule)", "decr"),
-    (["set", "m*", "1"], "Invalid channel name 'm*'; \(namingRule)", "set"),
-    (["pulse", "mail", "0"], "Invalid length '0'; expected a whole number from 1 to 3600000", "pulse"),
-    (["pulse", "mail", "3600001"], "Invalid length '3600001'; expected a whole number from 1 to 3600000", "pulse"),
-    (["pulse", "mail", "1s"], "Invalid length '1s'; expected a whole number from 1 to 3600000", "pulse"),
-    (["pulse", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "pulse"),
-    (["pulse", "mail", "1", "2"], "Unexpected argument '2'", "pulse"),
-    (["set", "mail", "1", "--format", "waybar"], "Invalid value 'waybar' for '--format <format>'; expected one of plain, json", "set"),
-  ] as [([String], String, String)])
+  @Test(
+    arguments: [
+      (["incr", "mail", "0"], "Invalid number '0'; \(largest)", "incr"),
+      (["incr", "mail", "x"], "Invalid number 'x'; \(largest)", "incr"),
+      (["incr", "mail", "-1"], "Invalid number '-1'; \(largest)", "incr"),
+      (["incr", "mail", "1.5"], "Invalid number '1.5'; \(largest)", "incr"),
+      (["incr", "mail", "2147483648"], "Invalid number '2147483648'; \(largest)", "incr"),
+      (["incr", "mail", "99999999999999999999999"], "Invalid number '99999999999999999999999'; \(largest)", "incr"),
+      (["decr", "mail", "0"], "Invalid number '0'; \(largest)", "decr"),
+      (
+        ["set", "mail", "2147483648"], "Invalid number '2147483648'; expected a whole number from 0 to 2147483647",
+        "set"
+      ),
+      (["set", "mail", "+1"], "Invalid number '+1'; expected a whole number from 0 to 2147483647", "set"),
+      (["incr", "bad name"], "Invalid channel name 'bad name'; \(namingRule)", "incr"),
+      (["incr", "a/b", "1"], "Invalid channel name 'a/b'; \(namingRule)", "incr"),
+      (["incr", ""], "Invalid channel name ''; \(namingRule)", "incr"),
+      (
+        ["decr", String(repeating: "x", count: 65)],
+        "Invalid channel name '\(String(repeating: "x", count: 65))'; \(namingRule)", "decr"
+      ),
+      (["set", "m*", "1"], "Invalid channel name 'm*'; \(namingRule)", "set"),
+      (["pulse", "mail", "0"], "Invalid length '0'; expected a whole number from 1 to 3600000", "pulse"),
+      (["pulse", "mail", "3600001"], "Invalid length '3600001'; expected a whole number from 1 to 3600000", "pulse"),
+      (["pulse", "mail", "1s"], "Invalid length '1s'; expected a whole number from 1 to 3600000", "pulse"),
+      (["pulse", "a/b"], "Invalid channel name 'a/b'; \(namingRule)", "pulse"),
+      (["pulse", "mail", "1", "2"], "Unexpected argument '2'", "pulse"),
+      (
+        ["set", "mail", "1", "--format", "waybar"],
+        "Invalid value 'waybar' for '--format <format>'; expected one of plain, json", "set"
+      ),
+    ] as [([String], String, String)])
   func badValuesAreRefused(words: [String], message: String, command: String) {
     #expect(refusal(words) == usageError(message, of: command))
   }

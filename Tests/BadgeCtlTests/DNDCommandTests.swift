@@ -1,18 +1,20 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// `dnd on [<duration> | until <HH:MM>] | off | toggle | status`
 @Suite struct DNDCommandTests {
-  @Test(arguments: [
-    (["dnd", "status"], DNDCommand.Action.status, ["DND"]),
-    (["dnd", "off"], .off, ["DND", "off"]),
-    (["dnd", "toggle"], .toggle, ["DND", "toggle"]),
-    (["dnd", "on"], .on(nil), ["DND", "on"]),
-    (["dnd", "on", "90s"], .on(.after(milliseconds: 90_000)), ["DND", "on", "90000ms"]),
-    (["dnd", "on", "2h"], .on(.after(milliseconds: 7_200_000)), ["DND", "on", "7200000ms"]),
-    (["dnd", "on", "250ms"], .on(.after(milliseconds: 250)), ["DND", "on", "250ms"]),
-    (["dnd", "on", "720h"], .on(.after(milliseconds: 2_592_000_000)), ["DND", "on", "2592000000ms"]),
-  ] as [([String], DNDCommand.Action, [String])])
+  @Test(
+    arguments: [
+      (["dnd", "status"], DNDCommand.Action.status, ["DND"]),
+      (["dnd", "off"], .off, ["DND", "off"]),
+      (["dnd", "toggle"], .toggle, ["DND", "toggle"]),
+      (["dnd", "on"], .on(nil), ["DND", "on"]),
+      (["dnd", "on", "90s"], .on(.after(milliseconds: 90_000)), ["DND", "on", "90000ms"]),
+      (["dnd", "on", "2h"], .on(.after(milliseconds: 7_200_000)), ["DND", "on", "7200000ms"]),
+      (["dnd", "on", "250ms"], .on(.after(milliseconds: 250)), ["DND", "on", "250ms"]),
+      (["dnd", "on", "720h"], .on(.after(milliseconds: 2_592_000_000)), ["DND", "on", "2592000000ms"]),
+    ] as [([String], DNDCommand.Action, [String])])
   func actions(words: [String], action: DNDCommand.Action, request: [String]) {
     let dnd = parse(words, as: DNDCommand.self)
     #expect(dnd?.action == action)
@@ -23,8 +25,10 @@ import Testing
   @Test func untilATimeOfDay() throws {
     let evening = parse(["dnd", "on", "until", "18:00", "--format", "json"], as: DNDCommand.self)
     #expect(evening?.action == .on(.clock(.init(hour: 18, minute: 0))) && evening?.format == .json)
-    #expect(parse(["dnd", "on", "until", "7:05"], as: DNDCommand.self)?.action == .on(.clock(.init(hour: 7, minute: 5))))
-    #expect(parse(["dnd", "on", "until", "0:00"], as: DNDCommand.self)?.action == .on(.clock(.init(hour: 0, minute: 0))))
+    #expect(
+      parse(["dnd", "on", "until", "7:05"], as: DNDCommand.self)?.action == .on(.clock(.init(hour: 7, minute: 5))))
+    #expect(
+      parse(["dnd", "on", "until", "0:00"], as: DNDCommand.self)?.action == .on(.clock(.init(hour: 0, minute: 0))))
     // The request counts from the moment it is made: at most a day ahead, at least 1 ms.
     let request = try #require(parse(["dnd", "on", "until", "23:59"], as: DNDCommand.self)?.request)
     #expect(request.count == 3 && request[0] == "DND" && request[1] == "on" && request[2].hasSuffix("ms"))

@@ -1,6 +1,7 @@
-@testable import BadgeCtl
 import BadgeCore
 import Testing
+
+@testable import BadgeCtl
 
 /// `stats`, `top` and `help`.
 @Suite struct StatsTopHelpArgumentTests {
@@ -39,22 +40,32 @@ import Testing
     #expect(parse(["help", "help"], as: HelpCommand.self)?.topic?.name == "help")
   }
 
-  @Test(arguments: [
-    (["stats", "--period", "hour"], "Invalid value 'hour' for '--period <period>'; expected one of day, week, month, year", "stats"),
-    (["stats", "--format", "xml"], "Invalid value 'xml' for '--format <format>'; expected one of term, json, plain", "stats"),
-    (["stats", "--format=waybar"], "Invalid value 'waybar' for '--format <format>'; expected one of term, json, plain", "stats"),
-    (["stats", "--no-motion=1"], "The flag '--no-motion' takes no value", "stats"),
-    (["stats", "--perod", "week"], "Unknown option '--perod'. Did you mean '--period'?", "stats"),
-    (["stats", "--fps", "30"], "Unknown option '--fps'", "stats"),
-    (["stats", "m@il"], "Invalid channel or pattern 'm@il'; \(namingRule), or * and ?", "stats"),
-    (["top", "--step", "5"], "Unknown option '--step'", "top"),
-    (["top", "--format", "json"], "Unknown option '--format'", "top"),
-    (["top", "bad name"], "Invalid channel or pattern 'bad name'; \(namingRule), or * and ?", "top"),
-    (["help", "frob"], "Unknown command 'frob'.", "help"),
-    (["help", "wacth"], "Unknown command 'wacth'. Did you mean 'watch'?", "help"),
-    (["help", "incr", "extra"], "Unexpected argument 'extra'", "help"),
-    (["help", "--format", "json"], "Unknown option '--format'", "help"),
-  ] as [([String], String, String)])
+  @Test(
+    arguments: [
+      (
+        ["stats", "--period", "hour"],
+        "Invalid value 'hour' for '--period <period>'; expected one of day, week, month, year", "stats"
+      ),
+      (
+        ["stats", "--format", "xml"], "Invalid value 'xml' for '--format <format>'; expected one of term, json, plain",
+        "stats"
+      ),
+      (
+        ["stats", "--format=waybar"],
+        "Invalid value 'waybar' for '--format <format>'; expected one of term, json, plain", "stats"
+      ),
+      (["stats", "--no-motion=1"], "The flag '--no-motion' takes no value", "stats"),
+      (["stats", "--perod", "week"], "Unknown option '--perod'. Did you mean '--period'?", "stats"),
+      (["stats", "--fps", "30"], "Unknown option '--fps'", "stats"),
+      (["stats", "m@il"], "Invalid channel or pattern 'm@il'; \(namingRule), or * and ?", "stats"),
+      (["top", "--step", "5"], "Unknown option '--step'", "top"),
+      (["top", "--format", "json"], "Unknown option '--format'", "top"),
+      (["top", "bad name"], "Invalid channel or pattern 'bad name'; \(namingRule), or * and ?", "top"),
+      (["help", "frob"], "Unknown command 'frob'.", "help"),
+      (["help", "wacth"], "Unknown command 'wacth'. Did you mean 'watch'?", "help"),
+      (["help", "incr", "extra"], "Unexpected argument 'extra'", "help"),
+      (["help", "--format", "json"], "Unknown option '--format'", "help"),
+    ] as [([String], String, String)])
   func badValuesAreRefused(words: [String], message: String, command: String) {
     #expect(refusal(words) == usageError(message, of: command))
   }

@@ -1,5 +1,6 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// What `badgectl` writes to standard error when it refuses a command line, and its exit status.
 struct Refusal: Equatable, CustomStringConvertible {
@@ -52,17 +53,17 @@ func usageError(_ message: String, of command: String?) -> Refusal {
 enum Usage {
   static let tool = "badgectl [--socket <path>] <subcommand>"
   static let lines: [String: String] = [
-    "incr": "badgectl incr <channel> [<n>] [--format <format>]",
-    "decr": "badgectl decr <channel> [<n>] [--format <format>]",
-    "set": "badgectl set <channel> <n> [--format <format>]",
-    "clear": "badgectl clear <channel> | --all [--format <format>]",
-    "open": "badgectl open <channel> [--format <format>]",
+    "incr": "badgectl incr <channel> [<n>] [--format <format>] [--id <id>]",
+    "decr": "badgectl decr <channel> [<n>] [--format <format>] [--id <id>]",
+    "set": "badgectl set <channel> <n> [--format <format>] [--id <id>]",
+    "clear": "badgectl clear <channel> [--upto <total>] | --all [--format <format>] [--id <id>]",
+    "open": "badgectl open <channel> [--upto <total>] [--format <format>]",
     "get": "badgectl get <channel> [--format <format>]",
     "list": "badgectl list [--format <format>]",
     "mute": "badgectl mute <channel> [--format <format>]",
     "unmute": "badgectl unmute <channel> [--format <format>]",
     "configure": "badgectl configure <channel> <key>=<value> ... [--format <format>]",
-    "seen": "badgectl seen <channel> | --all [--format <format>]",
+    "seen": "badgectl seen <channel> [--upto <total>] | --all [--format <format>] [--id <id>]",
     "pulse": "badgectl pulse <channel> [<ms>] [--format <format>]",
     "dnd": "badgectl dnd on [<duration> | until <HH:MM>] | off | toggle | status [--format <format>]",
     "watch": "badgectl watch [<channel or glob> ...] [--format <format>] [--fps <n>] [--no-motion] "

@@ -1,7 +1,8 @@
-@testable import BadgeCtl
 import BadgeCore
 import BadgeRender
 import Testing
+
+@testable import BadgeCtl
 
 /// Each kind of value on its own: what it reads, and how it refuses.
 @Suite struct ValueKindTests {
@@ -49,8 +50,10 @@ import Testing
 
   @Test func template() throws {
     #expect(try ValueKind.template.value(of: "{channel}: {count}") == Template("{channel}: {count}"))
-    #expect(refusal(.template, "{x}") == .message(
-      "Unknown placeholder '{x}' in template '{x}'; expected {channel}, {count}, {label}, {icon} or {text}"))
+    #expect(
+      refusal(.template, "{x}")
+        == .message(
+          "Unknown placeholder '{x}' in template '{x}'; expected {channel}, {count}, {label}, {icon} or {text}"))
   }
 
   @Test func textAndWordsAreTakenAsTheyAre() throws {
@@ -63,8 +66,10 @@ import Testing
     #expect(try ValueKind.setting.value(of: "style=dot") == "style=dot")
     #expect(try ValueKind.setting.value(of: "export=") == "export=")
     #expect(refusal(.setting, "style") == .message("Expected <key>=<value>, got 'style'"))
-    #expect(refusal(.setting, "a=b\tc") == .message(
-      "Invalid argument 'a=b\\tc'; arguments hold no spaces or control characters"))
+    #expect(
+      refusal(.setting, "a=b\tc")
+        == .message(
+          "Invalid argument 'a=b\\tc'; arguments hold no spaces or control characters"))
   }
 
   @Test func command() throws {
@@ -77,15 +82,18 @@ import Testing
     #expect(try ValueKind.clockTime.value(of: "23:59") == DNDCommand.ClockTime(hour: 23, minute: 59))
     #expect(refusal(.clockTime, "24:00") == .expected("expected HH:MM from 00:00 to 23:59"))
     #expect(try ValueKind.dndLength.value(of: "30m") == 1_800_000)
-    #expect(refusal(.dndLength, "30") == .expected(
-      "expected a whole number and a unit: 90s, 30m, 2h (or until HH:MM)"))
+    #expect(
+      refusal(.dndLength, "30")
+        == .expected(
+          "expected a whole number and a unit: 90s, 30m, 2h (or until HH:MM)"))
     #expect(refusal(.dndLength, "31d") != nil)
     #expect(refusal(.dndLength, "43201m") == .message("The duration '43201m' is over the longest, 30 days"))
   }
 
   @Test func aRefusalIsWordedForAnArgumentOrAnOption() {
-    #expect(ValueRefusal.expected("expected one of a, b").message(opening: "Invalid value 'c' for '--x <y>'")
-      == "Invalid value 'c' for '--x <y>'; expected one of a, b")
+    #expect(
+      ValueRefusal.expected("expected one of a, b").message(opening: "Invalid value 'c' for '--x <y>'")
+        == "Invalid value 'c' for '--x <y>'; expected one of a, b")
     #expect(ValueRefusal.message("Its own words").message(opening: "Invalid number '0'") == "Its own words")
   }
 }

@@ -1,7 +1,8 @@
-@testable import BadgeCtl
 import BadgeCore
 import BadgeRender
 import Testing
+
+@testable import BadgeCtl
 
 /// `watch`: its options read into `WatchCommand`, then resolved with the surroundings and
 /// checked against each other in `WatchSettings`.
@@ -21,10 +22,14 @@ import Testing
   }
 
   @Test func everyOptionReadsIntoItsField() throws {
-    let watch = try #require(parse(
-      ["watch", "mail", "app:*", "--format", "polybar", "--fps", "1000", "--no-motion", "--template", "{channel}={count}",
-       "--max", "99", "--click", "badgectl clear mail", "--open"],
-      as: WatchCommand.self))
+    let watch = try #require(
+      parse(
+        [
+          "watch", "mail", "app:*", "--format", "polybar", "--fps", "1000", "--no-motion", "--template",
+          "{channel}={count}",
+          "--max", "99", "--click", "badgectl clear mail", "--open",
+        ],
+        as: WatchCommand.self))
     #expect(watch.patterns.map(\.description) == ["mail", "app:*"])
     #expect(watch.format == .polybar && watch.framesPerSecond == 1000 && watch.noMotion)
     #expect(watch.template == (try Template("{channel}={count}")) && watch.maxLabel == 99)
@@ -39,13 +44,19 @@ import Testing
     (["watch", "--fps", "fast"], "Invalid value 'fast' for '--fps <n>'; expected a whole number from 1 to 1000"),
     (["watch", "--fps", "1001"], "Invalid value '1001' for '--fps <n>'; expected a whole number from 1 to 1000"),
     (["watch", "--max", "0"], "Invalid value '0' for '--max <n>'; expected a whole number from 1 to 2147483647"),
-    (["watch", "--format", "html"],
-     "Invalid value 'html' for '--format <format>'; expected one of term, waybar, polybar, i3blocks, tmux, eww, "
-       + "json, yambar, plain, frames"),
-    (["watch", "--template", "{nope}"],
-     "Unknown placeholder '{nope}' in template '{nope}'; expected {channel}, {count}, {label}, {icon} or {text}"),
-    (["watch", "--template", "{label"],
-     "Unclosed '{' at position 0 in template '{label'; write '{{' for a literal brace"),
+    (
+      ["watch", "--format", "html"],
+      "Invalid value 'html' for '--format <format>'; expected one of term, waybar, polybar, i3blocks, tmux, eww, "
+        + "json, yambar, plain, frames"
+    ),
+    (
+      ["watch", "--template", "{nope}"],
+      "Unknown placeholder '{nope}' in template '{nope}'; expected {channel}, {count}, {label}, {icon} or {text}"
+    ),
+    (
+      ["watch", "--template", "{label"],
+      "Unclosed '{' at position 0 in template '{label'; write '{{' for a literal brace"
+    ),
     (["watch", "--big=1"], "The flag '--big' takes no value"),
     (["watch", "--click"], "Missing value for '--click <command>'"),
     (["watch", "--period", "day"], "Unknown option '--period'"),
@@ -66,8 +77,10 @@ import Testing
   }
 
   @Test(arguments: [
-    (["watch", "--format", "json", "--template", "{label}"], true,
-     "'--template' applies to --format term, plain, tmux, polybar, waybar, i3blocks, not 'json'"),
+    (
+      ["watch", "--format", "json", "--template", "{label}"], true,
+      "'--template' applies to --format term, plain, tmux, polybar, waybar, i3blocks, not 'json'"
+    ),
     (["watch", "--format", "waybar", "--big"], false, "'--big' applies to --format term, not 'waybar'"),
     (["watch", "--format", "plain", "--click", "x"], true, "'--click' applies to --format polybar, not 'plain'"),
     // Without --format the surroundings choose: a terminal, or plain text for a pipe.
@@ -86,14 +99,16 @@ import Testing
     let big = try WatchSettings(try #require(parse(["watch", "--big"], as: WatchCommand.self)), surroundings: pipe)
     #expect(big.format == .term && big.render.big)
     let bar = try WatchSettings(
-      try #require(parse(["watch", "--format", "polybar", "--click", "x", "--max", "9", "--fps", "5"], as: WatchCommand.self)),
+      try #require(
+        parse(["watch", "--format", "polybar", "--click", "x", "--max", "9", "--fps", "5"], as: WatchCommand.self)),
       surroundings: pipe)
     #expect(bar.render.clickCommand == "x" && bar.animator.maxLabel == 9 && bar.animator.frameInterval == 0.2)
     let clicks = try WatchSettings(
       try #require(parse(["watch", "--format", "i3blocks", "--open"], as: WatchCommand.self)), surroundings: pipe)
     #expect(clicks.readsClicks && clicks.opensApps)
     let terminal = try WatchSettings(
-      try #require(parse(["watch", "--no-motion"], as: WatchCommand.self)), surroundings: Self.surroundings(terminal: true))
+      try #require(parse(["watch", "--no-motion"], as: WatchCommand.self)),
+      surroundings: Self.surroundings(terminal: true))
     #expect(terminal.format == .term && terminal.animator.noMotion && terminal.render.colour == .palette256)
   }
 }

@@ -1,5 +1,6 @@
-@testable import BadgeCtl
 import Testing
+
+@testable import BadgeCtl
 
 /// What a watcher keeps from its connection, bounded: the channels it shows and the requests
 /// awaiting replies.

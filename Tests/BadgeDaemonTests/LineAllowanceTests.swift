@@ -1,5 +1,6 @@
-@testable import BadgeDaemon
 import Testing
+
+@testable import BadgeDaemon
 
 /// How many lines one connection may have carried out in a turn: bounded, and smaller the more
 /// watchers each line's event is copied to, so that a turn stays short.

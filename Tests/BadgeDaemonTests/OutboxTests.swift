@@ -1,8 +1,9 @@
-@testable import BadgeDaemon
 import BadgeCore
 import BadgeSystem
 import Glibc
 import Testing
+
+@testable import BadgeDaemon
 
 /// What a closed connection reports to the heap trimmer.
 @Suite struct OutboxTests {
@@ -10,7 +11,8 @@ import Testing
   /// footprint: 241 of them leaving (1 MiB / 4,352 bytes) make a trim due, 240 do not.
   @Test func closedConnectionsCountTheirFootprintTowardsATrim() throws {
     let loop = try EventLoop()
-    let outbox = try Outbox(loop: loop, logger: Logger(level: .error, destination: .standardError(priorityPrefix: false)))
+    let outbox = try Outbox(
+      loop: loop, logger: Logger(level: .error, destination: .standardError(priorityPrefix: false)))
     var fds: [Int32] = [0, 0]
     #expect(socketpair(AF_UNIX, CInt(SOCK_STREAM.rawValue), 0, &fds) == 0)
     defer {

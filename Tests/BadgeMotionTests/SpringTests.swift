@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import BadgeMotion
 
@@ -15,20 +15,27 @@ import TestSupport
   static let times = [0.05, 0.10, 0.20, 0.30]
 
   static let rows: [Row] = [
-    Row(name: "(0.30,0.50)", spring: Spring(response: 0.3, dampingRatio: 0.5),
-        values: [0.365609, 0.887787, 1.142095, 0.989822]),
-    Row(name: "(0.25,0.60)", spring: Spring(response: 0.25, dampingRatio: 0.6),
-        values: [0.449964, 0.944031, 1.059550, 0.991517]),
-    Row(name: "(0.35,0.80)", spring: Spring(response: 0.35, dampingRatio: 0.8),
-        values: [0.247831, 0.608040, 0.968216, 1.015008]),
-    Row(name: "snappy 0.25", spring: .snappy(duration: 0.25),
-        values: [0.388102, 0.786369, 1.001617, 1.003073]),
-    Row(name: "bouncy 0.35", spring: .bouncy(duration: 0.35),
-        values: [0.259702, 0.651529, 1.024516, 1.032201]),
-    Row(name: "(0.5,1.0) critical", spring: Spring(response: 0.5, dampingRatio: 1.0),
-        values: [0.131311, 0.357740, 0.715416, 0.890034]),
-    Row(name: "(0.5,2.0) overdamped", spring: Spring(response: 0.5, dampingRatio: 2.0),
-        values: [0.096998, 0.231362, 0.450605, 0.607665]),
+    Row(
+      name: "(0.30,0.50)", spring: Spring(response: 0.3, dampingRatio: 0.5),
+      values: [0.365609, 0.887787, 1.142095, 0.989822]),
+    Row(
+      name: "(0.25,0.60)", spring: Spring(response: 0.25, dampingRatio: 0.6),
+      values: [0.449964, 0.944031, 1.059550, 0.991517]),
+    Row(
+      name: "(0.35,0.80)", spring: Spring(response: 0.35, dampingRatio: 0.8),
+      values: [0.247831, 0.608040, 0.968216, 1.015008]),
+    Row(
+      name: "snappy 0.25", spring: .snappy(duration: 0.25),
+      values: [0.388102, 0.786369, 1.001617, 1.003073]),
+    Row(
+      name: "bouncy 0.35", spring: .bouncy(duration: 0.35),
+      values: [0.259702, 0.651529, 1.024516, 1.032201]),
+    Row(
+      name: "(0.5,1.0) critical", spring: Spring(response: 0.5, dampingRatio: 1.0),
+      values: [0.131311, 0.357740, 0.715416, 0.890034]),
+    Row(
+      name: "(0.5,2.0) overdamped", spring: Spring(response: 0.5, dampingRatio: 2.0),
+      values: [0.096998, 0.231362, 0.450605, 0.607665]),
   ]
 
   @Test(arguments: rows)
@@ -53,16 +60,21 @@ import TestSupport
   }
 
   static let characteristics: [Characteristics] = [
-    Characteristics(spring: Spring(response: 0.30, dampingRatio: 0.50), k: 438.649, c: 20.944,
-                    overshoot: 0.1630, firstPeak: 0.1732, settle: 0.893),
-    Characteristics(spring: Spring(response: 0.25, dampingRatio: 0.60), k: 631.655, c: 30.159,
-                    overshoot: 0.0948, firstPeak: 0.1562, settle: 0.642),
-    Characteristics(spring: Spring(response: 0.35, dampingRatio: 0.80), k: 322.273, c: 28.723,
-                    overshoot: 0.0152, firstPeak: 0.2917, settle: 0.671),
-    Characteristics(spring: .snappy(duration: 0.25), k: 631.655, c: 42.726,
-                    overshoot: 0.0063, firstPeak: 0.2373, settle: 0.469),
-    Characteristics(spring: .bouncy(duration: 0.35), k: 322.273, c: 25.133,
-                    overshoot: 0.0460, firstPeak: 0.2450, settle: 0.757),
+    Characteristics(
+      spring: Spring(response: 0.30, dampingRatio: 0.50), k: 438.649, c: 20.944,
+      overshoot: 0.1630, firstPeak: 0.1732, settle: 0.893),
+    Characteristics(
+      spring: Spring(response: 0.25, dampingRatio: 0.60), k: 631.655, c: 30.159,
+      overshoot: 0.0948, firstPeak: 0.1562, settle: 0.642),
+    Characteristics(
+      spring: Spring(response: 0.35, dampingRatio: 0.80), k: 322.273, c: 28.723,
+      overshoot: 0.0152, firstPeak: 0.2917, settle: 0.671),
+    Characteristics(
+      spring: .snappy(duration: 0.25), k: 631.655, c: 42.726,
+      overshoot: 0.0063, firstPeak: 0.2373, settle: 0.469),
+    Characteristics(
+      spring: .bouncy(duration: 0.35), k: 322.273, c: 25.133,
+      overshoot: 0.0460, firstPeak: 0.2450, settle: 0.757),
   ]
 
   @Test(arguments: characteristics)

@@ -1,6 +1,6 @@
-@testable import BadgeCore
 import Testing
 
+@testable import BadgeCore
 @testable import BadgePersistence
 
 /// Day records of history: they round-trip, refuse nonsense, and snapshots carry them.
@@ -12,7 +12,8 @@ import Testing
   @Test(arguments: [
     HistoryDay(day: 20787, figures: DayFigures(arrivals: 12, clears: 3, peak: 7), endCount: 2),
     HistoryDay(day: -3, figures: .zero, endCount: 0),
-    HistoryDay(day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
+    HistoryDay(
+      day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
   ])
   func aDayRecordRoundTrips(entry: HistoryDay) throws {
     Self.expectRoundTrip(try Self.record(entry, seq: UInt64.max))
@@ -71,35 +72,41 @@ import Testing
     HistoryDay(day: 20787, figures: DayFigures(arrivals: 12, clears: 3, peak: 7), endCount: 2),
     HistoryDay(day: -3, figures: .zero, endCount: 0),
     HistoryDay(day: 127, figures: DayFigures(arrivals: 128, clears: 16_383, peak: 16_384), endCount: 16_384),
-    HistoryDay(day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
+    HistoryDay(
+      day: 0, figures: DayFigures(arrivals: Int.max, clears: Int.max, peak: Limits.maxCount), endCount: Limits.maxCount),
   ]
 
   @Test(arguments: days)
   func aChannelRecordCarriesItsDayAcrossARoundTrip(entry: HistoryDay) throws {
     let name = try #require(ChannelName("app:org.telegram.desktop"))
-    Self.expectRoundTrip(.channel(
-      ChannelRecord(name: name, count: entry.endCount, override: SettingsOverride(style: .dot, step: 2), seq: 9, day: entry)))
+    Self.expectRoundTrip(
+      .channel(
+        ChannelRecord(
+          name: name, count: entry.endCount, override: SettingsOverride(style: .dot, step: 2), seq: 9, day: entry)))
   }
 
   @Test func aChangeCostsTheJournalThirtySixBytesWhereItTookSeventySeven() throws {
     let name = try #require(ChannelName("mail"))
     let entry = HistoryDay(day: 20787, figures: DayFigures(arrivals: 3, clears: 0, peak: 3), endCount: 3)
     var combined: [UInt8] = []
-    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5, day: entry)), to: &combined)
+    RecordCodec.append(
+      .channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5, day: entry)), to: &combined)
     // The frame (8), kind, seq, name, count, flags (19), then the day: tag, day, four varints.
     #expect(combined.count == 8 + 19 + 1 + 4 + 4)
     #expect(Array(combined[27...]) == [3, 0x33, 0x51, 0, 0, 3, 0, 3, 3])
     var separate: [UInt8] = []
     RecordCodec.append(.day(DayRecord(name: name, entry: entry, seq: 5)), to: &separate)
-    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &separate)
+    RecordCodec.append(
+      .channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(), seq: 5)), to: &separate)
     #expect(separate.count == 77, "a day record of its own, as journals were written before")
   }
 
-  @Test(arguments: [
-    ([0x80], "a varint cut short"),
-    ([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], "past 64 bits"),
-    ([0x02, 0x05], "an end count above the peak"),
-  ] as [([UInt8], String)])
+  @Test(
+    arguments: [
+      ([0x80], "a varint cut short"),
+      ([0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x02], "past 64 bits"),
+      ([0x02, 0x05], "an end count above the peak"),
+    ] as [([UInt8], String)])
   func aDayExtensionThatMakesNoSenseIsRefused(tail: [UInt8], why: String) throws {
     let name = try #require(ChannelName("mail"))
     var bytes: [UInt8] = []
@@ -116,7 +123,8 @@ import Testing
     let name = try #require(ChannelName("mail"))
     let entry = HistoryDay(day: 1, figures: DayFigures(arrivals: 1, clears: 0, peak: 1), endCount: 1)
     var bytes: [UInt8] = []
-    RecordCodec.append(.channel(ChannelRecord(name: name, count: 1, override: SettingsOverride(), seq: 5, day: entry)), to: &bytes)
+    RecordCodec.append(
+      .channel(ChannelRecord(name: name, count: 1, override: SettingsOverride(), seq: 5, day: entry)), to: &bytes)
     let payload = Array(bytes[8...]) + Array(bytes[(bytes.count - 9)...])
     #expect(payload.withUnsafeBytes { RecordCodec.decode($0) } == nil)
   }

@@ -1,7 +1,7 @@
-@testable import BadgeCore
-import Testing
 import TestSupport
+import Testing
 
+@testable import BadgeCore
 @testable import BadgePersistence
 
 /// Scanning files: where the good part ends and what the damage after it is.
@@ -12,7 +12,8 @@ import TestSupport
     var starts: [Int] = []
     for i in 0..<n {
       starts.append(bytes.count)
-      let record = ChannelRecord(name: ChannelName("ch\(i % 3)")!, count: i, override: SettingsOverride(), seq: UInt64(i + 1))
+      let record = ChannelRecord(
+        name: ChannelName("ch\(i % 3)")!, count: i, override: SettingsOverride(), seq: UInt64(i + 1))
       RecordCodec.append(.channel(record), to: &bytes)
     }
     return (bytes, starts)
@@ -56,7 +57,8 @@ import TestSupport
     var (bytes, _) = Self.journal(3)
     let good = bytes.count
     bytes += [UInt8](repeating: 0, count: 4096)
-    #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).damage == .tornTail(offset: good, droppedBytes: 4096))
+    #expect(
+      RecordFile.scan(bytes, magic: RecordFile.journalMagic).damage == .tornTail(offset: good, droppedBytes: 4096))
   }
 
   @Test func aDamagedRecordWithGoodOnesAfterItIsCorruption() {

@@ -1,6 +1,6 @@
-@testable import BadgeCore
 import Testing
 
+@testable import BadgeCore
 @testable import BadgePersistence
 
 /// Records: every field survives a round trip, and the frame protects it.
@@ -27,7 +27,8 @@ import Testing
   @Test(arguments: overrides)
   func aChannelRecordRoundTrips(override: SettingsOverride) throws {
     let name = try #require(ChannelName("app:org.telegram.desktop"))
-    let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, override: override, seq: UInt64.max - 1))
+    let record = Record.channel(
+      ChannelRecord(name: name, count: Limits.maxCount, override: override, seq: UInt64.max - 1))
     var bytes = RecordFile.journalMagic
     RecordCodec.append(record, to: &bytes)
     let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
@@ -39,7 +40,8 @@ import Testing
   @Test(arguments: [0, 1, 6, Limits.maxCount])
   func unseenRoundTripsAndCostsNothingWhenAllAreUnseen(unseen: Int) throws {
     let name = try #require(ChannelName("mail"))
-    let record = Record.channel(ChannelRecord(name: name, count: Limits.maxCount, unseen: unseen, override: SettingsOverride(), seq: 9))
+    let record = Record.channel(
+      ChannelRecord(name: name, count: Limits.maxCount, unseen: unseen, override: SettingsOverride(), seq: 9))
     var bytes = RecordFile.journalMagic
     RecordCodec.append(record, to: &bytes)
     #expect(RecordFile.scan(bytes, magic: RecordFile.journalMagic).records == [record])
@@ -74,7 +76,8 @@ import Testing
     #expect(Array(bytes[0..<4]) == [5, 0, 0, 0])
     #expect(Array(bytes[8...]) == [3, 2, 1, 0, 0])
     let crc = bytes[8...].withUnsafeBytes { Checksum.crc32($0) }
-    #expect(Array(bytes[4..<8]) == [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+    #expect(
+      Array(bytes[4..<8]) == [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
   }
 
   @Test func zlibsCRC32IsTheStandardOne() {
@@ -95,7 +98,9 @@ import Testing
     #expect(Array(written.dropFirst(8)) == old)
     // With one, a tag (1) and the step follow.
     written = []
-    RecordCodec.append(.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore, step: 5), seq: 7)), to: &written)
+    RecordCodec.append(
+      .channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(dnd: .ignore, step: 5), seq: 7)),
+      to: &written)
     #expect(Array(written.dropFirst(8)) == old + [1, 5, 0, 0, 0])
   }
 
@@ -110,7 +115,8 @@ import Testing
     #expect(Array(written.dropFirst(8)) == old)
     // With an export, a tag (2), its length in 16 bits and its bytes follow the step.
     written = []
-    let exported = Record.channel(ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5, export: "ab"), seq: 7))
+    let exported = Record.channel(
+      ChannelRecord(name: name, count: 3, override: SettingsOverride(step: 5, export: "ab"), seq: 7))
     RecordCodec.append(exported, to: &written)
     #expect(Array(written.dropFirst(8)) == old + [2, 2, 0, 0x61, 0x62])
     #expect(Array(written.dropFirst(8)).withUnsafeBytes { RecordCodec.decode($0) } == exported)
@@ -147,13 +153,13 @@ import Testing
     let store = Store()
     let name = try #require(ChannelName("app:org.telegram.desktop"))
     try store.apply(.increment(5), to: name, now: 0)
-    try store.apply(.seen, to: name, now: 0)
+    try store.apply(.seen(upTo: .max), to: name, now: 0)
     try store.apply(.increment(2), to: name, now: 0)
     let outcome = try store.apply(.configure(set: override, reset: []), to: name, now: 0)
     let day = HistoryDay(day: 20787, figures: DayFigures(arrivals: 300, clears: 1, peak: 7), endCount: 7)
     for day in [nil, day] {
       var direct: [UInt8] = []
-      RecordCodec.append(outcome.channel, day: day, to: &direct)
+      RecordCodec.append(outcome.channel, day: day, id: nil, to: &direct)
       var built: [UInt8] = []
       RecordCodec.append(.channel(ChannelRecord(outcome.channel, day: day)), to: &built)
       #expect(direct == built)
@@ -166,13 +172,17 @@ import Testing
   @Test func settingsAreWrittenAsEarlierVersionsWroteThem() throws {
     let name = try #require(ChannelName("a"))
     let head: [UInt8] = [1, 7, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 3, 0, 0, 0]
-    let all = Record.channel(ChannelRecord(
-      name: name, count: 3, unseen: 1,
-      override: SettingsOverride(maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5, export: "ab"),
-      seq: 7))
+    let all = Record.channel(
+      ChannelRecord(
+        name: name, count: 3, unseen: 1,
+        override: SettingsOverride(
+          maxLabel: 5, style: .dot, pulseMs: 1, muted: true, badge: .unseen, dnd: .ignore, step: 5, export: "ab"),
+        seq: 7))
     let allBytes = head + [0xFF, 5, 0, 0, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 5, 0, 0, 0, 2, 2, 0, 0x61, 0x62]
-    let opposite = Record.channel(ChannelRecord(
-      name: name, count: 3, override: SettingsOverride(style: .count, muted: false, badge: .count, dnd: .obey), seq: 7))
+    let opposite = Record.channel(
+      ChannelRecord(
+        name: name, count: 3, override: SettingsOverride(style: .count, muted: false, badge: .count, dnd: .obey), seq: 7
+      ))
     let oppositeBytes = head + [0xCA, 0, 0, 0]
     for (record, bytes) in [(all, allBytes), (opposite, oppositeBytes)] {
       var written: [UInt8] = []
@@ -186,10 +196,11 @@ import Testing
   }
 
   /// Each setting has a place of its own in a channel record: a flags bit that is neither
-  /// another's nor unseen's, or a tag that is neither another's nor the day's.
+  /// another's nor unseen's, or a tag that is neither another's nor the day's, the total's or
+  /// the request id's.
   @Test func everySettingHasAPlaceOfItsOwn() {
     var bits: [UInt8] = [RecordCodec.unseenBit]
-    var tags: [UInt8] = [RecordCodec.dayTag]
+    var tags: [UInt8] = RecordCodec.stateTags
     for key in SettingKey.allCases {
       switch key.record {
       case .fixed(let bit): bits.append(bit)

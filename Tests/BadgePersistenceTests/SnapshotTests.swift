@@ -1,6 +1,6 @@
-@testable import BadgeCore
 import Testing
 
+@testable import BadgeCore
 @testable import BadgePersistence
 
 /// Snapshots: what they keep of a store, and how damage is reported.
@@ -11,7 +11,9 @@ import Testing
     try store.apply(.mute, to: #require(ChannelName("ci")), now: 0)
     try store.apply(.increment(1), to: #require(ChannelName("gone")), now: 0)
     try store.apply(.set(0), to: #require(ChannelName("gone")), now: 0)
-    try store.apply(.configure(set: SettingsOverride(maxLabel: 9, style: .dot), reset: []), to: #require(ChannelName("app:x")), now: 0)
+    try store.apply(
+      .configure(set: SettingsOverride(maxLabel: 9, style: .dot), reset: []), to: #require(ChannelName("app:x")), now: 0
+    )
     return store
   }
 

@@ -1,15 +1,21 @@
-@testable import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeCore
 
 /// `SEEN`, `PULSE` and `DND`: parsing, their errors, and the lines that carry their state.
 @Suite struct AttentionRequestTests {
   @Test func seen() {
     #expect(parse("SEEN mail") == .success(.seen(name("mail"))))
     #expect(parse("seen *") == .success(.seenAll))
-    #expect(parse("SEEN") == .failure(ProtocolError(.badArguments, "Missing channel; usage: SEEN <channel> | SEEN *")))
+    #expect(
+      parse("SEEN")
+        == .failure(ProtocolError(.badArguments, "Missing channel; usage: SEEN <channel> [upto=<total>] | SEEN *")))
     #expect(parse("SEEN m*") == .failure(ProtocolError(.badName, "Invalid channel name 'm*'; \(namingRule)")))
-    #expect(parse("SEEN a b") == .failure(ProtocolError(.badArguments, "Unexpected argument 'b'; usage: SEEN <channel> | SEEN *")))
+    #expect(
+      parse("SEEN a b")
+        == .failure(
+          ProtocolError(.badArguments, "Unexpected argument 'b'; usage: SEEN <channel> [upto=<total>] | SEEN *")))
   }
 
   @Test func pulse() {
@@ -18,7 +24,8 @@ import Testing
     #expect(parse("PULSE mail 3600000") == .success(.pulse(name("mail"), ms: 3_600_000)))
     let wanted = "expected milliseconds from 1 to 3600000"
     for bad in ["0", "3600001", "1s", "-5", "99999999999999999999999"] {
-      #expect(parse("PULSE mail \(bad)") == .failure(ProtocolError(.badNumber, "Invalid pulse length '\(bad)'; \(wanted)")))
+      #expect(
+        parse("PULSE mail \(bad)") == .failure(ProtocolError(.badNumber, "Invalid pulse length '\(bad)'; \(wanted)")))
     }
     #expect(parse("PULSE") == .failure(ProtocolError(.badArguments, "Missing channel; usage: PULSE <channel> [ms]")))
   }
@@ -30,12 +37,27 @@ import Testing
     #expect(parse("DND on 1500ms") == .success(.dnd(.on(ms: 1500))))
     #expect(parse("DND off") == .success(.dnd(.off)))
     #expect(parse("DND toggle") == .success(.dnd(.toggle)))
-    #expect(parse("DND maybe") == .failure(ProtocolError(.badArguments, "Unknown DND argument 'maybe'; usage: DND [on [<duration>] | off | toggle]")))
-    #expect(parse("DND on 30") == .failure(ProtocolError(.badNumber, "Invalid duration '30'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")))
-    #expect(parse("DND on 0s") == .failure(ProtocolError(.badNumber, "Invalid duration '0s'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")))
-    #expect(parse("DND on 721h") == .failure(ProtocolError(.outOfRange, "The duration '721h' is over the longest, 30 days")))
+    #expect(
+      parse("DND maybe")
+        == .failure(
+          ProtocolError(.badArguments, "Unknown DND argument 'maybe'; usage: DND [on [<duration>] | off | toggle]")))
+    #expect(
+      parse("DND on 30")
+        == .failure(
+          ProtocolError(.badNumber, "Invalid duration '30'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+        ))
+    #expect(
+      parse("DND on 0s")
+        == .failure(
+          ProtocolError(.badNumber, "Invalid duration '0s'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+        ))
+    #expect(
+      parse("DND on 721h") == .failure(ProtocolError(.outOfRange, "The duration '721h' is over the longest, 30 days")))
     #expect(parse("DND on 720h") == .success(.dnd(.on(ms: 2_592_000_000))))
-    #expect(parse("DND off 5m") == .failure(ProtocolError(.badArguments, "Unexpected argument '5m'; usage: DND [on [<duration>] | off | toggle]")))
+    #expect(
+      parse("DND off 5m")
+        == .failure(
+          ProtocolError(.badArguments, "Unexpected argument '5m'; usage: DND [on [<duration>] | off | toggle]")))
   }
 
   @Test func theStarLineCarriesDoNotDisturb() {
@@ -43,7 +65,8 @@ import Testing
     ReplyEncoder.appendDND(DoNotDisturb(isOn: true, until: 3_000_001), kind: .state, now: 1_000_000, to: &out)
     ReplyEncoder.appendDND(.off, kind: .event, now: 1_000_000, to: &out)
     ReplyEncoder.appendDND(DoNotDisturb(isOn: true, until: 0), kind: .event, now: 1_000_000, to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "STATE * dnd=1 left=2001\nEVENT * dnd=0 left=0\nEVENT * dnd=1 left=0\n")
+    #expect(
+      String(decoding: out, as: UTF8.self) == "STATE * dnd=1 left=2001\nEVENT * dnd=0 left=0\nEVENT * dnd=1 left=0\n")
     #expect(ReplyLine("STATE * dnd=1 left=2001") == .dnd(DNDSnapshot(isOn: true, leftMs: 2001), pushed: false))
     #expect(ReplyLine("EVENT * dnd=0 left=0 later=1") == .dnd(DNDSnapshot(isOn: false, leftMs: 0), pushed: true))
     #expect(ReplyLine("EVENT * dnd=1") == .data("EVENT * dnd=1"))
@@ -62,7 +85,10 @@ import Testing
       return
     }
     #expect(old.badge == .count && old.silenced == nil && old.unseen == 4)
-    guard case .state(let quiet) = ReplyLine("STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=off unseen=0") else {
+    guard
+      case .state(let quiet) = ReplyLine(
+        "STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=off unseen=0")
+    else {
       Issue.record("not a state")
       return
     }
@@ -75,10 +101,12 @@ import Testing
     let store = Store(config: config)
     _ = try store.apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), to: name("mail"), now: 0)
     _ = try store.apply(.increment(4), to: name("mail"), now: 0)
-    _ = try store.apply(.seen, to: name("mail"), now: 0)
+    _ = try store.apply(.seen(upTo: .max), to: name("mail"), now: 0)
     store.setDND(DoNotDisturb(isOn: true, until: 0))
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("mail")), kind: .state, now: 0, to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == "STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=show unseen=0\n")
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "STATE mail count=4 label=◦ dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=show unseen=0 total=4\n")
   }
 }

@@ -25,10 +25,16 @@ import Testing
     var reader = LineReader()
     reader.append(bytes("a\nb\r\nc\n"))
     var seen: [Framed] = []
-    reader.forEachFrame { seen.append(Framed($0)); return false }
+    reader.forEachFrame {
+      seen.append(Framed($0))
+      return false
+    }
     #expect(seen == [.text("a")])
     #expect(reader.bufferedCount == 5)
-    reader.forEachFrame { seen.append(Framed($0)); return false }
+    reader.forEachFrame {
+      seen.append(Framed($0))
+      return false
+    }
     #expect(seen == [.text("a"), .text("b")])
     #expect(reader.drain() == [.text("c")])
     #expect(reader.bufferedCount == 0)
@@ -39,7 +45,10 @@ import Testing
     var reader = LineReader(maxLineLength: 4, capacity: 16)
     reader.append(bytes("toolong\nok\n"))
     var seen: [Framed] = []
-    reader.forEachFrame { seen.append(Framed($0)); return false }
+    reader.forEachFrame {
+      seen.append(Framed($0))
+      return false
+    }
     #expect(seen == [.tooLong])
     #expect(reader.drain() == [.text("ok")])
   }
@@ -48,7 +57,11 @@ import Testing
     var reader = LineReader(maxLineLength: 4, capacity: 8)
     reader.append(bytes("a\nb\nc\nd\n"))
     var called = false
-    #expect(reader.read { _ in called = true; return 0 } == 0)
+    #expect(
+      reader.read { _ in
+        called = true
+        return 0
+      } == 0)
     #expect(!called, "no room: the body is not called")
     reader.forEachFrame { _ in false }  // consume one line
     var offered = 0
@@ -64,7 +77,11 @@ import Testing
 
   @Test func readKeepsOnlyWhatTheBodyReports() {
     var reader = LineReader()
-    #expect(reader.read { space in space.copyBytes(from: bytes("PING\nJUNK")); return 5 } == 5)
+    #expect(
+      reader.read { space in
+        space.copyBytes(from: bytes("PING\nJUNK"))
+        return 5
+      } == 5)
     #expect(reader.bufferedCount == 5)
     #expect(reader.read { _ in 0 } == 0, "end of file or nothing to read")
     #expect(reader.read { _ in -1 } == -1, "a failed read adds nothing")

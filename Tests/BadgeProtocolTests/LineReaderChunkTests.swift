@@ -9,24 +9,38 @@ import Testing
   /// Complete streams: each ends with a line terminator, so the reader is empty afterwards.
   static let cases: [FramingCase] = [
     FramingCase(name: "one line", input: bytes("PING\n"), frames: [.text("PING")]),
-    FramingCase(name: "CR LF", input: bytes("INCR mail\r\nGET mail\r\n"), frames: [.text("INCR mail"), .text("GET mail")]),
+    FramingCase(
+      name: "CR LF", input: bytes("INCR mail\r\nGET mail\r\n"), frames: [.text("INCR mail"), .text("GET mail")]),
     FramingCase(name: "LF and CR LF mixed", input: bytes("a\nb\r\nc\n"), frames: [.text("a"), .text("b"), .text("c")]),
-    FramingCase(name: "empty lines", input: bytes("\n\r\n\nx\n"), frames: [.text(""), .text(""), .text(""), .text("x")]),
-    FramingCase(name: "a CR not before LF is kept", input: bytes("a\rb\nc\r\r\n\r\r\n"), frames: [.text("a\rb"), .text("c\r"), .text("\r")]),
-    FramingCase(name: "pipelined requests", input: Array(repeating: bytes("INCR mail 3\n"), count: 50).flatMap { $0 },
-                frames: Array(repeating: .text("INCR mail 3"), count: 50)),
+    FramingCase(
+      name: "empty lines", input: bytes("\n\r\n\nx\n"), frames: [.text(""), .text(""), .text(""), .text("x")]),
+    FramingCase(
+      name: "a CR not before LF is kept", input: bytes("a\rb\nc\r\r\n\r\r\n"),
+      frames: [.text("a\rb"), .text("c\r"), .text("\r")]),
+    FramingCase(
+      name: "pipelined requests", input: Array(repeating: bytes("INCR mail 3\n"), count: 50).flatMap { $0 },
+      frames: Array(repeating: .text("INCR mail 3"), count: 50)),
     FramingCase(name: "4096 bytes then LF", input: a4096 + bytes("\nPING\n"), frames: [.line(a4096), .text("PING")]),
-    FramingCase(name: "4096 bytes then CR LF", input: a4096 + bytes("\r\nPING\r\n"), frames: [.line(a4096), .text("PING")]),
-    FramingCase(name: "short lines around a 4096-byte one", input: bytes("a\n") + a4096 + bytes("\nb\n"),
-                frames: [.text("a"), .line(a4096), .text("b")]),
-    FramingCase(name: "4097 bytes then LF", input: bytes("A", 4097) + bytes("\nPING\n"), frames: [.tooLong, .text("PING")]),
-    FramingCase(name: "4097 bytes then CR LF", input: bytes("A", 4097) + bytes("\r\nPING\n"), frames: [.tooLong, .text("PING")]),
-    FramingCase(name: "4096 bytes and a CR then CR LF", input: a4096 + bytes("\r\r\nPING\n"), frames: [.tooLong, .text("PING")]),
-    FramingCase(name: "over-long line across many chunks", input: bytes("GET a\n") + bytes("B", 9000) + bytes("\nPING\n"),
-                frames: [.text("GET a"), .tooLong, .text("PING")]),
-    FramingCase(name: "two over-long lines in a row", input: bytes("A", 5000) + bytes("\n") + bytes("B", 4200) + bytes("\r\nPING\n"),
-                frames: [.tooLong, .tooLong, .text("PING")]),
-    FramingCase(name: "over-long line then an empty line", input: bytes("A", 4500) + bytes("\n\n"), frames: [.tooLong, .text("")]),
+    FramingCase(
+      name: "4096 bytes then CR LF", input: a4096 + bytes("\r\nPING\r\n"), frames: [.line(a4096), .text("PING")]),
+    FramingCase(
+      name: "short lines around a 4096-byte one", input: bytes("a\n") + a4096 + bytes("\nb\n"),
+      frames: [.text("a"), .line(a4096), .text("b")]),
+    FramingCase(
+      name: "4097 bytes then LF", input: bytes("A", 4097) + bytes("\nPING\n"), frames: [.tooLong, .text("PING")]),
+    FramingCase(
+      name: "4097 bytes then CR LF", input: bytes("A", 4097) + bytes("\r\nPING\n"), frames: [.tooLong, .text("PING")]),
+    FramingCase(
+      name: "4096 bytes and a CR then CR LF", input: a4096 + bytes("\r\r\nPING\n"), frames: [.tooLong, .text("PING")]),
+    FramingCase(
+      name: "over-long line across many chunks", input: bytes("GET a\n") + bytes("B", 9000) + bytes("\nPING\n"),
+      frames: [.text("GET a"), .tooLong, .text("PING")]),
+    FramingCase(
+      name: "two over-long lines in a row",
+      input: bytes("A", 5000) + bytes("\n") + bytes("B", 4200) + bytes("\r\nPING\n"),
+      frames: [.tooLong, .tooLong, .text("PING")]),
+    FramingCase(
+      name: "over-long line then an empty line", input: bytes("A", 4500) + bytes("\n\n"), frames: [.tooLong, .text("")]),
   ]
 
   /// One reader per case, fed the case once per chunk size: a reader must come back empty from

@@ -56,7 +56,10 @@ extension LineReader {
   /// Every frame available now, consumed.
   mutating func drain() -> [Framed] {
     var frames: [Framed] = []
-    forEachFrame { frames.append(Framed($0)); return true }
+    forEachFrame {
+      frames.append(Framed($0))
+      return true
+    }
     return frames
   }
 

@@ -1,6 +1,7 @@
+import Testing
+
 @testable import BadgeCore
 @testable import BadgeProtocol
-import Testing
 
 /// The exact bytes of every line a server sends.
 @Suite struct ReplyEncoderTests {
@@ -20,8 +21,12 @@ import Testing
   @Test func stateAndEventLines() throws {
     let store = Self.store()
     let mail = try store.apply(.increment(5), to: name("mail"), now: 1_000_000).channel
-    #expect(Self.state(mail, now: 1_000_000) == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5\n")
-    #expect(Self.state(mail, .event, now: 1_000_000) == "EVENT mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5\n")
+    #expect(
+      Self.state(mail, now: 1_000_000)
+        == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5 total=5\n")
+    #expect(
+      Self.state(mail, .event, now: 1_000_000)
+        == "EVENT mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5 total=5\n")
   }
 
   @Test func pulseIsTheTimeLeftRoundedUp() throws {
@@ -36,27 +41,41 @@ import Testing
   @Test func labelsPastMaxLabelAndDots() throws {
     let store = Self.store()
     let many = try store.apply(.set(100), to: name("chat"), now: 0).channel
-    #expect(Self.state(many, now: 5_000_000) == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=100\n")
+    #expect(
+      Self.state(many, now: 5_000_000)
+        == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=100 total=100\n")
     let dot = try store.apply(.increment(3), to: name("dots:a"), now: 0).channel
-    #expect(Self.state(dot, now: 0) == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=3\n")
+    #expect(
+      Self.state(dot, now: 0)
+        == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=3 total=3\n")
     let zero = try store.apply(.set(0), to: name("dots:a"), now: 0).channel
-    #expect(Self.state(zero, .event, now: 0) == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=0\n")
+    #expect(
+      Self.state(zero, .event, now: 0)
+        == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=0 total=3\n")
   }
 
   @Test func mutedAndNeverWrittenChannels() throws {
     let store = Self.store()
     _ = try store.apply(.mute, to: name("news"), now: 0)
     let news = try store.apply(.increment(2), to: name("news"), now: 0).channel
-    #expect(Self.state(news, now: 0) == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2 badge=count dnd=off unseen=2\n")
-    #expect(Self.state(store.channel(named: name("unseen")), now: 0) == "STATE unseen count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0\n")
+    #expect(
+      Self.state(news, now: 0)
+        == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2 badge=count dnd=off unseen=2 total=2\n")
+    #expect(
+      Self.state(store.channel(named: name("unseen")), now: 0)
+        == "STATE unseen count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0\n")
   }
 
   @Test func largestValues() throws {
     let store = Self.store()
     store.restoreSeq(atLeast: UInt64.max - 2)
-    _ = try store.apply(.configure(set: SettingsOverride(maxLabel: Limits.maxCount, pulseMs: 0), reset: []), to: name("big"), now: 0)
+    _ = try store.apply(
+      .configure(set: SettingsOverride(maxLabel: Limits.maxCount, pulseMs: 0), reset: []), to: name("big"), now: 0)
     let big = try store.apply(.set(Limits.maxCount), to: name("big"), now: 0).channel
-    #expect(Self.state(big, now: 0) == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647\n")
+    #expect(
+      Self.state(big, now: 0)
+        == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647 total=2147483647\n"
+    )
   }
 
   @Test func linesAreAppended() throws {
@@ -66,13 +85,14 @@ import Testing
     ReplyEncoder.appendOK(to: &out)
     ReplyEncoder.appendData("badged 0.1.0 protocol=1", to: &out)
     ReplyEncoder.appendOK("pong", to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == """
-      STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1
-      OK
-      badged 0.1.0 protocol=1
-      OK pong
+    #expect(
+      String(decoding: out, as: UTF8.self) == """
+        STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1
+        OK
+        badged 0.1.0 protocol=1
+        OK pong
 
-      """)
+        """)
   }
 
   @Test(arguments: ProtocolError.Code.allCases)
@@ -94,20 +114,23 @@ import Testing
     // are not controls: é (C3 A9), U+00A0 (C2 A0), •.
     let message = "Unknown command 'A\u{0}B\u{1B}[2J\u{7F}\\\u{9B}31m é\u{A0}•'"
     ReplyEncoder.appendError(ProtocolError(.unknownCommand, message), to: &out)
-    #expect(String(decoding: out, as: UTF8.self)
-      == #"ERR unknown-command Unknown command 'A\x00B\x1B[2J\x7F\\\u009B31m "# + "é\u{A0}•'\n")
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == #"ERR unknown-command Unknown command 'A\x00B\x1B[2J\x7F\\\u009B31m "# + "é\u{A0}•'\n")
     #expect(out.dropLast().allSatisfy { $0 >= 0x20 && $0 != 0x7F }, "no control byte is left")
   }
 
   @Test func exactErrorLines() {
     var out: [UInt8] = []
-    ReplyEncoder.appendError(ProtocolError(.lineTooLong, "Line is longer than 4096 bytes; the rest of it was discarded"), to: &out)
+    ReplyEncoder.appendError(
+      ProtocolError(.lineTooLong, "Line is longer than 4096 bytes; the rest of it was discarded"), to: &out)
     ReplyEncoder.appendError(ProtocolError(.badName, "Invalid channel name '.x'; \(namingRule)"), to: &out)
-    #expect(String(decoding: out, as: UTF8.self) == """
-      ERR line-too-long Line is longer than 4096 bytes; the rest of it was discarded
-      ERR bad-name Invalid channel name '.x'; names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit
+    #expect(
+      String(decoding: out, as: UTF8.self) == """
+        ERR line-too-long Line is longer than 4096 bytes; the rest of it was discarded
+        ERR bad-name Invalid channel name '.x'; names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit
 
-      """)
+        """)
   }
 
   /// The keys written as constants spell the settings' raw values.
@@ -127,12 +150,19 @@ import Testing
     let longest = String(repeating: "n", count: ChannelName.maxLength)
     var config = DaemonConfig()
     config.sections = [
-      ChannelSection(pattern: pattern(longest), override: SettingsOverride(maxLabel: 1, pulseMs: 3_600_000, step: Limits.maxCount), line: 1)
+      ChannelSection(
+        pattern: pattern(longest), override: SettingsOverride(maxLabel: 1, pulseMs: 3_600_000, step: Limits.maxCount),
+        line: 1)
     ]
     let store = Store(config: config)
     let channel = try store.apply(.set(Limits.maxCount), to: name(longest), now: 0).channel
     let line = Self.state(channel, .event, now: 0)
-    #expect(line == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647\n")
-    #expect(line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9, "room for a 20-digit seq and a longer label")
+    #expect(
+      line
+        == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647 total=2147483647\n"
+    )
+    #expect(
+      line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9 - 9,
+      "room for a 20-digit seq, a 19-digit total and a longer label")
   }
 }

@@ -1,6 +1,7 @@
-@testable import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeCore
 
 /// Requests that parse: every command, in any case, with any spacing.
 @Suite struct RequestParserCommandTests {
@@ -28,12 +29,23 @@ import Testing
     ("STATS fortnight", .stats(.day, [pattern("fortnight")])),
     ("UNMUTE mail", .unmute(name("mail"))),
     ("CONFIGURE mail max_label=9", .configure(name("mail"), set: SettingsOverride(maxLabel: 9), reset: [])),
-    ("CONFIGURE mail style=dot pulse_ms=0 muted=yes max_label=2147483647",
-     .configure(name("mail"), set: SettingsOverride(maxLabel: 2_147_483_647, style: .dot, pulseMs: 0, muted: true), reset: [])),
-    ("CONFIGURE mail style=count muted=OFF pulse_ms=3600000",
-     .configure(name("mail"), set: SettingsOverride(style: .count, pulseMs: 3_600_000, muted: false), reset: [])),
-    ("CONFIGURE mail max_label=default style=default", .configure(name("mail"), set: SettingsOverride(), reset: [.maxLabel, .style])),
-    ("CONFIGURE mail muted=default pulse_ms=250", .configure(name("mail"), set: SettingsOverride(pulseMs: 250), reset: [.muted])),
+    (
+      "CONFIGURE mail style=dot pulse_ms=0 muted=yes max_label=2147483647",
+      .configure(
+        name("mail"), set: SettingsOverride(maxLabel: 2_147_483_647, style: .dot, pulseMs: 0, muted: true), reset: [])
+    ),
+    (
+      "CONFIGURE mail style=count muted=OFF pulse_ms=3600000",
+      .configure(name("mail"), set: SettingsOverride(style: .count, pulseMs: 3_600_000, muted: false), reset: [])
+    ),
+    (
+      "CONFIGURE mail max_label=default style=default",
+      .configure(name("mail"), set: SettingsOverride(), reset: [.maxLabel, .style])
+    ),
+    (
+      "CONFIGURE mail muted=default pulse_ms=250",
+      .configure(name("mail"), set: SettingsOverride(pulseMs: 250), reset: [.muted])
+    ),
     ("WATCH", .watch([])),
     ("WATCH mail", .watch([pattern("mail")])),
     ("WATCH mail app:* ?x *", .watch([pattern("mail"), pattern("app:*"), pattern("?x"), pattern("*")])),
@@ -76,7 +88,9 @@ import Testing
 
   @Test func aResetThenASetOfOneKeyLeavesTheSetValueInTheStore() throws {
     let store = Store()
-    guard case .success(.configure(let channel, let set, let reset)) = parse("CONFIGURE mail max_label=default max_label=5") else {
+    guard
+      case .success(.configure(let channel, let set, let reset)) = parse("CONFIGURE mail max_label=default max_label=5")
+    else {
       Issue.record("did not parse")
       return
     }
@@ -95,10 +109,12 @@ import Testing
   }
 
   @Test func everyCommandWordIsKnown() {
-    #expect(Request.Command.allCases.map(\.rawValue) == [
-      "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH", "UNWATCH", "RELOAD", "QUIT",
-      "STATS", "SEEN", "PULSE", "DND",
-    ])
+    #expect(
+      Request.Command.allCases.map(\.rawValue) == [
+        "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH",
+        "UNWATCH", "RELOAD", "QUIT",
+        "STATS", "SEEN", "PULSE", "DND",
+      ])
     for command in Request.Command.allCases {
       let result = parse(command.rawValue.lowercased())
       if case .failure(let error) = result {
@@ -109,8 +125,10 @@ import Testing
 
   @Test(arguments: [
     (Request.Command.hello, "HELLO"), (.ping, "PING"), (.incr, "INCR <channel> [n]"), (.decr, "DECR <channel> [n]"),
-    (.set, "SET <channel> <n>"), (.clear, "CLEAR <channel> | CLEAR *"), (.get, "GET <channel>"), (.list, "LIST"),
-    (.mute, "MUTE <channel>"), (.unmute, "UNMUTE <channel>"), (.configure, "CONFIGURE <channel> <key>=<value|default> ..."),
+    (.set, "SET <channel> <n>"), (.clear, "CLEAR <channel> [upto=<total>] | CLEAR *"), (.get, "GET <channel>"),
+    (.list, "LIST"),
+    (.mute, "MUTE <channel>"), (.unmute, "UNMUTE <channel>"),
+    (.configure, "CONFIGURE <channel> <key>=<value|default> ..."),
     (.watch, "WATCH [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
   ])
   func usageLines(_ command: Request.Command, _ usage: String) {

@@ -23,7 +23,7 @@ import Testing
     ("DECR", .badArguments, "Missing channel; usage: DECR <channel> [n]"),
     ("SET", .badArguments, "Missing channel; usage: SET <channel> <n>"),
     ("SET mail", .badArguments, "Missing count; usage: SET <channel> <n>"),
-    ("CLEAR", .badArguments, "Missing channel; usage: CLEAR <channel> | CLEAR *"),
+    ("CLEAR", .badArguments, "Missing channel; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
     ("GET", .badArguments, "Missing channel; usage: GET <channel>"),
     ("MUTE", .badArguments, "Missing channel; usage: MUTE <channel>"),
     ("UNMUTE", .badArguments, "Missing channel; usage: UNMUTE <channel>"),
@@ -37,15 +37,17 @@ import Testing
     ("INCR mail 1 2", .badArguments, "Unexpected argument '2'; usage: INCR <channel> [n]"),
     ("DECR mail 1 x", .badArguments, "Unexpected argument 'x'; usage: DECR <channel> [n]"),
     ("SET mail 1 2", .badArguments, "Unexpected argument '2'; usage: SET <channel> <n>"),
-    ("CLEAR * mail", .badArguments, "Unexpected argument 'mail'; usage: CLEAR <channel> | CLEAR *"),
-    ("CLEAR mail chat", .badArguments, "Unexpected argument 'chat'; usage: CLEAR <channel> | CLEAR *"),
+    ("CLEAR * mail", .badArguments, "Unexpected argument 'mail'; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
+    ("CLEAR mail chat", .badArguments, "Unexpected argument 'chat'; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
     ("GET a b", .badArguments, "Unexpected argument 'b'; usage: GET <channel>"),
     ("MUTE a b", .badArguments, "Unexpected argument 'b'; usage: MUTE <channel>"),
     ("UNMUTE a b", .badArguments, "Unexpected argument 'b'; usage: UNMUTE <channel>"),
     ("PING " + long, .badArguments, "Unexpected argument '\(cut)'; usage: PING"),
 
-    ("STATS @week", .badArguments,
-     "'@week' is neither a period (day, week, month, year) nor a channel or pattern; usage: STATS [day|week|month|year] [<channel or glob> ...]"),
+    (
+      "STATS @week", .badArguments,
+      "'@week' is neither a period (day, week, month, year) nor a channel or pattern; usage: STATS [day|week|month|year] [<channel or glob> ...]"
+    ),
     ("STATS week m@il", .badName, "Invalid channel or pattern 'm@il'; \(namingRule), or * and ?"),
     ("STATS mail .x", .badName, "Invalid channel or pattern '.x'; \(namingRule), or * and ?"),
     ("INCR .mail", .badName, "Invalid channel name '.mail'; \(namingRule)"),
@@ -77,7 +79,10 @@ import Testing
     ("INCR mail 2147483648", .outOfRange, "'2147483648' is over the largest count, 2147483647"),
     ("DECR mail 9223372036854775807", .outOfRange, "'9223372036854775807' is over the largest count, 2147483647"),
     ("SET mail 2147483648", .outOfRange, "'2147483648' is over the largest count, 2147483647"),
-    ("SET mail 123456789012345678901234567890", .outOfRange, "'123456789012345678901234567890' is over the largest count, 2147483647"),
+    (
+      "SET mail 123456789012345678901234567890", .outOfRange,
+      "'123456789012345678901234567890' is over the largest count, 2147483647"
+    ),
     ("INCR mail 99999999999999999999", .outOfRange, "'99999999999999999999' is over the largest count, 2147483647"),
 
     ("CONFIGURE mail max_label", .badSetting, "Expected key=value, got 'max_label'"),
@@ -85,10 +90,19 @@ import Testing
     ("CONFIGURE mail colour=red", .badSetting, "Unknown setting 'colour'; expected one of \(keys)"),
     ("CONFIGURE mail MAX_LABEL=5", .badSetting, "Unknown setting 'MAX_LABEL'; expected one of \(keys)"),
     ("CONFIGURE mail =5", .badSetting, "Unknown setting ''; expected one of \(keys)"),
-    ("CONFIGURE mail max_label=0", .badSetting, "Invalid value '0' for max_label: expected a number from 1 to 2147483647"),
-    ("CONFIGURE mail max_label=2147483648", .badSetting, "Invalid value '2147483648' for max_label: expected a number from 1 to 2147483647"),
+    (
+      "CONFIGURE mail max_label=0", .badSetting,
+      "Invalid value '0' for max_label: expected a number from 1 to 2147483647"
+    ),
+    (
+      "CONFIGURE mail max_label=2147483648", .badSetting,
+      "Invalid value '2147483648' for max_label: expected a number from 1 to 2147483647"
+    ),
     ("CONFIGURE mail max_label=", .badSetting, "Invalid value '' for max_label: expected a whole number"),
-    ("CONFIGURE mail pulse_ms=3600001", .badSetting, "Invalid value '3600001' for pulse_ms: expected a number from 0 to 3600000"),
+    (
+      "CONFIGURE mail pulse_ms=3600001", .badSetting,
+      "Invalid value '3600001' for pulse_ms: expected a number from 0 to 3600000"
+    ),
     ("CONFIGURE mail pulse_ms=-1", .badSetting, "Invalid value '-1' for pulse_ms: expected a whole number"),
     ("CONFIGURE mail style=bar", .badSetting, "Invalid value 'bar' for style: expected 'count' or 'dot'"),
     ("CONFIGURE mail style=DOT", .badSetting, "Invalid value 'DOT' for style: expected 'count' or 'dot'"),
@@ -119,10 +133,12 @@ import Testing
   }
 
   @Test func everyCodeHasItsWord() {
-    #expect(ProtocolError.Code.allCases.map(\.rawValue) == [
-      "unknown-command", "bad-arguments", "bad-name", "bad-number", "out-of-range", "bad-setting",
-      "line-too-long", "bad-utf8", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
-    ])
+    #expect(
+      ProtocolError.Code.allCases.map(\.rawValue) == [
+        "unknown-command", "bad-arguments", "bad-name", "bad-number", "out-of-range", "bad-setting",
+        "line-too-long", "bad-utf8", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
+        "id-reused",
+      ])
   }
 
   @Test func errorsDescribeThemselvesAsCodeAndMessage() {
@@ -131,12 +147,12 @@ import Testing
   }
 
   @Test func parserCodesCoverAllButTheDaemonsOwn() {
-    // line-too-long comes from the line reader, and failed and the limits' codes from the
-    // daemon; every other code is one the parser gives.
+    // line-too-long comes from the line reader, and failed, the limits' codes and id-reused
+    // (which needs the saved ids) from the daemon; every other code is one the parser gives.
     var seen = Set(Self.table.map { $0.1.rawValue })
     seen.insert(ProtocolError.Code.badUTF8.rawValue)
     let expected = Set(ProtocolError.Code.allCases.map(\.rawValue)).subtracting([
-      "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
+      "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied", "id-reused",
     ])
     #expect(seen == expected)
   }

@@ -1,13 +1,23 @@
 import BadgeCore
 import BadgeProtocol
 
-/// What `RequestParser` makes of `line`.
+/// What `RequestParser` makes of `line`, without its id.
 func parse(_ line: String) -> Result<Request, ProtocolError>? {
   parse(bytes(line))
 }
 
-/// What `RequestParser` makes of raw bytes.
+/// What `RequestParser` makes of raw bytes, without its id.
 func parse(_ line: [UInt8]) -> Result<Request, ProtocolError>? {
+  parseLine(line)?.map(\.request)
+}
+
+/// What `RequestParser` makes of `line`: the request and its id.
+func parseLine(_ line: String) -> Result<RequestLine, ProtocolError>? {
+  parseLine(bytes(line))
+}
+
+/// What `RequestParser` makes of raw bytes: the request and its id.
+func parseLine(_ line: [UInt8]) -> Result<RequestLine, ProtocolError>? {
   line.withUnsafeBytes { RequestParser.parse($0) }
 }
 

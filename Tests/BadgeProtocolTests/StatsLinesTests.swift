@@ -8,8 +8,10 @@ import Testing
 
   static let week = ChannelStats(
     channel: "mail", period: .week, firstDay: monday - 6,
-    days: [.zero, DayFigures(arrivals: 5, clears: 1, peak: 5), .zero, .zero, .zero,
-           DayFigures(arrivals: 7, clears: 2, peak: 7), DayFigures(peak: 2)])
+    days: [
+      .zero, DayFigures(arrivals: 5, clears: 1, peak: 5), .zero, .zero, .zero,
+      DayFigures(arrivals: 7, clears: 2, peak: 7), DayFigures(peak: 2),
+    ])
 
   static func encoded(_ stats: [ChannelStats]) -> [String] {
     var out: [UInt8] = []
@@ -34,21 +36,28 @@ import Testing
   }
 
   @Test func aReplyParsesBackToWhatWasSent() {
-    let other = ChannelStats(channel: "ci", period: .week, firstDay: Self.monday - 6, days: Array(repeating: .zero, count: 7))
+    let other = ChannelStats(
+      channel: "ci", period: .week, firstDay: Self.monday - 6, days: Array(repeating: .zero, count: 7))
     #expect(Self.collected(Self.encoded([other, Self.week])).stats == [other, Self.week])
   }
 
   @Test func linesParseByFieldNameAndSkipUnknownFields() {
-    #expect(StatsLines.Line("DAY mail 2026-11-25 peak=5 clears=1 arrivals=5 later=x")
-      == .day(channel: "mail", date: CivilDate(year: 2026, month: 11, day: 25), DayFigures(arrivals: 5, clears: 1, peak: 5)))
-    #expect(StatsLines.Line("STATS mail period=day from=2026-11-30 to=2026-11-30 arrivals=1 clears=0 peak=1")
-      == .totals(channel: "mail", period: .day, from: CivilDate(year: 2026, month: 11, day: 30),
-                 to: CivilDate(year: 2026, month: 11, day: 30), DayFigures(arrivals: 1, peak: 1)))
+    #expect(
+      StatsLines.Line("DAY mail 2026-11-25 peak=5 clears=1 arrivals=5 later=x")
+        == .day(
+          channel: "mail", date: CivilDate(year: 2026, month: 11, day: 25), DayFigures(arrivals: 5, clears: 1, peak: 5))
+    )
+    #expect(
+      StatsLines.Line("STATS mail period=day from=2026-11-30 to=2026-11-30 arrivals=1 clears=0 peak=1")
+        == .totals(
+          channel: "mail", period: .day, from: CivilDate(year: 2026, month: 11, day: 30),
+          to: CivilDate(year: 2026, month: 11, day: 30), DayFigures(arrivals: 1, peak: 1)))
   }
 
   @Test(arguments: [
     "DAY mail 2026-11-25 arrivals=5 clears=1", "DAY mail 2026-02-30 arrivals=5 clears=1 peak=5",
-    "DAY mail 2026-11-25 arrivals=-5 clears=1 peak=5", "STATS mail period=fortnight from=2026-11-30 to=2026-11-30 arrivals=1 clears=0 peak=1",
+    "DAY mail 2026-11-25 arrivals=-5 clears=1 peak=5",
+    "STATS mail period=fortnight from=2026-11-30 to=2026-11-30 arrivals=1 clears=0 peak=1",
     "STATS mail period=day to=2026-11-30 arrivals=1 clears=0 peak=1", "STATE mail count=1", "OK", "",
     // What no daemon sends: a span that is not the period's (a client would make a day for each
     // of its 3.6 million days), a name that breaks the naming rules.
@@ -69,7 +78,9 @@ import Testing
   }
 
   @Test func aCollectorKeepsAtMostItsChannelsAndCountsTheRest() {
-    let channels = (0..<5).map { ChannelStats(channel: "c\($0)", period: .week, firstDay: Self.monday - 6, days: Self.week.days) }
+    let channels = (0..<5).map {
+      ChannelStats(channel: "c\($0)", period: .week, firstDay: Self.monday - 6, days: Self.week.days)
+    }
     let collector = Self.collected(Self.encoded(channels), maxChannels: 2)
     #expect(collector.stats == Array(channels.prefix(2)))
     #expect(collector.leftOut == 3)
@@ -82,6 +93,8 @@ import Testing
 extension ChannelStats {
   /// The same channel and period, with every day's peak `peak`.
   func with(peak: Int) -> ChannelStats {
-    ChannelStats(channel: channel, period: period, firstDay: firstDay, days: days.map { DayFigures(arrivals: $0.arrivals, clears: $0.clears, peak: peak) })
+    ChannelStats(
+      channel: channel, period: period, firstDay: firstDay,
+      days: days.map { DayFigures(arrivals: $0.arrivals, clears: $0.clears, peak: peak) })
   }
 }

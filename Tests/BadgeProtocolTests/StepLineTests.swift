@@ -1,18 +1,23 @@
-@testable import BadgeCore
 import BadgeProtocol
 import Testing
+
+@testable import BadgeCore
 
 /// The `step` setting on the wire: set and reset by `CONFIGURE`, shown on `STATE`/`EVENT` lines
 /// only when it is not 1, and read back by clients.
 @Suite struct StepLineTests {
   @Test func configureSetsAndResetsIt() {
-    #expect(parse("CONFIGURE mail step=5") == .success(.configure(name("mail"), set: SettingsOverride(step: 5), reset: [])))
-    #expect(parse("CONFIGURE mail step=default") == .success(.configure(name("mail"), set: SettingsOverride(), reset: [.step])))
+    #expect(
+      parse("CONFIGURE mail step=5") == .success(.configure(name("mail"), set: SettingsOverride(step: 5), reset: [])))
+    #expect(
+      parse("CONFIGURE mail step=default")
+        == .success(.configure(name("mail"), set: SettingsOverride(), reset: [.step])))
     #expect(
       parse("CONFIGURE mail step=0")
         == .failure(ProtocolError(.badSetting, "Invalid value '0' for step: expected a number from 1 to 2147483647")))
     #expect(
-      parse("CONFIGURE mail step=x") == .failure(ProtocolError(.badSetting, "Invalid value 'x' for step: expected a whole number")))
+      parse("CONFIGURE mail step=x")
+        == .failure(ProtocolError(.badSetting, "Invalid value 'x' for step: expected a whole number")))
   }
 
   func line(_ override: SettingsOverride) throws -> String {
@@ -27,14 +32,19 @@ import Testing
   }
 
   @Test func theLineCarriesTheStepOnlyWhenItIsNotOne() throws {
-    let plain = "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4\n"
+    let plain = "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 total=4\n"
     #expect(try line(SettingsOverride(muted: false)) == plain)
     #expect(try line(SettingsOverride(step: 1)) == plain)
-    #expect(try line(SettingsOverride(step: 5)) == "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5\n")
+    #expect(
+      try line(SettingsOverride(step: 5))
+        == "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5 total=4\n")
   }
 
   @Test func clientsReadTheStepAndTakeOneWithoutIt() {
-    guard case .event(let stepped) = ReplyLine("EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5") else {
+    guard
+      case .event(let stepped) = ReplyLine(
+        "EVENT mail count=4 label=4 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=4 step=5")
+    else {
       Issue.record("not an event")
       return
     }

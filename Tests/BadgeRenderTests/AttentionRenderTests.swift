@@ -1,7 +1,7 @@
-@testable import BadgeCore
-import Testing
 import TestSupport
+import Testing
 
+@testable import BadgeCore
 @testable import BadgeRender
 
 /// How formats show do-not-disturb, the quiet dot and new items.
@@ -33,7 +33,8 @@ import TestSupport
     var json = ManualWatcher(.json)
     json.receive(unseen(4, new: 0))
     let line = json.draw()
-    #expect(line.contains(#""text":"mail: 4 unread, all seen""#) && line.contains(#""class":["unread","quiet"]"#), "\(line)")
+    #expect(
+      line.contains(#""text":"mail: 4 unread, all seen""#) && line.contains(#""class":["unread","quiet"]"#), "\(line)")
     var yambar = ManualWatcher(.yambar)
     yambar.receive(unseen(4, new: 0))
     #expect(yambar.draw().contains("quiet|bool|true"))

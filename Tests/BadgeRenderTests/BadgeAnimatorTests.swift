@@ -1,6 +1,6 @@
 import BadgeCore
-import Testing
 import TestSupport
+import Testing
 
 @testable import BadgeRender
 
@@ -233,7 +233,8 @@ import TestSupport
     var frame = animator.frame(at: 1.4)
     expectClose(frame.elapsed, 0.4, 1e-9)
     frame.elapsed = 0
-    #expect(frame == BadgeFrame(channel: "alerts", count: 3, label: "•", dot: true, pulsing: true, pulseMs: 2600, seq: 1))
+    #expect(
+      frame == BadgeFrame(channel: "alerts", count: 3, label: "•", dot: true, pulsing: true, pulseMs: 2600, seq: 1))
     #expect(animator.nextWake(after: 1.4) == nil)
     animator.update(snapshot("alerts", count: 0, dot: true), at: 2)
     #expect(animator.frame(at: 2).isHidden)

@@ -25,6 +25,20 @@ import Testing
     #expect(watcher.draw() == "\n")  // an empty line hides the module
   }
 
+  /// `{channel}` and `{total}` in the command give each channel a click area of its own that
+  /// clears it up to the total shown.
+  @Test func aClickAreaPerChannelClearsUpToTheTotalShown() {
+    var watcher = ManualWatcher(
+      .polybar, options: RenderOptions(clickCommand: "badgectl clear {channel} --upto {total}"))
+    var mail = snapshot(count: 4)
+    mail.total = 9
+    watcher.receive(mail)
+    watcher.receive(snapshot("ci", count: 1))  // no total: an older daemon
+    #expect(
+      watcher.draw() == "%{A1:badgectl clear mail --upto 9:}mail %{F#e53935}4%{F-}%{A} "
+        + "%{A1:badgectl clear ci --upto 9223372036854775807:}ci %{F#e53935}1%{F-}%{A}\n")
+  }
+
   @Test func literalTagOpenerCannotOpenATag() throws {
     var watcher = ManualWatcher(.polybar, options: RenderOptions(template: try Template("%{{F#fff}} {label}")))
     watcher.receive(snapshot(count: 4))

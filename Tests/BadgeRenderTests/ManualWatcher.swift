@@ -1,5 +1,6 @@
-@testable import BadgeRender
 import BadgeCore
+
+@testable import BadgeRender
 
 /// A watcher driven by a manual clock, as `badgectl watch` drives its animators and renderer
 /// with the real one: snapshots arrive at the clock's time, frames are drawn at wake times.

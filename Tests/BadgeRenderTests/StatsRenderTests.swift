@@ -90,23 +90,30 @@ import Testing
 
   static let monday = CivilDate(year: 2026, month: 11, day: 30).dayNumber
   static let week = [
-    ChannelStats(channel: "mail", period: .week, firstDay: monday - 6, days: [
-      .zero, DayFigures(arrivals: 4, clears: 1, peak: 4), .zero, .zero, .zero,
-      DayFigures(arrivals: 8, clears: 2, peak: 7), DayFigures(peak: 2)]),
-    ChannelStats(channel: "ci", period: .week, firstDay: monday - 6, days: [
-      .zero, .zero, .zero, .zero, .zero, .zero, DayFigures(arrivals: 3, clears: 1, peak: 3)]),
+    ChannelStats(
+      channel: "mail", period: .week, firstDay: monday - 6,
+      days: [
+        .zero, DayFigures(arrivals: 4, clears: 1, peak: 4), .zero, .zero, .zero,
+        DayFigures(arrivals: 8, clears: 2, peak: 7), DayFigures(peak: 2),
+      ]),
+    ChannelStats(
+      channel: "ci", period: .week, firstDay: monday - 6,
+      days: [
+        .zero, .zero, .zero, .zero, .zero, .zero, DayFigures(arrivals: 3, clears: 1, peak: 3),
+      ]),
   ]
 
   @Test func thePanelAtTheEndOfItsCountUp() {
     let lines = StatsPanel(stats: Self.week, width: 48).lines(at: 5, countUp: CountUp())
-    #expect(lines == [
-      "week  2026-11-24 to 2026-11-30",
-      "                            arrivals clears peak",
-      "mail  █████████████████████       12      3    7",
-      "         ▄▄          ██    ",  // 3 cells a day: two drawn, one gap
-      "ci    █████▎                       3      1    3",
-      "                        ██ ",
-    ])
+    #expect(
+      lines == [
+        "week  2026-11-24 to 2026-11-30",
+        "                            arrivals clears peak",
+        "mail  █████████████████████       12      3    7",
+        "         ▄▄          ██    ",  // 3 cells a day: two drawn, one gap
+        "ci    █████▎                       3      1    3",
+        "                        ██ ",
+      ])
   }
 
   @Test func thePanelCountsUpInPlace() {
@@ -122,30 +129,40 @@ import Testing
   }
 
   @Test func aNarrowPanelGoesCompactAndAPeriodOfADayHasNoChart() {
-    let day = [ChannelStats(channel: "mail", period: .day, firstDay: Self.monday, days: [DayFigures(arrivals: 123_456, clears: 1, peak: 99_999)])]
-    #expect(StatsPanel(stats: day, width: 40).lines(at: 0, countUp: CountUp()) == [
-      "day  2026-11-30",
-      "                  arrivals clears   peak",
-      "mail  ███████████  123,456      1 99,999",
-    ])
-    #expect(StatsPanel(stats: day, width: 30).lines(at: 0, countUp: CountUp()) == [
-      "day  2026-11-30",
-      "          arrivals clears peak",
-      "mail  ███     123k      1  99k",
-    ])
+    let day = [
+      ChannelStats(
+        channel: "mail", period: .day, firstDay: Self.monday,
+        days: [DayFigures(arrivals: 123_456, clears: 1, peak: 99_999)])
+    ]
+    #expect(
+      StatsPanel(stats: day, width: 40).lines(at: 0, countUp: CountUp()) == [
+        "day  2026-11-30",
+        "                  arrivals clears   peak",
+        "mail  ███████████  123,456      1 99,999",
+      ])
+    #expect(
+      StatsPanel(stats: day, width: 30).lines(at: 0, countUp: CountUp()) == [
+        "day  2026-11-30",
+        "          arrivals clears peak",
+        "mail  ███     123k      1  99k",
+      ])
     #expect(StatsPanel(stats: [], width: 40).lines(at: 0, countUp: CountUp()) == ["No history."])
   }
 
   @Test func jsonAndPlainCarryEveryFigure() {
-    #expect(StatsText.json(Self.week[1]) == """
-      {"channel":"ci","period":"week","from":"2026-11-24","to":"2026-11-30","arrivals":3,"clears":1,"peak":3,\
-      "days":[{"date":"2026-11-24","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-25","arrivals":0,"clears":0,"peak":0},\
-      {"date":"2026-11-26","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-27","arrivals":0,"clears":0,"peak":0},\
-      {"date":"2026-11-28","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-29","arrivals":0,"clears":0,"peak":0},\
-      {"date":"2026-11-30","arrivals":3,"clears":1,"peak":3}]}
-      """)
-    #expect(StatsText.plain(Self.week[0]) == "mail: 12 arrivals, 3 clears, peak 7 (2026-11-24 to 2026-11-30; arrivals per day 0 4 0 0 0 8 0)")
-    #expect(StatsText.plain(ChannelStats(channel: "a", period: .day, firstDay: Self.monday, days: [.zero]))
-      == "a: 0 arrivals, 0 clears, peak 0 (2026-11-30)")
+    #expect(
+      StatsText.json(Self.week[1]) == """
+        {"channel":"ci","period":"week","from":"2026-11-24","to":"2026-11-30","arrivals":3,"clears":1,"peak":3,\
+        "days":[{"date":"2026-11-24","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-25","arrivals":0,"clears":0,"peak":0},\
+        {"date":"2026-11-26","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-27","arrivals":0,"clears":0,"peak":0},\
+        {"date":"2026-11-28","arrivals":0,"clears":0,"peak":0},{"date":"2026-11-29","arrivals":0,"clears":0,"peak":0},\
+        {"date":"2026-11-30","arrivals":3,"clears":1,"peak":3}]}
+        """)
+    #expect(
+      StatsText.plain(Self.week[0])
+        == "mail: 12 arrivals, 3 clears, peak 7 (2026-11-24 to 2026-11-30; arrivals per day 0 4 0 0 0 8 0)")
+    #expect(
+      StatsText.plain(ChannelStats(channel: "a", period: .day, firstDay: Self.monday, days: [.zero]))
+        == "a: 0 arrivals, 0 clears, peak 0 (2026-11-30)")
   }
 }

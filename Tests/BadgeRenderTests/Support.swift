@@ -1,6 +1,6 @@
-@testable import BadgeCore
 import Testing
 
+@testable import BadgeCore
 @testable import BadgeRender
 
 /// A snapshot as the daemon sends it, with the daemon's label rules (max_label 99).

@@ -1,5 +1,5 @@
-import Testing
 import TestSupport
+import Testing
 
 @testable import BadgeRender
 
@@ -31,7 +31,10 @@ struct MarkingDialect: TextDialect {
       try Template("{icon} {lable}")
     }
     let error = TemplateError(template: "{icon} {lable}", position: 7, reason: .unknownPlaceholder("lable"))
-    #expect(error.description == "Unknown placeholder '{lable}' in template '{icon} {lable}'; expected {channel}, {count}, {label}, {icon} or {text}")
+    #expect(
+      error.description
+        == "Unknown placeholder '{lable}' in template '{icon} {lable}'; expected {channel}, {count}, {label}, {icon} or {text}"
+    )
   }
 
   @Test func unclosedBraceIsAClearError() {
@@ -60,10 +63,12 @@ struct MarkingDialect: TextDialect {
       BadgeFrame(channel: "c", count: 2, label: "2"),
     ]
     let options = RenderOptions(separator: "|")
-    #expect(TextLine.compose(frames, in: MarkingDialect(), options: options)
-      == "«a»« »[1]«|»«c»« »[2]")
-    #expect(TextLine.compose(frames, in: MarkingDialect(), options: options, keepsHidden: true)
-      == "«a»« »[1]«|»«b»« »[]«|»«c»« »[2]")
+    #expect(
+      TextLine.compose(frames, in: MarkingDialect(), options: options)
+        == "«a»« »[1]«|»«c»« »[2]")
+    #expect(
+      TextLine.compose(frames, in: MarkingDialect(), options: options, keepsHidden: true)
+        == "«a»« »[1]«|»«b»« »[]«|»«c»« »[2]")
     #expect(TextLine.compose(Array(frames.prefix(1)), in: MarkingDialect(), options: options) == "[1]")
   }
 
@@ -91,8 +96,10 @@ struct MarkingDialect: TextDialect {
     (BadgeFrame(channel: "mail", count: 4, label: "4", muted: true), "mail: 4 unread, muted"),
     (BadgeFrame(channel: "mail", count: 4, label: "4", online: false), "mail: offline (last 4 unread)"),
     (BadgeFrame(channel: "mail", count: 0, label: "", online: false), "mail: offline"),
-    (BadgeFrame(channel: "mail", count: 2, label: "2", muted: true, online: false),
-     "mail: offline (last 2 unread), muted"),
+    (
+      BadgeFrame(channel: "mail", count: 2, label: "2", muted: true, online: false),
+      "mail: offline (last 2 unread), muted"
+    ),
   ])
   func wording(_ frame: BadgeFrame, _ expected: String) {
     #expect(AccessibleText.describe(frame) == expected)

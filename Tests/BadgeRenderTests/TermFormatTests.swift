@@ -165,37 +165,49 @@ import Testing
     var watcher = ManualWatcher(.term, options: RenderOptions(colour: .none, big: true), at: 1)
     watcher.receive(snapshot(count: 9))
     watcher.receive(snapshot(count: 10))
-    #expect(watcher.draw() == Self.rows([
-      "         ███",
-      "         █ █",
-      "         ███",
-      "           █",
-      "mail     ███",
-    ], redraw: false))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "         ███",
+            "         █ █",
+            "         ███",
+            "           █",
+            "mail     ███",
+          ], redraw: false))
     watcher.advance(to: 1.05)
-    #expect(watcher.draw() == Self.rows([
-      "         ███",
-      "           █",
-      "         ███",
-      "            ",
-      "mail  █  ███",
-    ], redraw: true))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "         ███",
+            "           █",
+            "         ███",
+            "            ",
+            "mail  █  ███",
+          ], redraw: true))
     watcher.advance(to: 1.1)
-    #expect(watcher.draw() == Self.rows([
-      "            ",
-      "      █  ███",
-      "     ██  █ █",
-      "      █  █ █",
-      "mail  █  █ █",
-    ], redraw: true))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "            ",
+            "      █  ███",
+            "     ██  █ █",
+            "      █  █ █",
+            "mail  █  █ █",
+          ], redraw: true))
     watcher.advance(to: 2)
-    #expect(watcher.draw() == Self.rows([
-      "      █  ███",
-      "     ██  █ █",
-      "      █  █ █",
-      "      █  █ █",
-      "mail ███ ███",
-    ], redraw: true))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "      █  ███",
+            "     ██  █ █",
+            "      █  █ █",
+            "      █  █ █",
+            "mail ███ ███",
+          ], redraw: true))
   }
 
   @Test func rollDownEntersFromAbove() {
@@ -203,13 +215,16 @@ import Testing
     watcher.receive(snapshot(count: 5))
     watcher.receive(snapshot(count: 4))
     watcher.advance(to: 0.05)
-    #expect(watcher.draw() == Self.rows([
-      "       █",  // the bottom row of the entering 4
-      "        ",
-      "     ███",  // the top of the leaving 5, two rows down
-      "     █  ",
-      "mail ███",
-    ], redraw: false))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "       █",  // the bottom row of the entering 4
+            "        ",
+            "     ███",  // the top of the leaving 5, two rows down
+            "     █  ",
+            "mail ███",
+          ], redraw: false))
   }
 
   @Test func colourAndSeveralChannels() {
@@ -218,12 +233,15 @@ import Testing
     watcher.receive(snapshot("ci", count: 0))
     let red = "\(esc)[38;2;229;57;53m"
     let reset = "\(esc)[0m"
-    #expect(watcher.draw() == Self.rows([
-      "     " + red + " █ " + reset + " |    ",
-      "     " + red + "██ " + reset + " |    ",
-      "     " + red + " █ " + reset + " |    ",
-      "     " + red + " █ " + reset + " |    ",
-      "mail " + red + "███" + reset + " | ci ",
-    ], redraw: false))
+    #expect(
+      watcher.draw()
+        == Self.rows(
+          [
+            "     " + red + " █ " + reset + " |    ",
+            "     " + red + "██ " + reset + " |    ",
+            "     " + red + " █ " + reset + " |    ",
+            "     " + red + " █ " + reset + " |    ",
+            "mail " + red + "███" + reset + " | ci ",
+          ], redraw: false))
   }
 }

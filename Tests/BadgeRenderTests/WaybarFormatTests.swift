@@ -11,7 +11,6 @@ import Testing
     "{\"text\":\"\(text)\",\"alt\":\"\(alt)\",\"tooltip\":\"\(tooltip)\",\"class\":[\(classes)],\"percentage\":\(percentage)}\n"
   }
 
-
   @Test func restingLabelIsPlainText() {
     var watcher = ManualWatcher(.waybar)
     watcher.receive(snapshot(count: 4))
@@ -36,7 +35,9 @@ import Testing
   @Test func zeroIsEmptySoTheModuleHides() {
     var watcher = ManualWatcher(.waybar)
     watcher.receive(snapshot(count: 0))
-    #expect(watcher.draw() == Self.line(text: "", alt: "zero", tooltip: "mail: no unread", classes: "\"zero\"", percentage: 0))
+    #expect(
+      watcher.draw() == Self.line(text: "", alt: "zero", tooltip: "mail: no unread", classes: "\"zero\"", percentage: 0)
+    )
   }
 
   @Test func clearingFadesBeforeTheModuleHides() {
@@ -44,9 +45,11 @@ import Testing
     watcher.advance(to: 11)
     watcher.receive(snapshot(count: 0))
     watcher.advance(to: 11.1)
-    #expect(watcher.draw() == Self.line(
-      text: "<span size=\\\"69%\\\" alpha=\\\"38%\\\">4</span>", alt: "zero", tooltip: "mail: no unread",
-      classes: "\"zero\"", percentage: 0))
+    #expect(
+      watcher.draw()
+        == Self.line(
+          text: "<span size=\\\"69%\\\" alpha=\\\"38%\\\">4</span>", alt: "zero", tooltip: "mail: no unread",
+          classes: "\"zero\"", percentage: 0))
   }
 
   @Test func dotPulse() {
@@ -54,24 +57,32 @@ import Testing
     watcher.receive(snapshot("alerts", count: 2, dot: true))
     watcher.receive(snapshot("alerts", count: 3, dot: true, pulseMs: 3000))
     watcher.advance(to: 0.4)
-    #expect(watcher.draw() == Self.line(
-      text: "<span size=\\\"125%\\\" alpha=\\\"70%\\\">•</span>", tooltip: "alerts: 3 unread",
-      classes: "\"unread\",\"dot\",\"pulse\"", percentage: 3))
+    #expect(
+      watcher.draw()
+        == Self.line(
+          text: "<span size=\\\"125%\\\" alpha=\\\"70%\\\">•</span>", tooltip: "alerts: 3 unread",
+          classes: "\"unread\",\"dot\",\"pulse\"", percentage: 3))
     watcher.advance(to: 3)
-    #expect(watcher.draw() == Self.line(
-      text: "•", tooltip: "alerts: 3 unread", classes: "\"unread\",\"dot\"", percentage: 3))
+    #expect(
+      watcher.draw()
+        == Self.line(
+          text: "•", tooltip: "alerts: 3 unread", classes: "\"unread\",\"dot\"", percentage: 3))
   }
 
   @Test func mutedAndOffline() {
     var muted = ManualWatcher(.waybar)
     muted.receive(snapshot(count: 4, muted: true))
-    #expect(muted.draw() == Self.line(
-      text: "<span alpha=\\\"50%\\\">4</span>", alt: "muted", tooltip: "mail: 4 unread, muted",
-      classes: "\"unread\",\"muted\""))
+    #expect(
+      muted.draw()
+        == Self.line(
+          text: "<span alpha=\\\"50%\\\">4</span>", alt: "muted", tooltip: "mail: 4 unread, muted",
+          classes: "\"unread\",\"muted\""))
     var offline = ManualWatcher(.waybar)
     offline.receive(snapshot(count: 0, online: false))
-    #expect(offline.draw() == Self.line(
-      text: "?", alt: "offline", tooltip: "mail: offline", classes: "\"zero\",\"offline\"", percentage: 0))
+    #expect(
+      offline.draw()
+        == Self.line(
+          text: "?", alt: "offline", tooltip: "mail: offline", classes: "\"zero\",\"offline\"", percentage: 0))
   }
 
   @Test func severalChannelsShareOneObject() {
@@ -79,9 +90,11 @@ import Testing
     watcher.receive(snapshot(count: 4))
     watcher.receive(snapshot("ci", count: 120))
     watcher.receive(snapshot("chat", count: 0))
-    #expect(watcher.draw() == Self.line(
-      text: "mail 4 ci 99+", tooltip: "mail: 4 unread\\nci: 120 unread (shown as 99+)\\nchat: no unread",
-      percentage: 100))
+    #expect(
+      watcher.draw()
+        == Self.line(
+          text: "mail 4 ci 99+", tooltip: "mail: 4 unread\\nci: 120 unread (shown as 99+)\\nchat: no unread",
+          percentage: 100))
   }
 
   @Test func templateLiteralsAreEscapedForPango() throws {

@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// Commands against the store, and when their events go out, without sockets.
 @Suite struct CommandExecutorTests {
@@ -9,12 +10,13 @@ import Testing
   @Test func changesAnswerWithTheStateAndAreRecordedOncePerChange() {
     let client = turns.peer()
     turns.send(client, "INCR mail 2", "DECR mail", "DECR chat", "GET mail")
-    #expect(turns.take(client) == [
-      "STATE mail count=2 label=2 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=2", "OK",
-      "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=1", "OK",
-      "STATE chat count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK",
-      "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=1", "OK",
-    ])
+    #expect(
+      turns.take(client) == [
+        "STATE mail count=2 label=2 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=2 total=2", "OK",
+        "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=1 total=2", "OK",
+        "STATE chat count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK",
+        "STATE mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=1 total=2", "OK",
+      ])
     #expect(turns.log.pending.map(\.count) == [2, 1], "a DECR at 0 is no change")
     turns.endTurn()
     #expect(turns.log.savedCounts == ["mail": 1])
@@ -23,14 +25,21 @@ import Testing
   @Test func eventsWaitForTheCommit() {
     let watcher = turns.peer()
     turns.send(watcher, "WATCH mail")
-    #expect(turns.take(watcher) == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
+    #expect(
+      turns.take(watcher) == [
+        "STATE * dnd=0 left=0",
+        "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK watching",
+      ])
     turns.endTurn()
     let writer = turns.peer()
     turns.send(writer, "INCR mail", "INCR other")
     #expect(watcher.output.isEmpty, "nothing for a watcher before the turn's changes are saved")
     let queued = turns.endTurn()
     #expect(queued.map(\.id) == [watcher.id])
-    #expect(turns.take(watcher) == ["EVENT mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1"])
+    #expect(
+      turns.take(watcher) == [
+        "EVENT mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1"
+      ])
   }
 
   @Test func aWatcherThatStartsMidTurnGetsOnlyLaterEvents() {
@@ -39,7 +48,11 @@ import Testing
     turns.send(writer, "INCR a")
     let late = turns.peer()
     turns.send(late, "WATCH")
-    #expect(turns.take(late) == ["STATE * dnd=0 left=0", "STATE a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1", "OK watching"])
+    #expect(
+      turns.take(late) == [
+        "STATE * dnd=0 left=0",
+        "STATE a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1", "OK watching",
+      ])
     turns.send(writer, "INCR b")
     turns.endTurn()
     #expect(turns.take(early).map { $0.split(separator: " ")[1] } == ["a", "b"])

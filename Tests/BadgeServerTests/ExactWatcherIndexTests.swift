@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// The index of watchers by exact channel name, which a run of one event visits instead of
 /// matching every watcher's patterns.

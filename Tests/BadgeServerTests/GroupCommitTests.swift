@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// A commit the change log refuses: the turn is taken back, and changes wait for a repair.
 @Suite struct GroupCommitTests {
@@ -49,7 +50,10 @@ import Testing
     #expect(!watcher.closed)
     #expect(turns.closed.map(\.id) == [writer.id, lateReader.id])
     #expect(writer.output.isEmpty && lateReader.output.isEmpty, "closed without replies")
-    #expect(turns.take(earlyReader) == ["STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5", "OK"])
+    #expect(
+      turns.take(earlyReader) == [
+        "STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5 total=5", "OK",
+      ])
   }
 
   /// The repair timer fires: the core tries a repair in a turn of its own.
@@ -67,7 +71,10 @@ import Testing
     turns.send(client, "INCR mail", "CLEAR *", "GET mail")
     let lines = turns.take(client)
     #expect(lines.count == 4)
-    #expect(lines[0] == "ERR failed Changes are refused until the state can be saved again: Failed to write to 'journal': Input/output error")
+    #expect(
+      lines[0]
+        == "ERR failed Changes are refused until the state can be saved again: Failed to write to 'journal': Input/output error"
+    )
     #expect(lines[1] == lines[0])
     #expect(lines[2].hasPrefix("STATE mail count=5 "))
     #expect(lines[3] == "OK")
@@ -87,7 +94,10 @@ import Testing
     #expect(turns.policy.nextRepair == nil)
     #expect(turns.log.repairs == 2)
     turns.send(client, "INCR mail")
-    #expect(turns.take(client) == ["STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3 badge=count dnd=off unseen=6", "OK"])
+    #expect(
+      turns.take(client) == [
+        "STATE mail count=6 label=6 dot=0 pulse=3000 muted=0 seq=3 badge=count dnd=off unseen=6 total=6", "OK",
+      ])
     turns.endTurn()
     #expect(turns.log.savedCounts["mail"] == 6)
   }
@@ -101,9 +111,10 @@ import Testing
     #expect(turns.policy.isFailing)
     #expect(turns.policy.failuresSinceLastSave == 2)
     #expect(turns.policy.nextRepair == due, "one repair loop, however many failures")
-    #expect(turns.logLines.lines.filter { $0.contains("Refusing changes") } == [
-      "Failed to write to 'journal': Input/output error; changes already acknowledged are kept in memory. Refusing changes until the state can be saved."
-    ])
+    #expect(
+      turns.logLines.lines.filter { $0.contains("Refusing changes") } == [
+        "Failed to write to 'journal': Input/output error; changes already acknowledged are kept in memory. Refusing changes until the state can be saved."
+      ])
     let client = turns.peer()
     turns.send(client, "SET mail 1")
     #expect(turns.take(client).first?.hasPrefix("ERR failed ") == true)
@@ -119,6 +130,9 @@ import Testing
     turns.send(writer, "INCR mail")
     turns.commit.stage(turns.store.channel(named: name("other")))  // e.g. a reload's event
     turns.endTurn()
-    #expect(turns.take(watcher) == ["EVENT other count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0"])
+    #expect(
+      turns.take(watcher) == [
+        "EVENT other count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0"
+      ])
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What the layering promises, read from the sources next to this file: the core imports no
@@ -8,9 +9,8 @@ import Testing
 @Suite struct ModuleImportsTests {
   /// The modules the files of `Sources/<module>` import.
   static func imports(of module: String) throws -> Set<String> {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("../../Sources/\(module)").standardized
-    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+    let folder = URL(fileURLWithPath: Repository.path("Sources/\(module)"))
+    let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
     #expect(!files.isEmpty, "\(folder.path)")
     var modules = Set<String>()
     for file in files {

@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// The published events' observer (the LauncherEntry export) sees the events of exported
 /// channels only, so that without watchers other channels' changes stage no event at all.

@@ -1,5 +1,6 @@
-@testable import BadgeServer
 import Testing
+
+@testable import BadgeServer
 
 /// What a peer's output buffer keeps once it is sent, in whole or in part.
 @Suite struct PeerOutputTests {

@@ -1,6 +1,7 @@
-@testable import BadgeServer
 import BadgeCore
 import Testing
+
+@testable import BadgeServer
 
 /// Fan-out to watchers, and per-channel merging for a congested one.
 @Suite struct SubscriptionsTests {
@@ -29,21 +30,27 @@ import Testing
     turns.send(writer, "INCR mail", "INCR chat", "INCR mail", "DND on", "INCR chat", "INCR mail")
     turns.endTurn()
     let channels = { (lines: [String]) in lines.map { "\($0.split(separator: " ")[1]) \(field($0, "count") ?? "")" } }
-    #expect(channels(turns.take(all)) == ["mail 1", "chat 1", "mail 2", "* ", "mail 2", "chat 1", "chat 2", "mail 3"],
+    #expect(
+      channels(turns.take(all)) == ["mail 1", "chat 1", "mail 2", "* ", "mail 2", "chat 1", "chat 2", "mail 3"],
       "do-not-disturb in its place, then the channels it silences")
     #expect(channels(turns.take(mail)) == ["mail 1", "mail 2", "* ", "mail 2", "mail 3"])
   }
 
   @Test func aWatcherThatReachesTheHighWaterMarkInsideARunFallsBehindThere() {
     let nearlyFull = turns.watcher()
-    let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1\n".utf8.count
+    let line = "EVENT a count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1\n".utf8
+      .count
     // Room for exactly two more lines before the high-water mark.
     nearlyFull.output = Array(repeating: 0x20, count: Subscriptions<Peer>.eventHighWater - 2 * line + 1)
     let writer = turns.peer()
     turns.send(writer, "INCR a", "INCR b", "INCR c", "INCR a")
     turns.endTurn()
-    let appended = Array(nearlyFull.output.suffix(nearlyFull.output.count - (Subscriptions<Peer>.eventHighWater - 2 * line + 1)))
-    #expect(String(decoding: appended, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ")[1]) } == ["a", "b"])
+    let appended = Array(
+      nearlyFull.output.suffix(nearlyFull.output.count - (Subscriptions<Peer>.eventHighWater - 2 * line + 1)))
+    #expect(
+      String(decoding: appended, as: UTF8.self).split(separator: "\n").map { String($0.split(separator: " ")[1]) } == [
+        "a", "b",
+      ])
     #expect(nearlyFull.behindFrom != nil)
     nearlyFull.discardOutput()
     #expect(turns.appendMerged(to: nearlyFull))
@@ -89,7 +96,8 @@ import Testing
     slow.discardOutput()
     turns.appendMerged(to: slow)
     let events = turns.take(slow)
-    #expect(events.count == 1 && events[0].hasPrefix("EVENT gone count=0 ") && field(events[0], "seq") == "2", "\(events)")
+    #expect(
+      events.count == 1 && events[0].hasPrefix("EVENT gone count=0 ") && field(events[0], "seq") == "2", "\(events)")
   }
 
   @Test func watchersBehindShareOneEntryPerChannelAndEachCatchesUpAlone() {

@@ -1,5 +1,6 @@
-@testable import BadgeServer
 import BadgeCore
+
+@testable import BadgeServer
 
 /// A failure to save, as the daemon's change log would describe it.
 struct DiskError: Error, CustomStringConvertible {
@@ -20,19 +21,33 @@ final class MemoryChangeLog: ChangeLog {
   /// Do-not-disturb records of the current turn, then of every saved turn.
   private(set) var pendingDND: [DoNotDisturb] = []
   private(set) var savedDND: [DoNotDisturb] = []
+  /// Request ids of the current turn, then of every saved turn: each with the record it rode
+  /// in (a channel's name, `*` for do-not-disturb's, nothing for one of its own).
+  private(set) var pendingIDs: [(id: RequestID, in: String?)] = []
+  private(set) var savedIDs: [(id: RequestID, in: String?)] = []
 
-  func record(_ channel: Channel, day: HistoryDay?) { pending.append(channel) }
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
+    pending.append(channel)
+    if let id { pendingIDs.append((id, channel.name.description)) }
+  }
 
-  func record(_ dnd: DoNotDisturb) { pendingDND.append(dnd) }
+  func record(_ dnd: DoNotDisturb, id: SavedRequestID?) {
+    pendingDND.append(dnd)
+    if let id { pendingIDs.append((id.id, "*")) }
+  }
+
+  func record(_ id: SavedRequestID) { pendingIDs.append((id.id, nil)) }
 
   func commit() throws {
     defer {
       pending.removeAll()
       pendingDND.removeAll()
+      pendingIDs.removeAll()
     }
     if failCommits { throw DiskError() }
     saved += pending
     savedDND += pendingDND
+    savedIDs += pendingIDs
   }
 
   func repair() throws {

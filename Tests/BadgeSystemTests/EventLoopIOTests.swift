@@ -36,7 +36,10 @@ import Testing
         order.append("io")
         loop.exit(code: 1)
       }
-      defer { reader.cancel(); writer.cancel() }
+      defer {
+        reader.cancel()
+        writer.cancel()
+      }
       #expect(try loop.runGuarded() == 1)
       #expect(order == ["timer", "io"])
     }
@@ -66,7 +69,10 @@ import Testing
         loop.exit(code: 3)
       }
       let switcher = try loop.addTimer(at: Environment.monotonicMicroseconds + 10_000) { source.setEvents(.writable) }
-      defer { source.cancel(); switcher.cancel() }
+      defer {
+        source.cancel()
+        switcher.cancel()
+      }
       #expect(try loop.runGuarded() == 3)
       #expect(seen.contains(.writable))
       #expect(!seen.contains(.readable), "nothing was sent")
@@ -85,7 +91,10 @@ import Testing
         order.append("post")
         loop.exit(code: 5)
       }
-      defer { io.cancel(); post.cancel() }
+      defer {
+        io.cancel()
+        post.cancel()
+      }
       try b.send("x")
       #expect(try loop.runGuarded() == 5)
       #expect(order == ["io", "post"])
@@ -100,7 +109,10 @@ import Testing
       order.append("post")
       loop.exit(code: 6)
     }
-    defer { timer.cancel(); post.cancel() }
+    defer {
+      timer.cancel()
+      post.cancel()
+    }
     #expect(try loop.runGuarded() == 6)
     #expect(order == ["timer", "post"], "no post run on the idle turns before the timer")
   }
@@ -110,7 +122,10 @@ import Testing
     var runs = 0
     let deferred = try loop.addDefer { runs += 1 }
     let stop = try loop.exit(code: 7, afterMs: 30)
-    defer { deferred.cancel(); stop.cancel() }
+    defer {
+      deferred.cancel()
+      stop.cancel()
+    }
     #expect(try loop.runGuarded() == 7)
     #expect(runs == 1)
   }

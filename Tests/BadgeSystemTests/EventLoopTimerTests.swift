@@ -89,7 +89,10 @@ import Testing
       order.append("second")
       first.schedule(at: loop.now + 5_000)
     }
-    defer { first.cancel(); second.cancel() }
+    defer {
+      first.cancel()
+      second.cancel()
+    }
     #expect(try loop.runGuarded() == 3)
     #expect(order == ["second", "first"])
   }
@@ -106,7 +109,10 @@ import Testing
       #expect(calls == 0)
       timer.schedule(at: loop.now)
     }
-    defer { timer.cancel(); arm.cancel() }
+    defer {
+      timer.cancel()
+      arm.cancel()
+    }
     #expect(try loop.runGuarded() == 4)
     #expect(calls == 1)
   }

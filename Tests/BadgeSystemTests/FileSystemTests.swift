@@ -60,7 +60,10 @@ import Testing
     try TemporaryFolder.with { folder in
       let path = folder.file("badged.sock")
       _ = try folder.write("badged.sock", "")
-      for (mode, allowed, looser) in [(0o600, 0o600, nil), (0o400, 0o600, nil), (0o666, 0o600, 0o666), (0o604, 0o600, 0o604), (0o700, 0o700, nil), (0o711, 0o700, 0o711)] as [(mode_t, mode_t, mode_t?)] {
+      for (mode, allowed, looser) in [
+        (0o600, 0o600, nil), (0o400, 0o600, nil), (0o666, 0o600, 0o666), (0o604, 0o600, 0o604), (0o700, 0o700, nil),
+        (0o711, 0o700, 0o711),
+      ] as [(mode_t, mode_t, mode_t?)] {
         chmod(path, mode)
         #expect(FileSystem.looserMode(path, than: allowed) == looser, "\(String(mode, radix: 8))")
       }

@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeSystem
 import Foundation
+import TestSupport
 import Testing
 
 /// Inputs the config fuzz target (Tests/Fuzz/FuzzConfig) found, kept as regressions. Each is
@@ -10,8 +11,7 @@ import Testing
   /// the line was read as lines of its own, and the error named a line past the end of the
   /// file (line 2 of this one-line file).
   @Test func aNULInALongLineIsReportedAtThatLine() throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fuzz/corpus/config/crash-nul-in-long-line").path
+    let path = Repository.path("Tests/Fuzz/corpus/config/crash-nul-in-long-line")
     let bytes = try #require(FileManager.default.contents(atPath: path))
     #expect(bytes.count == 200 && !bytes.contains(0x0A) && bytes.contains(0))
     do throws(ConfigError) {

@@ -21,9 +21,11 @@ import Testing
 
   @Test func aLineOf199BytesFits() throws {
     let comment = "#" + String(repeating: "x", count: 198)
-    #expect(try Self.read("[daemon]\n\(comment)\nmax_label = 5\n") == .success([
-      ConfigEntry(section: "daemon", key: "max_label", value: "5", line: 3)
-    ]), "the line after it keeps its number")
+    #expect(
+      try Self.read("[daemon]\n\(comment)\nmax_label = 5\n")
+        == .success([
+          ConfigEntry(section: "daemon", key: "max_label", value: "5", line: 3)
+        ]), "the line after it keeps its number")
     #expect(try Self.read("[daemon]\n\(comment)") == .success([]), "also as the last line, without LF")
   }
 
@@ -43,7 +45,9 @@ import Testing
   @Test func theFirstProblemInTheFileIsReported() throws {
     let long = "#" + String(repeating: "-", count: 250)
     #expect(try Self.read("[daemon]\n\(long)\nnot ini\n") == Self.tooLong(2))
-    #expect(try Self.read("[daemon]\nnot ini\n\(long)\n") == .failure(
-      ConfigError(file: "long.conf", line: 2, reason: "Expected 'key = value', '[daemon]' or '[channel NAME]'")))
+    #expect(
+      try Self.read("[daemon]\nnot ini\n\(long)\n")
+        == .failure(
+          ConfigError(file: "long.conf", line: 2, reason: "Expected 'key = value', '[daemon]' or '[channel NAME]'")))
   }
 }

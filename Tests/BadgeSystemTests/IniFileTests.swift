@@ -1,7 +1,8 @@
-@testable import BadgeCore
 import BadgeSystem
-import Testing
 import Glibc
+import Testing
+
+@testable import BadgeCore
 
 /// Reading real files with libinih, then `DaemonConfig.parse` on what it read.
 @Suite struct IniFileTests {
@@ -9,7 +10,7 @@ import Glibc
 
   static let example = """
     # badged.conf
-    
+
     [daemon]
     pulse_ms = 1500
     ; a comment
@@ -143,7 +144,9 @@ import Glibc
   @Test func aBadValueIsReportedAtItsLineInTheFile() throws {
     try TemporaryFolder.with { folder in
       let path = try folder.write("badged.conf", "[daemon]\n\n# note\npulse_ms = soon\n")
-      #expect(throws: ConfigError(file: path, line: 4, reason: "Invalid value 'soon' for pulse_ms: expected a whole number")) {
+      #expect(
+        throws: ConfigError(file: path, line: 4, reason: "Invalid value 'soon' for pulse_ms: expected a whole number")
+      ) {
         try DaemonConfig.parse(IniFile.read(path: path), file: path)
       }
     }
@@ -156,7 +159,10 @@ import Glibc
         _ = try DaemonConfig.parse(IniFile.read(path: path), file: path)
         Issue.record("accepted an unknown section")
       } catch {
-        #expect(error.description == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]")
+        #expect(
+          error.description
+            == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+        )
       }
     }
   }

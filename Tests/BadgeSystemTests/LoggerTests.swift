@@ -3,41 +3,33 @@ import BadgeSystem
 import Glibc
 import Testing
 
-/// The log's levels, filtering and `<N>` prefixes, read back from fd 2.
-///
-/// Serialized: each test points fd 2 at a pipe for a moment, and two at once would read each
-/// other's lines.
-@Suite(.serialized) struct LoggerTests {
-  static let marker = "logger-test"
-
-  /// The lines containing `marker` that `body` writes to fd 2. Other tests run meanwhile and
-  /// Swift Testing prints to fd 2 too: every other captured line is written back to it.
-  static func capture(_ body: () -> Void) -> [String] {
-    var fds: [CInt] = [-1, -1]
-    precondition(pipe(&fds) == 0)
-    let saved = dup(2)
-    dup2(fds[1], 2)
-    Glibc.close(fds[1])
-    body()
-    dup2(saved, 2)
-    Glibc.close(saved)
+/// The log's levels, filtering and `<N>` prefixes, read back from a pipe the log writes as it
+/// would standard error.
+@Suite struct LoggerTests {
+  /// The lines a logger at `level` writing to `destination` writes while `body` runs, read
+  /// from a pipe that stands for standard error.
+  static func capture(
+    level: Logger.Level, _ destination: Logger.Destination, _ body: (Logger) -> Void
+  ) throws -> [String] {
+    let ends = try FileDescriptor.pipe(nonBlockingRead: true, nonBlockingWrite: false)
+    defer { ends.read.close() }
+    do {
+      let logger = Logger(level: level, sink: LogOutput(destination, standardError: ends.write.rawValue))
+      body(logger)
+    }
+    ends.write.close()
     var data: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while case let n = Glibc.read(fds[0], &buffer, buffer.count), n > 0 { data += buffer[..<n] }
-    Glibc.close(fds[0])
-    var mine: [String] = []
-    var others: [UInt8] = []
-    for line in data.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast() {
-      let text = String(decoding: line, as: UTF8.self)
-      if text.contains(marker) { mine.append(text) } else { others += line + [0x0A] }
+    while case let n = Glibc.read(ends.read.rawValue, &buffer, buffer.count), n > 0 { data += buffer[..<n] }
+    return data.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map {
+      String(decoding: $0, as: UTF8.self)
     }
-    if !others.isEmpty { _ = others.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) } }
-    return mine
   }
 
   @Test func levelsAreSyslogPrioritiesMostSevereFirst() {
     #expect(Logger.Level.allCases.map(\.rawValue) == Array(0...7))
-    #expect(Logger.Level.allCases.map(\.name) == ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"])
+    #expect(
+      Logger.Level.allCases.map(\.name) == ["emerg", "alert", "crit", "err", "warning", "notice", "info", "debug"])
     #expect(Logger.Level.emergency < .error)
     #expect(Logger.Level.info < .debug)
     #expect(!(Logger.Level.debug < .debug))
@@ -53,51 +45,51 @@ import Testing
     }
   }
 
-  @Test func messagesLessSevereThanTheLevelAreDropped() {
-    let logger = Logger(level: .warning, destination: .standardError(priorityPrefix: true))
-    let lines = Self.capture {
-      for level in Logger.Level.allCases { logger.log(level, "\(Self.marker) \(level.name)") }
+  @Test func messagesLessSevereThanTheLevelAreDropped() throws {
+    let lines = try Self.capture(level: .warning, .standardError(priorityPrefix: true)) { logger in
+      for level in Logger.Level.allCases { logger.log(level, "logger-test \(level.name)") }
     }
-    #expect(lines == ["<0>logger-test emerg", "<1>logger-test alert", "<2>logger-test crit", "<3>logger-test err", "<4>logger-test warning"])
+    #expect(
+      lines == [
+        "<0>logger-test emerg", "<1>logger-test alert", "<2>logger-test crit", "<3>logger-test err",
+        "<4>logger-test warning",
+      ])
   }
 
-  @Test func eachShorthandLogsAtItsLevel() {
-    let logger = Logger(level: .debug, destination: .standardError(priorityPrefix: true))
-    let lines = Self.capture {
-      logger.error("\(Self.marker) e")
-      logger.warning("\(Self.marker) w")
-      logger.notice("\(Self.marker) n")
-      logger.info("\(Self.marker) i")
-      logger.debug("\(Self.marker) d")
+  @Test func eachShorthandLogsAtItsLevel() throws {
+    let lines = try Self.capture(level: .debug, .standardError(priorityPrefix: true)) { logger in
+      logger.error("logger-test e")
+      logger.warning("logger-test w")
+      logger.notice("logger-test n")
+      logger.info("logger-test i")
+      logger.debug("logger-test d")
     }
-    #expect(lines == ["<3>logger-test e", "<4>logger-test w", "<5>logger-test n", "<6>logger-test i", "<7>logger-test d"])
+    #expect(
+      lines == ["<3>logger-test e", "<4>logger-test w", "<5>logger-test n", "<6>logger-test i", "<7>logger-test d"])
   }
 
-  @Test func withoutPrefixesLinesAreTheMessageAlone() {
-    let logger = Logger(level: .info, destination: .standardError(priorityPrefix: false))
-    let lines = Self.capture {
-      logger.error("\(Self.marker) Failed to bind: Address already in use")
-      logger.debug("\(Self.marker) dropped")
+  @Test func withoutPrefixesLinesAreTheMessageAlone() throws {
+    let lines = try Self.capture(level: .info, .standardError(priorityPrefix: false)) { logger in
+      logger.error("logger-test Failed to bind: Address already in use")
+      logger.debug("logger-test dropped")
     }
     #expect(lines == ["logger-test Failed to bind: Address already in use"])
   }
 
-  @Test func aMessageIsAlwaysOneLine() {
-    let logger = Logger(level: .info, destination: .standardError(priorityPrefix: true))
-    let lines = Self.capture {
-      logger.error("\(Self.marker) Unknown command 'x\n<0>forged\r\nline'")
+  @Test func aMessageIsAlwaysOneLine() throws {
+    let lines = try Self.capture(level: .info, .standardError(priorityPrefix: true)) { logger in
+      logger.error("logger-test Unknown command 'x\n<0>forged\r\nline'")
     }
     #expect(lines == ["<3>logger-test Unknown command 'x <0>forged line'"])  // CR LF is one character
   }
 
-  @Test func aDroppedMessageIsNotBuilt() {
+  @Test func aDroppedMessageIsNotBuilt() throws {
     var built = 0
     func message() -> String {
       built += 1
-      return "\(Self.marker) built"
+      return "logger-test built"
     }
-    let logger = Logger(level: .error, destination: .standardError(priorityPrefix: true))
-    let lines = Self.capture {
+    let lines = try Self.capture(level: .error, .standardError(priorityPrefix: true)) { logger in
       logger.info(message())
       logger.debug(message())
       logger.error(message())

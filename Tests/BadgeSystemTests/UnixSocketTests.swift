@@ -1,5 +1,5 @@
-import Foundation
 import BadgeSystem
+import Foundation
 import Glibc
 import Testing
 

@@ -5,10 +5,11 @@ import Testing
 @Suite struct NumberWheelTests {
   @Test func theWindowCentresTheSelection() {
     let wheel = NumberWheel(value: 50)
-    #expect(wheel.window(rows: 5) == [
-      .init(value: 48, distance: -2), .init(value: 49, distance: -1), .init(value: 50, distance: 0),
-      .init(value: 51, distance: 1), .init(value: 52, distance: 2),
-    ])
+    #expect(
+      wheel.window(rows: 5) == [
+        .init(value: 48, distance: -2), .init(value: 49, distance: -1), .init(value: 50, distance: 0),
+        .init(value: 51, distance: 1), .init(value: 52, distance: 2),
+      ])
   }
 
   @Test func atZeroTheRowsAboveAreEmpty() {

@@ -4,9 +4,10 @@ import Testing
 @Suite struct SegmentLayoutTests {
   @Test func segmentsAreAsWideAsTheirContentPlusTheCapsulesCaps() {
     let layout = SegmentLayout(contentWidths: [4, 8, 2])
-    #expect(layout.segments == [
-      .init(x: 0, width: 8), .init(x: 8, width: 12), .init(x: 20, width: 6),
-    ])
+    #expect(
+      layout.segments == [
+        .init(x: 0, width: 8), .init(x: 8, width: 12), .init(x: 20, width: 6),
+      ])
     #expect(layout.contentWidth == 26)
     #expect(layout.segment(at: 0) == 0)
     #expect(layout.segment(at: 7) == 0)

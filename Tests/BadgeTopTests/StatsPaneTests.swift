@@ -14,7 +14,9 @@ import Testing
   func model() -> TopModel {
     var model = TopModel(options: TopOptions(colour: .palette256), rows: 32, columns: 100)
     for (name, count) in [("ci", 1), ("mail", 42)] {
-      model.update(ChannelSnapshot(channel: name, count: count, label: String(count), dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+      model.update(
+        ChannelSnapshot(
+          channel: name, count: count, label: String(count), dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
     }
     return model
   }
@@ -73,7 +75,8 @@ import Testing
     var seq: UInt64 = 10
     func event(_ count: Int) -> ChannelSnapshot {
       seq += 1
-      return ChannelSnapshot(channel: "ci", count: count, label: String(count), dot: false, pulseMs: 0, muted: false, seq: seq)
+      return ChannelSnapshot(
+        channel: "ci", count: count, label: String(count), dot: false, pulseMs: 0, muted: false, seq: seq)
     }
     #expect(model.update(event(2), at: 1) == [.send("STATS week ci")])
     #expect(model.update(event(3), at: 1.1) == [])

@@ -1,6 +1,7 @@
 import BadgeCore
-@testable import BadgeTop
 import Testing
+
+@testable import BadgeTop
 
 /// While do-not-disturb hides badges, the dashboard still reads: the bar's badges follow
 /// `dnd_badges` as `watch` does, but the page shows the count itself and says why the badges
@@ -30,7 +31,8 @@ import Testing
 
   @Test func withoutDoNotDisturbTheTitleDoesNotMentionIt() {
     var model = TopModel(options: TopOptions(colour: .palette256), rows: 32, columns: 100)
-    model.update(ChannelSnapshot(channel: "mail", count: 7, label: "7", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    model.update(
+      ChannelSnapshot(channel: "mail", count: 7, label: "7", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
     #expect(!TopView.canvas(model, at: 5).text(row: TopLayout.titleRow).contains("do not disturb"))
   }
 }

@@ -55,6 +55,17 @@ import Testing
     #expect(model.handle(.interrupt, at: 8) == [.quit])
   }
 
+  /// `c` clears what the page shows: up to the running total of the state it drew, so what
+  /// arrives after it stays (a daemon that sends no total gets a whole clear, as above).
+  @Test func clearingClearsUpToTheTotalShown() {
+    var model = model()
+    var mail = snapshot("mail", 3)
+    mail.total = 7
+    model.update(mail, at: 0.5)
+    _ = model.handle(.right, at: 1)
+    #expect(model.handle(.character("c"), at: 2) == [.send("CLEAR mail upto=7")])
+  }
+
   @Test func theWheelPicksAValueAndEnterSetsIt() {
     var model = model()
     _ = model.handle(.character("3"), at: 1)  // news, 120
@@ -123,8 +134,10 @@ import Testing
 @Suite struct TopModelArrivalTests {
   @Test func aChannelArrivingKeepsTheSelectedChannelSelected() {
     var model = TopModel(options: TopOptions(colour: .none), rows: 32, columns: 100)
-    model.update(ChannelSnapshot(channel: "mail", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
-    model.update(ChannelSnapshot(channel: "ci", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 2), at: 1)
+    model.update(
+      ChannelSnapshot(channel: "mail", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    model.update(
+      ChannelSnapshot(channel: "ci", count: 1, label: "1", dot: false, pulseMs: 0, muted: false, seq: 2), at: 1)
     #expect(model.names == ["ci", "mail"])
     #expect(model.selectedName == "mail")
     #expect(model.nextWake(after: 1) == nil)  // the page did not move
@@ -134,7 +147,8 @@ import Testing
 @Suite struct WheelScrollTests {
   @Test func theWheelRollsItsValuesPastTheMiddleThenRests() {
     var model = TopModel(options: TopOptions(colour: .none), rows: 32, columns: 100)
-    model.update(ChannelSnapshot(channel: "mail", count: 10, label: "10", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
+    model.update(
+      ChannelSnapshot(channel: "mail", count: 10, label: "10", dot: false, pulseMs: 0, muted: false, seq: 1), at: 0)
     _ = model.handle(.character("p"), at: 1)
     #expect(model.wheelCentre(at: 1) == 10)
     _ = model.handle(.pageDown, at: 2)  // 7 rows: 10 → 17 over easeInOut(0.25)

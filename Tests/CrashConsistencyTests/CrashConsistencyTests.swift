@@ -44,14 +44,16 @@ import Testing
             try file.append(bytes)
             file.close()
           }
-          let store = Store()
-          try Recovery.load(snapshot: scratch + "/snapshot", journal: scratch + "/journal", into: store, logger: quiet)
-          loaded = RecordedRun.view(of: store)
+          let store = Store(requestIDCapacity: RecordedRun.requestIDCapacity)
+          let dnd = try Recovery.load(
+            snapshot: scratch + "/snapshot", journal: scratch + "/journal", into: store, logger: quiet)
+          loaded = RecordedRun.view(of: store, dnd: dnd)
           recovered[files] = loaded
         }
         if !(acknowledged...made).contains(where: { run.states[$0] == loaded }) {
           outcome.violations.append(
-            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days")
+            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days"
+          )
         }
       }
     }
@@ -71,40 +73,36 @@ import Testing
   }
 
   @Test func withSyncAlwaysEveryAcknowledgedChangeSurvivesEveryPowerCut() throws {
-    let run = try RecordedRun.record(sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
-    defer { removeFolder(run.folder) }
+    let folder = try RecordedRun.makeFolder()
+    defer { RecordedRun.removeFolder(folder) }
+    let run = try RecordedRun.record(in: folder, sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
-    print("sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations")
+    print(
+      "sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations"
+    )
+    print("ids: \(run.ids)")
     #expect(outcome.violations == [])
     // The run did what the check needs: the seeded clients' changes, commits with torn
-    // appends, and compactions whose renames were cut before their folder flush. (How many
-    // crash states that gives depends on the storage layer's sequence of operations; it is
-    // printed above and reported in BENCHMARKS.md.)
-    #expect(run.states.count - 1 == 1594)
-    #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)  // start, 6 compactions, stop: 2 files each
+    // appends, and compactions whose renames were cut before their folder flush; ids saved
+    // in every kind of record, retries answered, and ids forgotten past the table's bound.
+    // (How many crash states that gives depends on the storage layer's sequence of
+    // operations; it is printed above and reported in BENCHMARKS.md.)
+    #expect(run.states.count - 1 == 1566)
+    #expect(run.ids.withAChange > 0 && run.ids.alone > 0 && run.ids.withDND > 0)
+    #expect(run.ids.answered > 0 && run.ids.forgotten > 0)
+    // Start, 6 compactions, stop: 2 files each.
+    #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)
     #expect(outcome.crashStates > outcome.points)
   }
 
   @Test func withSyncNeverThePowerCutsLoseAcknowledgedChanges() throws {
     // The check can fail: without flushes, acknowledged changes sit in the page cache, which a
     // power cut loses (a SIGKILL would not).
-    let run = try RecordedRun.record(sync: .never, turns: 150, clients: 6, compactEvery: 25, seed: 9)
-    defer { removeFolder(run.folder) }
+    let folder = try RecordedRun.makeFolder()
+    defer { RecordedRun.removeFolder(folder) }
+    let run = try RecordedRun.record(in: folder, sync: .never, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
     print("sync=never: \(outcome.crashStates) crash states checked, \(outcome.violations.count) violations")
     #expect(!outcome.violations.isEmpty)
-  }
-
-  private func removeFolder(_ path: String) {
-    for sub in ["recovery", ""] {
-      let folder = sub.isEmpty ? path : path + "/" + sub
-      guard let dir = opendir(folder) else { continue }
-      while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-        if name != "." && name != ".." { unlink(folder + "/" + name) }
-      }
-      closedir(dir)
-      rmdir(folder)
-    }
   }
 }

@@ -1,9 +1,10 @@
-@testable import BadgeCore
 import BadgeDaemon
 import BadgePersistence
 import BadgeSystem
 import Glibc
 import Testing
+
+@testable import BadgeCore
 
 /// A change was two journal records, its day of history and then its channel. The power-cut
 /// check found that a write cut between them loaded a count without its history; replay
@@ -35,7 +36,8 @@ import Testing
     var channel: [UInt8] = []
     let entry = HistoryDay(day: 20_000, figures: DayFigures(arrivals: count, peak: count), endCount: count)
     RecordCodec.append(.day(DayRecord(name: mail, entry: entry, seq: seq)), to: &day)
-    RecordCodec.append(.channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq)), to: &channel)
+    RecordCodec.append(
+      .channel(ChannelRecord(name: mail, count: count, override: SettingsOverride(), seq: seq)), to: &channel)
     return (day, channel)
   }
 

@@ -52,7 +52,8 @@ import Testing
     #expect(try client.request("DND on")[0] == "STATE * dnd=1 left=0")
     #expect(try watcher.readLine() == "EVENT * dnd=1 left=0")
     let silenced = try #require(try watcher.readLine())
-    #expect(silenced.hasPrefix("EVENT mail count=1 ") && field(silenced, "dnd") == "hide" && field(silenced, "pulse") == "0")
+    #expect(
+      silenced.hasPrefix("EVENT mail count=1 ") && field(silenced, "dnd") == "hide" && field(silenced, "pulse") == "0")
     let incr = try client.request("INCR mail 4")[0]
     #expect(field(incr, "count") == "5" && field(incr, "pulse") == "0" && field(incr, "unseen") == "5")
     let pager = try client.request("INCR pager")[0]
@@ -60,7 +61,8 @@ import Testing
     #expect(try client.request("DND toggle")[0] == "STATE * dnd=0 left=0")
     #expect(try client.request("DND on 1h30m").first?.hasPrefix("ERR bad-number ") == true, "one unit only")
     #expect(try client.request("DND on 31d").first?.hasPrefix("ERR bad-number ") == true)
-    #expect(try client.request("DND on 721h").first == "ERR out-of-range The duration '721h' is over the longest, 30 days")
+    #expect(
+      try client.request("DND on 721h").first == "ERR out-of-range The duration '721h' is over the longest, 30 days")
     #expect(try client.request("DND") == ["STATE * dnd=0 left=0", "OK"], "a refused request changed nothing")
   }
 
@@ -126,7 +128,9 @@ import Testing
     #expect(try badgectl(["dnd", "off"], socket: daemon.socket).stdout == "dnd off\n")
     for (arguments, message) in [
       (["dnd", "maybe"], "Unknown argument 'maybe'; expected on, off, toggle or status"),
-      (["dnd", "on", "30"], "Invalid duration '30'; expected a whole number and a unit: 90s, 30m, 2h (or until HH:MM)"),
+      (
+        ["dnd", "on", "30"], "Invalid duration '30'; expected a whole number and a unit: 90s, 30m, 2h (or until HH:MM)"
+      ),
       (["dnd", "on", "until", "24:00"], "Invalid time '24:00'; expected HH:MM from 00:00 to 23:59"),
       (["dnd", "on", "until"], "Expected 'until <HH:MM>', e.g. until 18:00"),
       (["dnd", "off", "now"], "Unexpected argument 'now'"),
@@ -136,6 +140,7 @@ import Testing
       let result = try badgectl(arguments, socket: daemon.socket)
       #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
     }
-    #expect(try badgectl(["dnd", "status"], socket: daemon.socket).stdout == "dnd off\n", "usage errors changed nothing")
+    #expect(
+      try badgectl(["dnd", "status"], socket: daemon.socket).stdout == "dnd off\n", "usage errors changed nothing")
   }
 }

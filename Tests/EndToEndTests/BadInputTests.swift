@@ -90,10 +90,11 @@ import Testing
     // exactly 10,000, and nothing made "ma".
     let client = try daemon.client()
     var count = -1
-    #expect(try waitUntil {
-      count = Int(try field(client.request("GET mail")[0], "count") ?? "") ?? -1
-      return count >= 10_000
-    })
+    #expect(
+      try waitUntil {
+        count = Int(try field(client.request("GET mail")[0], "count") ?? "") ?? -1
+        return count >= 10_000
+      })
     #expect(count == 10_000)
     #expect(try field(client.request("GET ma")[0], "seq") == "0")
     #expect(try client.request("PING") == ["OK pong"])

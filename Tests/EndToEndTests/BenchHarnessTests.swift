@@ -10,7 +10,9 @@ import Testing
   /// Runs badged-bench with `arguments`; its result and the one JSON line it printed.
   private func bench(_ arguments: [String]) throws -> (CtlResult, [String: Any]) {
     let result = try run(Binaries.folder.appendingPathComponent("badged-bench").path, arguments)
-    let json = result.stdout.isEmpty ? [:] : (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
+    let json =
+      result.stdout.isEmpty
+      ? [:] : (try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:])
     return (result, json)
   }
 
@@ -21,7 +23,9 @@ import Testing
   @Test func throughputLeavesExactlyTheAcknowledgedIncrements() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
     _ = try daemon.client().request("INCR bench1 7")
-    let (result, json) = try bench(["--socket", daemon.socket, "--clients", "5", "--pipeline", "4", "--requests", "200", "--channels", "3"])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--clients", "5", "--pipeline", "4", "--requests", "200", "--channels", "3",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["requests"] as? Int == 200)
     #expect(json["verified"] as? Bool == true)
@@ -32,9 +36,24 @@ import Testing
     for channel in 0..<3 { #expect(try count(daemon, "bench\(channel)") == expected[channel]) }
   }
 
+  /// `--command incr-id`: every INCR with an id of its own, so none is taken for a retry, and
+  /// the counts rise by exactly the number sent.
+  @Test func incrementsWithIdsAreEachCountedOnce() throws {
+    let daemon = try DaemonProcess(config: Self.neverSync)
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--clients", "4", "--pipeline", "5", "--requests", "200", "--channels", "2",
+      "--threads", "2", "--command", "incr-id",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(json["command"] as? String == "incr-id" && json["verified"] as? Bool == true)
+    #expect(try (count(daemon, "bench0") ?? 0) + (count(daemon, "bench1") ?? 0) == 200)
+  }
+
   @Test func fanOutReachesEveryWatcherWithEveryChange() throws {
     let daemon = try DaemonProcess(config: Self.neverSync)
-    let (result, json) = try bench(["--socket", daemon.socket, "--mode", "fanout", "--watchers", "8", "--changes", "12"])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--mode", "fanout", "--watchers", "8", "--changes", "12",
+    ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["watchers"] as? Int == 8)
     #expect(json["changes"] as? Int == 12)
@@ -78,7 +97,8 @@ import Testing
     let folder = try TemporaryFolder()
     let socket = folder.file("badged.sock")
     let (result, json) = try bench([
-      "--socket", socket, "--mode", "startup", "--", Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"),
+      "--socket", socket, "--mode", "startup", "--", Binaries.badged.path, "--socket", socket, "--state-dir",
+      folder.file("state"),
     ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(json["first_answer_ms"] != nil)
@@ -92,14 +112,40 @@ import Testing
     (["--clients", "2", "--threads", "3"], "--threads cannot exceed --clients"),
     (["--mode", "startup"], "startup needs a server command after --"),
     (["--command", "publish"], "--command publish is Redis's"),
+    (["--command", "incr-id", "--protocol", "redis"], "--command incr-id is badged's"),
+    (["--command", "decr"], "unknown command decr"),
     (["--clients"], "missing value for --clients"),
     (["--bogus", "1"], "unknown option --bogus"),
+    (["--patterns", "0"], "bad number for --patterns: 0"),
+    (["--protocol", "redis", "--mode", "hold", "--patterns", "4"], "--patterns is badged's (WATCH)"),
+    (["--mode", "reply", "--hold-seconds", "-1"], "bad number for --hold-seconds: -1"),
+    (["--mode", "reply", "--server-pid", "0"], "bad number for --server-pid: 0"),
+    (["--protocol", "redis", "--mode", "reply"], "--mode reply is badged's"),
   ])
   func badOptionsAreRefusedWithUsage(extra: [String], message: String) throws {
     let (result, _) = try bench(["--socket", "/nonexistent/bench.sock"] + extra)
     #expect(result.status == 2)
     #expect(result.stderr.hasPrefix("badged-bench: \(message)\nusage: badged-bench"), "\(result.stderr)")
     #expect(result.stdout.isEmpty)
+  }
+
+  @Test func aLongReplyIsReadToItsStatusLineBesidePings() throws {
+    let daemon = try DaemonProcess(config: Self.neverSync)
+    _ = try bench([
+      "--socket", daemon.socket, "--clients", "1", "--requests", "3000", "--pipeline", "50", "--channels", "3000",
+    ])
+    let (result, json) = try bench([
+      "--socket", daemon.socket, "--mode", "reply", "--request", "LIST", "--server-pid", String(daemon.pid),
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(json["reply_lines"] as? Int == 3001)
+    #expect(json["status"] as? String == "OK")
+    #expect((json["reply_bytes"] as? Int ?? 0) > 64 << 10, "more than a chunk")
+    #expect((json["hwm_kb"] as? Int ?? 0) > 0)
+    #expect(json["first_byte_seconds"] != nil)
+    let (refused, _) = try bench(["--socket", daemon.socket, "--mode", "reply", "--request", "LIST all"])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("reply: ERR bad-arguments"), "\(refused.stderr)")
   }
 
   @Test func aMissingSocketFailsTheRun() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Shell completions: badgectl's are generated from its command table, badged's are files in
@@ -17,7 +18,9 @@ import Testing
     let help = try run(Binaries.badged.path, ["--help"]).stdout
     return help.split(separator: "\n").compactMap { line -> [String]? in
       guard line.hasPrefix("  -") else { return nil }
-      return line.split(separator: " ").filter { $0.hasPrefix("-") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
+      return line.split(separator: " ").filter { $0.hasPrefix("-") }.map {
+        $0.trimmingCharacters(in: CharacterSet(charactersIn: ","))
+      }
     }.flatMap { $0 }
   }
 
@@ -38,8 +41,11 @@ import Testing
   }
 
   /// Runs bash with `script` loaded; `c WORD...` prints what completing the last word offers.
-  private func bash(_ script: String, _ calls: [[String]], environment: [String: String] = [:], function: String) throws -> [String] {
-    let body = "source \"$1\"; c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); \(function); echo \"${COMPREPLY[*]}\"; }; "
+  private func bash(_ script: String, _ calls: [[String]], environment: [String: String] = [:], function: String) throws
+    -> [String]
+  {
+    let body =
+      "source \"$1\"; c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); \(function); echo \"${COMPREPLY[*]}\"; }; "
       + calls.map { "c " + $0.map { "'\($0)'" }.joined(separator: " ") }.joined(separator: "; ")
     let result = try run("bash", ["--norc", "-c", body, "bash", script], environment: environment)
     #expect(result.stderr.isEmpty, "\(result.stderr)")
@@ -48,7 +54,9 @@ import Testing
 
   /// Runs fish with `script` loaded; returns the completions offered for each line.
   private func fish(_ script: String, _ lines: [String], environment: [String: String] = [:]) throws -> [[String]] {
-    let body = "source $argv[1]; " + lines.map { "complete -C '\($0)' | string replace -r '\\t.*' ''; echo ====" }.joined(separator: "; ")
+    let body =
+      "source $argv[1]; "
+      + lines.map { "complete -C '\($0)' | string replace -r '\\t.*' ''; echo ====" }.joined(separator: "; ")
     let result = try run("fish", ["--no-config", "-c", body, script], environment: environment)
     #expect(result.stderr.isEmpty, "\(result.stderr)")
     return result.stdout.components(separatedBy: "====\n").dropLast().map { $0.split(separator: "\n").map(String.init) }
@@ -69,13 +77,20 @@ import Testing
     let (daemon, environment) = try daemonWithChannels()
     let replies = try bash(
       try generated("bash", in: folder),
-      [["badgectl", ""], ["badgectl", "re"], ["badgectl", "get", "--format", ""], ["badgectl", "clear", "--"],
-       ["badgectl", "get", "--format", "json", ""], ["badgectl", "configure", "mail", "st"], ["badgectl", "help", "w"],
-       ["badgectl", "--socket", daemon.socket, "mute", "n"], ["badgectl", "dnd", "t"]],
+      [
+        ["badgectl", ""], ["badgectl", "re"], ["badgectl", "get", "--format", ""], ["badgectl", "clear", "--"],
+        ["badgectl", "get", "--format", "json", ""], ["badgectl", "configure", "mail", "st"],
+        ["badgectl", "help", "w"],
+        ["badgectl", "--socket", daemon.socket, "mute", "n"], ["badgectl", "dnd", "t"],
+      ],
       environment: environment, function: "_badgectl")
     #expect(replies.count == 9)
     #expect(replies.first?.split(separator: " ").map(String.init) == (try commands()))
-    #expect(Array(replies.dropFirst()) == ["reload", "plain json", "--all --format --socket --help", "mail news", "style= step=", "watch", "news", "toggle"])
+    #expect(
+      Array(replies.dropFirst()) == [
+        "reload", "plain json", "--all --upto --format --id --socket --help", "mail news", "style= step=", "watch",
+        "news", "toggle",
+      ])
   }
 
   @Test func zshCompletesCommandsOptionsValuesAndChannels() throws {
@@ -96,9 +111,11 @@ import Testing
     #expect(result.stderr.isEmpty, "\(result.stderr)")
     let lines = result.stdout.split(separator: "\n").map(String.init)
     #expect(lines.first == (try commands()).joined(separator: " "))
-    #expect(Array(lines.dropFirst()) == [
-      "-- plain json", "-- --all --format --socket -h --help", "-- mail news", "-- max_label= style= pulse_ms= muted= badge= dnd= step= export=", "files",
-    ])
+    #expect(
+      Array(lines.dropFirst()) == [
+        "-- plain json", "-- --all --upto --format --id --socket -h --help", "-- mail news",
+        "-- max_label= style= pulse_ms= muted= badge= dnd= step= export=", "files",
+      ])
   }
 
   @Test func fishCompletesCommandsOptionsValuesAndChannels() throws {
@@ -113,7 +130,7 @@ import Testing
     #expect(Set(offered[0]) == Set(try commands()))
     #expect(offered[1] == ["reload"])
     #expect(offered[2] == ["json", "plain"])
-    #expect(Set(offered[3]) == ["--all", "--format", "--help", "--socket"])
+    #expect(Set(offered[3]) == ["--all", "--upto", "--format", "--id", "--help", "--socket"])
     #expect(offered[4] == ["mail", "news"])
     #expect(offered[5] == ["watch"])
   }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The durability promise under SIGKILL: for every channel,
 /// acknowledged ≤ recovered count ≤ sent.

@@ -26,7 +26,9 @@ import Testing
   @Test func jsonHasEveryField() throws {
     let daemon = try DaemonProcess()
     _ = try badgectl(["set", "ci", "120"], socket: daemon.socket)
-    for arguments in [["get", "ci", "--format", "json"], ["--format", "json", "get", "ci"], ["get", "--format=json", "ci"]] {
+    for arguments in [
+      ["get", "ci", "--format", "json"], ["--format", "json", "get", "ci"], ["get", "--format=json", "ci"],
+    ] {
       let out = try badgectl(arguments, socket: daemon.socket)
       #expect(out.status == 0)
       let object = try #require(
@@ -97,8 +99,10 @@ import Testing
   @Test func helpHasTheUsualShape() throws {
     let help = try badgectl(["--help"], socket: nil)
     #expect(help.status == 0)
-    for heading in ["OVERVIEW: ", "USAGE: badgectl [--socket <path>] <subcommand>", "OPTIONS:", "SUBCOMMANDS:",
-                    "See 'badgectl help <subcommand>' for detailed help."] {
+    for heading in [
+      "OVERVIEW: ", "USAGE: badgectl [--socket <path>] <subcommand>", "OPTIONS:", "SUBCOMMANDS:",
+      "See 'badgectl help <subcommand>' for detailed help.",
+    ] {
       #expect(help.stdout.contains(heading), "\(heading)")
     }
     for command in ["incr", "decr", "set", "clear", "get", "list", "mute", "unmute", "watch", "ping", "help"] {

@@ -6,7 +6,8 @@ import Testing
   /// A daemon with `mail` at 3 and `pager` (dnd = ignore) at 1, under `dnd_badges = mode`, and
   /// watchers of `mail` in the waybar, i3blocks and json formats, each past its first line.
   static func setUp(_ mode: String) throws -> (DaemonProcess, [String: WatchProcess], [String: String]) {
-    let daemon = try DaemonProcess(config: "[daemon]\ndnd_badges = \(mode)\npulse_ms = 0\n[channel pager]\ndnd = ignore\n")
+    let daemon = try DaemonProcess(
+      config: "[daemon]\ndnd_badges = \(mode)\npulse_ms = 0\n[channel pager]\ndnd = ignore\n")
     try badgectl(["set", "mail", "3"], socket: daemon.socket)
     try badgectl(["set", "pager", "1"], socket: daemon.socket)
     var watchers: [String: WatchProcess] = [:]

@@ -15,7 +15,8 @@ import Testing
     let trace = folder.file("trace")
     let daemon = try DaemonProcess(
       folder: folder,
-      wrapper: SyscallTrace.wrapper(output: trace, calls: ["read", "recvfrom", "write", "sendto", "sendmsg", "fdatasync", "epoll_ctl"]))
+      wrapper: SyscallTrace.wrapper(
+        output: trace, calls: ["read", "recvfrom", "write", "sendto", "sendmsg", "fdatasync", "epoll_ctl"]))
     let fast = try daemon.client()
     _ = try fast.request("WATCH")
     // A watcher that reads nothing until half the changes are made, then reads on its own
@@ -95,9 +96,10 @@ import Testing
     #expect(try client.request("INCR mail").last == "OK")
     #expect(waitUntil { !Self.errorLines(daemon.log, containing: "Refusing changes").isEmpty }, "\(daemon.log)")
     let refused = try client.request("INCR mail")
-    #expect(refused == [
-      "ERR failed Changes are refused until the state can be saved again: Failed to flush '\(daemon.stateFile("journal"))' to disk: Input/output error"
-    ])
+    #expect(
+      refused == [
+        "ERR failed Changes are refused until the state can be saved again: Failed to flush '\(daemon.stateFile("journal"))' to disk: Input/output error"
+      ])
     #expect(try field(client.request("GET mail")[0], "count") == "1")
     #expect(try client.request("SET other 3")[0].hasPrefix("ERR failed "))
     #expect(Self.errorLines(daemon.log, containing: "flush").count == 1, "\(daemon.log)")
@@ -128,7 +130,9 @@ import Testing
           #expect(refused == 0, "a change acknowledged after one was refused")
           acknowledged += 1
         } else {
-          #expect(reply[0].hasPrefix("ERR failed Changes are refused until the state can be saved again: Failed to flush folder "))
+          #expect(
+            reply[0].hasPrefix(
+              "ERR failed Changes are refused until the state can be saved again: Failed to flush folder "))
           refused += 1
         }
       }

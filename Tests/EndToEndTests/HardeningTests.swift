@@ -39,7 +39,9 @@ import Testing
   @Test func theUnitsAllowListComesFromSystemdsTables() throws {
     let allowed = try ServiceUnit.allowedSystemCalls()
     // What badged needs is in, what the unit takes away is out.
-    for call in ["epoll_wait", "accept4", "fdatasync", "rename", "flock", "timerfd_create", "signalfd4", "execve", "clone"] {
+    for call in [
+      "epoll_wait", "accept4", "fdatasync", "rename", "flock", "timerfd_create", "signalfd4", "execve", "clone",
+    ] {
       #expect(allowed.contains(call), "\(call)")
     }
     for call in ["setpriority", "setrlimit", "mount", "reboot", "ptrace", "setuid", "chown", "settimeofday"] {
@@ -71,8 +73,10 @@ import Testing
     let allow = try ServiceUnit.writeAllowList(in: folder)
     let result = try run(
       "/usr/bin/dbus-run-session",
-      ["--", Self.seccompRun, "--allow", allow, "--kill", "/usr/bin/busctl", "--user", "call",
-       "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId"])
+      [
+        "--", Self.seccompRun, "--allow", allow, "--kill", "/usr/bin/busctl", "--user", "call",
+        "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId",
+      ])
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.hasPrefix("s \""))
   }
@@ -107,7 +111,11 @@ import Testing
     let daemon = try DaemonProcess(folder: folder, arguments: arguments, wrapper: wrapper, environment: environment)
     _ = try notify.next { $0.contains("READY=1") }
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
+    #expect(
+      try watcher.request("WATCH mail") == [
+        "STATE * dnd=0 left=0",
+        "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK watching",
+      ])
     let clients = try (0..<4).map { _ in try daemon.client() }
     for (i, client) in clients.enumerated() {
       try client.send(String(repeating: "INCR mail\nINCR chat.\(i) 2\n", count: 50))
@@ -128,21 +136,24 @@ import Testing
     try watcher.send("PING\n")
     var lines: [String] = []
     while let line = try watcher.readLine(), line != "OK pong" { lines.append(line) }
-    #expect(lines.last.map(Self.withoutOrder) == "EVENT mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200")
+    #expect(
+      lines.last.map(Self.withoutOrder)
+        == "EVENT mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200 total=200")
     _ = try notify.next { $0.contains("WATCHDOG=1") }
     #expect(daemon.stop() == 0, "\(daemon.log)")
 
     let again = try DaemonProcess(folder: folder, arguments: arguments, wrapper: wrapper, environment: environment)
     let reader = try again.client()
     let listed = try reader.request("LIST").map(Self.withoutOrder)
-    #expect(listed == [
-      "STATE chat.0 count=100 label=100 dot=0 muted=0 badge=count dnd=off unseen=100",
-      "STATE chat.1 count=100 label=100 dot=0 muted=1 badge=count dnd=off unseen=100",
-      "STATE chat.2 count=100 label=• dot=1 muted=0 badge=count dnd=off unseen=100",
-      "STATE chat.3 count=98 label=98 dot=0 muted=0 badge=count dnd=off unseen=98",
-      "STATE mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200",
-      "OK",
-    ])
+    #expect(
+      listed == [
+        "STATE chat.0 count=100 label=100 dot=0 muted=0 badge=count dnd=off unseen=100 total=100",
+        "STATE chat.1 count=100 label=100 dot=0 muted=1 badge=count dnd=off unseen=100 total=100",
+        "STATE chat.2 count=100 label=• dot=1 muted=0 badge=count dnd=off unseen=100 total=100",
+        "STATE chat.3 count=98 label=98 dot=0 muted=0 badge=count dnd=off unseen=98 total=100",
+        "STATE mail count=200 label=200 dot=0 muted=0 badge=count dnd=off unseen=200 total=200",
+        "OK",
+      ])
     #expect(again.stop() == 0, "\(again.log)")
   }
 }

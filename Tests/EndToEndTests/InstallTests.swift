@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `make install` and `make uninstall` for the two kinds of prefix, with the binaries the tests
@@ -46,9 +47,11 @@ import Testing
     let script = "mount --bind \"$1\" \"$1\" && mount -o remount,bind,ro / && shift && exec \"$@\""
     return try run(
       "/usr/bin/env",
-      ["-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)",
-       "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", writable,
-       "make", "-s", target, "BINDIR_SOURCE=\(Binaries.folder.path)"] + variables,
+      [
+        "-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)",
+        "/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", writable,
+        "make", "-s", target, "BINDIR_SOURCE=\(Binaries.folder.path)",
+      ] + variables,
       currentDirectory: Repository.root.path)
   }
 
@@ -69,8 +72,10 @@ import Testing
   private func unitSearchPath(home: String, runtime: String) throws -> [String] {
     try run(
       "/usr/bin/env",
-      ["-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)", "XDG_RUNTIME_DIR=\(runtime)",
-       "/usr/bin/systemd-analyze", "--user", "unit-paths"]
+      [
+        "-u", "XDG_CONFIG_HOME", "-u", "XDG_DATA_HOME", "HOME=\(home)", "XDG_RUNTIME_DIR=\(runtime)",
+        "/usr/bin/systemd-analyze", "--user", "unit-paths",
+      ]
     ).stdout.split(separator: "\n").map(String.init)
   }
 
@@ -87,7 +92,8 @@ import Testing
     try FileManager.default.createDirectory(atPath: staged + "/bin", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: staged + "/" + kind.units, withIntermediateDirectories: true)
     try "#!/bin/sh\n".write(toFile: staged + "/bin/other", atomically: true, encoding: .utf8)
-    try "[Service]\nExecStart=/bin/true\n".write(toFile: "\(staged)/\(kind.units)/other.service", atomically: true, encoding: .utf8)
+    try "[Service]\nExecStart=/bin/true\n".write(
+      toFile: "\(staged)/\(kind.units)/other.service", atomically: true, encoding: .utf8)
     let others: Set = ["bin/other", "\(kind.units)/other.service"]
     let variables = kind.variables(home) + ["DESTDIR=\(destination)"]
 
@@ -133,7 +139,8 @@ import Testing
     #expect(install.status == 0, "\(install.stderr)")
     #expect(files(home) == Set(Prefix.perUser.files.map { ".local/" + $0 }))
     #expect(try run(home + "/.local/bin/badgectl", ["--version"]).stdout.hasPrefix("badgectl "))
-    let completion = try String(contentsOfFile: home + "/.local/share/bash-completion/completions/badgectl", encoding: .utf8)
+    let completion = try String(
+      contentsOfFile: home + "/.local/share/bash-completion/completions/badgectl", encoding: .utf8)
     #expect(completion == (try badgectl(["--generate-completion", "bash"], socket: nil)).stdout)
 
     // With the installed man pages for Documentation=.
@@ -183,7 +190,9 @@ import Testing
     // The sandboxed unit still verifies without a warning.
     let verify = try run(
       ServiceUnit.analyze, ["--user", "verify", units + "/badged.service"],
-      environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":"])
+      environment: [
+        "XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":",
+      ])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     let uninstall = try make("uninstall", [], home: home, writable: home)
     #expect(uninstall.status == 0, "\(uninstall.stderr)")

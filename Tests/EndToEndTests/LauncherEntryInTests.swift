@@ -58,8 +58,9 @@ import Testing
     try app.send("signal / s application://wrong.desktop")
     try app.send("update / application://right.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:right count=1", "nothing came of the wrong one before it")
-    #expect(fixture.daemon.log.contains(
-      "Ignored a LauncherEntry Update from \(app.uniqueName) with signature 's', expected 'sa{sv}'."))
+    #expect(
+      fixture.daemon.log.contains(
+        "Ignored a LauncherEntry Update from \(app.uniqueName) with signature 's', expected 'sa{sv}'."))
   }
 
   @Test func urgentStartsAPulseWindowWithoutAChange() throws {
@@ -84,7 +85,7 @@ import Testing
     let app = try BusPeer(bus: fixture.bus)
     try app.send("update / application://gone.desktop count=x:3 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:gone count=3")
-    try leave(app, fixture)
+    try fixture.leave(app)
     let other = try BusPeer(bus: fixture.bus)
     try other.send("update / application://other.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:other count=1", "app:gone kept its count")
@@ -97,7 +98,7 @@ import Testing
     let app = try BusPeer(bus: fixture.bus)
     try app.send("update / application://gone.desktop count=x:3 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:gone count=3")
-    try leave(app, fixture)
+    try fixture.leave(app)
     #expect(try watcher.nextEvent() == "app:gone count=0")
   }
 
@@ -110,7 +111,8 @@ import Testing
     try app.send("update / application://kept.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:kept count=1", "the ignored apps came before and made nothing")
     let listed = try fixture.daemon.client().request("LIST")
-    #expect(listed.map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["STATE app:kept count=1", "OK"])
+    #expect(
+      listed.map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == ["STATE app:kept count=1", "OK"])
   }
 
   @Test func aDisabledBridgeStaysOffTheBus() throws {
@@ -120,8 +122,9 @@ import Testing
     #expect(!fixture.daemon.log.contains("session bus"))
   }
 
-  @Test func theChannelLimitRefusesNewAppsWithOneLogLineEach() throws {
-    let fixture = try BridgeFixture(config: "[limits]\nmax_channels = 1\n[daemon]\npulse_ms = 100\n")
+  @Test func theBridgesChannelLimitRefusesNewAppsAndForgetsThem() throws {
+    let fixture = try BridgeFixture(
+      config: "[bridge]\nmax_channels = 1\n[limits]\nmax_channels = 1\n[daemon]\npulse_ms = 100\n")
     let watcher = try fixture.watcher("app:*")
     let app = try BusPeer(bus: fixture.bus)
     try app.send("update / application://kept.desktop count=x:1 count-visible=b:true")
@@ -129,16 +132,21 @@ import Testing
     #expect(try field(#require(try watcher.readLine()), "pulse") == "0", "its pulse window ended")
     try app.send("update / application://chat.desktop count=x:2 count-visible=b:true")
     try app.send("update / application://chat.desktop count=x:3")
-    // The bridge handles one app's signals in order: once this pulse shows, both were refused.
+    // The bridge handles one app's signals in order: once this pulse shows, both were handled.
     try app.send("update / application://kept.desktop urgent=b:true")
     let pulse = try #require(try watcher.readLine())
     #expect(pulse.hasPrefix("EVENT app:kept count=1 ") && field(pulse, "pulse") != "0")
     let refusals = fixture.daemon.log.split(separator: "\n").filter { $0.contains("'app:chat'") }
-    #expect(refusals == [
-      "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([limits] max_channels), ignoring."
-    ])
+    #expect(
+      refusals == [
+        "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([bridge] max_channels), ignoring."
+      ])
+    // The app's channels are not the clients': a client still has its own channel.
+    #expect(try fixture.daemon.client().request("INCR mail").last == "OK")
     try badgectl(["clear", "app:kept"], socket: fixture.daemon.socket)  // a channel at 0 is not kept
+    // The refused app was forgotten, `count-visible` with it: a count alone shows nothing.
     try app.send("update / application://chat.desktop count=x:4")
+    try app.send("update / application://chat.desktop count-visible=b:true")
     // Before it: the clear of app:kept, and the end of its pulse unless the clear ended it.
     var event = try watcher.nextEvent()
     while event.hasPrefix("app:kept ") { event = try watcher.nextEvent() }
@@ -158,15 +166,5 @@ import Testing
     let app = try BusPeer(bus: fixture.bus)
     try app.send("update / application://back.desktop count=x:1 count-visible=b:true")
     #expect(try watcher.nextEvent() == "app:back count=1")
-  }
-
-  /// Ends `app` and waits until the bus has seen it go: the bus sends `NameOwnerChanged` to
-  /// the daemon before it answers the question, so whatever is sent next comes after it.
-  private func leave(_ app: BusPeer, _ fixture: BridgeFixture) throws {
-    app.quit()
-    let check = try BusPeer(bus: fixture.bus)
-    guard try waitUntil({ try check.send("owner \(app.uniqueName)") == "owner none" }) else {
-      throw TestFailure("\(app.uniqueName) is still on the bus")
-    }
   }
 }

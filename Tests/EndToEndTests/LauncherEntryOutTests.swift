@@ -11,13 +11,14 @@ import Testing
     try badgectl(["incr", "mail", "2"], socket: fixture.daemon.socket)
     let signal = try monitor.nextSignal()
     #expect(signal[0].contains("path=/com/canonical/unity/launcherentry/"))
-    #expect(signal.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
-      "string \"application://org.example.Mail.desktop\"", "array [",
-      "dict entry(", "string \"count\"", "variant             int64 2", ")",
-      "dict entry(", "string \"count-visible\"", "variant             boolean true", ")",
-      "dict entry(", "string \"urgent\"", "variant             boolean true", ")",
-      "]",
-    ])
+    #expect(
+      signal.dropFirst().map { $0.trimmingCharacters(in: .whitespaces) } == [
+        "string \"application://org.example.Mail.desktop\"", "array [",
+        "dict entry(", "string \"count\"", "variant             int64 2", ")",
+        "dict entry(", "string \"count-visible\"", "variant             boolean true", ")",
+        "dict entry(", "string \"urgent\"", "variant             boolean true", ")",
+        "]",
+      ])
     try badgectl(["clear", "mail"], socket: fixture.daemon.socket)
     let cleared = try monitor.nextSignal().map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(cleared.contains("variant             int64 0"))
@@ -28,7 +29,8 @@ import Testing
   @Test func gdbusMonitorSeesTheExportWithCountTypedInt64() throws {
     let fixture = try BridgeFixture(config: "[channel mail]\nexport = org.example.Mail\n")
     let monitor = try Child(
-      ["gdbus", "monitor", "--session", "--dest", BridgeFixture.dockName], environment: Child.environment(fixture.bus.environment),
+      ["gdbus", "monitor", "--session", "--dest", BridgeFixture.dockName],
+      environment: Child.environment(fixture.bus.environment),
       stdout: .pipe)
     defer { monitor.signal(SIGTERM) }
     var input = LineInput(fd: monitor.output)
@@ -37,9 +39,10 @@ import Testing
     try badgectl(["incr", "mail", "2"], socket: fixture.daemon.socket)
     let line = try #require(try input.next(timeout: 10, what: "gdbus monitor"))
     #expect(line.hasPrefix("/com/canonical/unity/launcherentry/"))
-    #expect(line.hasSuffix(
-      ": com.canonical.Unity.LauncherEntry.Update ('application://org.example.Mail.desktop', "
-        + "{'count': <int64 2>, 'count-visible': <true>, 'urgent': <true>})"))
+    #expect(
+      line.hasSuffix(
+        ": com.canonical.Unity.LauncherEntry.Update ('application://org.example.Mail.desktop', "
+          + "{'count': <int64 2>, 'count-visible': <true>, 'urgent': <true>})"))
   }
 
   @Test func badgedNeverImportsItsOwnSignals() throws {

@@ -2,6 +2,7 @@ import BadgeCore
 import BadgeMesh
 import BadgeSystem
 import Foundation
+import TestSupport
 import Testing
 
 /// Starting, refusing, configuring and stopping the daemon.
@@ -35,27 +36,29 @@ import Testing
     let socket = folder.file("run/badged/badged.sock")
     let daemon = try DaemonProcess(folder: folder, socket: socket)
     let socketMode = try FileManager.default.attributesOfItem(atPath: socket)[.posixPermissions] as? Int
-    let folderMode = try FileManager.default.attributesOfItem(atPath: folder.file("run/badged"))[.posixPermissions] as? Int
+    let folderMode =
+      try FileManager.default.attributesOfItem(atPath: folder.file("run/badged"))[.posixPermissions] as? Int
     #expect(socketMode == 0o600)
     #expect(folderMode == 0o700)
     _ = daemon
   }
 
   @Test func theConfigSetsLimitsStylesAndMutes() throws {
-    let daemon = try DaemonProcess(config: """
-      # comments and blank lines are fine
-      [daemon]
-      max_label = 9
+    let daemon = try DaemonProcess(
+      config: """
+        # comments and blank lines are fine
+        [daemon]
+        max_label = 9
 
-      [channel app:*]
-      style = dot
+        [channel app:*]
+        style = dot
 
-      [channel app:mail]
-      style = count
-      max_label = 999
-      [channel quiet]
-      muted = yes
-      """)
+        [channel app:mail]
+        style = count
+        max_label = 999
+        [channel quiet]
+        muted = yes
+        """)
     let client = try daemon.client()
     #expect(try field(client.request("SET ci 12")[0], "label") == "9+")
     #expect(try field(client.request("SET app:chat 12")[0], "label") == "•")
@@ -68,7 +71,10 @@ import Testing
     ("[daemon]\npulse_ms = soon\n", "badged.conf:2: Invalid value 'soon' for pulse_ms"),
     ("[daemon]\nmax_label = 0\n", "badged.conf:2: Invalid value '0' for max_label"),
     ("[daemon]\ncolour = red\n", "badged.conf:2: Unknown key 'colour' in [daemon]"),
-    ("[daemon]\nsync = sometimes\n", "badged.conf:2: Invalid value 'sometimes' for sync: expected always, everysec or never"),
+    (
+      "[daemon]\nsync = sometimes\n",
+      "badged.conf:2: Invalid value 'sometimes' for sync: expected always, everysec or never"
+    ),
     ("[deamon]\npulse_ms = 1\n", "badged.conf:2: Unknown section [deamon]"),
     ("[channel bad/name]\nstyle = dot\n", "badged.conf:2: Invalid channel name or pattern 'bad/name'"),
     ("[channel mail]\nstyle = square\n", "badged.conf:2: Invalid value 'square' for style"),
@@ -83,7 +89,8 @@ import Testing
 
   @Test func aNamedConfigFileMustExist() throws {
     let folder = try TemporaryFolder()
-    let daemon = try DaemonProcess(folder: folder, arguments: ["--config", folder.file("missing.conf")], waitForSocket: false)
+    let daemon = try DaemonProcess(
+      folder: folder, arguments: ["--config", folder.file("missing.conf")], waitForSocket: false)
     #expect(daemon.exitStatus() == 78)
     #expect(daemon.log.contains("missing.conf"))
   }
@@ -100,10 +107,8 @@ import Testing
 /// The shipped example config is valid and does what its comments say.
 @Suite struct ExampleConfigTests {
   @Test func theExampleConfigLoads() throws {
-    let example = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("config/badged.conf")
-    let daemon = try DaemonProcess(config: try String(contentsOf: example, encoding: .utf8))
+    let example = try String(contentsOfFile: Repository.path("config/badged.conf"), encoding: .utf8)
+    let daemon = try DaemonProcess(config: example)
     let client = try daemon.client()
     #expect(try field(client.request("SET app:telegram 3")[0], "label") == "•")
     let mail = try client.request("SET mail 1200")[0]

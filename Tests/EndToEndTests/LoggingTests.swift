@@ -28,63 +28,55 @@ import Testing
     #expect(daemon.log.contains("<6>Listening on "))
   }
 
-  /// journald stood in for by a datagram socket of the test's, mounted over
-  /// /run/systemd/journal in a private mount namespace (`unshare --mount`, as root), and stderr
-  /// marked as the journal stream with `JOURNAL_STREAM`, as systemd does for a service.
   @Test func whenStandardErrorIsTheJournalEntriesGoToJournaldWithFieldsAndNotToStandardError() throws {
-    try Binaries.check()
-    let folder = try TemporaryFolder()
-    try FileManager.default.createDirectory(atPath: folder.file("journal"), withIntermediateDirectories: true)
-    let journal = try DatagramListener(path: folder.file("journal/socket"))
-    let logPath = folder.file("stderr.log")
-    _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    var st = stat()
-    #expect(stat(logPath, &st) == 0)
-    var environment = ProcessInfo.processInfo.environment
-    environment["JOURNAL_STREAM"] = "\(st.st_dev):\(st.st_ino)"
-    environment.removeValue(forKey: "NOTIFY_SOCKET")
-    let socket = folder.file("badged.sock")
-    let script = """
-      mount -t tmpfs tmpfs /run && mkdir -p /run/systemd/journal \
-        && mount --bind "$1" /run/systemd/journal && shift && exec "$@"
-      """
-    let daemon = try Child(
-      ["/usr/bin/unshare", "--mount", "/bin/sh", "-c", script, "sh", folder.file("journal"),
-       Binaries.badged.path, "--socket", socket, "--state-dir", folder.file("state"), "--log-level", "debug"],
-      environment: environment, stderr: .file(logPath))
-    defer {
-      daemon.signal(SIGTERM)
-      _ = daemon.wait()
-    }
+    let journal = try JournalStandIn()
+    try journal.start(arguments: ["--log-level", "debug"])
 
-    let listening = try journalEntry(journal) { $0["MESSAGE"]?.hasPrefix("Listening on ") == true }
+    let listening = try journal.entry { $0["MESSAGE"]?.hasPrefix("Listening on ") == true }
     #expect(listening["PRIORITY"] == "6")
     #expect(listening["SYSLOG_IDENTIFIER"] == "badged")
-    #expect(waitUntil(timeout: 5) { RawClient.canConnect(socket) })
-    _ = try RawClient(path: socket).request("INCR mail")
-    let change = try journalEntry(journal) { $0["CHANNEL"] == "mail" }
+    _ = try RawClient(path: journal.socket).request("INCR mail")
+    let change = try journal.entry { $0["CHANNEL"] == "mail" }
     #expect(change["PRIORITY"] == "7")
     #expect(change["CLIENT_PID"] == String(getpid()))
     #expect(change["MESSAGE"]?.contains("INCR 'mail'") == true)
 
-    daemon.signal(SIGTERM)
-    #expect(daemon.wait() == 0)
-    _ = try journalEntry(journal) { $0["MESSAGE"] == "Shutting down." }
-    let stderr = try String(contentsOfFile: logPath, encoding: .utf8)
-    #expect(stderr.isEmpty, "nothing is logged twice: \(stderr)")
+    #expect(journal.stop() == 0)
+    _ = try journal.entry { $0["MESSAGE"] == "Shutting down." }
+    #expect(journal.standardError.isEmpty, "nothing is logged twice: \(journal.standardError)")
   }
 
-  /// The next journal entry (native protocol: `KEY=value` lines) that satisfies `match`.
-  private func journalEntry(_ journal: DatagramListener, _ match: ([String: String]) -> Bool) throws -> [String: String] {
-    var entry: [String: String] = [:]
-    _ = try journal.next(timeout: 10) { datagram in
-      entry = [:]
-      for line in datagram.split(separator: "\n") {
-        guard let eq = line.firstIndex(of: "=") else { continue }
-        entry[String(line[..<eq])] = String(line[line.index(after: eq)...])
-      }
-      return match(entry)
+  /// journald's queue full (the stand-in reads nothing; the kernel holds 10 datagrams,
+  /// net.unix.max_dgram_qlen): the daemon goes on serving, dropping entries, and once the
+  /// queue has room again the first entry says how many were dropped. With libsystemd's
+  /// `sd_journal_sendv` the daemon waited in `sendmsg` and answered nobody.
+  @Test func aJournaldThatIsBehindNeverStopsTheDaemon() throws {
+    let journal = try JournalStandIn()
+    try journal.start(arguments: ["--log-level", "debug"])
+    let client = try RawClient(path: journal.socket)
+    for n in 0..<200 { #expect(try client.request("INCR mail")[0].hasPrefix("STATE mail count=\(n + 1) ")) }
+    #expect(try RawClient(path: journal.socket).request("PING") == ["OK pong"])
+    let count = try journal.entry {
+      $0["MESSAGE"]?.hasSuffix(" log lines dropped while the log was not being read.") == true
     }
-    return entry
+    #expect(count["PRIORITY"] == "4")
+    let dropped = Int(count["MESSAGE"]?.prefix { $0.isNumber } ?? "") ?? 0
+    #expect(dropped > 100, "200 requests logged 400 lines and more, 10 of them held: \(dropped)")
+    #expect(journal.standardError.isEmpty, "\(journal.standardError)")
+  }
+
+  /// Each hook run gets a journal stream of its own, as `badged-hook`, with level prefixes
+  /// read; none of its output goes through the daemon.
+  @Test func hooksWriteToAJournalStreamOfTheirOwn() throws {
+    let journal = try JournalStandIn(streams: true)
+    try journal.start(
+      config: """
+        [daemon]
+        on_increase = sh -c 'echo "from the hook of $BADGED_CHANNEL"; echo "<3>an error" >&2'
+        """)
+    _ = try RawClient(path: journal.socket).request("INCR mail")
+    #expect(try journal.nextStream() == "badged-hook\n\n6\n1\n0\n0\n0\nfrom the hook of mail\n<3>an error\n")
+    #expect(journal.stop() == 0)
+    #expect(journal.standardError.isEmpty, "\(journal.standardError)")
   }
 }

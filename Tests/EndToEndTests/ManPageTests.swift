@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeMesh
 import Foundation
+import TestSupport
 import Testing
 
 /// The man pages render cleanly and describe what the programs do.
@@ -9,7 +10,9 @@ import Testing
 
   /// A page as `man -l` prints it, without line wrapping in the way of the checks.
   private func rendered(_ page: String, width: Int = 200) throws -> String {
-    let result = try run("man", ["-l", Repository.path("man/\(page)")], environment: ["MANWIDTH": String(width), "MANPAGER": "cat", "PAGER": "cat"])
+    let result = try run(
+      "man", ["-l", Repository.path("man/\(page)")],
+      environment: ["MANWIDTH": String(width), "MANPAGER": "cat", "PAGER": "cat"])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty, "\(page): \(result.stderr)")
     return result.stdout
@@ -33,7 +36,8 @@ import Testing
     }
     // As a user would keep it: rendered to a file.
     let folder = try TemporaryFolder()
-    let result = try run("/bin/sh", ["-c", "man -l \"$1\" > \"$2\"", "sh", Repository.path("man/\(page)"), folder.file("page.txt")])
+    let result = try run(
+      "/bin/sh", ["-c", "man -l \"$1\" > \"$2\"", "sh", Repository.path("man/\(page)"), folder.file("page.txt")])
     #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
     let size = try FileManager.default.attributesOfItem(atPath: folder.file("page.txt"))[.size] as? Int ?? 0
     #expect(size > 1000)
@@ -54,7 +58,8 @@ import Testing
     let page = try rendered("badgectl.1")
     let described = section("COMMANDS", of: page).filter { $0.hasPrefix("       ") && !$0.hasPrefix("        ") }
     for command in commands {
-      #expect(described.contains { $0.dropFirst(7).hasPrefix(command + " ") || $0.dropFirst(7) == command }, "\(command)")
+      #expect(
+        described.contains { $0.dropFirst(7).hasPrefix(command + " ") || $0.dropFirst(7) == command }, "\(command)")
       let options = try badgectl(["help", command], socket: nil).stdout
       for word in section("OPTIONS:", of: options).flatMap({ $0.split(separator: " ") }) where word.hasPrefix("-") {
         let option = word.trimmingCharacters(in: CharacterSet(charactersIn: ","))
@@ -62,7 +67,8 @@ import Testing
       }
     }
     for status in ["0", "1", "64", "69"] {
-      #expect(section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
+      #expect(
+        section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
     }
   }
 
@@ -78,7 +84,8 @@ import Testing
       #expect(section("OPTIONS", of: page).contains { $0.hasPrefix("       " + option) }, "\(option)")
     }
     for status in ["0", "1", "64", "78"] {
-      #expect(section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
+      #expect(
+        section("EXIT STATUS", of: page).contains { $0.split(separator: " ").first == Substring(status) }, "\(status)")
     }
     for signal in ["SIGTERM, SIGINT", "SIGHUP"] {
       #expect(section("SIGNALS", of: page).contains { $0.contains(signal) })
@@ -107,7 +114,8 @@ import Testing
       #expect(text.contains("Default: \(ResourceLimits.defaults[key])."), "\(key): its default")
     }
     for key in SettingKey.allCases.map(\.rawValue) {
-      #expect(section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
+      #expect(
+        section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
     }
     for key in BridgeConfig.Key.allCases {
       #expect(section("[bridge]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `make deb` packs the release binaries (`make test` builds them first) into a Debian package
@@ -14,7 +15,8 @@ import Testing
     }
     let folder = try TemporaryFolder()
     let build = try run(
-      "make", ["-s", "deb", "BINDIR_SOURCE=\(Self.release)", "DEBDIR=\(folder.path)"], currentDirectory: Repository.root.path)
+      "make", ["-s", "deb", "BINDIR_SOURCE=\(Self.release)", "DEBDIR=\(folder.path)"],
+      currentDirectory: Repository.root.path)
     let version = try run("\(Self.release)/badged", ["--version"]).stdout.replacingOccurrences(of: "badged ", with: "")
       .trimmingCharacters(in: .newlines)
     let architecture = try run("dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .newlines)
@@ -98,7 +100,9 @@ import Testing
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }
     #expect(left.isEmpty, "left after the purge: \(left)")
     #expect(try run("dpkg-query", ["-W", "-f=${Status}", "badged"]).status != 0)
-    let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("badged.") }
+    let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter {
+      $0.hasPrefix("badged.")
+    }
     #expect(records.isEmpty, "dpkg still has \(records)")
   }
 
@@ -109,27 +113,34 @@ import Testing
     return path
   }
 
-  /// Runs dpkg; while another dpkg or apt holds dpkg's lock (packages are installed by other
-  /// work on the machine), tries again for up to two minutes.
+  /// Runs dpkg under the front-end lock `PackageLock` holds, as apt runs it.
   private func dpkg(_ arguments: [String]) throws {
-    var result = try run("dpkg", arguments)
-    for _ in 0..<120 where result.status != 0 && result.stderr.contains("lock") {
-      sleep(1)
-      result = try run("dpkg", arguments)
-    }
+    let result = try run("dpkg", arguments, environment: PackageLock.heldEnvironment)
     #expect(result.status == 0, "dpkg \(arguments.joined(separator: " ")): \(result.stderr)")
   }
 }
 
-/// Keeps two runs of the package test (two test runs on one machine) from installing and
-/// purging the one system-wide package at the same time.
+/// Installing, running and purging the one system-wide package is done under dpkg's front-end
+/// lock, the lock apt and dpkg take for any change of the installed packages: two test runs on
+/// one machine (from two checkouts) take turns, and so does an apt-get of other work, where a
+/// lock of the tests' own would have kept out only the other test run.
 enum PackageLock {
+  static let path = "/var/lib/dpkg/lock-frontend"
+
+  /// What tells dpkg that its caller holds the front-end lock (apt sets it for the dpkg it runs).
+  static let heldEnvironment = ["DPKG_FRONTEND_LOCKED": "1"]
+
+  /// Runs `body` holding the lock, waiting for whoever holds it now. It is an `fcntl` lock,
+  /// as dpkg and apt take it.
   static func hold<T>(_ body: () throws -> T) throws -> T {
-    let fd = open("/tmp/badged-package-test.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw TestFailure("cannot open the package test's lock: errno \(errno)") }
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o640)
+    guard fd >= 0 else { throw TestFailure("cannot open \(path): errno \(errno)") }
     defer { close(fd) }
-    while flock(fd, LOCK_EX) != 0 {
-      guard errno == EINTR else { throw TestFailure("cannot take the package test's lock: errno \(errno)") }
+    var lock = flock()
+    lock.l_type = Int16(F_WRLCK)
+    lock.l_whence = Int16(SEEK_SET)
+    while fcntl(fd, F_SETLKW, &lock) != 0 {
+      guard errno == EINTR else { throw TestFailure("cannot take \(path): errno \(errno)") }
     }
     return try body()
   }

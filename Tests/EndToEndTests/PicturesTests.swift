@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `make pictures`'s generator, in its quick mode (a short recording, no bar tests, which run

@@ -1,5 +1,6 @@
 import BadgeCore
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/PROTOCOL.md's examples are one session; replaying it against the real daemon keeps the
@@ -84,7 +85,8 @@ import Testing
     let folder = try TemporaryFolder()
     // The default config path, which does not exist: the daemon runs on defaults, as the
     // document says, and RELOAD reads the same (absent) file.
-    let daemon = try DaemonProcess(folder: folder, environment: ["XDG_CONFIG_HOME": folder.file("config"), "TZ": "UTC"])
+    let daemon = try DaemonProcess(
+      folder: folder, environment: ["XDG_CONFIG_HOME": folder.file("config"), "TZ": "UTC"])
     let today = Self.utcToday
     let client = try daemon.client()
     let other = try daemon.client()
@@ -98,13 +100,16 @@ import Testing
         _ = try other.request(line)
       case .receive(let documented):
         let actual = try #require(try client.readLine(timeout: 10), "the daemon closed before '\(documented)'")
-        #expect(Self.matches(actual, documented: documented, today: today), "documented '\(documented)', got '\(actual)'")
+        #expect(
+          Self.matches(actual, documented: documented, today: today), "documented '\(documented)', got '\(actual)'")
       }
     }
     // The session ends with QUIT: nothing more than the document shows, then the end.
     #expect(try client.readLine(timeout: 5) == nil)
-    for command in ["HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
-                    "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND"] {
+    for command in [
+      "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
+      "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND",
+    ] {
       #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
     }
   }
@@ -122,12 +127,20 @@ import Testing
   @Test func documentedDatesMoveWithTheDayTheTestRuns() {
     let documented = "STATS mail period=week from=2026-11-24 to=2026-11-30 arrivals=1 clears=0 peak=1"
     let later = CivilDate(year: 2027, month: 3, day: 2)
-    #expect(Self.matches(
-      "STATS mail period=week from=2027-02-24 to=2027-03-02 arrivals=1 clears=0 peak=1", documented: documented, today: later))
-    #expect(!Self.matches(
-      "STATS mail period=week from=2027-02-23 to=2027-03-02 arrivals=1 clears=0 peak=1", documented: documented, today: later))
+    #expect(
+      Self.matches(
+        "STATS mail period=week from=2027-02-24 to=2027-03-02 arrivals=1 clears=0 peak=1", documented: documented,
+        today: later))
+    #expect(
+      !Self.matches(
+        "STATS mail period=week from=2027-02-23 to=2027-03-02 arrivals=1 clears=0 peak=1", documented: documented,
+        today: later))
     #expect(!Self.matches(documented, documented: documented, today: later))
-    #expect(Self.matches("DAY mail 2026-11-30 arrivals=1 clears=0 peak=1", documented: "DAY mail 2026-11-30 arrivals=1 clears=0 peak=1"))
-    #expect(!Self.matches("DAY mail 2026-11-29 arrivals=1 clears=0 peak=1", documented: "DAY mail 2026-11-30 arrivals=1 clears=0 peak=1"))
+    #expect(
+      Self.matches(
+        "DAY mail 2026-11-30 arrivals=1 clears=0 peak=1", documented: "DAY mail 2026-11-30 arrivals=1 clears=0 peak=1"))
+    #expect(
+      !Self.matches(
+        "DAY mail 2026-11-29 arrivals=1 clears=0 peak=1", documented: "DAY mail 2026-11-30 arrivals=1 clears=0 peak=1"))
   }
 }

@@ -17,13 +17,18 @@ import Testing
     let incr = try client.request("INCR mail")
     #expect(incr.count == 2 && incr[1] == "OK")
     #expect(incr[0].hasPrefix("STATE mail count=1 label=1 dot=0 pulse="))
-    #expect(incr[0].hasSuffix(" muted=0 seq=1 badge=count dnd=off unseen=1"))
+    #expect(incr[0].hasSuffix(" muted=0 seq=1 badge=count dnd=off unseen=1 total=1"))
     #expect(try client.request("incr mail 4")[0].hasPrefix("STATE mail count=5 "))
     #expect(try client.request("DECR mail 2")[0].hasPrefix("STATE mail count=3 "))
     #expect(try client.request("DECR mail 100")[0].hasPrefix("STATE mail count=0 label= "))
     #expect(try client.request("SET mail 120")[0].hasPrefix("STATE mail count=120 label=99+ "))
-    #expect(try client.request("CLEAR mail")[0] == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6 badge=count dnd=off unseen=0")
-    #expect(try client.request("GET never") == ["STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK"])
+    #expect(
+      try client.request("CLEAR mail")[0]
+        == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6 badge=count dnd=off unseen=0 total=120")
+    #expect(
+      try client.request("GET never") == [
+        "STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK",
+      ])
   }
 
   @Test func listShowsChannelsWithACountOrASetting() throws {
@@ -35,8 +40,9 @@ import Testing
     _ = try client.request("CLEAR gone")
     _ = try client.request("MUTE quiet")
     let list = try client.request("LIST")
-    #expect(list.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
-      == ["STATE a count=2", "STATE b count=1", "STATE quiet count=0", "OK"])
+    #expect(
+      list.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        == ["STATE a count=2", "STATE b count=1", "STATE quiet count=0", "OK"])
     #expect(field(list[2], "muted") == "1")
   }
 

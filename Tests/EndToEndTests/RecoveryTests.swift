@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What the daemon does with damaged, empty, half-compacted and unusable state folders.
 @Suite struct RecoveryTests {
@@ -30,7 +30,7 @@ import TestSupport
     _ = try client.request("CONFIGURE app:x style=dot max_label=9 pulse_ms=100 step=5")
     _ = try client.request("SET app:x 12")
     let before = try client.request("LIST")
-    #expect(before.contains { $0.hasPrefix("STATE app:x ") && $0.hasSuffix(" step=5") })
+    #expect(before.contains { $0.hasPrefix("STATE app:x ") && $0.hasSuffix(" step=5 total=12") })
     #expect(daemon.stop() == 0)
     let again = try DaemonProcess(folder: daemon.folder)
     let after = try again.client().request("LIST")
@@ -40,7 +40,9 @@ import TestSupport
   }
 
   @Test func aStepSetOverTheSocketIsReplayedFromTheJournal() throws {
-    let (folder, _) = try Self.crashedAfter(["CONFIGURE mail step=7", "CONFIGURE ci step=3", "CONFIGURE ci step=default"])
+    let (folder, _) = try Self.crashedAfter([
+      "CONFIGURE mail step=7", "CONFIGURE ci step=3", "CONFIGURE ci step=default",
+    ])
     let daemon = try DaemonProcess(folder: folder)
     let client = try daemon.client()
     #expect(try field(client.request("GET mail")[0], "step") == "7")
@@ -98,7 +100,9 @@ import TestSupport
     let line = try #require(daemon.log.split(separator: "\n").first { $0.contains("damaged") })
     #expect(line.hasPrefix("<3>"), "an error, not a warning: \(line)")
     #expect(line.contains("at byte \(third)"))
-    let copies = try FileManager.default.contentsOfDirectory(atPath: daemon.stateFolder).filter { $0.hasPrefix("journal.damaged-") }
+    let copies = try FileManager.default.contentsOfDirectory(atPath: daemon.stateFolder).filter {
+      $0.hasPrefix("journal.damaged-")
+    }
     #expect(copies.count == 1)
     #expect(try Self.bytes(daemon.stateFile(copies[0])) == bytes, "the copy is the damaged file as it was")
     #expect(bytes != original)
@@ -106,6 +110,8 @@ import TestSupport
 
   @Test func emptyFilesAreAFreshStart() throws {
     let daemon = try DaemonProcess()
+    // The socket accepts before the state folder is loaded; a reply comes after it is.
+    #expect(try daemon.client().request("PING") == ["OK pong"])
     daemon.crash()
     try Self.write([], daemon.stateFile("journal"))
     let withEmptyJournal = try DaemonProcess(folder: daemon.folder)
@@ -114,10 +120,11 @@ import TestSupport
     withEmptyJournal.crash()
     try Self.write([], daemon.stateFile("snapshot"))
     let withEmptySnapshot = try DaemonProcess(folder: daemon.folder)
-    // The socket takes connections before the state is loaded; a reply comes after, and so
-    // after what loading logged.
+    // The socket listens before the state is loaded: the reply comes after the load, and so
+    // after what it logged.
     #expect(try withEmptySnapshot.client().request("INCR mail")[0].hasPrefix("STATE mail count=1 "))
-    #expect(withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"))
+    #expect(
+      withEmptySnapshot.log.contains("snapshot") && withEmptySnapshot.log.contains("empty"), "\(withEmptySnapshot.log)")
   }
 
   @Test func aCompactionCutShortByACrashLoadsToTheSameCounts() throws {
@@ -142,15 +149,22 @@ import TestSupport
     let state = folder.file("state")
     try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
     var wrapper: [String] = []
+    var executable = Binaries.badged.path
+    var environment: [String: String] = [:]
     if getuid() == 0 {
-      // root writes anywhere: run badged as nobody, with a socket folder nobody owns.
+      // root writes anywhere: run the installed badged (nobody may not reach the checkout's)
+      // as nobody, with a socket folder nobody owns.
       try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: state)
       chown(folder.path, 65534, 65534)
       wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+      let installed = try InstalledBinaries.copy()
+      executable = installed.path("badged")
+      environment = installed.environment
     } else {
       try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: state)
     }
-    let daemon = try DaemonProcess(folder: folder, wrapper: wrapper, waitForSocket: false)
+    let daemon = try DaemonProcess(
+      folder: folder, wrapper: wrapper, environment: environment, waitForSocket: false, executable: executable)
     #expect(daemon.exitStatus() == 1)
     #expect(daemon.log.contains("Failed to use the state folder '\(state)'"), "\(daemon.log)")
     #expect(daemon.log.contains("Permission denied"))

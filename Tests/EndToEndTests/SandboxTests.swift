@@ -8,11 +8,19 @@ import Testing
 /// (ProtectSystem=strict, ReadWritePaths=), empty /tmp and /var/tmp (PrivateTmp=), the home
 /// folders hidden (ProtectHome=), and an empty capability bounding set (CapabilityBoundingSet=),
 /// then the unit's seccomp rules (seccomp-run, a refused call kills).
+///
+/// The programs come in as a package installs them, not from the checkout: a checkout under
+/// /tmp or a home folder is hidden in there (and nobody may not enter a home folder). The
+/// test run's installed copy (`InstalledBinaries`: the programs and the Swift runtime they
+/// load) is mounted read-only at /usr/local, and the daemon runs from it.
 @Suite struct SandboxTests {
-  /// Run by `sh -c` in the new namespaces, with the folder as $1 and badged's command after it.
+  /// Run by `sh -c` in the new namespaces, with the daemon's folder as $1, the installed copy
+  /// as $2 and badged's command after them.
   static let setUp = """
     set -e
-    folder="$1"; shift
+    folder="$1"; installed="$2"; shift 2
+    mount -n --bind "$installed" /usr/local
+    mount -n -o remount,bind,ro /usr/local
     mount -n -t tmpfs -o mode=1777 tmpfs /var/tmp
     mkdir /var/tmp/keep
     mount -n --bind "$folder" /var/tmp/keep
@@ -22,22 +30,36 @@ import Testing
     mount -n -t tmpfs -o mode=1777 tmpfs /var/tmp
     mount -n -o remount,bind,ro /
     for home in /root /home; do mount -n -t tmpfs -o ro,mode=0755 tmpfs "$home"; done
-    if touch /usr/badged-probe 2>/dev/null || touch /tmp/../etc/badged-probe 2>/dev/null; then
+    if touch /usr/badged-probe 2>/dev/null || touch /tmp/../etc/badged-probe 2>/dev/null \
+      || touch /usr/local/badged-probe 2>/dev/null; then
       echo "the file system is writable" >&2; exit 1
     fi
     exec setpriv --bounding-set -all --inh-caps -all --no-new-privs "$@"
     """
 
-  /// badgectl run as nobody.
+  /// The installed badgectl run as nobody (outside the sandbox).
   static func asNobody(_ arguments: [String], socket: String) throws -> String {
+    let installed = try InstalledBinaries.copy()
     let result = try run(
-      "/usr/bin/setpriv", ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", Binaries.badgectl.path] + arguments,
-      environment: ["BADGED_SOCKET": socket])
+      "/usr/bin/setpriv",
+      ["--reuid", "nobody", "--regid", "nogroup", "--clear-groups", installed.path("badgectl")] + arguments,
+      environment: installed.environment.merging(["BADGED_SOCKET": socket]) { $1 })
     return result.status == 0 ? result.stdout : "status \(result.status): \(result.stderr)"
   }
 
+  /// The files `pid` has mapped (its program and the libraries it loaded), by their paths.
+  static func mappedFiles(_ pid: Int32) throws -> Set<String> {
+    // Read to its end: the file reports no size, and reading by the size stops early.
+    let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/\(pid)/maps"))
+    defer { try? file.close() }
+    let maps = String(decoding: try file.readToEnd() ?? Data(), as: UTF8.self)
+    // `address perms offset device inode path`: only the path has a slash.
+    return Set(maps.split(separator: "\n").compactMap { line in line.firstIndex(of: "/").map { String(line[$0...]) } })
+  }
+
   @Test func badgedServesAndKeepsItsStateInsideTheSandbox() throws {
-    try Binaries.check()
+    let installed = try InstalledBinaries.copy()
+    let inside = InstalledBinaries.inSandbox
     let folder = try TemporaryFolder()
     let allow = try ServiceUnit.writeAllowList(in: folder)
     // nobody owns the daemon's folder, as the user owns their state folder.
@@ -45,12 +67,24 @@ import Testing
     let wrapper = [
       "/usr/bin/setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
       "/usr/bin/unshare", "--user", "--map-root-user", "--mount", "--net", "--ipc", "--uts", "--",
-      "/bin/sh", "-c", Self.setUp, "sh", folder.path,
-      HardeningTests.seccompRun, "--allow", allow, "--kill",
+      "/bin/sh", "-c", Self.setUp, "sh", folder.path, installed.prefix,
+      inside.path("seccomp-run"), "--allow", allow, "--kill",
     ]
 
     let config = "[daemon]\npulse_ms = 0\n"
-    let daemon = try DaemonProcess(folder: folder, config: config, wrapper: wrapper)
+    let daemon = try DaemonProcess(
+      folder: folder, config: config, wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged"))
+    // It runs from what was carried in: its program and the Swift runtime from /usr/local,
+    // everything else from the system's library folders; nothing from the checkout's build or
+    // the toolchain.
+    let mapped = try Self.mappedFiles(daemon.pid)
+    #expect(mapped.contains(inside.path("badged")), "\(mapped)")
+    #expect(mapped.contains(inside.prefix + "/lib/libswiftCore.so"), "\(mapped)")
+    let elsewhere = mapped.filter { file in
+      !file.hasPrefix(inside.prefix + "/") && !InstalledBinaries.systemLibraryFolders.contains(where: file.hasPrefix)
+    }
+    #expect(elsewhere.isEmpty, "mapped from outside the installed copy and the system: \(elsewhere)")
     // Root outside is no user of the namespace (PrivateUsers= maps only the user's own ID):
     // the daemon's peer check turns it away.
     let stranger = try daemon.client()
@@ -63,7 +97,9 @@ import Testing
     let owner = try FileManager.default.attributesOfItem(atPath: daemon.stateFile("snapshot"))[.ownerAccountID] as? Int
     #expect(owner == 65534)
 
-    let again = try DaemonProcess(folder: folder, config: config, wrapper: wrapper)
+    let again = try DaemonProcess(
+      folder: folder, config: config, wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged"))
     #expect(try Self.asNobody(["list"], socket: again.socket) == "chat 7\nmail 3\n")
     #expect(again.stop() == 0, "\(again.log)")
   }

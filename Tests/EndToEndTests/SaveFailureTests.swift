@@ -36,7 +36,11 @@ import Testing
     #expect(try run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--fsize=\(Self.limit):unlimited"]).status == 0)
 
     let watcher = try daemon.client()
-    #expect(try watcher.request("WATCH mail") == ["STATE * dnd=0 left=0", "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK watching"])
+    #expect(
+      try watcher.request("WATCH mail") == [
+        "STATE * dnd=0 left=0",
+        "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK watching",
+      ])
     let writer = try daemon.client()
     var acknowledged = 0
     while acknowledged < 2000 {
@@ -54,7 +58,8 @@ import Testing
     let other = try daemon.client()
     let refused = try other.request("INCR mail")
     #expect(refused.count == 1)
-    #expect(refused[0].hasPrefix("ERR failed Changes are refused until the state can be saved again: Failed to write to '"))
+    #expect(
+      refused[0].hasPrefix("ERR failed Changes are refused until the state can be saved again: Failed to write to '"))
     #expect(refused[0].hasSuffix("/journal': File too large"))
     #expect(try field(other.request("GET mail")[0], "count") == String(acknowledged))
     #expect(try watcher.request("PING") == ["OK pong"], "no event of the undone change came before the pong")

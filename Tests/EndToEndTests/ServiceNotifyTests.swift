@@ -5,7 +5,9 @@ import Testing
 /// for systemd's NOTIFY_SOCKET.
 @Suite struct ServiceNotifyTests {
   /// A daemon whose NOTIFY_SOCKET is a socket the test reads.
-  private func start(environment: [String: String] = [:], config: String? = nil) throws -> (DaemonProcess, DatagramListener) {
+  private func start(environment: [String: String] = [:], config: String? = nil) throws -> (
+    DaemonProcess, DatagramListener
+  ) {
     let folder = try TemporaryFolder()
     let notify = try DatagramListener(path: folder.file("notify.sock"))
     var environment = environment
@@ -82,7 +84,8 @@ import Testing
     _ = try notify.next { $0.contains("READY=1") }
     kill(daemon.pid, SIGHUP)
     let reloading = try notify.next { $0.contains("RELOADING=1") }
-    #expect(reloading.split(separator: "\n").contains { $0.hasPrefix("MONOTONIC_USEC=") && UInt64($0.dropFirst(15)) != nil })
+    #expect(
+      reloading.split(separator: "\n").contains { $0.hasPrefix("MONOTONIC_USEC=") && UInt64($0.dropFirst(15)) != nil })
     _ = try notify.next { $0.contains("READY=1") }
     kill(daemon.pid, SIGTERM)
     _ = try notify.next { $0.contains("STOPPING=1") }

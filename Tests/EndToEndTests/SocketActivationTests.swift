@@ -23,12 +23,17 @@ import Testing
       sockets = (1...socketCount).map { folder.file("badged\($0).sock") }
       logPath = folder.file("activate.log")
       _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-      let arguments = ["/usr/bin/systemd-socket-activate"] + sockets.flatMap { ["-l", $0] }
+      let arguments =
+        ["/usr/bin/systemd-socket-activate"] + sockets.flatMap { ["-l", $0] }
         + (datagram ? ["--datagram"] : [])
-        + ["-E", "XDG_CONFIG_HOME=\(folder.path)", "-E", "BADGED_SOCKET=\(folder.file("own.sock"))",
-           Binaries.badged.path, "--state-dir", folder.file("state")]
-      process = try Child(arguments, environment: ProcessInfo.processInfo.environment, stderr: .file(logPath))
-      guard waitUntil(timeout: 5, { self.sockets.allSatisfy { FileManager.default.fileExists(atPath: $0) } }) else {
+        + [
+          "-E", "XDG_CONFIG_HOME=\(folder.path)", "-E", "BADGED_SOCKET=\(folder.file("own.sock"))",
+          Binaries.badged.path, "--state-dir", folder.file("state"),
+        ]
+      process = try Child(arguments, environment: Child.environment(), stderr: .file(logPath))
+      // Its own report that a socket listens: the file exists from bind(2), before listen(2),
+      // and a client that connects in between is refused.
+      guard waitUntil(timeout: 5, { self.sockets.allSatisfy { self.log.contains("Listening on \($0) as ") } }) else {
         throw TestFailure("systemd-socket-activate did not listen: \(log)")
       }
     }

@@ -1,7 +1,8 @@
-@testable import BadgeCore
 import BadgePersistence
 import Foundation
 import Testing
+
+@testable import BadgeCore
 
 /// `badgectl stats` against the real daemon: the figures are exactly the changes made, and stay
 /// exactly so through a crash (journal replay), a clean restart (a snapshot) and compactions.
@@ -18,7 +19,8 @@ import Testing
   static func weekJSON(_ channel: String, arrivals: Int, clears: Int, peak: Int, today: Int) -> String {
     func figures(_ a: Int, _ c: Int, _ p: Int) -> String { "\"arrivals\":\(a),\"clears\":\(c),\"peak\":\(p)" }
     let days = (today - 6...today).map { day in
-      "{\"date\":\"\(CivilDate(dayNumber: day))\"," + (day == today ? figures(arrivals, clears, peak) : figures(0, 0, 0)) + "}"
+      "{\"date\":\"\(CivilDate(dayNumber: day))\","
+        + (day == today ? figures(arrivals, clears, peak) : figures(0, 0, 0)) + "}"
     }
     return "{\"channel\":\"\(channel)\",\"period\":\"week\",\"from\":\"\(CivilDate(dayNumber: today - 6))\","
       + "\"to\":\"\(CivilDate(dayNumber: today))\"," + figures(arrivals, clears, peak)
@@ -35,9 +37,11 @@ import Testing
   ]
 
   static func expected(today: Int) -> String {
-    [weekJSON("ci", arrivals: 4, clears: 1, peak: 4, today: today),
-     weekJSON("mail", arrivals: 12, clears: 2, peak: 9, today: today),
-     weekJSON("news", arrivals: 3, clears: 1, peak: 3, today: today)].map { $0 + "\n" }.joined()
+    [
+      weekJSON("ci", arrivals: 4, clears: 1, peak: 4, today: today),
+      weekJSON("mail", arrivals: 12, clears: 2, peak: 9, today: today),
+      weekJSON("news", arrivals: 3, clears: 1, peak: 3, today: today),
+    ].map { $0 + "\n" }.joined()
   }
 
   static func week(_ daemon: DaemonProcess) throws -> String {
@@ -73,7 +77,9 @@ import Testing
     // And history keeps counting on top of what was loaded.
     try badgectl(["incr", "mail", "2"], socket: daemon.socket)
     let day = try badgectl(["stats", "mail", "--format", "json"], socket: daemon.socket).stdout
-    #expect(day.contains("\"arrivals\":14,\"clears\":2,\"peak\":9,\"days\":[{\"date\":\"\(CivilDate(dayNumber: today))\""), "\(day)")
+    #expect(
+      day.contains("\"arrivals\":14,\"clears\":2,\"peak\":9,\"days\":[{\"date\":\"\(CivilDate(dayNumber: today))\""),
+      "\(day)")
   }
 
   /// Journals written before a change's day rode in its channel record have a day record,
@@ -95,17 +101,20 @@ import Testing
       (UInt64(1), mail, 9, day(9, 0, 9, end: 9)), (2, ci, 4, day(4, 0, 4, end: 4)), (3, mail, 2, day(9, 0, 9, end: 2)),
     ] {
       RecordCodec.append(.day(DayRecord(name: name, entry: entry, seq: seq)), to: &journal)
-      RecordCodec.append(.channel(ChannelRecord(name: name, count: count, override: SettingsOverride(), seq: seq)), to: &journal)
+      RecordCodec.append(
+        .channel(ChannelRecord(name: name, count: count, override: SettingsOverride(), seq: seq)), to: &journal)
     }
     // A crash between the last day record and its channel record.
     RecordCodec.append(.day(DayRecord(name: ci, entry: day(4, 1, 4, end: 0), seq: 4)), to: &journal)
     try Data(journal).write(to: URL(fileURLWithPath: state + "/journal"))
 
     let daemon = try DaemonProcess(folder: folder, environment: Self.utc)
-    #expect(try Self.week(daemon) == [
-      Self.weekJSON("ci", arrivals: 4, clears: 0, peak: 4, today: today),
-      Self.weekJSON("mail", arrivals: 9, clears: 0, peak: 9, today: today),
-    ].map { $0 + "\n" }.joined())
+    #expect(
+      try Self.week(daemon)
+        == [
+          Self.weekJSON("ci", arrivals: 4, clears: 0, peak: 4, today: today),
+          Self.weekJSON("mail", arrivals: 9, clears: 0, peak: 9, today: today),
+        ].map { $0 + "\n" }.joined())
     let client = try daemon.client()
     #expect(try field(client.request("GET ci")[0], "count") == "4")
     #expect(try field(client.request("INCR mail")[0], "seq") == "4", "seq goes on from the last channel record")
@@ -118,21 +127,24 @@ import Testing
     }
     let today = CivilDate(dayNumber: Self.today())
     let plain = try badgectl(["stats", "app:*", "never", "--format", "plain"], socket: daemon.socket)
-    #expect(plain.stdout == """
-      app:a: 2 arrivals, 0 clears, peak 2 (\(today))
-      app:b: 1 arrivals, 0 clears, peak 1 (\(today))
-      never: 0 arrivals, 0 clears, peak 0 (\(today))
+    #expect(
+      plain.stdout == """
+        app:a: 2 arrivals, 0 clears, peak 2 (\(today))
+        app:b: 1 arrivals, 0 clears, peak 1 (\(today))
+        never: 0 arrivals, 0 clears, peak 0 (\(today))
 
-      """)
+        """)
     // Not a terminal: plain by default, and --format term shows the end values at once.
     #expect(try badgectl(["stats"], socket: daemon.socket).stdout.split(separator: "\n").count == 3)
-    let term = try badgectl(["stats", "mail", "--format", "term"], socket: daemon.socket, environment: ["COLUMNS": "40"])
-    #expect(term.stdout == """
-      day  \(today)
-                          arrivals clears peak
-      mail  █████████████        1      0    1
+    let term = try badgectl(
+      ["stats", "mail", "--format", "term"], socket: daemon.socket, environment: ["COLUMNS": "40"])
+    #expect(
+      term.stdout == """
+        day  \(today)
+                            arrivals clears peak
+        mail  █████████████        1      0    1
 
-      """)
+        """)
   }
 
   @Test func theDayIsTheDaemonsLocalDay() throws {
@@ -141,7 +153,9 @@ import Testing
       let daemon = try DaemonProcess(environment: ["TZ": zone])
       try badgectl(["incr", "mail"], socket: daemon.socket)
       let line = try badgectl(["stats", "mail", "--format", "plain"], socket: daemon.socket).stdout
-      #expect(line == "mail: 1 arrivals, 0 clears, peak 1 (\(CivilDate(dayNumber: Self.today(offsetHours: hours))))\n", "\(zone)")
+      #expect(
+        line == "mail: 1 arrivals, 0 clears, peak 1 (\(CivilDate(dayNumber: Self.today(offsetHours: hours))))\n",
+        "\(zone)")
     }
   }
 
@@ -180,7 +194,10 @@ import Testing
   }
 
   @Test(arguments: [
-    (["stats", "--period", "fortnight"], "Invalid value 'fortnight' for '--period <period>'; expected one of day, week, month, year"),
+    (
+      ["stats", "--period", "fortnight"],
+      "Invalid value 'fortnight' for '--period <period>'; expected one of day, week, month, year"
+    ),
     (["stats", "--period"], "Missing value for '--period <period>'"),
     (["stats", "--format", "xml"], "Invalid value 'xml' for '--format <format>'; expected one of term, json, plain"),
     (["stats", "--format=waybar"], "Invalid value 'waybar' for '--format <format>'"),

@@ -5,7 +5,9 @@ import Testing
 /// screen and in the daemon.
 @Suite(.serialized) struct TopTests {
   /// The count the daemon has for `channel`.
-  func count(_ channel: String, _ daemon: DaemonProcess) throws -> Int { try currentCount(channel, socket: daemon.socket) }
+  func count(_ channel: String, _ daemon: DaemonProcess) throws -> Int {
+    try currentCount(channel, socket: daemon.socket)
+  }
 
   /// The wheel's selected row showing `value`: a mark, then the value right-aligned.
   func wheelRow(_ value: Int) -> String {
@@ -91,7 +93,8 @@ import Testing
     pane.wait("the exit status and the terminal's modes") { $0.contains("EXIT=0") && $0.contains("icanon") }
     #expect(try pane.display("#{alternate_on}") == "0")
     let stty = pane.screen
-    #expect(stty.contains(" icanon") && stty.contains(" echo ") && !stty.contains("-icanon") && !stty.contains("-echo "),
+    #expect(
+      stty.contains(" icanon") && stty.contains(" echo ") && !stty.contains("-icanon") && !stty.contains("-echo "),
       "\(stty)")
   }
 
@@ -172,10 +175,14 @@ import Testing
     let server = folder.file("tmux-waiting")
     defer { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }
     try background.run(
-      ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32",
-       "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top"])
+      [
+        "tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "32",
+        "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top",
+      ])
     func screen() -> String { (try? background.run(["tmux", "-S", server, "capture-pane", "-p"])) ?? "" }
-    #expect(waitUntil { screen().contains("Waiting for badged") && screen().contains("offline: reconnecting") }, "\(screen())")
+    #expect(
+      waitUntil { screen().contains("Waiting for badged") && screen().contains("offline: reconnecting") }, "\(screen())"
+    )
     let daemon = try DaemonProcess(folder: folder, socket: socket)
     defer { daemon.stop() }
     try badgectl(["set", "mail", "4"], socket: socket)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The systemd user units, checked by systemd's own parser (`systemd-analyze --user verify`,
@@ -70,7 +71,9 @@ import Testing
     #expect(serviceLines.contains { $0.hasPrefix("WatchdogSec=") })
     #expect(serviceLines.contains { $0.hasPrefix("Documentation=man:badged(1)") })
     let socketLines = Set(socket.split(separator: "\n").map(String.init))
-    for line in ["ListenStream=%t/badged/badged.sock", "SocketMode=0600", "DirectoryMode=0700", "WantedBy=sockets.target"] {
+    for line in [
+      "ListenStream=%t/badged/badged.sock", "SocketMode=0600", "DirectoryMode=0700", "WantedBy=sockets.target",
+    ] {
       #expect(socketLines.contains(line), "badged.socket: \(line)")
     }
   }

@@ -12,14 +12,34 @@ import Testing
     let watch = try WatchProcess(["mail", "app:*", "--format", "json"], socket: daemon.socket)
     _ = try watch.readLine { $0.contains(#""channel":"mail""#) }  // the snapshot is in
     kill(watch.pid, SIGUSR1)
-    #expect(waitUntil(timeout: 5) {
-      (try? currentCount("mail", socket: daemon.socket)) == 0
-        && (try? currentCount("app:a", socket: daemon.socket)) == 0
-    })
+    #expect(
+      waitUntil(timeout: 5) {
+        (try? currentCount("mail", socket: daemon.socket)) == 0
+          && (try? currentCount("app:a", socket: daemon.socket)) == 0
+      })
     #expect(try currentCount("other", socket: daemon.socket) == 4, "a channel it does not show is left alone")
     // The watcher shows the clear it caused, and keeps running.
     _ = try watch.readLine { $0.contains(#""channel":"mail","count":0"#) }
     #expect(watch.isRunning)
+  }
+
+  /// The click clears what the watcher drew: it showed 5 (total 5), two more arrived that it
+  /// has not drawn (it is stopped; resumed, it finds their events and the signal together, and
+  /// draws only once both are handled, in the post source that ends the loop turn), and the
+  /// click leaves exactly those 2.
+  @Test func aClickClearsWhatTheWatcherShowedNotWhatArrivedSince() throws {
+    let daemon = try DaemonProcess()
+    try badgectl(["incr", "mail", "5"], socket: daemon.socket)
+    let watch = try WatchProcess(["mail", "--format", "json", "--no-motion"], socket: daemon.socket)
+    _ = try watch.readLine { $0.contains(#""count":5,"#) && $0.contains(#""total":5,"#) }
+    kill(watch.pid, SIGSTOP)
+    try badgectl(["incr", "mail"], socket: daemon.socket)
+    try badgectl(["incr", "mail"], socket: daemon.socket)
+    kill(watch.pid, SIGUSR1)
+    kill(watch.pid, SIGCONT)
+    // The clear's event is the watcher's last line about it: count 2, total 7.
+    _ = try watch.readLine { $0.contains(#""count":2,"#) && $0.contains(#""total":7,"#) }
+    #expect(try currentCount("mail", socket: daemon.socket) == 2)
   }
 
   @Test func anI3blocksLeftClickClearsAndTheEndOfInputIsHarmless() throws {

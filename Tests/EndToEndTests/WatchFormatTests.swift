@@ -64,7 +64,8 @@ import Testing
       #expect(object["urgent"] == nil || object["urgent"] as? String == "true")
     }
     #expect(objects.contains { $0["urgent"] as? String == "true" })
-    #expect(objects.contains { $0["full_text"] as? String == "12" && $0["urgent"] == nil }, "urgent ends with the window")
+    #expect(
+      objects.contains { $0["full_text"] as? String == "12" && $0["urgent"] == nil }, "urgent ends with the window")
   }
 
   @Test func jsonAndEwwExtendTheFieldsGetPrints() throws {
@@ -87,7 +88,7 @@ import Testing
     try badgectl(["set", "mail", "120"], socket: daemon.socket)
     let get = try jsonObject(badgectl(["get", "mail", "--format", "json"], socket: daemon.socket).stdout)
     let watched = try jsonObject(WatchProcess(["mail", "--format", "json"], socket: daemon.socket).readLine())
-    #expect(get.count == 11)
+    #expect(get.count == 12)
     for (key, value) in get {
       #expect("\(value)" == "\(watched[key] ?? "missing")", "\(key)")
     }

@@ -118,7 +118,8 @@ import Testing
     try badgectl(["set", "mail", "3"], socket: daemon.socket)
     for (arguments, environment) in [(["--no-motion"], [:]), ([], ["NO_MOTION": "1"])] {
       try badgectl(["set", "mail", "3"], socket: daemon.socket)
-      let watch = try WatchProcess(["mail", "--format", "frames"] + arguments, socket: daemon.socket, environment: environment)
+      let watch = try WatchProcess(
+        ["mail", "--format", "frames"] + arguments, socket: daemon.socket, environment: environment)
       _ = try watch.readLine()
       try badgectl(["incr", "mail"], socket: daemon.socket)
       let frames = try watch.lines(quiet: 1).map(Frame.init)
@@ -132,7 +133,8 @@ import Testing
     try badgectl(["set", "mail", "12"], socket: daemon.socket)
     let plain = try WatchProcess(["mail", "--max", "9"], socket: daemon.socket)
     #expect(try plain.readLine() == "9+")
-    let json = try jsonObject(WatchProcess(["mail", "--max", "9", "--format", "json"], socket: daemon.socket).readLine())
+    let json = try jsonObject(
+      WatchProcess(["mail", "--max", "9", "--format", "json"], socket: daemon.socket).readLine())
     #expect(json["label"] as? String == "9+" && json["count"] as? Int == 12)
     #expect(json["text"] as? String == "mail: 12 unread (shown as 9+)")
   }

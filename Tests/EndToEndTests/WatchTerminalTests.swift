@@ -21,8 +21,10 @@ import Testing
     for variant in variants {
       let environment = (["BADGED_SOCKET=\(daemon.socket)"] + variant.environment).joined(separator: " ")
       try background.run(
-        ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "60", "-y", "8", "-s", variant.window,
-         "exec env \(environment) \(watch)\(variant.arguments)"])
+        [
+          "tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "60", "-y", "8", "-s", variant.window,
+          "exec env \(environment) \(watch)\(variant.arguments)",
+        ])
     }
     func screen(_ window: String) -> String {
       (try? background.run(["tmux", "-S", server, "capture-pane", "-p", "-e", "-t", window])) ?? ""
@@ -36,7 +38,8 @@ import Testing
 
     let truecolor = screen("truecolor")
     // (capture-pane drops the trailing blanks, the pill's right padding among them.)
-    #expect(truecolor.contains("mail \u{1B}[38;2;255;255;255m\u{1B}[48;2;229;57;53m 4"), "\(truecolor.debugDescription)")
+    #expect(
+      truecolor.contains("mail \u{1B}[38;2;255;255;255m\u{1B}[48;2;229;57;53m 4"), "\(truecolor.debugDescription)")
     let palette = screen("palette")
     #expect(palette.contains("38;5;") && !palette.contains("38;2;"), "\(palette.debugDescription)")
     // One line, rewritten in place, in every terminal that understands cursor codes.
@@ -51,7 +54,8 @@ import Testing
     #expect(dumb.split(separator: "\n").last?.hasSuffix("mail [4]") == true)
     // Big digits: the name on the bottom row of five, the 4 in block glyphs above it.
     let big = screen("big").split(separator: "\n").map { String($0) }
-    #expect(big.count == 5 && big[4].contains("mail") && big[0].contains("█ █") && big[2].contains("███"),
+    #expect(
+      big.count == 5 && big[4].contains("mail") && big[0].contains("█ █") && big[2].contains("███"),
       "\(big)")
   }
 }

@@ -11,8 +11,9 @@ import Testing
     _ = try writer.request("SET other 1")
     let watcher = try daemon.client()
     let snapshot = try watcher.request("WATCH mail app:* idle")
-    #expect(snapshot.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
-      == ["STATE * dnd=0", "STATE app:one count=1", "STATE idle count=0", "STATE mail count=3", "OK watching"])
+    #expect(
+      snapshot.map { $0.split(separator: " ").prefix(3).joined(separator: " ") }
+        == ["STATE * dnd=0", "STATE app:one count=1", "STATE idle count=0", "STATE mail count=3", "OK watching"])
     _ = try writer.request("INCR other")  // not watched
     _ = try writer.request("INCR app:two")
     let event = try #require(try watcher.readLine())

@@ -21,13 +21,14 @@ wait_for_socket() {  # socket log
   return 1
 }
 
-# badged with `sync = $1`, a fresh state folder unless $2 is "keep".
+# badged with `sync = $1`, a fresh state folder unless $2 is "keep"; `badged_limits` (lines of
+# a [limits] section) and `badged_arguments` (more arguments) when set.
 start_badged() {  # sync [keep]
   [ "${2:-}" = keep ] || rm -rf "$work/state"
   rm -f "$work/badged.sock"
-  printf '[daemon]\nsync = %s\n' "$1" > "$work/badged.conf"
+  printf '[daemon]\nsync = %s\n[limits]\n%b' "$1" "${badged_limits:-}" > "$work/badged.conf"
   "${server_pin[@]}" "${server_wrapper[@]}" "$bin/badged" --socket "$work/badged.sock" --state-dir "$work/state" \
-    --config "$work/badged.conf" 2>>"$work/badged.log" &
+    --config "$work/badged.conf" ${badged_arguments[@]+"${badged_arguments[@]}"} 2>>"$work/badged.log" &
   server_pid=$!
   socket="$work/badged.sock" protocol=badged
   wait_for_socket "$socket" "$work/badged.log"

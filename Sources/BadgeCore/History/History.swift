@@ -32,6 +32,15 @@ public struct History: Sendable {
   /// The names with history, sorted.
   public var names: [ChannelName] { channels.keys.sorted() }
 
+  /// Calls `body` with each name with history, in no particular order: a long `STATS` reply
+  /// takes the next names it shows from here a batch at a time, without sorting them all.
+  public func forEachName(_ body: (ChannelName) -> Void) {
+    for name in channels.keys { body(name) }
+  }
+
+  /// Whether `name` has history.
+  public func hasDays(_ name: ChannelName) -> Bool { channels[name] != nil }
+
   /// How many (channel, day) entries are kept, across every channel.
   public var entryCount: Int { entries }
 

@@ -1,12 +1,15 @@
 extension Store {
   /// Puts a channel back as it was persisted (recovery); `seq` moves up to the channel's.
-  /// `unseen` is kept within 0 … count; without it every item is unseen.
+  /// `unseen` is kept within 0 … count; without it every item is unseen. The total is at least
+  /// the count; without it (a record written before totals) it is the count.
   public func restore(
-    name: ChannelName, count: Int, unseen: Int? = nil, override: SettingsOverride, seq channelSeq: UInt64
+    name: ChannelName, count: Int, unseen: Int? = nil, total: Int? = nil, override: SettingsOverride,
+    seq channelSeq: UInt64
   ) {
     var channel = channel(named: name)
     channel.count = min(max(0, count), Limits.maxCount)
     channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
+    channel.total = max(total ?? channel.count, channel.count)
     channel.override = override
     channel.seq = channelSeq
     endPulse(&channel)

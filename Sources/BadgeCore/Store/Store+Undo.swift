@@ -14,10 +14,10 @@ extension Store {
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
-  /// channel, its day of history and `seq` are as they were before; calls `undone` with each
-  /// touched channel's name (once per change, so a name may come more than once). Settings
-  /// from the config stay those in force now (a reload in between is not undone), and a
-  /// restored pulse window ends on time.
+  /// channel, its day of history, the request ids and `seq` are as they were before; calls
+  /// `undone` with each touched channel's name (once per change, so a name may come more than
+  /// once). Settings from the config stay those in force now (a reload in between is not
+  /// undone), and a restored pulse window ends on time.
   public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
     for entry in undo.entries.reversed() {
       history.putBack(entry.history, of: entry.name, on: entry.day)
@@ -33,7 +33,8 @@ extension Store {
       store(channel, at: index[entry.name])
       undone(entry.name)
     }
-    if !undo.entries.isEmpty { seq = undo.seqBefore }
+    for forgotten in undo.forgottenIDs.reversed() { requestIDs.removeNewest(restoring: forgotten) }
+    if undo.movedSeq { seq = undo.seqBefore }
     if let before = undo.dndBefore { dnd = before }
     undo.forget()
     // Do-not-disturb as it is now (back, or unchanged) decides how every channel shows.

@@ -8,9 +8,10 @@
 /// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 ///
 /// This file holds the state, the lookups and `apply`; the rest is by subject beside it: a
-/// mutation's arithmetic (Mutation.swift), pulse windows (Store+Pulses), do-not-disturb
-/// (Store+DoNotDisturb), taking back unsaved changes (UndoLog, Store+Undo), a new config
-/// (Store+Reload), and what persistence puts back (Store+Recovery).
+/// mutation's arithmetic (Mutation.swift), request ids (Store+RequestIDs, RequestIDTable),
+/// pulse windows (Store+Pulses), do-not-disturb (Store+DoNotDisturb), taking back unsaved
+/// changes (UndoLog, Store+Undo), a new config (Store+Reload), and what persistence puts back
+/// (Store+Recovery).
 public final class Store {
   /// What `apply` did.
   public struct Outcome {
@@ -35,6 +36,9 @@ public final class Store {
   public internal(set) var channels: [Channel] = []
   /// Where each channel is in `channels`.
   var index: [ChannelName: Int] = [:]
+  /// How many of `channels` each pool holds: each pool's limit bounds its own count
+  /// (`DaemonConfig.channelLimit(of:)`).
+  public internal(set) var pooled = ChannelPool.Counts()
   /// One entry per pulsing channel, for the earliest end.
   var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
@@ -45,11 +49,17 @@ public final class Store {
   /// The daemon sets it from the wall clock before it applies requests; the store reads no
   /// clock.
   public var today = 0
+  /// The ids of the requests saved last (`id=<token>`), to answer a retry without carrying
+  /// it out again.
+  public internal(set) var requestIDs: RequestIDTable
   /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
   var undo = UndoLog()
 
-  public init(config: DaemonConfig = DaemonConfig()) {
+  /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
+  ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
+  public init(config: DaemonConfig = DaemonConfig(), requestIDCapacity: Int = RequestIDTable.defaultCapacity) {
     self.config = config
+    requestIDs = RequestIDTable(capacity: requestIDCapacity)
     createConfiguredChannels()
   }
 
@@ -72,8 +82,9 @@ public final class Store {
   }
 
   /// Applies `mutation` to the channel called `name`: its arithmetic (`Mutation.apply`),
-  /// then what the store keeps beside the channel: the limit on channels, do-not-disturb, the
-  /// pulse window, history, how to undo it, and `seq`.
+  /// then what the store keeps beside the channel: the limit on its pool's channels,
+  /// do-not-disturb, the pulse window, history, how to undo it, and `seq`. (A request's id is
+  /// saved after it, by `saveID(ofChange:)` or `saveID(_:)`.)
   ///
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
@@ -84,8 +95,10 @@ public final class Store {
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
-    if position == nil && after.isListed && channels.count >= config.limits.maxChannels {
-      throw .full(limit: config.limits.maxChannels)
+    if position == nil && after.isListed {
+      let pool = ChannelPool(of: name)
+      let limit = config.channelLimit(of: pool)
+      if pooled[pool] >= limit.value { throw .full(limit) }
     }
     after.silenced = silencing(after.settings)
     updatePulse(&after, grew: after.count > before.count, now: now)
@@ -102,8 +115,8 @@ public final class Store {
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
   public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
-      // A decrement to 0 cannot be refused.
-      if let outcome = try? apply(.set(0), to: channel.name, now: now), outcome.changed {
+      // A clear cannot be refused.
+      if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
@@ -113,7 +126,7 @@ public final class Store {
   /// unseen items, in name order.
   public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.seen, to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.seen(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
@@ -147,6 +160,7 @@ public final class Store {
     } else if channel.isListed {
       index[channel.name] = channels.count
       channels.append(channel)
+      pooled[ChannelPool(of: channel.name)] += 1
     }
   }
 
@@ -155,6 +169,7 @@ public final class Store {
     let name = channels[i].name
     pulses.remove(name)
     index[name] = nil
+    pooled[ChannelPool(of: name)] -= 1
     let last = channels.removeLast()
     if i < channels.count {
       channels[i] = last

@@ -1,6 +1,7 @@
 /// What the store needs to take back its changes since they were last saved: each touched
 /// channel as it was before a change, with its history entry of the day the change was counted
-/// on; `seq` before the first change; do-not-disturb before its first change. The one record
+/// on; each request id saved, with the one it pushed out of the table; `seq` before the first
+/// change; do-not-disturb before its first change. The one record
 /// of everything a change alters, so that undoing restores it (`Store.undoChanges`).
 ///
 /// Kept only while `isOn`: the daemon turns it on, since the disk may refuse a turn's changes;
@@ -18,13 +19,19 @@ struct UndoLog {
   var isOn = false
   /// The changes since the last `forget()`, oldest first.
   private(set) var entries: [Entry] = []
-  /// `seq` before the first change in `entries`.
+  /// For each request id saved since the last `forget()`, oldest first, the id the table forgot
+  /// to make room for it (`nil`: none).
+  private(set) var forgottenIDs: [RequestID?] = []
+  /// `seq` before the first change in `entries` or the first id saved.
   private(set) var seqBefore: UInt64 = 0
   /// Do-not-disturb before its first change since the last `forget()`, if it changed.
   private(set) var dndBefore: DoNotDisturb?
 
   /// Whether nothing changed since the last `forget()`.
-  var isEmpty: Bool { entries.isEmpty && dndBefore == nil }
+  var isEmpty: Bool { entries.isEmpty && forgottenIDs.isEmpty && dndBefore == nil }
+
+  /// Whether `seq` moved since the last `forget()`: a change, or an id saved.
+  var movedSeq: Bool { !entries.isEmpty || !forgottenIDs.isEmpty }
 
   /// Keeps how to undo a channel's change made when the store's `seq` was `seq`.
   @inline(__always)
@@ -32,8 +39,16 @@ struct UndoLog {
     _ name: ChannelName, before: @autoclosure () -> Channel?, day: Int, history: History.EntryBefore, seq: UInt64
   ) {
     guard isOn else { return }
-    if entries.isEmpty { seqBefore = seq }
+    if !movedSeq { seqBefore = seq }
     entries.append(Entry(name: name, before: before(), day: day, history: history))
+  }
+
+  /// Keeps how to undo saving a request id when the store's `seq` was `seq`: the id the table
+  /// forgot for it goes back.
+  mutating func saved(_ id: RequestID, forgetting forgotten: RequestID?, seq: UInt64) {
+    guard isOn else { return }
+    if !movedSeq { seqBefore = seq }
+    forgottenIDs.append(forgotten)
   }
 
   /// Keeps do-not-disturb as it is before a change, unless it changed already since the last
@@ -46,6 +61,7 @@ struct UndoLog {
   /// (up to a cap), since every turn fills it again.
   mutating func forget() {
     entries.removeAll(keepingCapacity: entries.capacity <= 4096)
+    forgottenIDs.removeAll(keepingCapacity: forgottenIDs.capacity <= 4096)
     dndBefore = nil
   }
 }

@@ -14,11 +14,14 @@ enum ChannelTarget: Equatable {
   }
 }
 
-/// What `clear` and `seen` take: one channel or, with `--all`, every channel, and the reply's
-/// format.
+/// What `clear` and `seen` take: one channel or, with `--all`, every channel; for one channel
+/// the running total to clear (or mark seen) up to; the reply's format and the request's id.
 struct ChannelOrAllArguments: Equatable {
   let target: ChannelTarget
+  /// `--upto`: only the items up to this running total (`nil`: every item).
+  let upTo: Int?
   let format: SnapshotFormat
+  let id: String?
 
   /// - Parameter all: the command's `--all`.
   init(_ arguments: inout CommandArguments, all: Flag) throws(UsageError) {
@@ -31,7 +34,12 @@ struct ChannelOrAllArguments: Equatable {
       }
       target = .channel(name)
     }
+    upTo = try arguments.value(CommandSpec.upToOption)
+    if upTo != nil && target == .all {
+      throw arguments.usageError("--upto takes one channel, not --all: each channel has its own total")
+    }
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
+    id = try arguments.value(CommandSpec.idOption)
   }
 }
 
@@ -49,8 +57,10 @@ protocol ChannelOrAllCommand: RequestCommand {
 extension ChannelOrAllCommand {
   static func channelOrAllSpec(name: String, abstract: String, discussion: String) -> CommandSpec {
     CommandSpec(
-      name: name, abstract: abstract, discussion: discussion, usage: "<channel> | --all",
-      arguments: [CommandSpec.channelArgument], options: [allFlag, CommandSpec.formatOption], positionals: 0...1)
+      name: name, abstract: abstract, discussion: discussion, usage: "<channel> [--upto <total>] | --all",
+      arguments: [CommandSpec.channelArgument],
+      options: [allFlag, CommandSpec.upToOption, CommandSpec.formatOption, CommandSpec.idOption],
+      positionals: 0...1)
   }
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
@@ -58,7 +68,9 @@ extension ChannelOrAllCommand {
   }
 
   var format: SnapshotFormat { arguments.format }
-  var request: [String] { [Self.verb, arguments.target.word] }
+  var request: [String] {
+    [Self.verb, arguments.target.word] + CommandSpec.upToWords(arguments.upTo) + CommandSpec.idWords(arguments.id)
+  }
 }
 
 /// `badgectl clear <channel> | --all`
@@ -66,7 +78,11 @@ struct ClearCommand: ChannelOrAllCommand {
   static let allFlag = Flag("--all", help: "Clear every channel.")
   static let spec = channelOrAllSpec(
     name: "clear", abstract: "Set a channel's count, or every count, to 0.",
-    discussion: "Prints the state of each channel it cleared.")
+    discussion: """
+      Prints the state of each channel it cleared. With --upto, clears only the items up to
+      that running total (the total a script read from the channel's state), so items that
+      arrived after it stay.
+      """)
   static let verb = "CLEAR"
   let arguments: ChannelOrAllArguments
 }
@@ -79,7 +95,8 @@ struct SeenCommand: ChannelOrAllCommand {
     discussion: """
       Sets the channel's unseen items to 0 and keeps its count; later increases count as new
       again. A channel with badge=unseen then shows the quiet dot until something new arrives.
-      Prints the state of each channel it changed.
+      With --upto, only the items up to that running total are seen. Prints the state of each
+      channel it changed.
       """)
   static let verb = "SEEN"
   let arguments: ChannelOrAllArguments

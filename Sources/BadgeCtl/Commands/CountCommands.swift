@@ -1,15 +1,18 @@
 import BadgeCore
 
-/// What `incr` and `decr` take: a channel, how many to add or take, and the reply's format.
+/// What `incr` and `decr` take: a channel, how many to add or take, the reply's format and the
+/// request's id.
 struct CountStepArguments: Equatable {
   let channel: ChannelName
   let amount: Int
   let format: SnapshotFormat
+  let id: String?
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
     channel = try arguments.required(.channel)
     amount = try arguments.next(.number(1...Limits.maxCount)) ?? 1
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
+    id = try arguments.value(CommandSpec.idOption)
   }
 }
 
@@ -33,7 +36,7 @@ extension CountStepCommand {
         CommandSpec.channelArgument,
         CommandSpec.Argument(name: "<n>", kind: .number, help: "\(how), 1-\(Limits.maxCount). (default: 1)"),
       ],
-      options: [CommandSpec.formatOption], positionals: 1...2)
+      options: [CommandSpec.formatOption, CommandSpec.idOption], positionals: 1...2)
   }
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
@@ -41,7 +44,9 @@ extension CountStepCommand {
   }
 
   var format: SnapshotFormat { arguments.format }
-  var request: [String] { [Self.verb, arguments.channel.description, String(arguments.amount)] }
+  var request: [String] {
+    [Self.verb, arguments.channel.description, String(arguments.amount)] + CommandSpec.idWords(arguments.id)
+  }
 }
 
 /// `badgectl incr <channel> [<n>]`
@@ -74,17 +79,19 @@ struct SetCommand: RequestCommand {
       CommandSpec.channelArgument,
       CommandSpec.Argument(name: "<n>", kind: .number, help: "The new count, 0-\(Limits.maxCount)."),
     ],
-    options: [CommandSpec.formatOption], positionals: 2...2)
+    options: [CommandSpec.formatOption, CommandSpec.idOption], positionals: 2...2)
 
   let channel: ChannelName
   let count: Int
   let format: SnapshotFormat
+  let id: String?
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
     channel = try arguments.required(.channel)
     count = try arguments.required(.number(0...Limits.maxCount))
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
+    id = try arguments.value(CommandSpec.idOption)
   }
 
-  var request: [String] { ["SET", channel.description, String(count)] }
+  var request: [String] { ["SET", channel.description, String(count)] + CommandSpec.idWords(id) }
 }

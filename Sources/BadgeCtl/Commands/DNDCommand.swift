@@ -16,7 +16,8 @@ struct DNDCommand: RequestCommand {
     usage: "on [<duration> | until <HH:MM>] | off | toggle | status",
     arguments: [
       CommandSpec.Argument(name: "on|off|toggle|status", kind: .word, help: "What to do; status only shows it."),
-      CommandSpec.Argument(name: "<duration>", kind: .word, help: "How long: a whole number and a unit, ms, s, m or h."),
+      CommandSpec.Argument(
+        name: "<duration>", kind: .word, help: "How long: a whole number and a unit, ms, s, m or h."),
     ],
     options: [CommandSpec.formatOption], positionals: 1...3)
 

@@ -3,11 +3,13 @@ import BadgeCore
 import BadgeSystem
 
 /// `badgectl open <channel>`: starts or raises the app behind an `app:` or `notify:` channel,
-/// then clears the channel.
+/// then clears the channel up to the total that was shown.
 ///
 /// A D-Bus activatable app is asked to `Activate` on the session bus (which starts it when it
 /// is not running); otherwise its desktop file is launched with `gio launch` (or `gtk-launch`).
-/// The channel is cleared only when one of them worked, so a failed click leaves the count.
+/// The channel is cleared only when one of them worked, so a failed click leaves the count; and
+/// only up to `--upto` (what `watch --open` showed), or else the total read before the app is
+/// opened, so what arrives while the app starts stays.
 struct OpenCommand: RequestCommand {
   static let spec = CommandSpec(
     name: "open", abstract: "Open the app of an app: or notify: channel; clear it.",
@@ -15,11 +17,13 @@ struct OpenCommand: RequestCommand {
       Asks the app to come forward with org.freedesktop.Application.Activate on the session
       bus where it is D-Bus activatable (which starts it if needed), else launches its desktop
       file (<id>.desktop under $XDG_DATA_HOME and $XDG_DATA_DIRS) with gio launch or
-      gtk-launch. Then clears the channel and prints its state. When the app cannot be
-      opened, the count stays and the exit status is 1.
+      gtk-launch. Then clears the channel and prints its state: up to the running total given
+      with --upto (watch --open gives the total it showed), else up to the total read just
+      before the app is opened, so items that arrive while it starts stay. When the app cannot
+      be opened, the count stays and the exit status is 1.
       """,
-    usage: "<channel>", arguments: [CommandSpec.channelArgument], options: [CommandSpec.formatOption],
-    positionals: 1...1)
+    usage: "<channel> [--upto <total>]", arguments: [CommandSpec.channelArgument],
+    options: [CommandSpec.upToOption, CommandSpec.formatOption], positionals: 1...1)
 
   /// How long the app may take to answer `Activate` (a start through the bus included).
   static let activationTimeout: UInt64 = 10_000_000
@@ -28,6 +32,8 @@ struct OpenCommand: RequestCommand {
   /// The app's desktop id, from the channel's name.
   let desktopID: String
   let format: SnapshotFormat
+  /// The running total to clear up to; `nil` until `run` reads it from the daemon.
+  private(set) var upTo: Int?
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
     channel = try arguments.required(.channel)
@@ -35,15 +41,30 @@ struct OpenCommand: RequestCommand {
       throw arguments.usageError("Only app: and notify: channels have an app to open, not '\(channel)'")
     }
     desktopID = id
+    upTo = try arguments.value(CommandSpec.upToOption)
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
 
   func run(socket: String) throws(CtlError) {
+    // A daemon that cannot be reached does not stop the app from opening; the clear after it
+    // says so (exit 69), as before.
+    var clearing = self
+    if upTo == nil { clearing.upTo = (try? totalShown(socket: socket)) ?? nil }
     try Self.open(desktopID: desktopID, channel: channel.description)
-    try send(socket: socket)
+    try clearing.send(socket: socket)
   }
 
-  var request: [String] { ["CLEAR", channel.description] }
+  /// The channel's running total now, before the app opens: what a click on it saw. `nil` from
+  /// a daemon that sends no total (the clear is then whole).
+  private func totalShown(socket: String) throws(CtlError) -> Int? {
+    var total: Int?
+    try DaemonConnection(socket: socket).request("GET \(channel)") { line in
+      if case .state(let snapshot) = line { total = snapshot.total }
+    }
+    return total
+  }
+
+  var request: [String] { ["CLEAR", channel.description] + CommandSpec.upToWords(upTo) }
 
   /// Activates or launches the app; throws `cannotOpen` with every way that failed.
   static func open(desktopID id: String, channel: String) throws(CtlError) {

@@ -28,7 +28,9 @@ struct WatchCommand: Subcommand {
   static let bigFlag = Flag("--big", help: "term only: draw counts in a five-row digit font whose digits slide.")
   static let clickOption = ValueOption<String>(
     "--click", value: "command", .text,
-    help: "polybar only: make the module a left-click area that runs this command.")
+    help:
+      "polybar only: make the module a left-click area that runs this command; with {channel} and {total} in it, each channel an area of its own that fills in its name and the running total shown ('badgectl clear {channel} --upto {total}')."
+  )
   static let openFlag = Flag(
     "--open",
     help: "Clicks open the app behind each app: or notify: channel they would clear (as 'badgectl open' does, "

@@ -69,7 +69,8 @@ enum CompletionScript {
   private static var choiceOptions: [(name: String, choices: [String])] {
     var seen = Set<String>()
     var result: [(String, [String])] = []
-    for option in CommandSpec.all.flatMap(\.options) where !option.choices.isEmpty && seen.insert(option.name).inserted {
+    for option in CommandSpec.all.flatMap(\.options) where !option.choices.isEmpty && seen.insert(option.name).inserted
+    {
       result.append((option.name, option.choices))
     }
     return result
@@ -93,7 +94,8 @@ enum CompletionScript {
       case .channel: arguments = "(( position == 1 )) && words=$(_badgectl_channels)"
       case .channels: arguments = "words=$(_badgectl_channels)"
       case .channelThenSettings:
-        arguments = "if (( position == 1 )); then words=$(_badgectl_channels); else words=\"\(settingWords)\"; compopt -o nospace 2>/dev/null; fi"
+        arguments =
+          "if (( position == 1 )); then words=$(_badgectl_channels); else words=\"\(settingWords)\"; compopt -o nospace 2>/dev/null; fi"
       case .commands: arguments = "(( position == 1 )) && words=\"\(commandNames)\""
       case .words(let words): arguments = "(( position == 1 )) && words=\"\(words)\""
       }
@@ -101,7 +103,8 @@ enum CompletionScript {
     }
     var valueCases = "    --socket) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
     for (name, choices) in choiceOptions {
-      valueCases += "    \(name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
+      valueCases +=
+        "    \(name)) COMPREPLY=($(compgen -W \"\(choices.joined(separator: " "))\" -- \"$cur\")); return ;;\n"
     }
     return """
       # bash completion for badgectl; made by `badgectl --generate-completion bash`.

@@ -93,6 +93,29 @@ extension CommandSpec {
     "--format", value: "format", .choice,
     help: "plain (one line per channel) or json (one object per line). (default: plain)")
 
+  /// `--id` of the commands that change a count: the request's id, so that a retry counts once.
+  static let idOption = ValueOption<String>(
+    "--id", value: "id", .token,
+    help:
+      "An id for the request, 1-64 characters from A-Z a-z 0-9 . _ : -. Sent again with the same id (a retry), it changes nothing and prints the state as it is."
+  )
+
+  /// `--upto` of `clear`, `seen` and `open`: only the items up to a running total.
+  static let upToOption = ValueOption<Int>(
+    "--upto", value: "total", .number(0...Int.max, noun: "total"),
+    help: "Only the items up to this running total (the total of the state that was shown); those that came after stay."
+  )
+
+  /// The request's words for an `--upto`: `upto=<total>`, or none.
+  static func upToWords(_ total: Int?) -> [String] {
+    total.map { ["upto=\($0)"] } ?? []
+  }
+
+  /// The request's words for an `--id`: `id=<token>`, or none.
+  static func idWords(_ id: String?) -> [String] {
+    id.map { ["id=\($0)"] } ?? []
+  }
+
   /// `--no-motion` of `watch` and `top`.
   static let noMotionFlag = Flag(
     "--no-motion", help: "Show end states only, with no animation; also when NO_MOTION is set.")

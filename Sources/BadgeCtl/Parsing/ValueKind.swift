@@ -110,6 +110,15 @@ extension ValueKind where Value == String {
     Self(noun: "argument") { $0 }
   }
 
+  /// A request id (`--id`): 1 to 64 characters from `A-Z a-z 0-9 . _ : -`, as the daemon takes
+  /// it, so a blank or a control character never reaches the request line.
+  static var token: Self {
+    Self(noun: "id") { (text) throws(ValueRefusal) in
+      guard RequestID.isValidToken(text) else { throw .expected(RequestID.tokenRule) }
+      return text
+    }
+  }
+
   /// A `<key>=<value>` setting, passed on to the daemon, which knows the keys and their values.
   /// A blank or a control character would split the request line on the daemon's side, or end
   /// it and start another request, so it is refused here.

@@ -48,7 +48,8 @@ struct StatsSettings {
     period = command.period
     format = command.format ?? (surroundings.outputIsTerminal ? .term : .plain)
     patterns = command.patterns
-    motion = format == .term && surroundings.outputIsTerminal && !surroundings.dumbTerminal
+    motion =
+      format == .term && surroundings.outputIsTerminal && !surroundings.dumbTerminal
       && !surroundings.noMotion && !command.noMotion
     width = min(max(surroundings.columns ?? StatsSettings.defaultWidth, 20), 400)
   }

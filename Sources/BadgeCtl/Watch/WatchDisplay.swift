@@ -42,6 +42,9 @@ final class WatchDisplay: WatchSurface {
   /// The latest snapshot of every channel shown, in the order they arrived.
   var channels: [ChannelSnapshot] { group.animators.map(\.snapshot) }
 
+  /// Every channel as the last draw showed it (its running total is what a click clears up to).
+  private(set) var drawn: [ChannelSnapshot] = []
+
   /// Takes in a snapshot that arrived now.
   func update(_ snapshot: ChannelSnapshot) {
     group.update(snapshot, at: now)
@@ -88,7 +91,9 @@ final class WatchDisplay: WatchSurface {
       return
     }
     dirty = false
-    let output = renderer.render(group.frames(at: time))
+    let frames = group.frames(at: time)
+    drawn = frames.map(\.state)
+    let output = renderer.render(frames)
     if output != written {
       Output.write(output)
       written = output

@@ -93,7 +93,8 @@ struct WatchSettings {
     _ condition: Bool, _ option: CommandSpec.Option, appliesTo formats: String, not format: OutputFormat
   ) throws(CtlError) {
     guard !condition else { return }
-    throw .usage(UsageError(
-      "'\(option.name)' applies to --format \(formats), not '\(format.rawValue)'", command: WatchCommand.spec.name))
+    throw .usage(
+      UsageError(
+        "'\(option.name)' applies to --format \(formats), not '\(format.rawValue)'", command: WatchCommand.spec.name))
   }
 }

@@ -5,6 +5,9 @@ import BadgeProtocol
 protocol WatchSurface: AnyObject {
   /// The latest snapshot of every channel shown.
   var channels: [ChannelSnapshot] { get }
+  /// Every channel as it was last drawn: what a click acts on, which may be older than
+  /// `channels` (events read but not drawn yet, a format that writes at most once a second).
+  var drawn: [ChannelSnapshot] { get }
   /// Takes in a snapshot that arrived now (from `WATCH`'s reply or an event).
   func update(_ snapshot: ChannelSnapshot)
   /// Stops showing `channel`.
@@ -19,4 +22,9 @@ protocol WatchSurface: AnyObject {
   func connectionClosed()
   /// The loop ended: leave the output tidy.
   func finish()
+}
+
+extension WatchSurface {
+  /// A surface that draws every state it takes in at once.
+  var drawn: [ChannelSnapshot] { channels }
 }

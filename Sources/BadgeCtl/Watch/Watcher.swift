@@ -255,7 +255,8 @@ final class Watcher {
       for name in names {
         standIns.insert(name)
         display.update(
-          ChannelSnapshot(channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0, online: false))
+          ChannelSnapshot(
+            channel: name, count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0, online: false))
       }
     }
     display.setOnline(false)
@@ -263,25 +264,28 @@ final class Watcher {
 
   // MARK: - Clicks
 
-  /// Sends `CLEAR` for each channel a click clears, over the watch connection; the daemon's
-  /// events then show the badges clearing. Nothing happens while the daemon is away.
+  /// Sends a `CLEAR` up to the total drawn for each channel a click clears, over the watch
+  /// connection, so items that arrived after the frame the user saw stay (also those read and
+  /// not drawn yet); the daemon's events then show the badges clearing. Nothing happens while
+  /// the daemon is away.
   private func clearWatchedChannels() {
     guard fd != nil else { return }
-    var names = ClickTargets.channels(patterns: patterns, shown: display.channels)
-    if opensApps { names.removeAll(where: openApp) }
-    guard !names.isEmpty else { return }
-    _ = send(names.map { "CLEAR \($0)" })
+    var targets = ClickTargets.channels(patterns: patterns, shown: display.drawn)
+    if opensApps { targets.removeAll(where: openApp) }
+    guard !targets.isEmpty else { return }
+    _ = send(targets.map(\.clearRequest))
   }
 
-  /// Starts `badgectl open <name>` (this program) for a channel with an app behind it, without
-  /// waiting for it: it opens the app and then clears the channel itself. Returns whether it
-  /// did, so other channels are cleared here.
-  private func openApp(_ name: String) -> Bool {
-    guard let channel = ChannelName(name), AppChannel.desktopID(of: channel) != nil,
+  /// Starts `badgectl open <name> --upto <total shown>` (this program) for a channel with an
+  /// app behind it, without waiting for it: it opens the app and then clears the channel
+  /// itself. Returns whether it did, so other channels are cleared here.
+  private func openApp(_ shown: ChannelSnapshot) -> Bool {
+    guard let channel = ChannelName(shown.channel), AppChannel.desktopID(of: channel) != nil,
       let program = Environment.executablePath
     else { return false }
+    let upTo = shown.total.map { ["--upto", String($0)] } ?? []
     do throws(SystemError) {
-      try ChildProcess.start([program, "open", name, "--socket", socket])
+      try ChildProcess.start([program, "open", shown.channel, "--socket", socket] + upTo)
       return true
     } catch {
       return false

@@ -43,7 +43,9 @@ public enum BlockGlyphs {
     guard width > 0, values.count > width else { return values }
     let span = (values.count + width - 1) / width
     return stride(from: 0, to: values.count, by: span).map { start in
-      values[start..<min(start + span, values.count)].reduce(0) { $0.addingReportingOverflow($1).overflow ? .max : $0 + $1 }
+      values[start..<min(start + span, values.count)].reduce(0) {
+        $0.addingReportingOverflow($1).overflow ? .max : $0 + $1
+      }
     }
   }
 }

@@ -51,7 +51,8 @@ public struct StatsPanel: Sendable {
 
   /// `week  2026-11-24 to 2026-11-30`
   private func header(_ stats: ChannelStats) -> String {
-    let from = CivilDate(dayNumber: stats.firstDay), to = CivilDate(dayNumber: stats.lastDay)
+    let from = CivilDate(dayNumber: stats.firstDay)
+    let to = CivilDate(dayNumber: stats.lastDay)
     return stats.days.count == 1 ? "\(stats.period.rawValue)  \(to)" : "\(stats.period.rawValue)  \(from) to \(to)"
   }
 

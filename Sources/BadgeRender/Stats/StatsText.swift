@@ -13,12 +13,14 @@ public enum StatsText {
     object.add("from", CivilDate(dayNumber: stats.firstDay).description)
     object.add("to", CivilDate(dayNumber: stats.lastDay).description)
     object.addFigures(stats.totals)
-    object.add("days", objects: stats.days.enumerated().map { offset, figures in
-      var day = JSONObject()
-      day.add("date", CivilDate(dayNumber: stats.firstDay + offset).description)
-      day.addFigures(figures)
-      return day
-    })
+    object.add(
+      "days",
+      objects: stats.days.enumerated().map { offset, figures in
+        var day = JSONObject()
+        day.add("date", CivilDate(dayNumber: stats.firstDay + offset).description)
+        day.addFigures(figures)
+        return day
+      })
     return object.text
   }
 

@@ -7,7 +7,8 @@ import BadgeCore
 extension JSONObject {
   /// The state's fields: `channel`, `count`, `label`, `dot`, `pulse` (milliseconds left in the
   /// pulse window), `muted`, `seq`, `badge` (`count` or `unseen`), `dnd` (`off`, or how
-  /// do-not-disturb shows it: `hide`, `dim`, `show`), `unseen`, `online`.
+  /// do-not-disturb shows it: `hide`, `dim`, `show`), `unseen`, `total` (the running total,
+  /// when the daemon sent it), `online`.
   public mutating func addState(of snapshot: ChannelSnapshot) {
     add("channel", snapshot.channel)
     add("count", snapshot.count)
@@ -19,6 +20,7 @@ extension JSONObject {
     add("badge", snapshot.badge.rawValue)
     add("dnd", snapshot.silenced?.rawValue ?? "off")
     add("unseen", snapshot.unseen)
+    if let total = snapshot.total { add("total", total) }
     add("online", snapshot.online)
   }
 }

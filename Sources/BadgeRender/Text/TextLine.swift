@@ -14,14 +14,15 @@ enum TextLine {
   ///     so that a module with no unread items is empty and the bar hides it; a terminal keeps
   ///     the channel's name in view.
   ///   - template: Overrides the options' template (i3blocks' `short_text` uses `{label}`).
+  ///   - wrapping: What each channel's text is put in (polybar's click area of one channel).
   static func compose(
     _ frames: [BadgeFrame], in dialect: some TextDialect, options: RenderOptions,
-    keepsHidden: Bool = false, template: Template? = nil
+    keepsHidden: Bool = false, template: Template? = nil, wrapping: (BadgeFrame, String) -> String = { $1 }
   ) -> String {
     let template =
       template ?? options.template ?? (keepsHidden || frames.count > 1 ? .channelAndLabel : .label)
     return frames.filter { keepsHidden || !$0.isHidden }
-      .map { render(template, $0, in: dialect, icons: options.icons) }
+      .map { wrapping($0, render(template, $0, in: dialect, icons: options.icons)) }
       .joined(separator: dialect.escape(options.separator))
   }
 

@@ -22,10 +22,30 @@ import Testing
     #expect(answers == ["OK pong": 1023, "busy": 977])
     #expect(try good.request("INCR good")[0].hasPrefix("STATE good count=2 "), "existing clients unaffected")
     #expect(daemon.log.components(separatedBy: "refusing new connections").count - 1 == 1, "logged once: \(daemon.log)")
+    // The rest are counted, and the count is logged when the interval ends: every refusal is
+    // in the log, in one line or in a count.
+    let counted = "socket: connections refused past [limits] max_clients: "
+    #expect(waitUntil(timeout: 30) { daemon.log.contains(counted) }, "\(daemon.log)")
+    #expect(Self.refusals(in: daemon.log, counted: counted) == 977, "\(daemon.log)")
     flood.forEach { $0.close() }
     #expect(waitUntil { (try? daemon.client().request("PING")) == ["OK pong"] }, "room again once they left")
     #expect(try count("good", daemon) == 2)
     try expectHealthy(daemon, peakMiB: 64, "2,000 connections")
+  }
+
+  /// The refusals past `max_clients` a log tells of: a line each that went out, and the number
+  /// in each count of those dropped (`… (N more like this …)` and the interval's own line).
+  static func refusals(in log: String, counted: String) -> Int {
+    var total = 0
+    for line in log.split(separator: "\n") {
+      if line.contains("refusing new connections") { total += 1 }
+      guard line.contains(counted) || line.contains("refusing new connections"),
+        let more = line.range(of: " more like this")
+      else { continue }
+      let digits = line[..<more.lowerBound].reversed().prefix { $0.isNumber }
+      total += Int(String(digits.reversed())) ?? 0
+    }
+    return total
   }
 
   @Test func aLowerClientLimitFromTheConfig() throws {
@@ -81,10 +101,12 @@ import Testing
     // What a wrong SocketMode= would do.
     chmod(daemon.folder.path, 0o755)
     chmod(daemon.socket, 0o666)
+    // The installed badgectl: nobody may not reach the checkout's.
+    let installed = try InstalledBinaries.copy()
     let intruder = try run(
       "/usr/bin/setpriv",
-      ["--reuid=65534", "--regid=65534", "--clear-groups", Binaries.badgectl.path, "incr", "mail", "5"],
-      environment: ["BADGED_SOCKET": daemon.socket])
+      ["--reuid=65534", "--regid=65534", "--clear-groups", installed.path("badgectl"), "incr", "mail", "5"],
+      environment: installed.environment.merging(["BADGED_SOCKET": daemon.socket]) { $1 })
     #expect(intruder.status == 1, "\(intruder)")
     #expect(intruder.stderr.contains("Only the user badged runs as may connect"), "\(intruder.stderr)")
     #expect(daemon.log.contains("Refused a connection from pid "), "\(daemon.log)")

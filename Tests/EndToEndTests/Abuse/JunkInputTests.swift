@@ -27,9 +27,13 @@ import Testing
     let replies = try Self.flood(daemon, junk)
     #expect(replies.count == expectedReplyCount(junk + [0x0A]))
     #expect(replies.allSatisfy { $0.hasPrefix("ERR ") }, "\(replies.first { !$0.hasPrefix("ERR ") } ?? "")")
-    #expect(replies.allSatisfy { line in line.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F } }, "control bytes come back escaped")
+    #expect(
+      replies.allSatisfy { line in line.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F } },
+      "control bytes come back escaped")
     let listed = try daemon.client().request("LIST")
-    #expect(listed.count == 2 && listed[0].hasPrefix("STATE good count=5 "), "nothing changed but the good channel: \(listed)")
+    #expect(
+      listed.count == 2 && listed[0].hasPrefix("STATE good count=5 "), "nothing changed but the good channel: \(listed)"
+    )
     try expectHealthy(daemon, peakMiB: 32, "1 MB of random bytes")
   }
 
@@ -40,7 +44,9 @@ import Testing
     let replies = try Self.flood(daemon, junk)
     #expect(replies.count == 1001)
     #expect(replies.first?.hasPrefix("ERR line-too-long ") == true)
-    #expect(replies.dropFirst().allSatisfy { $0.hasPrefix(#"ERR unknown-command Unknown command '\x00\x00\x00'"#) }, "\(replies[1])")
+    #expect(
+      replies.dropFirst().allSatisfy { $0.hasPrefix(#"ERR unknown-command Unknown command '\x00\x00\x00'"#) },
+      "\(replies[1])")
     try expectHealthy(daemon, peakMiB: 32, "NUL bytes")
   }
 

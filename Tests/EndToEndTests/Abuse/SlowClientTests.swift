@@ -26,7 +26,8 @@ import Testing
     #expect(try discarding.readLine()?.hasPrefix("ERR line-too-long ") == true)
     for client in slow + [discarding] {
       let line = try client.readLine(timeout: 20)
-      #expect(line?.hasPrefix("ERR timeout A line was begun and not finished within 1000 ms") == true, "\(line ?? "closed")")
+      #expect(
+        line?.hasPrefix("ERR timeout A line was begun and not finished within 1000 ms") == true, "\(line ?? "closed")")
       #expect(try client.readLine() == nil, "closed after the error")
     }
     #expect(try idle.request("PING") == ["OK pong"], "an idle connection stays")
@@ -50,7 +51,9 @@ import Testing
     #expect(try watcher.readLine()?.hasPrefix("EVENT c count=1 ") == true)
     #expect(try watcher.request("WATCH").last == "OK watching", "every channel is one subscription")
     let other = try daemon.client()
-    #expect(try other.request("WATCH a b c d").first?.hasPrefix("ERR too-many-patterns ") == true, "one request past the limit")
+    #expect(
+      try other.request("WATCH a b c d").first?.hasPrefix("ERR too-many-patterns ") == true,
+      "one request past the limit")
   }
 
   @Test func channelsPastTheLimitAreRefusedUntilOneIsCleared() throws {
@@ -61,7 +64,10 @@ import Testing
     #expect(refused.count == 1 && refused[0].hasPrefix("ERR full "), "\(refused)")
     #expect(try client.request("MUTE d").first?.hasPrefix("ERR full ") == true, "a setting makes a channel too")
     #expect(try client.request("INCR a").last == "OK", "kept channels still change")
-    #expect(try client.request("GET d") == ["STATE d count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0", "OK"])
+    #expect(
+      try client.request("GET d") == [
+        "STATE d count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK",
+      ])
     _ = try client.request("CLEAR b")
     #expect(try client.request("INCR d").last == "OK", "a cleared channel makes room")
     #expect(try client.request("LIST").count == 4)

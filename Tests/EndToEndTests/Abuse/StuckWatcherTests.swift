@@ -17,7 +17,8 @@ import Testing
       let sending = sendInBackground(Array(batch.utf8), to: writer.fd)
       for i in 0..<1000 {
         let reply = try writer.readReply(timeout: 60)
-        guard reply.last == "OK", field(reply[0], "count") == String(round * (1000 / channels) + i / channels + 1) else {
+        guard reply.last == "OK", field(reply[0], "count") == String(round * (1000 / channels) + i / channels + 1)
+        else {
           throw TestFailure("round \(round), reply \(i): \(reply)")
         }
       }

@@ -71,9 +71,10 @@ enum HostileInput {
       try connection.send((0..<64).map { state(longName + "\(batch * 64 + $0)", count: "1") }.joined())
     }
     for batch in stride(from: 0, to: shownChannels + 500, by: 500) {
-      try connection.send((batch..<batch + 500).map { n in
-        state(channel(n), count: String(n % 300), pulse: n % 3 == 0 ? "3000" : "0", seq: n)
-      }.joined())
+      try connection.send(
+        (batch..<batch + 500).map { n in
+          state(channel(n), count: String(n % 300), pulse: n % 3 == 0 ? "3000" : "0", seq: n)
+        }.joined())
     }
     try connection.send((0..<1000).map { state(channel($0), count: String($0 + 1), seq: 20_000 + $0) }.joined())
   }
@@ -106,8 +107,12 @@ enum HostileInput {
   static func statsReply(for channel: String, arrivals: Int) -> String {
     var lines: [String] = []
     lines += (0..<10_000).map { "DAY \(channel) 2001-01-01 arrivals=\($0) clears=0 peak=0" }
-    lines += (0..<100).map { _ in "STATS \(channel) period=year from=0001-01-01 to=9999-12-31 arrivals=1 clears=0 peak=1" }
-    lines += ["STATS \(channel) period=week from=2026-11-24 to=2026-11-30 arrivals=\(arrivals) clears=2 peak=\(arrivals)"]
+    lines += (0..<100).map { _ in
+      "STATS \(channel) period=year from=0001-01-01 to=9999-12-31 arrivals=1 clears=0 peak=1"
+    }
+    lines += [
+      "STATS \(channel) period=week from=2026-11-24 to=2026-11-30 arrivals=\(arrivals) clears=2 peak=\(arrivals)"
+    ]
     lines += ["DAY \(channel) 2026-11-30 arrivals=\(arrivals) clears=2 peak=\(arrivals)"]
     lines += ["STATS other period=week from=2026-11-24 to=2026-11-30 arrivals=1 clears=0 peak=1"]
     lines += (0..<10_000).map { _ in "DAY other 2026-11-30 arrivals=1 clears=0 peak=1" }

@@ -31,7 +31,9 @@ final class HostileServer: @unchecked Sendable {
     guard listener >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
     var address = unixAddress(socket)
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard bound == 0, listen(listener, 8) == 0 else {
       let error = errno
@@ -124,7 +126,9 @@ final class HostileConnection: @unchecked Sendable {
     while offset < bytes.count {
       let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw TestFailure("sending to the client failed after \(offset) of \(bytes.count) bytes: errno \(errno)") }
+      guard n > 0 else {
+        throw TestFailure("sending to the client failed after \(offset) of \(bytes.count) bytes: errno \(errno)")
+      }
       offset += n
     }
   }

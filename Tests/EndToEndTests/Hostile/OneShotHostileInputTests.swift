@@ -7,9 +7,11 @@ import Testing
   /// Runs `badgectl arguments` against a server whose one connection gets `reply` (all but its
   /// status line), then, once the test has read badgectl's peak memory while it waits for
   /// the rest, `OK`. Returns what badgectl printed.
-  func run(_ arguments: [String], request: String, reply: @escaping @Sendable (HostileConnection) throws -> Void) throws -> (
-    status: Int32, stdout: String, stderr: String
-  ) {
+  func run(_ arguments: [String], request: String, reply: @escaping @Sendable (HostileConnection) throws -> Void) throws
+    -> (
+      status: Int32, stdout: String, stderr: String
+    )
+  {
     let sent = DispatchSemaphore(value: 0)
     let measured = DispatchSemaphore(value: 0)
     let server = try HostileServer(parts: [
@@ -30,7 +32,8 @@ import Testing
     let stderr = server.folder.file("stderr")
     var environment = Child.environment([:])
     environment["BADGED_SOCKET"] = server.socket
-    let ctl = try Child([Binaries.badgectl.path] + arguments, environment: environment, stdout: .file(stdout), stderr: .file(stderr))
+    let ctl = try Child(
+      [Binaries.badgectl.path] + arguments, environment: environment, stdout: .file(stdout), stderr: .file(stderr))
     #expect(sent.wait(timeout: .now() + 300) == .success, "the reply was not read: \(server.problems)")
     try expectPeak(of: ctl.pid, "badgectl \(arguments[0]), with the reply read")
     measured.signal()
@@ -47,7 +50,8 @@ import Testing
       for _ in 0..<16 { try connection.send(dataLines) }
       try connection.send(HostileInput.outOfRange())
       for batch in stride(from: 0, to: 10_000, by: 1_000) {
-        try connection.send((batch..<batch + 1_000).map { HostileInput.state("c\($0)", kind: "STATE", count: String($0)) }.joined())
+        try connection.send(
+          (batch..<batch + 1_000).map { HostileInput.state("c\($0)", kind: "STATE", count: String($0)) }.joined())
       }
     }
     #expect(result.status == 0, "\(result.stderr)")
@@ -59,12 +63,14 @@ import Testing
   @Test func statsShowsAtMostItsChannelsAndSaysHowManyItLeftOut() throws {
     let result = try run(["stats", "--format", "plain"], request: "STATS day") { connection in
       // Totals over every day from year 1 to 9999: a day each, kept, was 87 MB a line.
-      try connection.send(String(repeating: "STATS c period=day from=0001-01-01 to=9999-12-31 arrivals=1 clears=0 peak=1\n", count: 100))
+      try connection.send(
+        String(repeating: "STATS c period=day from=0001-01-01 to=9999-12-31 arrivals=1 clears=0 peak=1\n", count: 100))
       for batch in stride(from: 0, to: 25_000, by: 1_000) {
-        try connection.send((batch..<batch + 1_000).map { n in
-          "STATS c\(n) period=day from=2026-11-30 to=2026-11-30 arrivals=\(n) clears=0 peak=1\n"
-            + "DAY c\(n) 2026-11-30 arrivals=\(n) clears=0 peak=1\n"
-        }.joined())
+        try connection.send(
+          (batch..<batch + 1_000).map { n in
+            "STATS c\(n) period=day from=2026-11-30 to=2026-11-30 arrivals=\(n) clears=0 peak=1\n"
+              + "DAY c\(n) 2026-11-30 arrivals=\(n) clears=0 peak=1\n"
+          }.joined())
       }
     }
     #expect(result.status == 0, "\(result.stderr)")

@@ -37,7 +37,9 @@ import Testing
     #expect(sent.wait(timeout: .now() + 300) == .success, "the garbage was not read: \(server.problems)")
     pane.wait("the last event after the garbage", timeout: 60) { _ in pane.row(0).contains("\(first)  7") }
     pane.wait("one word about the channels left out") {
-      $0.contains("Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more.")
+      $0.contains(
+        "Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more."
+      )
     }
     try expectPeak(of: top, "top, after the garbage")
 

@@ -33,9 +33,11 @@ import Testing
       [Binaries.badgectl.path, "watch", "--format", "plain", "--no-motion", "--template", "{channel}={label}"],
       environment: environment, stdout: .pipe, stderr: .file(errors))
     var output = LineInput(fd: watch.output)
-    /// Reads the watcher's lines until one shows `shown` among its channels.
+    /// Reads the watcher's lines until one shows `shown` among its channels. Its first line
+    /// comes once the garbage (over 100 MiB, made as it goes) is sent and read, which on a
+    /// machine busy with the rest of the suite can take minutes.
     func read(until shown: String, _ what: String) throws {
-      while let line = try output.next(timeout: 120, what: "badgectl watch") {
+      while let line = try output.next(timeout: 300, what: "badgectl watch") {
         if (" " + line + " ").contains(" \(shown) ") { return }
       }
       throw TestFailure("watch ended before \(what)")
@@ -43,7 +45,8 @@ import Testing
 
     try read(until: "\(HostileInput.channel(0))=7", "the last event after the garbage")
     try expectPeak(of: watch.pid, "watch, after the garbage")
-    let leftOut = "Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more.\n"
+    let leftOut =
+      "Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more.\n"
     #expect(try String(contentsOfFile: errors, encoding: .utf8) == leftOut)
 
     // Two clicks send a CLEAR each for every channel with unread items, and no reply comes

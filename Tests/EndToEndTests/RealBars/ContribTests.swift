@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The bar configurations in contrib/bars are the README's snippets, and the one bar that
@@ -11,7 +12,7 @@ import Testing
   ]
 
   @Test(arguments: files) func theReadmeShowsExactlyTheFileTheTestsRun(_ file: String) throws {
-    let readme = try String(contentsOf: Contrib.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
     #expect(readme.contains(try Contrib.text(file)), "README.md does not show contrib/bars/\(file) as it is")
   }
 

@@ -25,7 +25,8 @@ import Testing
       """)
     // i3 puts its IPC socket in XDG_RUNTIME_DIR: one of its own.
     let runtime = rig.daemon.folder.file("i3-run")
-    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     var environment = rig.environment(x.environment)
     environment["XDG_RUNTIME_DIR"] = runtime
     try rig.background.start("i3", ["i3", "-c", config], environment: environment)

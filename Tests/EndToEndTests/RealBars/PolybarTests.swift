@@ -21,7 +21,8 @@ import Testing
     let rig = try BarRig(pulseMs: 1000)
     let x = try XServer(rig.background)
     let config = try rig.file("polybar.ini", PolybarTests.bar + Contrib.config("polybar/config.ini"))
-    try rig.background.start("polybar", ["polybar", "--config=\(config)", "badged"], environment: rig.environment(x.environment))
+    try rig.background.start(
+      "polybar", ["polybar", "--config=\(config)", "badged"], environment: rig.environment(x.environment))
     let shot = { try x.screenshot() }
 
     let empty = try rig.waitForBar("polybar", shot)

@@ -22,8 +22,10 @@ import Testing
       ["tmux", "-S", inner, "-f", config, "new-session", "-d", "-s", "test", "-x", "100", "-y", "5"],
       environment: environment)
     try rig.background.run(
-      ["tmux", "-S", outer, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "5",
-       "tmux -S \(inner) attach -t test"],
+      [
+        "tmux", "-S", outer, "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "5",
+        "tmux -S \(inner) attach -t test",
+      ],
       environment: environment)
     var line = ""
     /// Whether the last line of the outer pane (the inner status line) satisfies `condition`.

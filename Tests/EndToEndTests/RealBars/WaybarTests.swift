@@ -16,7 +16,8 @@ import Testing
     let sway = try HeadlessSway(rig.background)
     let config = try rig.file("waybar.json", Contrib.config("waybar/config"))
     let style = try rig.file("style.css", WaybarTests.base + Contrib.text("waybar/style.css"))
-    try rig.background.start("waybar", ["waybar", "-c", config, "-s", style], environment: rig.environment(sway.environment))
+    try rig.background.start(
+      "waybar", ["waybar", "-c", config, "-s", style], environment: rig.environment(sway.environment))
     let shot = { try sway.screenshot() }
 
     // The bar is drawn, and the module is hidden while the count is 0.

@@ -19,7 +19,8 @@ import Testing
     let rig = try BarRig(pulseMs: 1500)
     let sway = try HeadlessSway(rig.background)
     let config = try rig.file("yambar.yml", YambarTests.bar + Contrib.config("yambar/config.yml"))
-    try rig.background.start("yambar", ["yambar", "-b", "wayland", "-c", config], environment: rig.environment(sway.environment))
+    try rig.background.start(
+      "yambar", ["yambar", "-b", "wayland", "-c", config], environment: rig.environment(sway.environment))
     let shot = { try sway.screenshot() }
     let empty = try rig.waitForBar("yambar", shot)
     #expect(empty.count(BarColours.unread, tolerance: 12) == 0)

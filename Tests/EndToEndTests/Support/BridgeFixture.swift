@@ -17,6 +17,16 @@ struct BridgeFixture {
     if waitForName { try bus.waitForOwner(of: Self.dockName, pid: daemon.pid) }
   }
 
+  /// Ends `app` and waits until the bus has seen it go: the bus sends `NameOwnerChanged` to
+  /// the daemon before it answers the question, so whatever is sent next comes after it.
+  func leave(_ app: BusPeer) throws {
+    app.quit()
+    let check = try BusPeer(bus: bus)
+    guard try waitUntil({ try check.send("owner \(app.uniqueName)") == "owner none" }) else {
+      throw TestFailure("\(app.uniqueName) is still on the bus")
+    }
+  }
+
   /// A connection that watches `patterns`, past its snapshot.
   func watcher(_ patterns: String) throws -> RawClient {
     let client = try daemon.client()

@@ -109,7 +109,6 @@ final class Child {
     return (pid, input, output)
   }
 
-
   deinit {
     closeParentEnds()
     if isRunning {
@@ -174,18 +173,6 @@ final class Child {
   private func closeParentEnds() {
     closeInput()
     closeOutput()
-  }
-
-  /// The test's environment plus `extra`, without the variables that would point a child at
-  /// another daemon (`BADGED_SOCKET`, `NOTIFY_SOCKET`), and with a session bus address where
-  /// no bus is: a daemon under test never joins the session bus of the user running the tests
-  /// (the bus tests start a bus of their own and pass its address in `extra`).
-  static func environment(_ extra: [String: String] = [:]) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment.removeValue(forKey: "BADGED_SOCKET")
-    environment.removeValue(forKey: "NOTIFY_SOCKET")
-    environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent/badged-tests/bus"
-    return environment.merging(extra) { $1 }
   }
 
   /// The full path of `tool`, searched on PATH (and the usual folders).

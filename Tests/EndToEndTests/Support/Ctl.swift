@@ -23,7 +23,9 @@ final class WatchProcess {
 
   /// Starts `badgectl watch` with `arguments`. With `clickInput` its standard input is a pipe
   /// the test writes to (a bar's click stream, `writeInput`), else /dev/null.
-  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:], clickInput: Bool = false) throws {
+  init(_ arguments: [String], socket: String, environment extra: [String: String] = [:], clickInput: Bool = false)
+    throws
+  {
     try Binaries.check()
     var environment = Child.environment(extra)
     environment["BADGED_SOCKET"] = socket

@@ -1,20 +1,11 @@
 import Foundation
 
-/// The repository's root folder, for files the tests check (units, man pages, the Makefile).
-enum Repository {
-  static let root: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
-
-  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-}
-
 /// Runs a program other than badged and badgectl (systemd-analyze, man, a shell, make) and
 /// waits for it.
 ///
 /// - Parameters:
 ///   - executable: an absolute path, or a name looked up in `PATH`.
-///   - environment: variables to set or override on top of the test's own.
+///   - environment: variables to set or override on top of `Child.environment()`.
 ///   - currentDirectory: the folder to run it in (through `env -C`).
 @discardableResult
 func run(
@@ -22,9 +13,7 @@ func run(
   currentDirectory: String? = nil
 ) throws -> CtlResult {
   let prefix = currentDirectory.map { ["/usr/bin/env", "-C", $0] } ?? []
-  var environment = ProcessInfo.processInfo.environment
-  environment.merge(extra) { $1 }
-  return try capture(prefix + [executable] + arguments, environment: environment)
+  return try capture(prefix + [executable] + arguments, environment: Child.environment(extra))
 }
 
 /// Runs `arguments` with exactly `environment` and waits; standard output through a pipe,

@@ -25,7 +25,8 @@ struct LineInput {
       }
       let left = deadline.timeIntervalSinceNow
       guard left > 0 else {
-        throw TestFailure("no line from \(what()) within \(timeout) s; have '\(String(decoding: buffer, as: UTF8.self))'")
+        throw TestFailure(
+          "no line from \(what()) within \(timeout) s; have '\(String(decoding: buffer, as: UTF8.self))'")
       }
       var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
       guard poll(&poller, 1, Int32(left * 1000) + 1) > 0 else { continue }

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #endif
 
 /// A protocol client over a raw Unix socket: sends exact bytes and reads lines with a timeout.

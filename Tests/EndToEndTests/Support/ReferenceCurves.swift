@@ -39,7 +39,8 @@ enum Reference {
     func bezier(_ u: Double, _ p1: Double, _ p2: Double) -> Double {
       3 * (1 - u) * (1 - u) * u * p1 + 3 * (1 - u) * u * u * p2 + u * u * u
     }
-    var low = 0.0, high = 1.0
+    var low = 0.0
+    var high = 1.0
     for _ in 0..<60 {
       let mid = (low + high) / 2
       if bezier(mid, 0.42, 0.58) < x { low = mid } else { high = mid }

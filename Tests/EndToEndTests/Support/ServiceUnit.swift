@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// systemd/badged.service as the hardening tests read it: its settings, the system calls its
 /// `SystemCallFilter=` lines allow (expanded by systemd's own tables, so the tests follow

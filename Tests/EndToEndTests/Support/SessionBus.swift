@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A private session bus: the real `dbus-daemon --session` on a socket in a temporary folder,
 /// for the D-Bus bridge tests.
@@ -43,7 +44,10 @@ final class SessionBus {
   func emitUpdate(uri: String, properties: String, path: String = "/") throws {
     let result = try run(
       "gdbus",
-      ["emit", "--session", "--object-path", path, "--signal", "com.canonical.Unity.LauncherEntry.Update", "'\(uri)'", properties],
+      [
+        "emit", "--session", "--object-path", path, "--signal", "com.canonical.Unity.LauncherEntry.Update", "'\(uri)'",
+        properties,
+      ],
       environment: environment)
     guard result.status == 0 else { throw TestFailure("gdbus emit failed: \(result.stderr)") }
   }
@@ -52,8 +56,10 @@ final class SessionBus {
   func ownerPID(of name: String) throws -> Int32? {
     let owner = try run(
       "gdbus",
-      ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-       "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name],
+      [
+        "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+        "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name,
+      ],
       environment: environment)
     guard owner.status == 0 else { return nil }
     // "(uint32 1234,)"
@@ -64,7 +70,8 @@ final class SessionBus {
   /// Waits until the connection owning `name` is the process `pid`.
   func waitForOwner(of name: String, pid: Int32?) throws {
     guard try waitUntil({ try ownerPID(of: name) == pid }) else {
-      throw TestFailure("\(name) is owned by pid \(String(describing: try ownerPID(of: name))), not \(String(describing: pid))")
+      throw TestFailure(
+        "\(name) is owned by pid \(String(describing: try ownerPID(of: name))), not \(String(describing: pid))")
     }
   }
 }
@@ -119,7 +126,8 @@ final class BusMonitor {
 
   /// Starts it and waits until it monitors (it reports losing its own name then).
   init(bus: SessionBus, rule: String) throws {
-    child = try Child(["dbus-monitor", "--session", rule], environment: Child.environment(bus.environment), stdout: .pipe)
+    child = try Child(
+      ["dbus-monitor", "--session", rule], environment: Child.environment(bus.environment), stdout: .pipe)
     input = LineInput(fd: child.output)
     _ = try nextLine { $0.contains("member=NameLost") }
   }

@@ -12,19 +12,27 @@ final class TopPane {
   let server: String
 
   /// - Parameter name: names the tmux server, so that one test can run several panes.
-  convenience init(daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
-    try self.init(folder: daemon.folder, socket: daemon.socket, name: name, arguments: arguments, rows: rows, columns: columns)
+  convenience init(
+    daemon: DaemonProcess, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100
+  ) throws {
+    try self.init(
+      folder: daemon.folder, socket: daemon.socket, name: name, arguments: arguments, rows: rows, columns: columns)
   }
 
   /// Top on the socket at `socket`, its tmux server in `folder`.
-  init(folder: TemporaryFolder, socket: String, name: String = "top", arguments: String = "", rows: Int = 32, columns: Int = 100) throws {
+  init(
+    folder: TemporaryFolder, socket: String, name: String = "top", arguments: String = "", rows: Int = 32,
+    columns: Int = 100
+  ) throws {
     background = Background(folder: folder)
     server = folder.file("tmux-\(name)")
     // xterm-256color: ncurses then asks for SGR (1006) mouse reports, as most terminals give.
     let top = "env TERM=xterm-256color BADGED_SOCKET=\(socket) \(Binaries.badgectl.path) top \(arguments)"
     try background.run(
-      ["tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
-       "sh -c 'trap : INT; \(top); echo EXIT=$?; stty -a; exec sleep 600'"])
+      [
+        "tmux", "-S", server, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
+        "sh -c 'trap : INT; \(top); echo EXIT=$?; stty -a; exec sleep 600'",
+      ])
   }
 
   deinit { _ = try? background.run(["tmux", "-S", server, "kill-server"]) }

@@ -38,7 +38,9 @@ public func fuzzRecovery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   for channel in store.channels {
     precondition((0...Limits.maxCount).contains(channel.count), "count \(channel.count) out of range")
     precondition(channel.seq <= store.seq, "a channel is newer than the store")
+    precondition(channel.total >= channel.count, "a total \(channel.total) below the count \(channel.count)")
   }
+  precondition(store.requestIDs.count <= store.requestIDs.capacity, "more ids than the table keeps")
   let saved = Snapshot(of: store)
   let reloaded = Snapshot.decode(saved.encoded())
   precondition(reloaded.problem == nil && reloaded.snapshot == saved, "the loaded state does not save as itself")

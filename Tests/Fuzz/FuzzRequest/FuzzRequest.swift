@@ -22,7 +22,7 @@ public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 private enum Framed: Equatable {
   case tooLong
   case empty
-  case parsed(Result<Request, ProtocolError>)
+  case parsed(Result<RequestLine, ProtocolError>)
 }
 
 /// What a client's bytes become, line by line.

@@ -32,7 +32,9 @@ public enum FuzzFiles {
     guard let dir = opendir(folder) else { return }
     defer { closedir(dir) }
     while let entry = readdir(dir) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+      let name = withUnsafeBytes(of: entry.pointee.d_name) {
+        String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+      }
       if name != "." && name != ".." { unlink(folder + "/" + name) }
     }
   }

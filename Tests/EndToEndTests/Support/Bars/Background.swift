@@ -81,26 +81,13 @@ final class Background {
 
   /// Starts `arguments` in a new session with a clean signal mask, standard input from
   /// /dev/null and standard output and error appended to `output`; not reaped (see
-  /// `isRunning`).
+  /// `isRunning`). `Child.environment` keeps a bar away from the user's display, compositor,
+  /// daemon and tmux server.
   static func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
     try Child.spawn(
-      arguments, environment: Background.environment(environment), stdout: .file(output), stderr: .standardOutput,
+      arguments, environment: Child.environment(environment), stdout: .file(output), stderr: .standardOutput,
       newSession: true
     ).pid
-  }
-
-  /// The test's environment without anything that would point a bar at another display,
-  /// compositor, daemon or tmux server, plus `extra`.
-  static func environment(_ extra: [String: String]) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    for key in [
-      "DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "BADGED_SOCKET", "SWAYSOCK", "I3SOCK", "TMUX", "NO_COLOR",
-      "NO_MOTION",
-    ] {
-      environment.removeValue(forKey: key)
-    }
-    environment["LANG"] = "C.UTF-8"
-    return environment.merging(extra) { $1 }
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A headless sway 1.7 for the Wayland bars (Waybar, yambar), as PLATFORM.md describes it:
 /// sway refuses to run as root, so it runs as `nobody` in a runtime folder of its own; the
@@ -19,8 +20,10 @@ struct HeadlessSway {
     try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config)
     try background.start(
       "sway",
-      ["env", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "XDG_RUNTIME_DIR=\(runtime)",
-       "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sway", "-c", config])
+      [
+        "env", "WLR_BACKENDS=headless", "WLR_LIBINPUT_NO_DEVICES=1", "XDG_RUNTIME_DIR=\(runtime)",
+        "setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "sway", "-c", config,
+      ])
     let runtime = runtime
     var display: String?
     _ = waitUntil(timeout: 15) {
@@ -88,12 +91,8 @@ struct XServer {
 
 /// The bar configurations in contrib/bars, the same files the README shows.
 enum Contrib {
-  static let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-
   static func text(_ path: String) throws -> String {
-    try String(contentsOf: root.appendingPathComponent("contrib/bars/" + path), encoding: .utf8)
+    try String(contentsOfFile: Repository.path("contrib/bars/" + path), encoding: .utf8)
   }
 
   /// `path`'s text with every `badgectl` replaced by the built binary's absolute path.

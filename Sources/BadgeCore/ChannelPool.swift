@@ -1,0 +1,63 @@
+/// Which limit a channel's room counts against. The bus bridges' channels (`app:…`,
+/// `notify:…`) have limits of their own, apart from `[limits] max_channels`, so that no app on
+/// the session bus can make the daemon refuse a client's channel, and no client can fill the
+/// bridges' room.
+///
+/// A channel's pool is read from its name, not from who made it: the name says it after a
+/// restart too, when channels come back from disk without their maker, and a client that
+/// writes `app:org.telegram.desktop` writes the bridge's channel.
+public enum ChannelPool: Int, CaseIterable, Sendable {
+  /// Every channel outside the bridges' namespaces: `[limits] max_channels`.
+  case clients
+  /// `app:…`, the LauncherEntry bridge's: `[bridge] max_channels`.
+  case launcherEntry
+  /// `notify:…`, the notification count's: `[notifications] max_channels`.
+  case notifications
+
+  /// The pool of the channel called `name`.
+  public init(of name: ChannelName) {
+    self = name.withBytes { bytes in
+      if bytes.starts(with: AppChannelPrefix.launcher.utf8) { return .launcherEntry }
+      if bytes.starts(with: AppChannelPrefix.notification.utf8) { return .notifications }
+      return .clients
+    }
+  }
+
+  /// How many channels each pool keeps.
+  public struct Counts: Equatable, Sendable {
+    private var counts = [Int](repeating: 0, count: ChannelPool.allCases.count)
+
+    public init() {}
+
+    public subscript(pool: ChannelPool) -> Int {
+      get { counts[pool.rawValue] }
+      set { counts[pool.rawValue] = newValue }
+    }
+  }
+}
+
+/// A limit on the channels of one pool, with the key that sets it, for messages.
+public struct ChannelLimit: Equatable, Sendable, CustomStringConvertible {
+  /// How many channels the pool keeps at most.
+  public let value: Int
+  /// The config key, with its section: `[limits] max_channels`.
+  public let key: String
+
+  public init(_ value: Int, key: String) {
+    self.value = value
+    self.key = key
+  }
+
+  public var description: String { "\(key) = \(value)" }
+}
+
+extension DaemonConfig {
+  /// The limit on the channels of `pool`.
+  public func channelLimit(of pool: ChannelPool) -> ChannelLimit {
+    switch pool {
+    case .clients: return ChannelLimit(limits.maxChannels, key: "[limits] max_channels")
+    case .launcherEntry: return ChannelLimit(bridge.maxChannels, key: "[bridge] max_channels")
+    case .notifications: return ChannelLimit(notifications.maxChannels, key: "[notifications] max_channels")
+    }
+  }
+}
