@@ -139,7 +139,9 @@ let package = Package(
     // mosquitto (BadgeMosquitto, on an event loop of the test's).
     .testTarget(
       name: "EndToEndTests",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport"]),
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport",
+      ]),
   ]
 )
 

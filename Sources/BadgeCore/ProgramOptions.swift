@@ -66,7 +66,8 @@ public enum ProgramOptions {
   public static func logLevel(_ text: String) throws(UsageError) -> Logger.Level {
     guard let level = Logger.Level(name: text) else {
       throw UsageError(
-        message: "Invalid log level '\(text)'; expected one of \(Logger.Level.allCases.map(\.name).joined(separator: ", "))")
+        message:
+          "Invalid log level '\(text)'; expected one of \(Logger.Level.allCases.map(\.name).joined(separator: ", "))")
     }
     return level
   }

@@ -59,7 +59,8 @@ public enum Bridge {
     do {
       let loop = try EventLoop()
       let session = try MosquittoSession(loop: loop, options: mosquittoOptions(config, secrets))
-      let runtime = try BridgeRuntime(loop: loop, config: config, session: session, socketPath: socketPath, logger: logger)
+      let runtime = try BridgeRuntime(
+        loop: loop, config: config, session: session, socketPath: socketPath, logger: logger)
       let stop = {
         ServiceManager.notifyStopping()
         logger.info("Shutting down.")
@@ -98,7 +99,9 @@ public enum Bridge {
   /// This machine's name (`gethostname`) and the user's login name, for `host` and `prefix`.
   static var machineDefaults: MeshConfig.Defaults {
     var buffer = [UInt8](repeating: 0, count: 256)
-    let named = buffer.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) } == 0
+    let named =
+      buffer.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
+      == 0
     let hostName = named ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : ""
     let userName =
       getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(getuid())

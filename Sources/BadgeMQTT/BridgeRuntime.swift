@@ -25,7 +25,9 @@ final class BridgeRuntime {
   private var stopping = false
   private var daemonAccepted = false
 
-  init(loop: EventLoop, config: MeshConfig, session: MosquittoSession, socketPath: String, logger: Logger) throws(SystemError) {
+  init(loop: EventLoop, config: MeshConfig, session: MosquittoSession, socketPath: String, logger: Logger)
+    throws(SystemError)
+  {
     self.loop = loop
     self.session = session
     self.logger = logger

@@ -35,7 +35,9 @@ struct BrokerSecrets {
   }
 
   /// A file that only its owner may read: refused when its group or others can.
-  private static func readPrivate(_ path: String, key: MeshConfig.Key, _ config: MeshConfig) throws(ConfigError) -> String {
+  private static func readPrivate(_ path: String, key: MeshConfig.Key, _ config: MeshConfig) throws(ConfigError)
+    -> String
+  {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { throw refusal(config, key, "Failed to read \(key.rawValue) '\(path)': \(Errno.current)") }
     defer { close(fd) }

@@ -54,7 +54,8 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
       }
       if hostPart.hasSuffix("/") && portPart == nil { hostPart = hostPart.dropLast() }
       guard BrokerAddress.isHostName(hostPart) else {
-        throw InvalidBroker("'\(hostPart)' is not a host name or address (letters, digits, '.' and '-'; nothing after :port)")
+        throw InvalidBroker(
+          "'\(hostPart)' is not a host name or address (letters, digits, '.' and '-'; nothing after :port)")
       }
     }
     host = String(hostPart)
@@ -86,7 +87,9 @@ public struct BrokerAddress: Equatable, Sendable, CustomStringConvertible {
     if host.lowercased() == "localhost" || host == "::1" { return true }
     let parts = host.split(separator: ".", omittingEmptySubsequences: false)
     guard parts.count == 4, parts[0] == "127" else { return false }
-    return parts.allSatisfy { part in !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isNumber) && Int(part)! <= 255 }
+    return parts.allSatisfy { part in
+      !part.isEmpty && part.count <= 3 && part.allSatisfy(\.isNumber) && Int(part)! <= 255
+    }
   }
 
   private static func isHostName(_ text: Substring) -> Bool {

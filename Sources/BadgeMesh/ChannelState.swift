@@ -57,7 +57,8 @@ public struct ChannelState: Equatable, Sendable {
     ]
     if let total = figures.total { members.append(("total", .integer(total))) }
     members += [
-      ("seq", .integer(Int64(clamping: figures.seq))), ("owner", .string(owner)), ("pulse", .integer(Int64(figures.pulseMs))),
+      ("seq", .integer(Int64(clamping: figures.seq))), ("owner", .string(owner)),
+      ("pulse", .integer(Int64(figures.pulseMs))),
       ("claimed", .integer(claimed)),
     ]
     return .object(members)

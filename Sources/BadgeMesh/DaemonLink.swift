@@ -216,7 +216,9 @@ public enum DaemonLink {
     for word in line.split(separator: " ").dropFirst(2) {
       guard let eq = word.firstIndex(of: "=") else { continue }
       let key = word[..<eq]
-      if key == "total" || key == "owner" || key == "from" || key == "at" { fields[key] = word[word.index(after: eq)...] }
+      if key == "total" || key == "owner" || key == "from" || key == "at" {
+        fields[key] = word[word.index(after: eq)...]
+      }
     }
     return fields
   }

@@ -121,9 +121,15 @@ private struct JSONParser {
     case UInt8(ascii: "{"): return try object(depth: depth)
     case UInt8(ascii: "["): return try array(depth: depth)
     case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-    case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-    case UInt8(ascii: "n"): try literal("null"); return .null
+    case UInt8(ascii: "t"):
+      try literal("true")
+      return .bool(true)
+    case UInt8(ascii: "f"):
+      try literal("false")
+      return .bool(false)
+    case UInt8(ascii: "n"):
+      try literal("null")
+      return .null
     case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .integer(try integer())
     default: throw fail("expected a value")
     }
@@ -200,7 +206,9 @@ private struct JSONParser {
     let start = position
     let negative = bytes[position] == UInt8(ascii: "-")
     if negative { position += 1 }
-    guard position < bytes.count, bytes[position] >= 0x30 && bytes[position] <= 0x39 else { throw fail("expected a digit") }
+    guard position < bytes.count, bytes[position] >= 0x30 && bytes[position] <= 0x39 else {
+      throw fail("expected a digit")
+    }
     if bytes[position] == 0x30, position + 1 < bytes.count, bytes[position + 1] >= 0x30 && bytes[position + 1] <= 0x39 {
       throw fail("a number with a leading zero")
     }
@@ -216,10 +224,16 @@ private struct JSONParser {
       throw fail("not a whole number")
     }
     if negative {
-      guard magnitude <= UInt64(Int64.max) + 1 else { position = start; throw fail("a number out of range") }
+      guard magnitude <= UInt64(Int64.max) + 1 else {
+        position = start
+        throw fail("a number out of range")
+      }
       return magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
     }
-    guard magnitude <= UInt64(Int64.max) else { position = start; throw fail("a number out of range") }
+    guard magnitude <= UInt64(Int64.max) else {
+      position = start
+      throw fail("a number out of range")
+    }
     return Int64(magnitude)
   }
 
@@ -251,7 +265,8 @@ private struct JSONParser {
         case UInt8(ascii: "u"):
           var code = try hex4()
           if (0xD800...0xDBFF).contains(code) {
-            guard bytes.count - position >= 2, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+            guard bytes.count - position >= 2, bytes[position] == UInt8(ascii: "\\"),
+              bytes[position + 1] == UInt8(ascii: "u")
             else { throw fail("a lone surrogate") }
             position += 2
             let low = try hex4()
@@ -298,9 +313,15 @@ private struct JSONParser {
     let length: Int
     var code: UInt32
     switch lead {
-    case 0xC2...0xDF: length = 2; code = UInt32(lead & 0x1F)
-    case 0xE0...0xEF: length = 3; code = UInt32(lead & 0x0F)
-    case 0xF0...0xF4: length = 4; code = UInt32(lead & 0x07)
+    case 0xC2...0xDF:
+      length = 2
+      code = UInt32(lead & 0x1F)
+    case 0xE0...0xEF:
+      length = 3
+      code = UInt32(lead & 0x0F)
+    case 0xF0...0xF4:
+      length = 4
+      code = UInt32(lead & 0x07)
     default: throw fail("invalid UTF-8")
     }
     guard bytes.count - position >= length else { throw fail("invalid UTF-8") }

@@ -88,11 +88,21 @@ public struct LinkHealth: Sendable {
     let words = LinkHealth.words(failure)
     switch failure {
     case .credentials:
-      return Line(level: .error, text: "Failed to log in to \(peer): \(words); check username and password_file. Retrying quietly.")
+      return Line(
+        level: .error,
+        text: "Failed to log in to \(peer): \(words); check username and password_file. Retrying quietly.")
     case .certificate:
-      return Line(level: .error, text: "Failed to set up TLS with \(peer): \(words); check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly.")
+      return Line(
+        level: .error,
+        text:
+          "Failed to set up TLS with \(peer): \(words); check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly."
+      )
     case .takenOver:
-      return Line(level: .warning, text: "Another client connected to \(peer) with this bridge's client id (a second bridge for this host?); reconnecting.")
+      return Line(
+        level: .warning,
+        text:
+          "Another client connected to \(peer) with this bridge's client id (a second bridge for this host?); reconnecting."
+      )
     case .lost:
       return Line(level: .warning, text: "Lost the connection to \(peer): \(words); reconnecting.")
     case .unreachable, .refused:

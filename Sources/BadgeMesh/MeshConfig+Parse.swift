@@ -9,13 +9,16 @@ extension MeshConfig {
   ///
   /// - Throws: `ConfigError` naming the first entry that is not accepted (`file:line: reason`),
   ///   or the file alone when the section or its `broker` is missing.
-  public static func parse(_ entries: [ConfigEntry], file: String, defaults: Defaults) throws(ConfigError) -> MeshConfig {
+  public static func parse(_ entries: [ConfigEntry], file: String, defaults: Defaults) throws(ConfigError) -> MeshConfig
+  {
     var values: [Key: (value: String, line: Int)] = [:]
     for entry in entries where entry.section == section {
       guard let key = Key(rawValue: entry.key) else {
         throw ConfigError(
           file: file, line: entry.line,
-          reason: "Unknown key '\(entry.key)' in [\(section)]; expected one of \(Key.allCases.map(\.rawValue).joined(separator: ", "))")
+          reason:
+            "Unknown key '\(entry.key)' in [\(section)]; expected one of \(Key.allCases.map(\.rawValue).joined(separator: ", "))"
+        )
       }
       values[key] = (entry.value, entry.line)
     }
@@ -28,7 +31,8 @@ extension MeshConfig {
     }
     func fail(_ key: Key, _ reason: String) -> ConfigError {
       let entry = values[key]!
-      return ConfigError(file: file, line: entry.line, reason: "Invalid value '\(entry.value)' for \(key.rawValue): \(reason)")
+      return ConfigError(
+        file: file, line: entry.line, reason: "Invalid value '\(entry.value)' for \(key.rawValue): \(reason)")
     }
 
     let broker: BrokerAddress
@@ -49,7 +53,8 @@ extension MeshConfig {
       if values[.prefix] != nil { throw fail(.prefix, prefixRule) }
       throw ConfigError(
         file: file, line: brokerEntry.line,
-        reason: "The default prefix '\(prefix)' is not a topic prefix (\(prefixRule)); set 'prefix = …' in [\(section)]")
+        reason: "The default prefix '\(prefix)' is not a topic prefix (\(prefixRule)); set 'prefix = …' in [\(section)]"
+      )
     }
 
     var config = MeshConfig(broker: broker, host: host, prefix: prefix, file: file)
@@ -72,7 +77,8 @@ extension MeshConfig {
   }
 
   static let hostRule = "1-64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"
-  static let prefixRule = "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
+  static let prefixRule =
+    "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
 
   /// Applies the value of one key that stands on its own (`broker`, `host` and `prefix` are read
   /// before, `tls` is checked with the broker).
@@ -100,7 +106,8 @@ extension MeshConfig {
     case .share: share = try MeshConfig.patterns(value)
     case .mirror: mirror = try MeshConfig.patterns(value)
     case .dnd: dnd = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.word(value) }
-    case .homeAssistant: homeAssistant = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.boolean(value) }
+    case .homeAssistant:
+      homeAssistant = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.boolean(value) }
     case .keepaliveSeconds:
       keepaliveSeconds = try shared { () throws(SettingKey.InvalidValue) in
         try SettingKey.integer(value, in: MeshConfig.keepaliveRange)
@@ -134,7 +141,8 @@ extension MeshConfig {
       if tls == nil && !broker.isLoopback {
         throw fail(
           .broker,
-          "plain mqtt:// sends the password and every count unencrypted; use mqtts://, or write 'tls = off' to connect to a broker off this machine without TLS")
+          "plain mqtt:// sends the password and every count unencrypted; use mqtts://, or write 'tls = off' to connect to a broker off this machine without TLS"
+        )
       }
       for key in [Key.caFile, .certFile, .keyFile] where values[key] != nil {
         throw fail(key, "\(key.rawValue) needs an mqtts:// broker")

@@ -16,7 +16,8 @@ extension MeshCore {
     coalescer.reset()
     announced.removeAll()
     switchAnnounced = false
-    actions.append(.subscribe(topics.subscriptions(dndShared: config.dnd == .shared, homeAssistant: config.homeAssistant)))
+    actions.append(
+      .subscribe(topics.subscriptions(dndShared: config.dnd == .shared, homeAssistant: config.homeAssistant)))
     publish(MeshMessage(topic: topics.ownSync, payload: Array(token.utf8), retain: false))
     publishOwnStatus()
     reportStatus(at: time, now: true)
@@ -39,14 +40,17 @@ extension MeshCore {
 
   /// `online` while the daemon is reachable, else `offline`.
   func publishOwnStatus() {
-    publish(MeshMessage(topic: topics.ownStatus, payload: Array((daemonReady ? "online" : "offline").utf8), retain: true))
+    publish(
+      MeshMessage(topic: topics.ownStatus, payload: Array((daemonReady ? "online" : "offline").utf8), retain: true))
   }
 
   /// A message the broker delivered. Everything in it is untrusted: what does not parse is
   /// dropped with a debug line and changes nothing.
   public func brokerMessage(_ message: IncomingMessage, at time: MeshTime) {
     guard message.payload.count <= MeshLimits.maxPayloadBytes else {
-      logger.debug("Dropped a message of \(message.payload.count) bytes on \(message.topic.truncated(toUTF8: 200)): over \(MeshLimits.maxPayloadBytes).")
+      logger.debug(
+        "Dropped a message of \(message.payload.count) bytes on \(message.topic.truncated(toUTF8: 200)): over \(MeshLimits.maxPayloadBytes)."
+      )
       return
     }
     guard let kind = topics.classify(message.topic) else {
@@ -113,7 +117,9 @@ extension MeshCore {
       }
     }
     if case .syncing(_, let since) = brokerPhase, time.monotonic >= since + MeshCore.syncTimeout {
-      logger.warning("The sync marker on \(topics.ownSync) did not come back within 10 s (does the broker's ACL let this host publish and subscribe to it?); going on without it.")
+      logger.warning(
+        "The sync marker on \(topics.ownSync) did not come back within 10 s (does the broker's ACL let this host publish and subscribe to it?); going on without it."
+      )
       synced(at: time)
     }
     if statusDirty { reportStatus(at: time, now: false) }

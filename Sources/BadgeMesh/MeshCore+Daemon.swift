@@ -36,7 +36,8 @@ extension MeshCore {
     case .forward(let id, let channel, let command):
       forwardTaken(ForwardedWrite(id: id, channel: channel, command: command), at: time)
     case .unreadableForward(let text):
-      logger.warning("Cannot deliver the forwarded write '\(text)': this badged-mqtt does not know it; it stays in badged's outbox.")
+      logger.warning(
+        "Cannot deliver the forwarded write '\(text)': this badged-mqtt does not know it; it stays in badged's outbox.")
     case .state(let state, pushed: true):
       localChanged(state, at: time)
     case .dnd(let state, pushed: true):

@@ -17,7 +17,9 @@ extension MeshCore {
     guard claims.owner(of: channel) != nil || claims.owners.count < MeshLimits.maxChannels,
       hosts[state.owner] != nil || hosts.count < MeshLimits.maxHosts
     else {
-      logger.debug("Dropped a state of \(channel): \(MeshLimits.maxChannels) channels or \(MeshLimits.maxHosts) hosts are known already.")
+      logger.debug(
+        "Dropped a state of \(channel): \(MeshLimits.maxChannels) channels or \(MeshLimits.maxHosts) hosts are known already."
+      )
       return
     }
     let claim = Claim(host: state.owner, claimed: state.claimed)
@@ -47,7 +49,8 @@ extension MeshCore {
           publish(MeshMessage(topic: homeAssistant.sensorTopic(channel), payload: [], retain: true))
         }
       } else if let previous {
-        logger.info("\(channel) is owned by \(state.owner), whose claim is earlier than \(previous.host)'s.", [.channel(channel)])
+        logger.info(
+          "\(channel) is owned by \(state.owner), whose claim is earlier than \(previous.host)'s.", [.channel(channel)])
       }
       mirror(channel, state, at: time)
     case .later(let owner):
@@ -100,7 +103,8 @@ extension MeshCore {
       // This machine's last will from an earlier connection, delivered after this one began:
       // say online again, or the others would take this machine for gone.
       if !online && daemonReady && brokerPhase != .down {
-        logger.info("The broker said this machine went offline (an earlier connection's last will); saying online again.")
+        logger.info(
+          "The broker said this machine went offline (an earlier connection's last will); saying online again.")
         publishOwnStatus()
       }
       return
@@ -174,7 +178,9 @@ extension MeshCore {
       if daemonReady { send(DaemonLink.delivered(id), .other("DELIVERED \(id)")) }
       statusDirty = true
     case .retry(let write, let reason):
-      logger.debug("The owner of \(write.channel) could not apply \(write.command.op.word) yet (\(reason)); it is sent again later.")
+      logger.debug(
+        "The owner of \(write.channel) could not apply \(write.command.op.word) yet (\(reason)); it is sent again later."
+      )
     case .unknown:
       logger.debug("Dropped an answer to \(id): no such write waits.")
     }

@@ -17,7 +17,8 @@ extension MeshCore {
     guard claim.host == host else {
       if yielded.insert(channel).inserted {
         logger.notice(
-          "\(channel) is shared by \(claim.host), which claimed it first; it is mirrored here instead.", [.channel(channel)])
+          "\(channel) is shared by \(claim.host), which claimed it first; it is mirrored here instead.",
+          [.channel(channel)])
       }
       return
     }
@@ -68,7 +69,9 @@ extension MeshCore {
       if topics.isReplyTopic(topic) {
         route = ReplyRoute(topic: topic, correlation: message.correlation ?? command.id.map { Array($0.utf8) })
       } else {
-        logger.debug("A command for \(channel) asks for its answer on \(topic.truncated(toUTF8: 200)), which is no host's reply topic; no answer will be sent.")
+        logger.debug(
+          "A command for \(channel) asks for its answer on \(topic.truncated(toUTF8: 200)), which is no host's reply topic; no answer will be sent."
+        )
       }
     }
     guard synced else {
@@ -108,6 +111,8 @@ extension MeshCore {
 
   func announce(_ channel: ChannelName) {
     guard config.homeAssistant, synced, claims.isHeldHere(channel), announced.insert(channel).inserted else { return }
-    publish(MeshMessage(topic: homeAssistant.sensorTopic(channel), payload: homeAssistant.sensorConfig(channel), retain: true))
+    publish(
+      MeshMessage(topic: homeAssistant.sensorTopic(channel), payload: homeAssistant.sensorConfig(channel), retain: true)
+    )
   }
 }

@@ -74,8 +74,12 @@ public struct MeshTopics: Sendable {
   public var ownStatus: String { status(of: host) }
   public var ownReply: String { reply(to: host) }
   public var ownSync: String { "\(prefix)/host/\(TopicLevel.escape(host))/sync" }
-  public func state(of channel: ChannelName) -> String { "\(prefix)/ch/\(TopicLevel.escape(channel.description))/state" }
-  public func command(to channel: ChannelName) -> String { "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd" }
+  public func state(of channel: ChannelName) -> String {
+    "\(prefix)/ch/\(TopicLevel.escape(channel.description))/state"
+  }
+  public func command(to channel: ChannelName) -> String {
+    "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd"
+  }
   public var dndState: String { "\(prefix)/dnd/state" }
   public var dndSet: String { "\(prefix)/dnd/set" }
 

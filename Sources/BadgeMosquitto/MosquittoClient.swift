@@ -117,7 +117,8 @@ final class MosquittoClient {
       if tls.caFile != nil || tls.certFile != nil {
         let capath = tls.caFile == nil ? MosquittoOptions.systemCertificates : nil
         try check(
-          mosquitto_tls_set(handle, tls.caFile, capath, tls.certFile, tls.keyFile, nil), "set up TLS with the certificates")
+          mosquitto_tls_set(handle, tls.caFile, capath, tls.certFile, tls.keyFile, nil),
+          "set up TLS with the certificates")
       }
       // Certificates are checked, host name included (libmosquitto's default, never turned off).
       try check(mosquitto_tls_opts_set(handle, 1, nil, nil), "require the broker's certificate")
@@ -162,13 +163,16 @@ final class MosquittoClient {
     var correlation: [UInt8]?
     if let properties {
       var text: UnsafeMutablePointer<CChar>?
-      if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text, false) != nil, let text {
+      if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text, false) != nil,
+        let text
+      {
         responseTopic = String(cString: text)
         free(text)
       }
       var data: UnsafeMutableRawPointer?
       var length: UInt16 = 0
-      if mosquitto_property_read_binary(properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false) != nil,
+      if mosquitto_property_read_binary(properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false)
+        != nil,
         let data
       {
         correlation = Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
@@ -183,7 +187,8 @@ final class MosquittoClient {
   /// The CONNECT properties: session expiry and the maximum packet size.
   static func connectProperties(_ options: MosquittoOptions) -> OpaquePointer? {
     var properties: OpaquePointer?
-    mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), options.sessionExpirySeconds)
+    mosquitto_property_add_int32(
+      &properties, Int32(MQTT_PROP_SESSION_EXPIRY_INTERVAL.rawValue), options.sessionExpirySeconds)
     mosquitto_property_add_int32(&properties, Int32(MQTT_PROP_MAXIMUM_PACKET_SIZE.rawValue), options.maximumPacketSize)
     return properties
   }

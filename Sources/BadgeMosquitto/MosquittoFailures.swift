@@ -8,7 +8,8 @@ enum MosquittoFailures {
   static func connect(_ rc: Int32, errno: Int32, tlsErrors: [String]) -> LinkFailure {
     switch rc {
     case MOSQ_ERR_ERRNO.rawValue: return .unreachable(String(cString: strerror(errno)))
-    case MOSQ_ERR_EAI.rawValue: return .unreachable("cannot resolve the host name: \(String(cString: gai_strerror(errno)))")
+    case MOSQ_ERR_EAI.rawValue:
+      return .unreachable("cannot resolve the host name: \(String(cString: gai_strerror(errno)))")
     case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue: return .certificate(tls(tlsErrors))
     default: return .unreachable(String(cString: mosquitto_strerror(rc)))
     }
@@ -20,7 +21,8 @@ enum MosquittoFailures {
   static func connack(_ reason: Int32) -> LinkFailure {
     let words = String(cString: mosquitto_reason_string(reason))
     switch reason {
-    case Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue), Int32(MQTT_RC_BANNED.rawValue),
+    case Int32(MQTT_RC_BAD_USERNAME_OR_PASSWORD.rawValue), Int32(MQTT_RC_NOT_AUTHORIZED.rawValue),
+      Int32(MQTT_RC_BANNED.rawValue),
       Int32(MQTT_RC_BAD_AUTHENTICATION_METHOD.rawValue):
       return .credentials(words)
     default:

@@ -53,7 +53,9 @@ public final class MosquittoSession {
     self.options = options
     client = try MosquittoClient(options)
     var ends: [CInt] = [-1, -1]
-    guard pipe(&ends) == 0 else { throw MosquittoSetupError("Failed to create a pipe: \(String(cString: strerror(errno)))") }
+    guard pipe(&ends) == 0 else {
+      throw MosquittoSetupError("Failed to create a pipe: \(String(cString: strerror(errno)))")
+    }
     (wakeUp, wakeUpWriter) = (ends[0], ends[1])
     for end in ends {
       _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -92,11 +94,13 @@ public final class MosquittoSession {
     refusal = nil
     let job = ConnectJob(client: client, options: options, wakeUp: wakeUpWriter)
     let context = Unmanaged.passRetained(job).toOpaque()
-    let status = pthread_create(&job.thread, nil, { context in
-      let job = Unmanaged<ConnectJob>.fromOpaque(context!).takeRetainedValue()
-      job.run()
-      return nil
-    }, context)
+    let status = pthread_create(
+      &job.thread, nil,
+      { context in
+        let job = Unmanaged<ConnectJob>.fromOpaque(context!).takeRetainedValue()
+        job.run()
+        return nil
+      }, context)
     guard status == 0 else {
       Unmanaged<ConnectJob>.fromOpaque(context).release()
       report(.failed(.unreachable("cannot start a thread to connect: \(String(cString: strerror(status)))")))
@@ -191,7 +195,8 @@ public final class MosquittoSession {
         }
       case .disconnected(let rc):
         if watch != nil || phase != .idle {
-          closed(refusal ?? MosquittoFailures.disconnect(rc, handshaking: phase != .connected, tlsErrors: client.errorLines))
+          closed(
+            refusal ?? MosquittoFailures.disconnect(rc, handshaking: phase != .connected, tlsErrors: client.errorLines))
           return
         }
       case .message(let message):

@@ -67,7 +67,9 @@ import Testing
     var expected = DaemonConfig()
     expected.defaults.pulseMs = 1500
     #expect(config == expected)
-    #expect(Self.failure([("mqtt", "broker", "x"), ("daemon", "pulse_ms", "x")]) == "badged.conf:3: Invalid value 'x' for pulse_ms: expected a whole number")
+    #expect(
+      Self.failure([("mqtt", "broker", "x"), ("daemon", "pulse_ms", "x")])
+        == "badged.conf:3: Invalid value 'x' for pulse_ms: expected a whole number")
     #expect(Self.failure([("MQTT", "broker", "x")])?.hasPrefix("badged.conf:2: Unknown section [MQTT]") == true)
   }
 

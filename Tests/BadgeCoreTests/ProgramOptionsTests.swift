@@ -5,7 +5,9 @@ import Testing
 @Suite struct ProgramOptionsTests {
   static func read(_ arguments: [String]) throws(ProgramOptions.UsageError) -> [ProgramOptions.Option] {
     var options: [ProgramOptions.Option] = []
-    try ProgramOptions.read(arguments, valued: ["--socket", "--log-level"], flags: ["--foreground"]) { options.append($0) }
+    try ProgramOptions.read(arguments, valued: ["--socket", "--log-level"], flags: ["--foreground"]) {
+      options.append($0)
+    }
     return options
   }
 
@@ -26,12 +28,14 @@ import Testing
   }
 
   @Test func helpAndVersionEndTheReading() throws {
-    #expect(try Self.read(["--socket", "/a", "-h", "--bogus"]) == [.init(name: "--socket", value: "/a"), .init(name: "-h")])
+    #expect(
+      try Self.read(["--socket", "/a", "-h", "--bogus"]) == [.init(name: "--socket", value: "/a"), .init(name: "-h")])
     #expect(try Self.read(["--version", "extra"]) == [.init(name: "--version")])
   }
 
   @Test(arguments: [
-    (["--bogus"], "Unknown option '--bogus'"), (["-x"], "Unknown option '-x'"), (["extra"], "Unexpected argument 'extra'"),
+    (["--bogus"], "Unknown option '--bogus'"), (["-x"], "Unknown option '-x'"),
+    (["extra"], "Unexpected argument 'extra'"),
     (["--socket"], "Missing value for '--socket'"), (["--socket", "--foreground"], "Missing value for '--socket'"),
     (["--socket="], "Empty value for '--socket'"),
   ])
@@ -41,8 +45,12 @@ import Testing
 
   @Test func theFirstMistakeIsTheOneReported() {
     var seen: [String] = []
-    #expect(throws: ProgramOptions.UsageError(message: "Invalid log level 'loud'; expected one of emerg, alert, crit, err, warning, notice, info, debug")) {
-      try ProgramOptions.read(["--log-level", "loud", "--bogus"], valued: ["--log-level"]) { option throws(ProgramOptions.UsageError) in
+    #expect(
+      throws: ProgramOptions.UsageError(
+        message: "Invalid log level 'loud'; expected one of emerg, alert, crit, err, warning, notice, info, debug")
+    ) {
+      try ProgramOptions.read(["--log-level", "loud", "--bogus"], valued: ["--log-level"]) {
+        option throws(ProgramOptions.UsageError) in
         seen.append(option.name)
         _ = try ProgramOptions.logLevel(option.value!)
       }

@@ -44,7 +44,9 @@ import Testing
   @Test func aWinnerNeverGivesWayToALaterClaim() {
     var claims = Claims(host: "desktop")
     _ = claims.claim(mail, now: 1000)
-    for later in [Claim(host: "laptop", claimed: 1001), Claim(host: "aaa", claimed: 5000), Claim(host: "zzz", claimed: 1000)] {
+    for later in [
+      Claim(host: "laptop", claimed: 1001), Claim(host: "aaa", claimed: 5000), Claim(host: "zzz", claimed: 1000),
+    ] {
       let verdict3 = claims.heard(mail, later)
       #expect(verdict3 == .later(owner: Claim(host: "desktop", claimed: 1000)))
     }

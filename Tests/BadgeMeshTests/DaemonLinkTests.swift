@@ -9,7 +9,8 @@ import Testing
     #expect(DaemonLink.takeForwards == "FORWARDS")
     #expect(DaemonLink.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!]) == "WATCH mail ci*")
     #expect(DaemonLink.watch([]) == "WATCH")
-    let state = ChannelState(count: 3, label: "3", unseen: 2, total: 17, seq: 42, owner: "desktop", pulseMs: 2100, claimed: 9)
+    let state = ChannelState(
+      count: 3, label: "3", unseen: 2, total: 17, seq: 42, owner: "desktop", pulseMs: 2100, claimed: 9)
     #expect(
       DaemonLink.mirror(name("mail"), state)
         == "MIRROR mail owner=desktop count=3 unseen=2 total=17 muted=0 dot=0 label=3 pulse=2100 oseq=42")
@@ -43,7 +44,8 @@ import Testing
 
   @Test func aForwardWithoutTheIdInItsLineOrInLowerCaseReads() {
     #expect(
-      DaemonLink.parse("FORWARD l:1:1 incr mail") == .forward(id: "l:1:1", channel: name("mail"), command: ChannelCommand(.incr(1), id: "l:1:1")))
+      DaemonLink.parse("FORWARD l:1:1 incr mail")
+        == .forward(id: "l:1:1", channel: name("mail"), command: ChannelCommand(.incr(1), id: "l:1:1")))
   }
 
   @Test(arguments: [
@@ -65,11 +67,13 @@ import Testing
           DaemonLink.LocalState(name: name("mail"), count: 3, label: "3", unseen: 2, total: 17, seq: 42, pulseMs: 2100),
           pushed: true))
     let mirrored = DaemonLink.parse(
-      "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas stale=1 since=5")
+      "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas stale=1 since=5"
+    )
     #expect(
       mirrored
         == .state(
-          DaemonLink.LocalState(name: name("ci"), count: 1, label: "1", muted: true, unseen: 1, total: 4, seq: 7, owner: "nas"),
+          DaemonLink.LocalState(
+            name: name("ci"), count: 1, label: "1", muted: true, unseen: 1, total: 4, seq: 7, owner: "nas"),
           pushed: false))
     // A daemon without running totals: no total.
     if case .state(let state, _) = DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1") {
@@ -77,8 +81,12 @@ import Testing
     } else {
       Issue.record("a state line of protocol 1 reads")
     }
-    #expect(DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x") == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x"))
-    #expect(DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b") == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b"))
+    #expect(
+      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x")
+        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x"))
+    #expect(
+      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b")
+        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b"))
   }
 
   @Test func theDoNotDisturbLineSaysWhereAChangeCameFrom() {
@@ -86,8 +94,12 @@ import Testing
     #expect(
       DaemonLink.parse("EVENT * dnd=1 left=60000 from=laptop at=1764620000123")
         == .dnd(DaemonLink.LocalDND(on: true, leftMs: 60000, from: "laptop", at: 1_764_620_000_123), pushed: true))
-    #expect(DaemonLink.parse("STATE * dnd=0 left=0 at=5") == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
-    #expect(DaemonLink.remoteDND(DNDState(on: true, until: 900, at: 800, host: "laptop")) == "DND on until=900 from=laptop at=800")
+    #expect(
+      DaemonLink.parse("STATE * dnd=0 left=0 at=5")
+        == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
+    #expect(
+      DaemonLink.remoteDND(DNDState(on: true, until: 900, at: 800, host: "laptop"))
+        == "DND on until=900 from=laptop at=800")
     #expect(DaemonLink.remoteDND(DNDState(on: true, until: 0, at: 800, host: "laptop")) == "DND on from=laptop at=800")
     #expect(DaemonLink.remoteDND(DNDState(on: false, until: 0, at: 801, host: "nas")) == "DND off from=nas at=801")
     #expect(DaemonLink.localDND(on: true, forMs: 90_000) == "DND on 90000ms")

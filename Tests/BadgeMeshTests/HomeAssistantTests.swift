@@ -15,7 +15,10 @@ import Testing
     // Names that map to the same words still get different ids.
     #expect(HomeAssistant.objectID("a.b") != HomeAssistant.objectID("a:b"))
     for text in ["a.b", "A-B", "x:y.z", "badged/ana/desktop"] {
-      #expect(HomeAssistant.objectID(text).utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F })
+      #expect(
+        HomeAssistant.objectID(text).utf8.allSatisfy {
+          ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F
+        })
     }
   }
 

@@ -17,11 +17,15 @@ import Testing
   }
 
   @Test func valuesOfEveryKind() throws {
-    let value = try Self.parse(#" { "a" : [1, -2, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"], "b": {} } "#)
+    let value = try Self.parse(
+      #" { "a" : [1, -2, true, false, null, "x\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00"], "b": {} } "#)
     #expect(
       value
         == .object([
-          ("a", .array([.integer(1), .integer(-2), .bool(true), .bool(false), .null, .string("x\"\\/\u{8}\u{C}\n\r\té😀")])),
+          (
+            "a",
+            .array([.integer(1), .integer(-2), .bool(true), .bool(false), .null, .string("x\"\\/\u{8}\u{C}\n\r\té😀")])
+          ),
           ("b", .object([])),
         ]))
     #expect(value["b"] == .object([]))
@@ -63,14 +67,19 @@ import Testing
   }
 
   @Test func invalidUTF8IsRefused() {
-    for bad: [UInt8] in [[0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22]] {
+    for bad: [UInt8] in [
+      [0x22, 0xC0, 0x80, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22],
+      [0x22, 0xE2, 0x82, 0x22],
+    ] {
       #expect(throws: JSONError.self) { try JSONValue.parse(bad, maxBytes: 100) }
     }
   }
 
   @Test func depthAndSizeAreBounded() throws {
     _ = try Self.parse(String(repeating: "[", count: 8) + String(repeating: "]", count: 8))
-    #expect(Self.refusal(String(repeating: "[", count: 9) + String(repeating: "]", count: 9)) == "nested deeper than 8 at byte 8")
+    #expect(
+      Self.refusal(String(repeating: "[", count: 9) + String(repeating: "]", count: 9))
+        == "nested deeper than 8 at byte 8")
     #expect(Self.refusal("[" + String(repeating: "1,", count: 10) + "1]", maxBytes: 16) == "longer than 16 bytes")
     // A megabyte of nesting is refused by its size before any of it is read.
     #expect(Self.refusal(String(repeating: "[", count: 1 << 20)) == "longer than 4096 bytes")

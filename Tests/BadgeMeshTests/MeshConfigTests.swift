@@ -68,8 +68,11 @@ import Testing
   }
 
   @Test func withoutTheSectionTheBridgeSaysWhatItNeeds() {
-    #expect(Self.failure([]) == "badged.conf: No [mqtt] section; badged-mqtt needs at least 'broker = mqtts://host:8883' in it")
-    #expect(Self.failure([("host", "laptop")]) == "badged.conf: [mqtt] has no broker; write 'broker = mqtts://host:8883'")
+    #expect(
+      Self.failure([])
+        == "badged.conf: No [mqtt] section; badged-mqtt needs at least 'broker = mqtts://host:8883' in it")
+    #expect(
+      Self.failure([("host", "laptop")]) == "badged.conf: [mqtt] has no broker; write 'broker = mqtts://host:8883'")
   }
 
   @Test func plainMQTTIsRefusedOffThisMachineUnlessTLSIsTurnedOff() throws {
@@ -111,19 +114,37 @@ import Testing
     ("broker", "http://b", "expected mqtts://host[:port] or mqtt://host[:port]"),
     ("broker", "mqtts://", "'' is not a host name or address (letters, digits, '.' and '-'; nothing after :port)"),
     ("broker", "mqtts://user:pw@b", "the port must be a number from 1 to 65535"),
-    ("broker", "mqtts://b/path", "'b/path' is not a host name or address (letters, digits, '.' and '-'; nothing after :port)"),
+    (
+      "broker", "mqtts://b/path",
+      "'b/path' is not a host name or address (letters, digits, '.' and '-'; nothing after :port)"
+    ),
     ("broker", "mqtts://b:0", "the port must be a number from 1 to 65535"),
     ("broker", "mqtts://b:65536", "the port must be a number from 1 to 65535"),
     ("broker", "mqtts://[fd00::1", "an IPv6 address needs its closing ']'"),
     ("broker", "mqtts://[nope]:1", "'nope' is not an IPv6 address"),
     ("host", "my laptop", "1-64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
     ("host", "a:b", "1-64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit"),
-    ("prefix", "badged/+/x", "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"),
-    ("prefix", "$SYS/x", "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"),
-    ("prefix", "badged//ana", "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"),
-    ("prefix", "badged/ana/", "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"),
+    (
+      "prefix", "badged/+/x",
+      "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
+    ),
+    (
+      "prefix", "$SYS/x",
+      "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
+    ),
+    (
+      "prefix", "badged//ana",
+      "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
+    ),
+    (
+      "prefix", "badged/ana/",
+      "topic levels separated by '/', none empty, without '+', '#' or a leading '$', at most 128 bytes"
+    ),
     ("password_file", "relative/path", "expected an absolute path"),
-    ("share", "mail m@il", "'m@il' is not a channel name or glob (names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit, or * and ?)"),
+    (
+      "share", "mail m@il",
+      "'m@il' is not a channel name or glob (names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit, or * and ?)"
+    ),
     ("dnd", "everywhere", "expected 'local' or 'shared'"),
     ("homeassistant", "maybe", "expected yes or no"),
     ("keepalive_s", "4", "expected a number from 5 to 3600"),
@@ -144,7 +165,8 @@ import Testing
   }
 
   @Test func theFirstBadLineIsTheOneReported() {
-    #expect(Self.failure([("broker", "mqtts://b"), ("dnd", "x"), ("keepalive_s", "1")])?.hasPrefix("badged.conf:3:") == true)
+    #expect(
+      Self.failure([("broker", "mqtts://b"), ("dnd", "x"), ("keepalive_s", "1")])?.hasPrefix("badged.conf:3:") == true)
   }
 
   @Test func aHostNameThatCannotNameThisMachineAsksForHost() {

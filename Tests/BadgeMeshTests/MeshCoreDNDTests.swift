@@ -17,7 +17,8 @@ import Testing
   @Test func aLocalChangeIsPublished() {
     let bridge = Self.ready()
     let timed = bridge.daemon("EVENT * dnd=1 left=1800000")
-    #expect(timed.payloads(on: Self.dndState) == [#"{"on":true,"until":1764621800000,"at":1764620000000,"host":"desktop"}"#])
+    #expect(
+      timed.payloads(on: Self.dndState) == [#"{"on":true,"until":1764621800000,"at":1764620000000,"host":"desktop"}"#])
     #expect(timed.published.first?.retain == true)
     let off = bridge.daemon("EVENT * dnd=0 left=0 at=1764620000500")
     #expect(off.payloads(on: Self.dndState) == [#"{"on":false,"until":0,"at":1764620000500,"host":"desktop"}"#])
@@ -25,7 +26,8 @@ import Testing
 
   @Test func aNewerRemoteChangeIsAppliedAndNotPublishedBack() {
     let bridge = Self.ready()
-    let applied = bridge.message(Self.dndState, #"{"on":true,"until":1764621000000,"at":1764620000100,"host":"laptop"}"#)
+    let applied = bridge.message(
+      Self.dndState, #"{"on":true,"until":1764621000000,"at":1764620000100,"host":"laptop"}"#)
     #expect(applied.requests == ["DND on until=1764621000000 from=laptop at=1764620000100"])
     bridge.daemon("STATE * dnd=1 left=1000000 from=laptop", "OK")
     #expect(bridge.daemon("EVENT * dnd=1 left=1000000 from=laptop at=1764620000100").isEmpty)
@@ -63,11 +65,15 @@ import Testing
   @Test func aSnapshotWithItsTimeTakesPartInLastWriterWins() {
     let bridge = MeshHarness(meshConfig(dnd: .shared))
     bridge.connectDaemon(dnd: "STATE * dnd=1 left=0 at=1764610000000")
-    let actions = bridge.connectBroker(retained: [(Self.dndState, #"{"on":false,"until":0,"at":1764600000000,"host":"laptop"}"#)])
+    let actions = bridge.connectBroker(retained: [
+      (Self.dndState, #"{"on":false,"until":0,"at":1764600000000,"host":"laptop"}"#)
+    ])
     #expect(actions.payloads(on: Self.dndState) == [#"{"on":true,"until":0,"at":1764610000000,"host":"desktop"}"#])
     let newer = MeshHarness(meshConfig(dnd: .shared))
     newer.connectDaemon(dnd: "STATE * dnd=1 left=0 at=1764610000000")
-    let applied = newer.connectBroker(retained: [(Self.dndState, #"{"on":false,"until":0,"at":1764615000000,"host":"laptop"}"#)])
+    let applied = newer.connectBroker(retained: [
+      (Self.dndState, #"{"on":false,"until":0,"at":1764615000000,"host":"laptop"}"#)
+    ])
     #expect(applied.payloads(on: Self.dndState).isEmpty)
     #expect(applied.requests == ["DND off from=laptop at=1764615000000"])
   }

@@ -36,7 +36,8 @@ import Testing
 
   @Test func aForgedOwnerCannotTakeAChannelOver() {
     let bridge = Self.ready()
-    let forged = bridge.message("badged/ana/ch/mail/state", statePayload("mallory", count: 0, claimed: 1_764_620_000_001))
+    let forged = bridge.message(
+      "badged/ana/ch/mail/state", statePayload("mallory", count: 0, claimed: 1_764_620_000_001))
     // Dropped, and the retained state is made to name the owner again.
     #expect(forged.requests.isEmpty)
     #expect(forged.payloads(on: "badged/ana/ch/mail/state").first?.contains(#""owner":"desktop""#) == true)
@@ -56,13 +57,16 @@ import Testing
     bridge.connectBroker()
     for index in 0..<MeshLimits.maxChannels {
       bridge.core.brokerMessage(
-        IncomingMessage(topic: "badged/ana/ch/c\(index)/state", payload: bytes(statePayload("h\(index % MeshLimits.maxHosts)", count: 1))),
+        IncomingMessage(
+          topic: "badged/ana/ch/c\(index)/state",
+          payload: bytes(statePayload("h\(index % MeshLimits.maxHosts)", count: 1))),
         at: bridge.time)
     }
     _ = bridge.core.takeActions()
     bridge.logs.removeAll()
     #expect(bridge.message("badged/ana/ch/one-more/state", statePayload("h1", count: 1)).isEmpty)
-    #expect(bridge.logs.lines.last?.text == "Dropped a state of one-more: 10000 channels or 1000 hosts are known already.")
+    #expect(
+      bridge.logs.lines.last?.text == "Dropped a state of one-more: 10000 channels or 1000 hosts are known already.")
     // Known channels and hosts still change.
     #expect(bridge.message("badged/ana/ch/c5/state", "").isEmpty)
     #expect(bridge.logs.lines.last?.text == "h5 stopped sharing c5.")

@@ -20,7 +20,7 @@ import Testing
     #expect(first.requests == ["MIRROR news owner=nas count=4 unseen=4 total=9 muted=0 dot=0 label=4 pulse=0 oseq=3"])
     #expect(bridge.message(Self.newsState, statePayload("nas", count: 4, total: 9, seq: 3)).isEmpty)
     #expect(bridge.message(Self.newsState, "").requests == ["MIRROR news forget"])
-    #expect(bridge.logs.texts(atLeast: .info) .contains("nas stopped sharing news."))
+    #expect(bridge.logs.texts(atLeast: .info).contains("nas stopped sharing news."))
     #expect(bridge.core.mirroredChannels.isEmpty)
   }
 
@@ -46,7 +46,10 @@ import Testing
     bridge.daemon("ERR local-channel news is a channel of this machine")
     bridge.message(Self.newsState, statePayload("nas", count: 5))
     bridge.daemon("ERR local-channel news is a channel of this machine")
-    #expect(bridge.logs.texts(atLeast: .notice) == ["Not showing news from nas here: local-channel news is a channel of this machine."])
+    #expect(
+      bridge.logs.texts(atLeast: .notice) == [
+        "Not showing news from nas here: local-channel news is a channel of this machine."
+      ])
   }
 
   @Test func mirrorsAndStalenessAreToldToADaemonThatComesBack() {
@@ -55,7 +58,8 @@ import Testing
       (Self.newsState, statePayload("nas", count: 4, seq: 3)), ("badged/ana/host/nas/status", "online"),
     ])
     let ready = bridge.connectDaemon()
-    #expect(ready.requests.contains("MIRROR news owner=nas count=4 unseen=4 total=4 muted=0 dot=0 label=4 pulse=0 oseq=3"))
+    #expect(
+      ready.requests.contains("MIRROR news owner=nas count=4 unseen=4 total=4 muted=0 dot=0 label=4 pulse=0 oseq=3"))
     #expect(ready.requests.contains("STALE nas 0"))
   }
 
@@ -93,7 +97,8 @@ import Testing
     #expect(
       command
         == MeshMessage(
-          topic: "badged/ana/ch/news/cmd", payload: bytes(#"{"op":"clear","upto":9,"id":"desktop:ab:1"}"#), retain: false,
+          topic: "badged/ana/ch/news/cmd", payload: bytes(#"{"op":"clear","upto":9,"id":"desktop:ab:1"}"#),
+          retain: false,
           responseTopic: "badged/ana/host/desktop/reply", correlation: bytes("desktop:ab:1")))
     // A new write goes out at once.
     let pushed = bridge.daemon("FORWARD desktop:ab:2 INCR news 2 id=desktop:ab:2")
@@ -102,7 +107,8 @@ import Testing
     // The pending count reaches the daemon, at most once a second.
     #expect(bridge.advance(ms: 999).sent.isEmpty)
     #expect(bridge.advance(ms: 1).sent == ["BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=2"])
-    let answered = bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+    let answered = bridge.message(
+      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
     #expect(answered.requests == ["DELIVERED desktop:ab:1"])
     bridge.daemon("OK")
     #expect(bridge.core.pendingWrites == 1)
@@ -111,13 +117,16 @@ import Testing
 
   @Test func aRefusalIsLoggedAndDeliveredAFailureIsSentAgain() {
     let bridge = MeshHarness()
-    bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 INCR news id=desktop:ab:1", "FORWARD desktop:ab:2 SET news 5 id=desktop:ab:2"])
+    bridge.connectDaemon(forwards: [
+      "FORWARD desktop:ab:1 INCR news id=desktop:ab:1", "FORWARD desktop:ab:2 SET news 5 id=desktop:ab:2",
+    ])
     bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 4))])
     let refused = bridge.message(
       "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":false,"error":"full too many channels"}"#,
       correlation: "desktop:ab:1")
     #expect(refused.requests == ["DELIVERED desktop:ab:1"])
-    #expect(bridge.logs.texts(atLeast: .notice) == ["nas refused incr on news: full too many channels; its state stands."])
+    #expect(
+      bridge.logs.texts(atLeast: .notice) == ["nas refused incr on news: full too many channels; its state stands."])
     let failed = bridge.message(
       "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:2","ok":false,"error":"failed disk full"}"#,
       correlation: "desktop:ab:2")
@@ -130,8 +139,12 @@ import Testing
     let bridge = MeshHarness()
     bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 INCR news id=desktop:ab:1"])
     bridge.connectBroker()
-    #expect(bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:9","ok":true}"#, correlation: "desktop:ab:9").isEmpty)
-    #expect(bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:2").isEmpty)
+    #expect(
+      bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:9","ok":true}"#, correlation: "desktop:ab:9")
+        .isEmpty)
+    #expect(
+      bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:2")
+        .isEmpty)
     #expect(bridge.message("badged/ana/host/desktop/reply", #"{"ok":"yes"}"#, correlation: "desktop:ab:1").isEmpty)
     #expect(bridge.core.pendingWrites == 1)
   }
@@ -147,17 +160,25 @@ import Testing
       ("badged/ana/host/nas/status", "offline"),
     ])
     let back = bridge.message("badged/ana/host/nas/status", "online")
-    #expect(back.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":1,"id":"desktop:ab:1"}"#, #"{"op":"clear","upto":5,"id":"desktop:ab:3"}"#])
+    #expect(
+      back.payloads(on: "badged/ana/ch/news/cmd") == [
+        #"{"op":"incr","n":1,"id":"desktop:ab:1"}"#, #"{"op":"clear","upto":5,"id":"desktop:ab:3"}"#,
+      ])
     #expect(back.payloads(on: "badged/ana/ch/mail/cmd").isEmpty)
   }
 
   @Test func aReconnectionSendsEveryUnansweredWriteAgain() {
     let bridge = MeshHarness()
-    bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 PULSE news 2000", "FORWARD desktop:ab:2 MUTE news id=desktop:ab:2"])
+    bridge.connectDaemon(forwards: [
+      "FORWARD desktop:ab:1 PULSE news 2000", "FORWARD desktop:ab:2 MUTE news id=desktop:ab:2",
+    ])
     bridge.connectBroker()
     bridge.brokerDown()
     let again = bridge.connectBroker().published.filter { $0.topic == "badged/ana/ch/news/cmd" }
-    #expect(again.map { String(decoding: $0.payload, as: UTF8.self) } == [#"{"op":"pulse","ms":2000,"id":"desktop:ab:1"}"#, #"{"op":"mute","id":"desktop:ab:2"}"#])
+    #expect(
+      again.map { String(decoding: $0.payload, as: UTF8.self) } == [
+        #"{"op":"pulse","ms":2000,"id":"desktop:ab:1"}"#, #"{"op":"mute","id":"desktop:ab:2"}"#,
+      ])
     // A pulse that comes late is pointless: it expires with its window.
     #expect(again.map(\.expirySeconds) == [2, nil])
   }
@@ -165,6 +186,9 @@ import Testing
   @Test func anUnreadableForwardIsReportedAndStaysWithTheDaemon() {
     let bridge = Self.ready()
     #expect(bridge.daemon("FORWARD desktop:ab:1 CONFIGURE news style=dot").isEmpty)
-    #expect(bridge.logs.texts(atLeast: .warning) == ["Cannot deliver the forwarded write 'desktop:ab:1 CONFIGURE news style=dot': this badged-mqtt does not know it; it stays in badged's outbox."])
+    #expect(
+      bridge.logs.texts(atLeast: .warning) == [
+        "Cannot deliver the forwarded write 'desktop:ab:1 CONFIGURE news style=dot': this badged-mqtt does not know it; it stays in badged's outbox."
+      ])
   }
 }

@@ -54,7 +54,9 @@ import Testing
     bridge.connectDaemon()
     bridge.connectBroker()
     #expect(bridge.daemon(stateLine("EVENT", "news", count: 1, seq: 1)).published.isEmpty)
-    #expect(bridge.daemon(stateLine("EVENT", "ci-nightly", count: 1, seq: 2)).payloads(on: "badged/ana/ch/ci-nightly/state").count == 1)
+    #expect(
+      bridge.daemon(stateLine("EVENT", "ci-nightly", count: 1, seq: 2)).payloads(on: "badged/ana/ch/ci-nightly/state")
+        .count == 1)
   }
 
   @Test func aBurstIsCoalescedAndItsLastStateGoesOut() {
@@ -81,8 +83,13 @@ import Testing
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
     let actions = bridge.connectBroker(retained: [(Self.mailState, statePayload("laptop", count: 5, seq: 9))])
     #expect(actions.payloads(on: Self.mailState).isEmpty)
-    #expect(actions.requests.contains("MIRROR mail owner=laptop count=5 unseen=5 total=5 muted=0 dot=0 label=5 pulse=0 oseq=9"))
-    #expect(bridge.logs.texts(atLeast: .notice) == ["mail is shared by laptop, which claimed it first; it is mirrored here instead."])
+    #expect(
+      actions.requests.contains(
+        "MIRROR mail owner=laptop count=5 unseen=5 total=5 muted=0 dot=0 label=5 pulse=0 oseq=9"))
+    #expect(
+      bridge.logs.texts(atLeast: .notice) == [
+        "mail is shared by laptop, which claimed it first; it is mirrored here instead."
+      ])
     // Further changes here publish nothing and log nothing more.
     #expect(bridge.daemon(stateLine("EVENT", "mail", count: 4, seq: 43)).published.isEmpty)
     #expect(bridge.logs.texts(atLeast: .notice).count == 1)
@@ -101,7 +108,8 @@ import Testing
     let earlier = bridge.message(Self.mailState, statePayload("aaa", count: 9, seq: 5, claimed: ours))
     #expect(earlier.payloads(on: Self.mailState).isEmpty)
     #expect(earlier.requests == ["MIRROR mail owner=aaa count=9 unseen=9 total=9 muted=0 dot=0 label=9 pulse=0 oseq=5"])
-    #expect(bridge.logs.texts(atLeast: .notice).last == "mail was claimed earlier by aaa; giving way and mirroring it here.")
+    #expect(
+      bridge.logs.texts(atLeast: .notice).last == "mail was claimed earlier by aaa; giving way and mirroring it here.")
     #expect(bridge.daemon(stateLine("EVENT", "mail", count: 4, seq: 43)).published.isEmpty)
     #expect(bridge.message(Self.mailState, statePayload("desktop", count: 4, claimed: ours)).published.isEmpty)
     #expect(bridge.core.ownedChannels.isEmpty)
@@ -142,11 +150,21 @@ import Testing
       correlation: "laptop:9f3a:41")
     #expect(carried.requests == ["CLEAR mail upto=17 id=laptop:9f3a:41"])
     let answered = bridge.daemon(stateLine("STATE", "mail", count: 0, seq: 43), "OK")
-    #expect(answered.published == [MeshMessage(topic: reply, payload: bytes(#"{"id":"laptop:9f3a:41","ok":true}"#), retain: false, correlation: bytes("laptop:9f3a:41"))])
+    #expect(
+      answered.published == [
+        MeshMessage(
+          topic: reply, payload: bytes(#"{"id":"laptop:9f3a:41","ok":true}"#), retain: false,
+          correlation: bytes("laptop:9f3a:41"))
+      ])
 
-    bridge.message("badged/ana/ch/mail/cmd", #"{"op":"incr","n":2147483647,"id":"laptop:9f3a:42"}"#, responseTopic: reply, correlation: "laptop:9f3a:42")
+    bridge.message(
+      "badged/ana/ch/mail/cmd", #"{"op":"incr","n":2147483647,"id":"laptop:9f3a:42"}"#, responseTopic: reply,
+      correlation: "laptop:9f3a:42")
     let refused = bridge.daemon("ERR out-of-range the count would pass 2147483647")
-    #expect(refused.payloads(on: reply) == [#"{"id":"laptop:9f3a:42","ok":false,"error":"out-of-range the count would pass 2147483647"}"#])
+    #expect(
+      refused.payloads(on: reply) == [
+        #"{"id":"laptop:9f3a:42","ok":false,"error":"out-of-range the count would pass 2147483647"}"#
+      ])
   }
 
   @Test func commandsForChannelsOwnedElsewhereOrWithoutADaemonAreLeftAlone() {
@@ -182,7 +200,9 @@ import Testing
     bridge.startBroker()
     #expect(bridge.advance(ms: 9_999).published.isEmpty)
     #expect(bridge.advance(ms: 1).payloads(on: Self.mailState).count == 1)
-    #expect(bridge.logs.texts(atLeast: .warning).first?.hasPrefix("The sync marker on badged/ana/host/desktop/sync did not come back") == true)
+    #expect(
+      bridge.logs.texts(atLeast: .warning).first?.hasPrefix(
+        "The sync marker on badged/ana/host/desktop/sync did not come back") == true)
   }
 
   @Test func homeAssistantGetsASensorPerOwnedChannelAndAgainWhenItStarts() {
@@ -203,14 +223,20 @@ import Testing
     let bridge = MeshHarness()
     bridge.connectDaemon()
     bridge.connectBroker()
-    #expect(bridge.message("badged/ana/host/desktop/status", "offline").payloads(on: "badged/ana/host/desktop/status") == ["online"])
+    #expect(
+      bridge.message("badged/ana/host/desktop/status", "offline").payloads(on: "badged/ana/host/desktop/status") == [
+        "online"
+      ])
     #expect(bridge.message("badged/ana/host/desktop/status", "online").isEmpty)
   }
 
   @Test func aDaemonThatRefusesTheBridgeIsLeftAndTriedAgain() {
     let bridge = MeshHarness()
     bridge.startDaemon()
-    #expect(bridge.daemon("ERR bridge-taken another bridge is connected") == [.closeDaemon(reason: "badged refused the bridge: bridge-taken another bridge is connected")])
+    #expect(
+      bridge.daemon("ERR bridge-taken another bridge is connected") == [
+        .closeDaemon(reason: "badged refused the bridge: bridge-taken another bridge is connected")
+      ])
   }
 
   @Test func theStatusGoesToTheDaemonAndTheServiceManager() {
@@ -220,6 +246,8 @@ import Testing
     #expect(ready.last == .status("Not connected to mqtts://broker.lan:8883; sharing 0, mirroring 0, 0 writes waiting"))
     let connected = bridge.connectBroker()
     #expect(connected.sent.last == "BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=0")
-    #expect(bridge.brokerDown(error: "Connection refused").sent.last == "BRIDGE status connected=0 broker=mqtts://broker.lan:8883 pending=0 error=Connection refused")
+    #expect(
+      bridge.brokerDown(error: "Connection refused").sent.last
+        == "BRIDGE status connected=0 broker=mqtts://broker.lan:8883 pending=0 error=Connection refused")
   }
 }

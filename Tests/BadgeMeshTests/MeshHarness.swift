@@ -45,7 +45,9 @@ final class MeshHarness {
   /// Connects to the daemon and answers its greeting: the outbox (`forwards`), and the watch's
   /// snapshot (`snapshot`, after the do-not-disturb line).
   @discardableResult
-  func connectDaemon(forwards: [String] = [], snapshot: [String] = [], dnd: String = "STATE * dnd=0 left=0") -> [MeshAction] {
+  func connectDaemon(forwards: [String] = [], snapshot: [String] = [], dnd: String = "STATE * dnd=0 left=0")
+    -> [MeshAction]
+  {
     core.daemonConnected(at: time)
     var actions = collect()
     let watches = actions.contains { $0 == .send("WATCH mail ci*") || $0 == .send("WATCH") }
@@ -105,9 +107,12 @@ final class MeshHarness {
 
   /// A message from the broker.
   @discardableResult
-  func message(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: String? = nil) -> [MeshAction] {
+  func message(_ topic: String, _ payload: String, responseTopic: String? = nil, correlation: String? = nil)
+    -> [MeshAction]
+  {
     core.brokerMessage(
-      IncomingMessage(topic: topic, payload: bytes(payload), responseTopic: responseTopic, correlation: correlation.map(bytes)),
+      IncomingMessage(
+        topic: topic, payload: bytes(payload), responseTopic: responseTopic, correlation: correlation.map(bytes)),
       at: time)
     return collect()
   }
@@ -148,11 +153,15 @@ extension [MeshAction] {
 }
 
 /// A state line of the daemon's for a channel of this machine.
-func stateLine(_ kind: String = "EVENT", _ channel: String, count: Int, unseen: Int? = nil, total: Int? = nil, seq: Int) -> String {
+func stateLine(_ kind: String = "EVENT", _ channel: String, count: Int, unseen: Int? = nil, total: Int? = nil, seq: Int)
+  -> String
+{
   "\(kind) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) badge=count dnd=off unseen=\(unseen ?? count) total=\(total ?? count)"
 }
 
 /// An owner's retained state.
-func statePayload(_ owner: String, count: Int, total: Int? = nil, seq: Int = 1, claimed: Int64 = 1_764_000_000_000) -> String {
+func statePayload(_ owner: String, count: Int, total: Int? = nil, seq: Int = 1, claimed: Int64 = 1_764_000_000_000)
+  -> String
+{
   #"{"count":\#(count),"label":"\#(count == 0 ? "" : String(count))","dot":false,"muted":false,"unseen":\#(count),"total":\#(total ?? count),"seq":\#(seq),"owner":"\#(owner)","pulse":0,"claimed":\#(claimed)}"#
 }

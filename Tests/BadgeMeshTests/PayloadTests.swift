@@ -35,25 +35,62 @@ import Testing
   }
 
   @Test func aStateWithMembersOfALaterVersionIsRead() throws {
-    let text = #"{"count":1,"label":"•","dot":true,"muted":true,"unseen":0,"seq":1,"owner":"nas","claimed":5,"colour":"red"}"#
+    let text =
+      #"{"count":1,"label":"•","dot":true,"muted":true,"unseen":0,"seq":1,"owner":"nas","claimed":5,"colour":"red"}"#
     let state = try ChannelState(payload: bytes(text))
-    #expect(state == ChannelState(count: 1, label: "•", dot: true, muted: true, unseen: 0, total: nil, seq: 1, owner: "nas", claimed: 5))
+    #expect(
+      state
+        == ChannelState(
+          count: 1, label: "•", dot: true, muted: true, unseen: 0, total: nil, seq: 1, owner: "nas", claimed: 5))
   }
 
   @Test(arguments: [
     (#"[1]"#, "not a JSON object"),
-    (#"{"count":-1,"label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'count' is not a whole number from 0 to 2147483647"),
-    (#"{"count":2147483648,"label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'count' is not a whole number from 0 to 2147483647"),
-    (#"{"count":"3","label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'count' is not a whole number from 0 to 2147483647"),
-    (#"{"count":1,"label":"","dot":false,"muted":false,"unseen":2,"seq":1,"owner":"a","claimed":1}"#, "'unseen' is above 'count'"),
-    (#"{"count":1,"label":"1 2","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'label' holds a blank or a control character"),
-    (#"{"count":1,"label":"123456789012345678901234567890123","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'label' is not a string of at most 32 bytes"),
-    (#"{"count":1,"label":"1","dot":0,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#, "'dot' is not true or false"),
-    (#"{"count":5,"label":"5","dot":false,"muted":false,"unseen":0,"total":4,"seq":1,"owner":"a","claimed":1}"#, "'total' is below 'count'"),
-    (#"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a b","claimed":1}"#, "'owner' is not a host name"),
+    (
+      #"{"count":-1,"label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'count' is not a whole number from 0 to 2147483647"
+    ),
+    (
+      #"{"count":2147483648,"label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'count' is not a whole number from 0 to 2147483647"
+    ),
+    (
+      #"{"count":"3","label":"","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'count' is not a whole number from 0 to 2147483647"
+    ),
+    (
+      #"{"count":1,"label":"","dot":false,"muted":false,"unseen":2,"seq":1,"owner":"a","claimed":1}"#,
+      "'unseen' is above 'count'"
+    ),
+    (
+      #"{"count":1,"label":"1 2","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'label' holds a blank or a control character"
+    ),
+    (
+      #"{"count":1,"label":"123456789012345678901234567890123","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'label' is not a string of at most 32 bytes"
+    ),
+    (
+      #"{"count":1,"label":"1","dot":0,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1}"#,
+      "'dot' is not true or false"
+    ),
+    (
+      #"{"count":5,"label":"5","dot":false,"muted":false,"unseen":0,"total":4,"seq":1,"owner":"a","claimed":1}"#,
+      "'total' is below 'count'"
+    ),
+    (
+      #"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a b","claimed":1}"#,
+      "'owner' is not a host name"
+    ),
     (#"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"claimed":1}"#, "'owner' is missing"),
-    (#"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":0}"#, "'claimed' is not a whole number from 1 to 9223372036854775807"),
-    (#"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1,"pulse":3600001}"#, "'pulse' is not a whole number from 0 to 3600000"),
+    (
+      #"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":0}"#,
+      "'claimed' is not a whole number from 1 to 9223372036854775807"
+    ),
+    (
+      #"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a","claimed":1,"pulse":3600001}"#,
+      "'pulse' is not a whole number from 0 to 3600000"
+    ),
   ])
   func aStateOutOfItsRangesIsRefused(text: String, reason: String) {
     #expect(Self.stateRefusal(text) == reason)
@@ -130,7 +167,9 @@ import Testing
     #expect(try DNDRequest(payload: bytes(#"{"on":true,"until":99}"#)) == .on(until: 99))
     #expect(try DNDRequest(payload: bytes(#"{"on":false}"#)) == .off)
     #expect(throws: PayloadError.self) { try DNDRequest(payload: bytes("on")) }
-    #expect(throws: PayloadError("'until' with 'on' false")) { try DNDRequest(payload: bytes(#"{"on":false,"until":9}"#)) }
+    #expect(throws: PayloadError("'until' with 'on' false")) {
+      try DNDRequest(payload: bytes(#"{"on":false,"until":9}"#))
+    }
   }
 
   @Test func textIsCutAtWholeCharacters() {

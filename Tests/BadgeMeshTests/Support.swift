@@ -24,7 +24,8 @@ func meshConfig(
   host: String = "desktop", share: String = "mail ci*", mirror: String = "*", dnd: MeshConfig.DNDSharing = .local,
   homeAssistant: Bool = false
 ) -> MeshConfig {
-  var config = MeshConfig(broker: BrokerAddress(tls: true, host: "broker.lan", port: 8883), host: host, prefix: "badged/ana")
+  var config = MeshConfig(
+    broker: BrokerAddress(tls: true, host: "broker.lan", port: 8883), host: host, prefix: "badged/ana")
   config.share = share.split(separator: " ").map { ChannelPattern($0)! }
   config.mirror = mirror.split(separator: " ").map { ChannelPattern($0)! }
   config.dnd = dnd
@@ -39,7 +40,8 @@ extension ChannelState {
     owner: String, pulseMs: Int = 0, claimed: Int64
   ) {
     self.init(
-      ChannelFigures(count: count, label: label, dot: dot, muted: muted, unseen: unseen, total: total, seq: seq, pulseMs: pulseMs),
+      ChannelFigures(
+        count: count, label: label, dot: dot, muted: muted, unseen: unseen, total: total, seq: seq, pulseMs: pulseMs),
       owner: owner, claimed: claimed)
   }
 }
@@ -52,7 +54,8 @@ extension DaemonLink.LocalState {
   ) {
     self.init(
       name: name,
-      figures: ChannelFigures(count: count, label: label, dot: dot, muted: muted, unseen: unseen, total: total, seq: seq, pulseMs: pulseMs),
+      figures: ChannelFigures(
+        count: count, label: label, dot: dot, muted: muted, unseen: unseen, total: total, seq: seq, pulseMs: pulseMs),
       owner: owner)
   }
 }

@@ -128,6 +128,7 @@ import Testing
       IniFile.read(path: example), file: example, defaults: .init(hostName: "desktop", userName: "ana"))
     #expect(config.broker == BrokerAddress(tls: true, host: "broker.lan", port: 8883))
     #expect(config.share == [ChannelPattern("mail")!, ChannelPattern("ci*")!] && config.mirror == [.all])
-    #expect(config.prefix == "badged/ana" && config.dnd == .local && !config.homeAssistant && config.keepaliveSeconds == 30)
+    #expect(
+      config.prefix == "badged/ana" && config.dnd == .local && !config.homeAssistant && config.keepaliveSeconds == 30)
   }
 }

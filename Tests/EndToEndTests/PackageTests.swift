@@ -10,7 +10,8 @@ import Testing
   static let release = Repository.path(".build/release")
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
-    for name in ["badged", "badgectl", "badged-mqtt"] where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
+    for name in ["badged", "badgectl", "badged-mqtt"]
+    where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
       throw TestFailure("\(Self.release)/\(name) is missing: run 'make release' before 'swift test' (make test does)")
     }
     let folder = try TemporaryFolder()
@@ -89,8 +90,10 @@ import Testing
     let runtime = folder(daemon, "run")
     let verify = try run(
       "/usr/bin/systemd-analyze",
-      ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
-       "/usr/lib/systemd/user/badged-mqtt.service"],
+      [
+        "--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
+        "/usr/lib/systemd/user/badged-mqtt.service",
+      ],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")

@@ -51,7 +51,8 @@ import Testing
   @Test func verifyReportsAMistakeOnStandardError() throws {
     // The check above can fail: a misspelt key is reported (with exit status 0).
     let (service, socket, bridge) = try units()
-    let result = try verify(service: service.replacingOccurrences(of: "WatchdogSec=", with: "WatchDogSec="), socket: socket)
+    let result = try verify(
+      service: service.replacingOccurrences(of: "WatchdogSec=", with: "WatchDogSec="), socket: socket)
     #expect(result.stderr.contains("Unknown key 'WatchDogSec'"), "\(result.stderr)")
     let bridgeResult = try verify(
       service: service, socket: socket, bridge: bridge.replacingOccurrences(of: "PartOf=", with: "PartsOf="))
@@ -92,9 +93,11 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("Documentation=man:badged-mqtt(1)") })
     // Every hardening line of badged.service is there too: the bridge adds the network only.
     let daemon = try String(contentsOfFile: Repository.path("systemd/badged.service"), encoding: .utf8)
-    let hardening = ["NoNewPrivileges", "SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures",
+    let hardening = [
+      "NoNewPrivileges", "SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures",
       "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute",
-      "KeyringMode", "AmbientCapabilities", "UMask"]
+      "KeyringMode", "AmbientCapabilities", "UMask",
+    ]
     for line in daemon.split(separator: "\n") where hardening.contains(where: { line.hasPrefix($0 + "=") }) {
       #expect(lines.contains(String(line)), "badged-mqtt.service lacks \(line)")
     }

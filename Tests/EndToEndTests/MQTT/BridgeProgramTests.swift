@@ -7,7 +7,9 @@ import Testing
 @Suite struct BridgeProgramTests {
   /// `[mqtt]` for `desktop` against `broker`, its password in a private file; `extra` lines
   /// after the others.
-  static func config(_ broker: Broker, password: String = "desktop-secret", caFile: String? = nil, extra: String = "") throws -> String {
+  static func config(_ broker: Broker, password: String = "desktop-secret", caFile: String? = nil, extra: String = "")
+    throws -> String
+  {
     let passwordFile = try broker.folder.write("desktop-password", password + "\n")
     chmod(passwordFile, 0o600)
     return try broker.folder.write(
@@ -32,7 +34,10 @@ import Testing
   static func start(_ broker: Broker, config: String) throws -> (Child, String) {
     let log = broker.folder.file("bridge-\(UUID().uuidString.prefix(6)).log")
     let child = try Child(
-      [Binaries.badgedMQTT.path, "--config", config, "--socket", broker.folder.file("no-daemon.sock"), "--log-level", "debug"],
+      [
+        Binaries.badgedMQTT.path, "--config", config, "--socket", broker.folder.file("no-daemon.sock"), "--log-level",
+        "debug",
+      ],
       environment: Child.environment(), stderr: .file(log))
     return (child, log)
   }
@@ -58,13 +63,19 @@ import Testing
     let folder = try TemporaryFolder()
     let missing = try run(Binaries.badgedMQTT.path, ["--config", folder.file("none.conf")])
     #expect(missing.status == 78)
-    #expect(missing.stderr == "<3>Failed to load configuration: \(folder.file("none.conf")): Failed to open: No such file or directory\n")
+    #expect(
+      missing.stderr
+        == "<3>Failed to load configuration: \(folder.file("none.conf")): Failed to open: No such file or directory\n")
     let noSection = try folder.write("daemon-only.conf", "[daemon]\npulse_ms = 100\n")
     let refused = try run(Binaries.badgedMQTT.path, ["--config", noSection])
     #expect(refused.status == 78)
-    #expect(refused.stderr.contains("\(noSection): No [mqtt] section; badged-mqtt needs at least 'broker = mqtts://host:8883' in it"))
+    #expect(
+      refused.stderr.contains(
+        "\(noSection): No [mqtt] section; badged-mqtt needs at least 'broker = mqtts://host:8883' in it"))
     let plain = try folder.write("plain.conf", "[mqtt]\nbroker = mqtt://broker.lan\n")
-    #expect(try run(Binaries.badgedMQTT.path, ["--config", plain]).stderr.contains("\(plain):2: Invalid value 'mqtt://broker.lan' for broker: plain mqtt://"))
+    #expect(
+      try run(Binaries.badgedMQTT.path, ["--config", plain]).stderr.contains(
+        "\(plain):2: Invalid value 'mqtt://broker.lan' for broker: plain mqtt://"))
   }
 
   @Test func aPasswordFileOthersCanReadIsRefusedAtStart() throws {
@@ -83,7 +94,9 @@ import Testing
     let missingCA = try Self.config(broker, caFile: broker.folder.file("no-ca.pem"))
     let noCA = try run(Binaries.badgedMQTT.path, ["--config", missingCA])
     #expect(noCA.status == 78)
-    #expect(noCA.stderr.contains("\(missingCA):10: Failed to read ca_file '\(broker.folder.file("no-ca.pem"))': No such file or directory"))
+    #expect(
+      noCA.stderr.contains(
+        "\(missingCA):10: Failed to read ca_file '\(broker.folder.file("no-ca.pem"))': No such file or directory"))
   }
 
   @Test func aWrongPasswordIsReportedOnceHoweverOftenItIsTried() throws {

@@ -25,7 +25,8 @@ final class LinkDriver {
     var options = MosquittoOptions(
       clientID: "link-test-\(user)-\(UUID().uuidString.prefix(6))", host: "localhost", port: broker.port,
       keepaliveSeconds: 30, tls: .init(caFile: broker.caFile, certFile: nil, keyFile: nil), username: user,
-      password: Broker.passwords[user], will: MeshMessage(topic: "badged/ana/host/\(user)/status", payload: Array("offline".utf8), retain: true),
+      password: Broker.passwords[user],
+      will: MeshMessage(topic: "badged/ana/host/\(user)/status", payload: Array("offline".utf8), retain: true),
       sessionExpirySeconds: 600, maximumPacketSize: UInt32(MeshLimits.maxPacketBytes))
     change(&options)
     return options

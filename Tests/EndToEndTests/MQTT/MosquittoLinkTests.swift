@@ -37,7 +37,8 @@ import Testing
     owner.subscribe(["badged/ana/ch/+/cmd"])
     #expect(driver.sync(owner, through: "desktop", topic: "badged/ana/ch/sync/cmd"))
     let command = MeshMessage(
-      topic: "badged/ana/ch/mail/cmd", payload: Array(#"{"op":"clear","upto":17,"id":"laptop:1:1"}"#.utf8), retain: false,
+      topic: "badged/ana/ch/mail/cmd", payload: Array(#"{"op":"clear","upto":17,"id":"laptop:1:1"}"#.utf8),
+      retain: false,
       responseTopic: "badged/ana/host/laptop/reply", correlation: Array("laptop:1:1".utf8), expirySeconds: 60)
     #expect(mirror.publish(command))
     #expect(driver.run { driver.messages["desktop"]?.count == 2 })
@@ -53,7 +54,9 @@ import Testing
     let driver = try LinkDriver(broker: broker)
     let desktop = try driver.session("desktop", driver.options("desktop"))
     #expect(driver.connect(desktop) == "desktop connected")
-    #expect(desktop.publish(MeshMessage(topic: "badged/ana/host/desktop/status", payload: Array("online".utf8), retain: true)))
+    #expect(
+      desktop.publish(MeshMessage(topic: "badged/ana/host/desktop/status", payload: Array("online".utf8), retain: true))
+    )
     let watcher = try broker.subscriber(["badged/ana/host/+/status"], as: "phone")
     #expect(watcher.wait { $0 == "badged/ana/host/desktop/status|1|online" }, "\(watcher.lines)")
     desktop.disconnect()
@@ -87,7 +90,9 @@ import Testing
     let driver = try LinkDriver(broker: broker)
     let session = try driver.session("desktop", driver.options("desktop") { $0.host = "127.0.0.1" })
     let outcome = driver.connect(session) ?? ""
-    #expect(outcome.hasPrefix("desktop failed: certificate(") && outcome.contains("host name verification failed"), "\(outcome)")
+    #expect(
+      outcome.hasPrefix("desktop failed: certificate(") && outcome.contains("host name verification failed"),
+      "\(outcome)")
   }
 
   @Test func aPayloadOverTheMaximumPacketSizeNeverArrives() throws {
@@ -120,7 +125,9 @@ import Testing
     broker.freeze()
     defer { broker.thaw() }
     // A ping after 5 s without traffic, unanswered for another 5 s.
-    #expect(driver.run(timeout: 15) { driver.events.last == "desktop lost: lost(\"no answer within the keepalive\")" }, "\(driver.events)")
+    #expect(
+      driver.run(timeout: 15) { driver.events.last == "desktop lost: lost(\"no answer within the keepalive\")" },
+      "\(driver.events)")
     #expect(!session.isConnected)
   }
 
@@ -142,6 +149,7 @@ import Testing
     let session = try driver.session("desktop", driver.options("desktop"))
     #expect(driver.connect(session) == "desktop failed: unreachable(\"Connection refused\")")
     let nameless = try driver.session("nameless", driver.options("desktop") { $0.host = "no-such-host.invalid" })
-    #expect(driver.connect(nameless)?.hasPrefix("nameless failed: unreachable(\"cannot resolve the host name: ") == true)
+    #expect(
+      driver.connect(nameless)?.hasPrefix("nameless failed: unreachable(\"cannot resolve the host name: ") == true)
   }
 }

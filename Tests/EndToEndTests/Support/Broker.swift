@@ -113,18 +113,29 @@ final class Broker {
     let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     for (name, subject) in [("ca", "/CN=badged test CA"), ("other-ca", "/CN=another CA")] {
       try Broker.check(
-        run("openssl", ["req", "-x509"] + curve + ["-days", "2", "-subj", subject, "-keyout", folder.file("\(name).key"), "-out", folder.file("\(name).pem")]),
+        run(
+          "openssl",
+          ["req", "-x509"] + curve + [
+            "-days", "2", "-subj", subject, "-keyout", folder.file("\(name).key"), "-out", folder.file("\(name).pem"),
+          ]),
         "openssl req")
     }
     try Broker.check(
-      run("openssl", ["req"] + curve + ["-subj", "/CN=localhost", "-keyout", folder.file("broker.key"), "-out", folder.file("broker.csr")]),
+      run(
+        "openssl",
+        ["req"] + curve + [
+          "-subj", "/CN=localhost", "-keyout", folder.file("broker.key"), "-out", folder.file("broker.csr"),
+        ]),
       "openssl req")
     let extensions = try folder.write("ext", "subjectAltName=DNS:localhost\n")
     try Broker.check(
       run(
         "openssl",
-        ["x509", "-req", "-in", folder.file("broker.csr"), "-CA", caFile, "-CAkey", folder.file("ca.key"), "-CAcreateserial",
-         "-days", "2", "-extfile", extensions, "-out", folder.file("broker.pem")]),
+        [
+          "x509", "-req", "-in", folder.file("broker.csr"), "-CA", caFile, "-CAkey", folder.file("ca.key"),
+          "-CAcreateserial",
+          "-days", "2", "-extfile", extensions, "-out", folder.file("broker.pem"),
+        ]),
       "openssl x509")
   }
 
@@ -142,7 +153,9 @@ final class Broker {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
     }
     guard bound else { throw TestFailure("bind failed: errno \(errno)") }
     return Int(UInt16(bigEndian: address.sin_port))
@@ -158,7 +171,9 @@ final class Broker {
     address.sin_port = in_port_t(UInt16(port).bigEndian)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
     }
   }
 
@@ -166,7 +181,9 @@ final class Broker {
   func publish(_ topic: String, _ payload: String, as user: String = "desktop", retain: Bool = false) throws {
     let file = try folder.write("payload-\(UUID().uuidString.prefix(6))", payload)
     defer { try? FileManager.default.removeItem(atPath: file) }
-    var arguments = ["--cafile", caFile, "-h", "localhost", "-p", String(port), "-u", user, "-P", Broker.passwords[user]!]
+    var arguments = [
+      "--cafile", caFile, "-h", "localhost", "-p", String(port), "-u", user, "-P", Broker.passwords[user]!,
+    ]
     arguments += ["-V", "mqttv5", "-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : [])
     try Broker.check(run("mosquitto_pub", arguments), "mosquitto_pub")
   }

@@ -29,7 +29,8 @@ public func fuzzMQTT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     correlation: Array(payload.prefix(16)))
   core.brokerMessage(message, at: FuzzBridge.time)
   let answered = core.takeActions()
-  precondition(payload.count <= MeshLimits.maxPayloadBytes || answered.isEmpty, "a payload over the limit did something")
+  precondition(
+    payload.count <= MeshLimits.maxPayloadBytes || answered.isEmpty, "a payload over the limit did something")
   core.tick(at: FuzzBridge.later)
   for action in answered + core.takeActions() {
     if case .send(let line) = action {
@@ -74,7 +75,8 @@ private enum FuzzBridge {
   }
 
   static func ready() -> MeshCore {
-    var config = MeshConfig(broker: BrokerAddress(tls: true, host: "b", port: 8883), host: "desktop", prefix: "badged/ana")
+    var config = MeshConfig(
+      broker: BrokerAddress(tls: true, host: "b", port: 8883), host: "desktop", prefix: "badged/ana")
     config.share = [ChannelPattern("mail")!]
     config.dnd = .shared
     config.homeAssistant = true
@@ -94,7 +96,9 @@ private enum FuzzBridge {
     core.brokerMessage(
       IncomingMessage(
         topic: "badged/ana/ch/news/state",
-        payload: Array(#"{"count":3,"label":"3","dot":false,"muted":false,"unseen":3,"total":3,"seq":1,"owner":"nas","pulse":0,"claimed":7}"#.utf8)),
+        payload: Array(
+          #"{"count":3,"label":"3","dot":false,"muted":false,"unseen":3,"total":3,"seq":1,"owner":"nas","pulse":0,"claimed":7}"#
+            .utf8)),
       at: time)
     core.brokerMessage(IncomingMessage(topic: "badged/ana/host/desktop/sync", payload: marker.last ?? []), at: time)
     _ = core.takeActions()
