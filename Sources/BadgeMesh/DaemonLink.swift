@@ -175,7 +175,7 @@ public enum DaemonLink {
   /// `FORWARD <id> <request line>`.
   private static func forward(_ rest: Substring) -> Line {
     let words = rest.split(separator: " ", omittingEmptySubsequences: true)
-    guard words.count >= 3, RequestID.isValid(words[0]), let name = ChannelName(words[2]) else {
+    guard words.count >= 3, RequestID.isValidToken(String(words[0])), let name = ChannelName(words[2]) else {
       return .unreadableForward(String(rest))
     }
     let id = String(words[0])

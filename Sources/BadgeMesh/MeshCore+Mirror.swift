@@ -161,7 +161,8 @@ extension MeshCore {
       logger.debug("Dropped an answer: \(error).")
       return
     }
-    guard let id = message.correlation.map({ String(decoding: $0, as: UTF8.self) }) ?? answer.id, RequestID.isValid(id),
+    guard let id = message.correlation.map({ String(decoding: $0, as: UTF8.self) }) ?? answer.id,
+      RequestID.isValidToken(id),
       answer.id == nil || answer.id == id
     else {
       logger.debug("Dropped an answer whose correlation data is no request id, or not its own.")

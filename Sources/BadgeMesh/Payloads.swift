@@ -7,8 +7,8 @@ public enum MeshLimits {
   public static let maxPacketBytes = 8192
   /// The largest payload decoded; checked again on every message, whatever the broker did.
   public static let maxPayloadBytes = 4096
-  /// The longest request id, answer error or label kept from a message.
-  public static let maxIDBytes = 64
+  /// The longest request id (the daemon's rule), answer error or label kept from a message.
+  public static let maxIDBytes = RequestID.maxTokenLength
   public static let maxErrorBytes = 512
   public static let maxLabelBytes = 32
   /// The channels whose owners the bridge keeps track of, and the hosts: what the broker's
@@ -22,15 +22,6 @@ public enum MeshLimits {
 public struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
   public let description: String
   public init(_ description: String) { self.description = description }
-}
-
-/// A request id (`id=` on the daemon's lines, `"id"` in commands and answers): 1 to 64
-/// characters from `A-Z a-z 0-9 . _ - :`, such as `laptop:9f3a:41`.
-public enum RequestID {
-  public static func isValid(_ text: some StringProtocol) -> Bool {
-    (1...MeshLimits.maxIDBytes).contains(text.utf8.count)
-      && text.utf8.allSatisfy { ChannelName.isNameByte($0) }
-  }
 }
 
 /// Reading the members of a decoded object with the types and ranges they must have.
@@ -103,7 +94,7 @@ struct PayloadReader {
 
   func requestID() throws(PayloadError) -> String? {
     guard let id = try string("id", maxBytes: MeshLimits.maxIDBytes) else { return nil }
-    guard RequestID.isValid(id) else { throw PayloadError("'id' is not a request id") }
+    guard RequestID.isValidToken(id) else { throw PayloadError("'id' is not a request id") }
     return id
   }
 }
