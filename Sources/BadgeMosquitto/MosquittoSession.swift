@@ -39,7 +39,7 @@ public final class MosquittoSession {
 
   private let loop: EventLoop
   private let client: MosquittoClient
-  private var watch: IOSource?
+  private var watch: SocketWatch?
   private var misc: TimerSource?
   private let wakeUp: CInt
   private let wakeUpWriter: CInt
@@ -121,9 +121,8 @@ public final class MosquittoSession {
       return
     }
     phase = .handshaking
-    let socket = mosquitto_socket(client.handle)
     do throws(SystemError) {
-      watch = try loop.addIO(fd: FileDescriptor(rawValue: socket), events: .readable) { [unowned self] events in
+      watch = try SocketWatch(loop: loop, socket: mosquitto_socket(client.handle)) { [unowned self] events in
         ready(events)
       }
     } catch {
@@ -204,7 +203,7 @@ public final class MosquittoSession {
       }
     }
     guard let watch, mosquitto_socket(client.handle) >= 0 else { return }
-    watch.setEvents(mosquitto_want_write(client.handle) ? [.readable, .writable] : .readable)
+    watch.source.setEvents(mosquitto_want_write(client.handle) ? [.readable, .writable] : .readable)
   }
 
   /// The connection is gone: stop watching, and report the attempt failed or the link lost.
@@ -247,6 +246,38 @@ public final class MosquittoSession {
     watch = nil
     misc?.disarm()
     phase = .idle
+  }
+}
+
+/// The broker's socket as the loop watches it: through a duplicate of libmosquitto's
+/// descriptor, which the watch owns.
+///
+/// libmosquitto closes its descriptor inside the call that finds the connection gone, before
+/// the watch can be cancelled. Were that descriptor watched, a copy of the socket left open
+/// elsewhere (a child that inherited it) would keep its epoll entry alive after the cancel
+/// could no longer name it, and the loop would be handed events for a freed source. The
+/// duplicate stays open until the watch is cancelled, so the cancel always removes the entry;
+/// both copies are close-on-exec.
+private final class SocketWatch {
+  let source: IOSource
+  private let fd: CInt
+
+  init(loop: EventLoop, socket: CInt, _ handler: @escaping (IOEvents) -> Void) throws(SystemError) {
+    _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+    let fd = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+    guard fd >= 0 else { throw SystemError("duplicate the broker's socket", Errno.current) }
+    do throws(SystemError) {
+      source = try loop.addIO(fd: FileDescriptor(rawValue: fd), events: .readable, handler)
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
+    self.fd = fd
+  }
+
+  func cancel() {
+    source.cancel()
+    Glibc.close(fd)
   }
 }
 
