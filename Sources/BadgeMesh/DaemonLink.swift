@@ -154,12 +154,10 @@ public enum DaemonLink {
     case .state(let snapshot), .event(let snapshot):
       guard let name = ChannelName(snapshot.channel) else { return .other(line) }
       let fields = extraFields(line)
-      guard fields["total"].map({ Int64($0) != nil && Int64($0)! >= 0 }) ?? true,
-        fields["owner"].map(MeshConfig.isHostName) ?? true
-      else { return .other(line) }
+      guard fields["owner"].map(MeshConfig.isHostName) ?? true else { return .other(line) }
       let figures = ChannelFigures(
         count: snapshot.count, label: snapshot.label, dot: snapshot.dot, muted: snapshot.muted, unseen: snapshot.unseen,
-        total: fields["total"].flatMap { Int64($0) }, seq: snapshot.seq, pulseMs: snapshot.pulseMs)
+        total: snapshot.total.map(Int64.init), seq: snapshot.seq, pulseMs: snapshot.pulseMs)
       let state = LocalState(name: name, figures: figures, owner: fields["owner"].map(String.init))
       return .state(state, pushed: line.hasPrefix("EVENT "))
     case .dnd(let dnd, let pushed):
@@ -210,13 +208,13 @@ public enum DaemonLink {
     return .forward(id: id, channel: name, command: ChannelCommand(op, id: id))
   }
 
-  /// The `key=value` words of a line beyond those `ReplyLine` reads.
+  /// The `key=value` words of a line beyond those `ReplyLine` reads (`total` it reads).
   private static func extraFields(_ line: String) -> [Substring: Substring] {
     var fields: [Substring: Substring] = [:]
     for word in line.split(separator: " ").dropFirst(2) {
       guard let eq = word.firstIndex(of: "=") else { continue }
       let key = word[..<eq]
-      if key == "total" || key == "owner" || key == "from" || key == "at" {
+      if key == "owner" || key == "from" || key == "at" {
         fields[key] = word[word.index(after: eq)...]
       }
     }
