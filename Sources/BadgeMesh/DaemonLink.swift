@@ -66,12 +66,16 @@ public enum DaemonLink {
 
   /// Applies another machine's do-not-disturb change, which the daemon does not hand back as
   /// one of its own (its `*` line then says `from=<host>`), and refuses when it already
-  /// applied a newer one.
-  public static func remoteDND(_ state: DNDState) -> String {
-    if state.on {
-      return "DND on" + (state.until > 0 ? " until=\(state.until)" : "") + " from=\(state.host) at=\(state.at)"
-    }
-    return "DND off from=\(state.host) at=\(state.at)"
+  /// applied a newer one. The daemon takes a timed end as a duration: what is left of it at
+  /// `nowMs` (this machine's wall clock, which the daemon shares), at most 30 days; an end
+  /// already past is sent as off, which it is by now on the machine that made it.
+  public static func remoteDND(_ state: DNDState, nowMs: Int64) -> String {
+    let stamp = " from=\(state.host) at=\(state.at)"
+    guard state.on else { return "DND off" + stamp }
+    guard state.until > 0 else { return "DND on" + stamp }
+    let left = state.until - nowMs
+    guard left > 0 else { return "DND off" + stamp }
+    return "DND on \(min(left, maxDNDMs))ms" + stamp
   }
 
   /// A change asked for on `<prefix>/dnd/set`, made here like a local one (and so published).

@@ -64,7 +64,7 @@ extension MeshCore {
 
   func applyRemoteDND(_ state: DNDState, at time: MeshTime) {
     appliedDND = (state, time.monotonic)
-    send(DaemonLink.remoteDND(state), .other("do-not-disturb from \(state.host)"))
+    send(DaemonLink.remoteDND(state, nowMs: time.wallMs), .other("do-not-disturb from \(state.host)"))
   }
 
   /// `ON`, `OFF` or a timed one, from Home Assistant's switch or anything else: made here as a

@@ -28,7 +28,7 @@ import Testing
     let bridge = Self.ready()
     let applied = bridge.message(
       Self.dndState, #"{"on":true,"until":1764621000000,"at":1764620000100,"host":"laptop"}"#)
-    #expect(applied.requests == ["DND on until=1764621000000 from=laptop at=1764620000100"])
+    #expect(applied.requests == ["DND on 1000000ms from=laptop at=1764620000100"])
     bridge.daemon("STATE * dnd=1 left=1000000 from=laptop", "OK")
     #expect(bridge.daemon("EVENT * dnd=1 left=1000000 from=laptop at=1764620000100").isEmpty)
     // An older one is not applied.
