@@ -97,25 +97,25 @@ import Testing
     #expect(
       DaemonLink.parse("STATE * dnd=0 left=0 at=5")
         == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
-    // A timed end goes as what is left of it, at most 30 days; one already past as off.
-    #expect(
-      DaemonLink.remoteDND(DNDState(on: true, until: 900, at: 800, host: "laptop"), nowMs: 850)
-        == "DND on 50ms from=laptop at=800")
-    #expect(
-      DaemonLink.remoteDND(DNDState(on: true, until: 900, at: 800, host: "laptop"), nowMs: 900)
-        == "DND off from=laptop at=800")
-    #expect(
-      DaemonLink.remoteDND(DNDState(on: true, until: 40 * 86_400_000, at: 800, host: "laptop"), nowMs: 1000)
-        == "DND on 2592000000ms from=laptop at=800")
-    #expect(
-      DaemonLink.remoteDND(DNDState(on: true, until: 0, at: 800, host: "laptop"), nowMs: 850)
-        == "DND on from=laptop at=800")
-    #expect(
-      DaemonLink.remoteDND(DNDState(on: false, until: 0, at: 801, host: "nas"), nowMs: 850)
-        == "DND off from=nas at=801")
     #expect(DaemonLink.localDND(on: true, forMs: 90_000) == "DND on 90000ms")
     #expect(DaemonLink.localDND(on: true, forMs: nil) == "DND on")
     #expect(DaemonLink.localDND(on: false, forMs: nil) == "DND off")
+  }
+
+  /// Another machine's change: a timed end goes as what is left of it at the given wall-clock
+  /// time, at most 30 days; one already past as off.
+  @Test(
+    arguments: [
+      (true, 900, 800, "laptop", 850, "DND on 50ms from=laptop at=800"),
+      (true, 900, 800, "laptop", 900, "DND off from=laptop at=800"),
+      (true, 40 * 86_400_000, 800, "laptop", 1000, "DND on 2592000000ms from=laptop at=800"),
+      (true, 0, 800, "laptop", 850, "DND on from=laptop at=800"),
+      (false, 0, 801, "nas", 850, "DND off from=nas at=801"),
+    ] as [(Bool, Int64, Int64, String, Int64, String)])
+  func aRemoteDoNotDisturbIsAppliedWithWhatIsLeftOfIt(
+    _ on: Bool, _ until: Int64, _ at: Int64, _ host: String, _ nowMs: Int64, _ line: String
+  ) {
+    #expect(DaemonLink.remoteDND(DNDState(on: on, until: until, at: at, host: host), nowMs: nowMs) == line)
   }
 
   @Test func repliesAndOtherLines() {
