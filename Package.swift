@@ -22,6 +22,7 @@ let package = Package(
   products: [
     .executable(name: "badged", targets: ["badged"]),
     .executable(name: "badgectl", targets: ["badgectl"]),
+    .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -29,6 +30,9 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libmosquitto, the MQTT 5 client of badged-mqtt (Debian's, with OpenSSL).
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
     // Glibc calls Swift's Glibc module leaves out (accept4, malloc_trim), as inline C functions.
     .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
@@ -49,6 +53,11 @@ let package = Package(
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
+    // badged-mqtt's decisions, kept apart from the broker and the socket so that they are
+    // tested without either: the [mqtt] config, topics and payloads (with their own bounded
+    // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
+    // writes, and every word said to the daemon (DaemonLink).
+    .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol"]),
 
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
@@ -66,6 +75,10 @@ let package = Package(
     // and decodes keys and the mouse.
     .target(name: "BadgeScreen", dependencies: ["BadgeTop", "BadgeRender", "CNcurses"]),
 
+    // The only module that talks to the MQTT broker, through libmosquitto, non-threaded on the
+    // sd-event loop.
+    .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeSystem", "CMosquitto"]),
+
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
@@ -78,7 +91,14 @@ let package = Package(
         "BadgeScreen",
       ]),
 
+    // badged-mqtt as a library, like the daemon: its command line, config and the files it
+    // names, the connections around its core.
+    .target(
+      name: "BadgeMQTT",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
+    .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
     .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
     // The load generator of `make bench` (BENCHMARKS.md); not installed. CEpoll shows it
     // <sys/epoll.h>, which Swift's Glibc module leaves out.
@@ -95,6 +115,7 @@ let package = Package(
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
+    .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
@@ -114,8 +135,13 @@ let package = Package(
     .testTarget(
       name: "CrashConsistencyTests",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
+    // The built programs, started for real; and badged-mqtt's link to the broker against a real
+    // mosquitto (BadgeMosquitto, on an event loop of the test's).
     .testTarget(
-      name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
+      name: "EndToEndTests",
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport",
+      ]),
   ]
 )
 
@@ -132,5 +158,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
     .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
+    .executableTarget(name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }

@@ -10,7 +10,8 @@ import Testing
   static let release = Repository.path(".build/release")
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
-    for name in ["badged", "badgectl"] where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
+    for name in ["badged", "badgectl", "badged-mqtt"]
+    where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
       throw TestFailure("\(Self.release)/\(name) is missing: run 'make release' before 'swift test' (make test does)")
     }
     let folder = try TemporaryFolder()
@@ -42,7 +43,7 @@ import Testing
 
     // The packages owning the libraries the binaries name (DT_NEEDED), without the loader.
     var owners = Set<String>()
-    for name in ["badged", "badgectl"] {
+    for name in ["badged", "badgectl", "badged-mqtt"] {
       let dynamic = try run("objdump", ["-p", "\(Self.release)/\(name)"]).stdout
       for match in dynamic.matches(of: /NEEDED\s+(\S+)/) where !match.1.hasPrefix("ld-linux") {
         let owner = try run("dpkg", ["-S", "*/\(match.1)"]).stdout
@@ -79,6 +80,7 @@ import Testing
     try dpkg(["-i", package])
     #expect(try run("/usr/bin/badged", ["--version"]).stdout == "badged \(version)\n")
     #expect(try run("/usr/bin/badgectl", ["--version"]).stdout == "badgectl \(version)\n")
+    #expect(try run("/usr/bin/badged-mqtt", ["--version"]).stdout == "badged-mqtt \(version)\n")
     let daemon = try DaemonProcess(executable: "/usr/bin/badged")
     let ping = try run("/usr/bin/badgectl", ["ping"], environment: ["BADGED_SOCKET": daemon.socket])
     #expect(ping.status == 0, "\(ping.stderr)")
@@ -88,10 +90,14 @@ import Testing
     let runtime = folder(daemon, "run")
     let verify = try run(
       "/usr/bin/systemd-analyze",
-      ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket"],
+      [
+        "--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
+        "/usr/lib/systemd/user/badged-mqtt.service",
+      ],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")
+    #expect(try run("man", ["-w", "badged-mqtt"]).stdout == "/usr/share/man/man1/badged-mqtt.1.gz\n")
 
     try dpkg(["--purge", "badged"])
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }
