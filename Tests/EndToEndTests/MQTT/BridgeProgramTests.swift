@@ -5,11 +5,12 @@ import Testing
 /// the config and the files it names refused at start, a wrong password and a bad certificate
 /// reported once however often they are tried, and its last will when it is killed.
 @Suite struct BridgeProgramTests {
-  /// `[mqtt]` for `desktop` against `broker`, its password in a private file; `extra` lines
-  /// after the others.
-  static func config(_ broker: Broker, password: String = "desktop-secret", caFile: String? = nil, extra: String = "")
-    throws -> String
-  {
+  /// `[mqtt]` for `desktop` against `broker`, sharing `share`, its password in a private file;
+  /// `extra` lines after the others.
+  static func config(
+    _ broker: Broker, password: String = "desktop-secret", caFile: String? = nil, share: String = "mail",
+    extra: String = ""
+  ) throws -> String {
     let passwordFile = try broker.folder.write("desktop-password", password + "\n")
     chmod(passwordFile, 0o600)
     return try broker.folder.write(
@@ -25,18 +26,19 @@ import Testing
       username = desktop
       password_file = \(passwordFile)
       ca_file = \(caFile ?? broker.caFile)
-      share = mail
+      share = \(share)
       \(extra)
       """)
   }
 
-  /// The bridge, started with `config` and a daemon socket where no daemon is.
-  static func start(_ broker: Broker, config: String) throws -> (Child, String) {
+  /// The bridge, started with `config` and the daemon socket `socket` (by default one where no
+  /// daemon is).
+  static func start(_ broker: Broker, config: String, socket: String? = nil) throws -> (Child, String) {
     let log = broker.folder.file("bridge-\(UUID().uuidString.prefix(6)).log")
     let child = try Child(
       [
-        Binaries.badgedMQTT.path, "--config", config, "--socket", broker.folder.file("no-daemon.sock"), "--log-level",
-        "debug",
+        Binaries.badgedMQTT.path, "--config", config, "--socket", socket ?? broker.folder.file("no-daemon.sock"),
+        "--log-level", "debug",
       ],
       environment: Child.environment(), stderr: .file(log))
     return (child, log)
