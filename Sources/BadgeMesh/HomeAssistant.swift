@@ -75,15 +75,23 @@ public struct HomeAssistant: Sendable {
     ])
   }
 
-  /// A sensor whose state is the channel's count, with the whole state as attributes.
+  /// The members of a channel's state that a sensor shows as attributes: not `seq`, `pulse`
+  /// and `claimed`, since Home Assistant's sensor documentation warns against attributes that
+  /// change with every message (each change is a state write in its recorder) and `claimed` is
+  /// the bridges' bookkeeping.
+  static let attributes = ["label", "unseen", "total", "muted", "dot", "owner"]
+
+  /// A sensor whose state is the channel's count, with the rest of the state as attributes.
   public func sensorConfig(_ channel: ChannelName) -> [UInt8] {
     let state = topics.state(of: channel)
+    let members = HomeAssistant.attributes.map { "'\($0)': value_json.\($0)" }.joined(separator: ", ")
     let config = JSONValue.object([
       ("name", .string(channel.description)),
       ("unique_id", .string("\(nodeID)_\(HomeAssistant.objectID(channel.description))")),
       ("state_topic", .string(state)),
       ("value_template", .string("{{ value_json.count }}")),
       ("json_attributes_topic", .string(state)),
+      ("json_attributes_template", .string("{{ {\(members)} | tojson }}")),
       ("state_class", .string("measurement")),
       ("icon", .string("mdi:bell-badge")),
       ("qos", .integer(1)),

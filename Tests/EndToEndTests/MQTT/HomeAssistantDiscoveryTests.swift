@@ -34,7 +34,11 @@ import Testing
     let retained = try broker.retained(["homeassistant/#", "badged/ana/#"])
     let configs = retained.filter { $0.hasPrefix("homeassistant/") }
     #expect(configs.map(\.topic).sorted() == all.sorted())
-    let mail = try #require(configs.first { $0.topic == Self.mailConfig }).json
+    let mailPayload = try #require(configs.first { $0.topic == Self.mailConfig }).payload
+    // docs/MQTT.md shows this very config.
+    let documentation = try String(contentsOfFile: Repository.path("docs/MQTT.md"), encoding: .utf8)
+    #expect(documentation.contains("\n  \(mailPayload)\n"))
+    let mail = RetainedMessage(topic: Self.mailConfig, payload: mailPayload).json
     #expect(mail["name"] as? String == "mail")
     #expect(mail["unique_id"] as? String == "\(Self.node)_mail")
     #expect(mail["state_topic"] as? String == "badged/ana/ch/mail/state")
