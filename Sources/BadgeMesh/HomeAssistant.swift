@@ -49,6 +49,13 @@ public struct HomeAssistant: Sendable {
   /// This user's machine: the node of its configs and the device its entities belong to.
   public var nodeID: String { HomeAssistant.objectID("\(topics.prefix)/\(topics.host)") }
 
+  /// How long after Home Assistant's birth message this machine sends its configs again, in
+  /// microseconds: 0 to 999 ms, from the node's hash. Home Assistant's documentation
+  /// recommends a delay so that devices do not all answer at once; one that differs from
+  /// machine to machine but not from run to run keeps the bridge's decisions free of
+  /// randomness.
+  public var birthDelay: UInt64 { UInt64(HomeAssistant.fnv1a(nodeID) % 1000) * 1000 }
+
   public func sensorTopic(_ channel: ChannelName) -> String {
     "\(HomeAssistant.discoveryPrefix)/sensor/\(nodeID)/\(HomeAssistant.objectID(channel.description))/config"
   }

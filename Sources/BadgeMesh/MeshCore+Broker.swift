@@ -16,6 +16,7 @@ extension MeshCore {
     coalescer.reset()
     announced.removeAll()
     switchAnnounced = false
+    announceAgainAt = nil
     actions.append(
       .subscribe(topics.subscriptions(dndShared: config.dnd == .shared, homeAssistant: config.homeAssistant)))
     publish(MeshMessage(topic: topics.ownSync, payload: Array(token.utf8), retain: false))
@@ -67,10 +68,9 @@ extension MeshCore {
     case .dndState: dndStateHeard(message.payload, at: time)
     case .dndSet: dndSetHeard(message.payload, at: time)
     case .homeAssistantStatus:
-      if message.payload.elementsEqual("online".utf8) && config.homeAssistant {
-        announced.removeAll()
-        switchAnnounced = false
-        if synced { announceAll() }
+      // Before the sync marker the configs go out anyway, once the marker is back.
+      if message.payload.elementsEqual("online".utf8) && config.homeAssistant && synced && announceAgainAt == nil {
+        announceAgainAt = time.monotonic + homeAssistant.birthDelay
       }
     }
   }
@@ -106,10 +106,17 @@ extension MeshCore {
     }
   }
 
-  /// Timers: coalesced states due, answers overdue, the sync marker late, a status to send.
+  /// Timers: coalesced states due, answers overdue, Home Assistant's configs to send again,
+  /// the sync marker late, a status to send.
   public func tick(at time: MeshTime) {
     if synced {
       for (channel, state) in coalescer.due(now: time.monotonic) { publishState(channel, state) }
+      if let due = announceAgainAt, time.monotonic >= due {
+        announceAgainAt = nil
+        announced.removeAll()
+        switchAnnounced = false
+        announceAll()
+      }
       let late = forwards.overdue(now: time.monotonic)
       if !late.isEmpty {
         logger.debug("No answer yet for \(late.count) forwarded writes; sending them again.")
@@ -131,6 +138,7 @@ extension MeshCore {
     if synced {
       if let due = coalescer.nextDeadline { deadlines.append(due) }
       if let retry = forwards.nextRetry { deadlines.append(retry) }
+      if let again = announceAgainAt { deadlines.append(again) }
     }
     if case .syncing(_, let since) = brokerPhase { deadlines.append(since + MeshCore.syncTimeout) }
     if statusDirty { deadlines.append(lastStatusAt + 1_000_000) }

@@ -123,6 +123,8 @@ public final class MeshCore {
   /// Home Assistant configs sent on this connection.
   var announced: Set<ChannelName> = []
   var switchAnnounced = false
+  /// When to send every config again, after Home Assistant's birth message.
+  var announceAgainAt: UInt64?
   var lastStatusLine: String?
   var lastStatusAt: UInt64 = 0
   var statusDirty = false

@@ -31,6 +31,12 @@ import Testing
     )
   }
 
+  @Test func theConfigsAreSentAgainAfterADelayOfTheMachines() {
+    #expect(assistant.birthDelay == 418_000)
+    let laptop = HomeAssistant(topics: MeshTopics(prefix: "badged/ana", host: "laptop"), version: "0.1.0")
+    #expect(laptop.birthDelay != assistant.birthDelay && laptop.birthDelay < 1_000_000)
+  }
+
   @Test func sharedDoNotDisturbIsASwitch() {
     #expect(assistant.switchTopic == "homeassistant/switch/badged_ana_desktop_a3358fda/dnd/config")
     #expect(
