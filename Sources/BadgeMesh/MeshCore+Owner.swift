@@ -99,13 +99,15 @@ extension MeshCore {
   }
 
   /// Home Assistant configs for every channel owned here and the do-not-disturb switch, those
-  /// not yet sent on this connection.
+  /// not yet sent on this connection. Without `dnd = shared` the switch's config is emptied
+  /// instead, so that a switch left from when it was shared goes.
   func announceAll() {
     guard config.homeAssistant, synced else { return }
     for channel in claims.held.sorted() { announce(channel) }
-    if config.dnd == .shared && !switchAnnounced {
+    if !switchAnnounced {
       switchAnnounced = true
-      publish(MeshMessage(topic: homeAssistant.switchTopic, payload: homeAssistant.switchConfig, retain: true))
+      let payload = config.dnd == .shared ? homeAssistant.switchConfig : []
+      publish(MeshMessage(topic: homeAssistant.switchTopic, payload: payload, retain: true))
     }
   }
 

@@ -140,6 +140,15 @@ import Testing
     #expect(actions.payloads(on: "homeassistant/sensor/badged_ana_desktop_a3358fda/mail/config") == [""])
   }
 
+  @Test func doNotDisturbNotSharedHasItsSwitchRemoved() {
+    let bridge = MeshHarness(meshConfig(homeAssistant: true))
+    bridge.connectDaemon()
+    let dndSwitch = "homeassistant/switch/badged_ana_desktop_a3358fda/dnd/config"
+    let actions = bridge.connectBroker()
+    #expect(actions.payloads(on: dndSwitch) == [""])
+    #expect(actions.published.first { $0.topic == dndSwitch }?.retain == true)
+  }
+
   @Test func commandsAreCarriedOutAndAnswered() {
     let bridge = MeshHarness()
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
