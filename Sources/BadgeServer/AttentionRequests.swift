@@ -93,7 +93,7 @@ extension CommandExecutor {
     if let line {
       commit.events.appendReply(line, to: &client.output)
     } else {
-      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, from: store.remoteDNDStamp, to: &client.output)
+      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, stamp: store.dndStamp, to: &client.output)
     }
   }
 }
