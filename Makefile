@@ -75,7 +75,8 @@ fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's too) with the
-# opt-in sandbox drop-in beside them (badged.service.d/sandbox.conf.disabled; see badged(1)), man
+# opt-in sandbox drop-ins beside them (badged.service.d/sandbox.conf.disabled, see badged(1);
+# badged-mqtt.service.d/sandbox.conf.disabled, see badged-mqtt(1)), man
 # pages, the example config and completions for bash, zsh and fish. Then:
 # systemctl --user enable --now badged.socket (and badged-mqtt.service to share channels)
 install: $(if $(BINDIR_SOURCE),,release)
@@ -87,8 +88,10 @@ install: $(if $(BINDIR_SOURCE),,release)
 	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
 	done
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
-	install -d $(DESTDIR)$(UNITDIR)/badged.service.d
-	install -m 0644 systemd/badged.service.d/sandbox.conf $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled
+	for unit in badged.service badged-mqtt.service; do \
+	  install -d $(DESTDIR)$(UNITDIR)/$$unit.d && \
+	  install -m 0644 systemd/$$unit.d/sandbox.conf $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled || exit 1; \
+	done
 	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
@@ -106,8 +109,10 @@ install: $(if $(BINDIR_SOURCE),,release)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
-	rm -f $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf
-	-rmdir $(DESTDIR)$(UNITDIR)/badged.service.d 2>/dev/null
+	for unit in badged.service badged-mqtt.service; do \
+	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \
+	  rmdir $(DESTDIR)$(UNITDIR)/$$unit.d 2>/dev/null || true; \
+	done
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man1/badged-mqtt.1
 	rm -f $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf

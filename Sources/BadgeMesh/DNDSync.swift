@@ -94,6 +94,17 @@ public struct DNDSync: Sendable {
     return state
   }
 
+  /// This machine's state as its daemon reports it when the bridge starts, stamped with when
+  /// it was made there (`at`): the state to publish when it is newer than anything known here.
+  /// Not restamped, unlike `made`: a change made while the bridge was away is as old as it is,
+  /// and loses to a newer one another machine published meanwhile.
+  public mutating func found(on: Bool, until: Int64, at: Int64) -> DNDState? {
+    let state = DNDState(on: on, until: until, at: at, host: host)
+    if let newest, state.stamp <= newest { return nil }
+    newest = state.stamp
+    return state
+  }
+
   /// What to do with a state heard on the broker.
   public enum Decision: Equatable, Sendable {
     /// Newer than anything applied here: apply it.

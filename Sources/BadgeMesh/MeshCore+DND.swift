@@ -19,16 +19,26 @@ extension MeshCore {
   }
 
   /// Do-not-disturb as the daemon reported it when the bridge started watching: published
-  /// only when the daemon says when it changed, so that last writer wins against what the
-  /// other machines published meanwhile.
+  /// when the daemon says when it changed (`at=`, which every change made there carries) and
+  /// that is newer than what the other machines published, so a change made while the bridge
+  /// was away reaches them, and one they made since is not overwritten by an older one.
   func localDNDSnapshot(_ local: DaemonLink.LocalDND, at time: MeshTime) {
-    guard config.dnd == .shared, local.at != nil, local.from == nil || local.from == host else { return }
-    made(local, at: time)
+    guard config.dnd == .shared, let at = local.at, local.from == nil || local.from == host else { return }
+    guard let state = dnd.found(on: local.on, until: until(local, at: time), at: at) else { return }
+    share(state)
   }
 
   private func made(_ local: DaemonLink.LocalDND, at time: MeshTime) {
-    let until = local.on && local.leftMs > 0 ? time.wallMs + Int64(local.leftMs) : 0
-    let state = dnd.made(on: local.on, until: until, now: local.at ?? time.wallMs)
+    share(dnd.made(on: local.on, until: until(local, at: time), now: local.at ?? time.wallMs))
+  }
+
+  /// The wall-clock end of a timed do-not-disturb the daemon reports with what is left of it.
+  private func until(_ local: DaemonLink.LocalDND, at time: MeshTime) -> Int64 {
+    local.on && local.leftMs > 0 ? time.wallMs + Int64(local.leftMs) : 0
+  }
+
+  /// Publishes a change of this machine's now, or once the broker's retained states are in.
+  private func share(_ state: DNDState) {
     if synced {
       publishDND(state)
     } else {

@@ -106,22 +106,26 @@ public enum ReplyEncoder {
   /// `STATE|EVENT * dnd=<0|1> left=<ms>`: the daemon-wide do-not-disturb state, on the line of
   /// the `*` that stands for every channel (no channel name can be `*`).
   ///
-  /// When the last change came from another machine (`DND … from= at=`), the line ends with
-  /// ` from=<host> at=<unix ms>`, so that a bridge tells it from a change made here.
+  /// Once do-not-disturb has changed, the line ends with when (` at=<unix ms>`), and, when the
+  /// change came from another machine (`DND … from= at=`), where first (` from=<host>`): so a
+  /// bridge tells a change of this machine's from another's, and one made while it was away
+  /// from one it published already.
   public static func appendDND(
-    _ dnd: DoNotDisturb, kind: StateKind, now: UInt64, from remote: DNDStamp? = nil, to out: inout [UInt8]
+    _ dnd: DoNotDisturb, kind: StateKind, now: UInt64, stamp: DNDStamp? = nil, to out: inout [UInt8]
   ) {
     out.appendWritten(maxLength: 160) { line in
       line.write(kind.prefix)
       line.write(dnd.isOn ? "* dnd=1" : "* dnd=0")
       line.write(" left=")
       line.write(decimal: dnd.leftMs(at: now))
-      if let remote {
-        line.write(" from=")
-        var host = remote.host
-        host.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+      if let stamp {
+        if stamp.remote {
+          line.write(" from=")
+          var host = stamp.host
+          host.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+        }
         line.write(" at=")
-        line.write(decimal: Int(clamping: remote.at))
+        line.write(decimal: Int(clamping: stamp.at))
       }
       line.write(0x0A)
     }

@@ -68,10 +68,14 @@ extension CommandExecutor {
   /// unless the last change here is as new or newer (by time, then host name): then it is
   /// answered with the state as it is and `OK older`, and nothing changes. So every machine
   /// ends on the newest change, whatever order the changes arrive in.
+  ///
+  /// A change made here is compared under the name the bridge gave (`BRIDGE host=`), whatever
+  /// name it was stamped with: the bridge publishes it under that name, so a tie breaks here
+  /// as on every other machine.
   func remoteDND(_ change: RemoteDND, _ client: Client, now: UInt64) {
     if refuseChange(client) { return }
     let stamp = DNDStamp(at: change.at, host: change.from, remote: true)
-    if let last = store.dndStamp, !(last < stamp) {
+    if let last = store.dndStamp.map({ $0.remote ? $0 : DNDStamp(at: $0.at, host: bridge.host) }), !(last < stamp) {
       appendDND(to: client, now: now)
       ReplyEncoder.appendOK("older", to: &client.output)
       return
@@ -93,7 +97,7 @@ extension CommandExecutor {
     if let line {
       commit.events.appendReply(line, to: &client.output)
     } else {
-      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, from: store.remoteDNDStamp, to: &client.output)
+      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, stamp: store.dndStamp, to: &client.output)
     }
   }
 }

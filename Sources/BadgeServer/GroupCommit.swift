@@ -94,7 +94,7 @@ final class GroupCommit<Client: Peer> {
   func stageDND(silenced: [Channel]) -> Range<Int>? {
     assert(turn.phase == .handling, "no change once the turn's commit began")
     var line: Range<Int>?
-    if !subscriptions.isEmpty { line = events.append(store.dnd, at: turn.now, from: store.remoteDNDStamp) }
+    if !subscriptions.isEmpty { line = events.append(store.dnd, at: turn.now, stamp: store.dndStamp) }
     for channel in silenced { stage(channel) }
     return line
   }

@@ -269,7 +269,7 @@ final class Subscriptions<Client: Peer> {
     let dnd = client.mergedDND
     if dnd {
       client.mergedDND = false
-      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, from: store.remoteDNDStamp, to: &client.output)
+      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, stamp: store.dndStamp, to: &client.output)
     }
     guard let from = client.behindFrom else { return dnd }
     let missed = backlog.entries(from: from, where: client.watches)

@@ -77,4 +77,41 @@ import Testing
     #expect(applied.payloads(on: Self.dndState).isEmpty)
     #expect(applied.requests == ["DND off from=laptop at=1764615000000"])
   }
+
+  /// The daemon stamps every change made there, also while no bridge runs: the bridge that
+  /// starts later publishes it as made then, not as a change of its own start.
+  @Test func aChangeMadeWhileTheBridgeWasAwayIsPublishedWhenItStarts() {
+    let bridge = MeshHarness(meshConfig(dnd: .shared))
+    bridge.connectDaemon(dnd: "STATE * dnd=1 left=600000 at=1764619000000")
+    let actions = bridge.connectBroker()
+    #expect(
+      actions.payloads(on: Self.dndState) == [#"{"on":true,"until":1764620600000,"at":1764619000000,"host":"desktop"}"#]
+    )
+    #expect(actions.requests.filter { $0.hasPrefix("DND") }.isEmpty)
+  }
+
+  /// Whichever comes first, the broker's retained state or the daemon's: an older change found
+  /// at start is not restamped past a newer one, which is applied instead.
+  @Test func anOlderChangeFoundAtStartLosesToANewerOneHeardBefore() {
+    let bridge = MeshHarness(meshConfig(dnd: .shared))
+    let heard = bridge.connectBroker(retained: [
+      (Self.dndState, #"{"on":false,"until":0,"at":1764615000000,"host":"laptop"}"#)
+    ])
+    #expect(heard.payloads(on: Self.dndState).isEmpty)
+    let started = bridge.connectDaemon(dnd: "STATE * dnd=1 left=0 at=1764610000000")
+    #expect(started.payloads(on: Self.dndState).isEmpty, "nothing published over the newer change")
+    #expect(started.requests.filter { $0.hasPrefix("DND") } == ["DND off from=laptop at=1764615000000"])
+  }
+
+  /// A state the bridge published before it stopped, heard back with the same time as the
+  /// daemon's: nothing to publish again.
+  @Test func theSameChangeHeardBackIsNotPublishedAgain() {
+    let bridge = MeshHarness(meshConfig(dnd: .shared))
+    bridge.connectBroker(retained: [
+      (Self.dndState, #"{"on":true,"until":0,"at":1764610000000,"host":"desktop"}"#)
+    ])
+    let started = bridge.connectDaemon(dnd: "STATE * dnd=1 left=0 at=1764610000000")
+    #expect(started.payloads(on: Self.dndState).isEmpty)
+    #expect(started.requests.filter { $0.hasPrefix("DND") }.isEmpty)
+  }
 }

@@ -31,6 +31,7 @@ import Testing
       [
         "bin/badged", "bin/badgectl", "bin/badged-mqtt", "\(units)/badged.service", "\(units)/badged.socket",
         "\(units)/badged-mqtt.service", "\(units)/badged.service.d/sandbox.conf.disabled",
+        "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
         "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man1/badged-mqtt.1",
         "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
@@ -161,7 +162,8 @@ import Testing
   /// The installed unit's exposure in `systemd-analyze security --offline=true --user`, on its
   /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
   /// 5.9 is all a user manager can enforce without a user namespace (see badged.service);
-  /// badged-mqtt's unit scores 6.2, the network added.
+  /// badged-mqtt's unit scores 6.2, the network added, and 1.5 with its own drop-in, which
+  /// closes all but the network.
   @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
@@ -187,9 +189,18 @@ import Testing
     #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
     #expect(sandboxed.report.contains("✓ PrivateUsers="))
 
-    // The sandboxed unit still verifies without a warning.
+    try FileManager.default.moveItem(
+      atPath: units + "/badged-mqtt.service.d/sandbox.conf.disabled",
+      toPath: units + "/badged-mqtt.service.d/sandbox.conf")
+    let sandboxedBridge = try ServiceUnit.exposure(of: "badged-mqtt.service", unitPath: units, runtime: runtime)
+    #expect(sandboxedBridge.score == 1.5, "\(sandboxedBridge.report)")
+    #expect(sandboxedBridge.report.contains("✓ PrivateUsers="))
+    #expect(sandboxedBridge.report.contains("✗ PrivateNetwork="), "the broker stays reachable")
+    #expect(sandboxedBridge.report.contains("✓ RestrictAddressFamilies=~AF_PACKET"))
+
+    // The sandboxed units still verify without a warning.
     let verify = try run(
-      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service"],
+      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service", units + "/badged-mqtt.service"],
       environment: [
         "XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":",
       ])
@@ -198,5 +209,6 @@ import Testing
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
     #expect(files(home).isEmpty)
     #expect(!FileManager.default.fileExists(atPath: units + "/badged.service.d"))
+    #expect(!FileManager.default.fileExists(atPath: units + "/badged-mqtt.service.d"))
   }
 }

@@ -20,10 +20,6 @@ extension Store {
     dndStamp = stamp
   }
 
-  /// The stamp of do-not-disturb's last change when it came from another machine, for its
-  /// lines (`from=<host> at=<unix ms>`); `nil` when it was made here.
-  public var remoteDNDStamp: DNDStamp? { dndStamp?.remote == true ? dndStamp : nil }
-
   /// Puts back the stamp of do-not-disturb's last change (recovery).
   public func restoreDNDStamp(_ stamp: DNDStamp?) {
     dndStamp = stamp

@@ -9,7 +9,8 @@ import BadgeSystem
 /// Changes only mark the display dirty; a post handler draws once per loop turn, so a
 /// snapshot of many channels (or a burst of events read at once) is one update. Each draw
 /// renders the frames at the loop's time and arms the timer for the animators' next wake, or
-/// disarms it when they have none: an idle watcher is never woken.
+/// for when a stale mirror's words next change ("offline 11 min" turning "offline 12 min"),
+/// or disarms it when there is neither: an idle watcher with nothing stale is never woken.
 final class WatchDisplay: WatchSurface {
   private let loop: EventLoop
   private var group: AnimatorGroup
@@ -91,7 +92,9 @@ final class WatchDisplay: WatchSurface {
       return
     }
     dirty = false
-    let frames = group.frames(at: time)
+    let wall = Environment.wallClockMicroseconds
+    let wallSeconds = Int(wall / 1_000_000)
+    let frames = group.frames(at: time, wallSeconds: wallSeconds)
     drawn = frames.map(\.state)
     let output = renderer.render(frames)
     if output != written {
@@ -99,7 +102,13 @@ final class WatchDisplay: WatchSurface {
       written = output
       lastWrite = time
     }
-    if let wake = group.nextWake(after: time) {
+    var wake = group.nextWake(after: time)
+    if let change = group.nextWordsChange(afterWall: wallSeconds) {
+      // The wall clock's second on the loop's clock: as far ahead of now as it is of the wall.
+      let at = time + Double(change) - Double(wall) / 1_000_000
+      wake = min(wake ?? at, at)
+    }
+    if let wake {
       arm(at: wake)
     } else {
       timer?.disarm()

@@ -67,9 +67,32 @@ import Testing
     defer { _ = watch.stop() }
     let fresh = try watch.readLine { $0.contains(#""tooltip":"ci: 3 unread, 2 new (on server)""#) }
     #expect(!fresh.contains("\"stale\""))
-    _ = try bridge.request("STALE server 1 since=1764620000")
-    let stale = try watch.readLine { $0.contains("(on server, offline)") }
+    // The owner went three and a half hours ago.
+    _ = try bridge.request("STALE server 1 since=\(Int(Date().timeIntervalSince1970) - 12600)")
+    let stale = try watch.readLine { $0.contains("(on server, offline 3 h)") }
     #expect(stale.contains(#""class":["unread","stale"]"#), "\(stale)")
+  }
+
+  /// The tooltip counts the minutes since the owner went out of reach, redrawn as each passes
+  /// with nothing changing on the daemon.
+  @Test func aStaleMirrorsTooltipIsRedrawnAsTheMinutesPass() throws {
+    let daemon = try DaemonProcess()
+    let bridge = try Self.bridge(daemon)
+    _ = try bridge.request(Self.ci)
+    // Gone 11 minutes and 57 seconds ago: the words turn to 12 minutes 3 seconds from now.
+    let went = Int(Date().timeIntervalSince1970) - (12 * 60 - 3)
+    _ = try bridge.request("STALE server 1 since=\(went)")
+    let watch = try WatchProcess(["ci", "--format", "waybar", "--no-motion"], socket: daemon.socket)
+    defer { _ = watch.stop() }
+    let first = try watch.readLine()
+    let shown = try #require(
+      first.firstRange(of: "offline ").map { first[$0.upperBound...].prefix { $0.isNumber } }.flatMap { Int($0) },
+      "\(first)")
+    // On a slow machine the first line may come after the turn: the next one is a minute later.
+    #expect(shown == 11 || shown == 12, "\(first)")
+    let next = try watch.readLine(timeout: 70)
+    #expect(next.contains(#""tooltip":"ci: 3 unread, 2 new (on server, offline \#(shown + 1) min)""#), "\(next)")
+    #expect(Int(Date().timeIntervalSince1970) >= went + (shown + 1) * 60, "not before the minute")
   }
 
   @Test func theBridgeGoingAwayMakesEveryMirrorStaleAtOnce() throws {

@@ -4,7 +4,8 @@ import Testing
 
 /// Do-not-disturb shared between machines against the real daemon: the newest change wins
 /// by wall-clock time (then host name), whatever order changes arrive in, across a restart
-/// too; another machine's change says where it came from; `badgectl mqtt` shows the bridge.
+/// too; every change says when it was made and another machine's where; a change made here
+/// is weighed under the bridge's name; `badgectl mqtt` shows the bridge.
 @Suite struct SharedDNDTests {
   static let future: UInt64 = 4_102_444_800_000  // 2100-01-01
 
@@ -12,12 +13,15 @@ import Testing
     let folder = try TemporaryFolder()
     var daemon: DaemonProcess? = try DaemonProcess(folder: folder)
     let client = try daemon!.client()
-    #expect(try client.request("DND on") == ["STATE * dnd=1 left=0", "OK"])
+    let since = wallMilliseconds()
+    let on = try client.request("DND on")
+    let at = try dndStamp(on.first, since: since)
+    #expect(on == ["STATE * dnd=1 left=0 at=\(at)", "OK"], "a change made here says when, not where")
     var bridge = try MirrorTests.bridge(daemon!)
     let watcher = try daemon!.client()
-    #expect(try watcher.request("WATCH").first == "STATE * dnd=1 left=0")
+    #expect(try watcher.request("WATCH").first == "STATE * dnd=1 left=0 at=\(at)")
     // Older than the change made here: refused, nothing changes.
-    #expect(try bridge.request("DND off from=desk at=1764620000000") == ["STATE * dnd=1 left=0", "OK older"])
+    #expect(try bridge.request("DND off from=desk at=1764620000000") == ["STATE * dnd=1 left=0 at=\(at)", "OK older"])
     #expect(
       try bridge.request("DND off from=desk at=\(Self.future)") == [
         "STATE * dnd=0 left=0 from=desk at=\(Self.future)", "OK",
@@ -33,6 +37,22 @@ import Testing
     let kept = try bridge.request("DND")
     #expect(kept[0].hasPrefix("STATE * dnd=1 left=") && kept[0].hasSuffix(" from=study at=\(Self.future)"))
     #expect(try bridge.request("DND off from=desk at=\(Self.future)").last == "OK older", "the stamp was kept")
+  }
+
+  /// A change made here is weighed under the name the bridge gave this machine, whatever the
+  /// host name: a tie at the same millisecond breaks as the bridge, and so every other
+  /// machine, breaks it.
+  @Test func aTieWithAChangeMadeHereBreaksUnderTheBridgesName() throws {
+    for (name, outcome) in [("aa", "OK"), ("zz", "OK older")] {
+      let daemon = try DaemonProcess()
+      let since = wallMilliseconds()
+      let at = try dndStamp(try daemon.client().request("DND on").first, since: since)
+      let bridge = try daemon.client()
+      #expect(try bridge.request("BRIDGE host=\(name)") == ["OK"])
+      let reply = try bridge.request("DND off from=mm at=\(at)")
+      #expect(reply.last == outcome, "the bridge of '\(name)': \(reply)")
+      #expect(field(reply[0], "dnd") == (outcome == "OK" ? "0" : "1"))
+    }
   }
 
   @Test func mqttShowsWhatTheBridgeReported() throws {
