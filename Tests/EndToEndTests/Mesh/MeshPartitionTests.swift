@@ -13,7 +13,10 @@ import Testing
     try laptop.cut()
     // Nothing closes the laptop's connection: its bridge notices the silence by the keepalive.
     try laptop.waitFor("mail", ["stale": "1"])
-    #expect(laptop.bridgeLog.contains("Lost the connection to the broker"), "\(laptop.diagnostics)")
+    #expect(
+      laptop.bridgeLog.contains(
+        "<4>Lost the connection to the broker \(network.broker.url): no answer within the keepalive; reconnecting."),
+      "\(laptop.diagnostics)")
     for _ in 0..<4 { try desktop.request("INCR mail") }
     try server.waitFor("mail", ["count": "6", "total": "6", "stale": "0"])
     let cleared = try laptop.request("CLEAR mail")

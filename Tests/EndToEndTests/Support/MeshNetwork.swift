@@ -23,7 +23,7 @@ final class MeshNetwork {
 
   init() throws {
     try Self.requireRoot()
-    Namespaces.removeLeftovers()
+    Namespaces.leftoversRemoved
     namespaces = Namespaces(tag: "bdt-\(getpid())-\(Self.nextNumber())")
     let brokerNamespace = try namespaces.add("broker")
     try ip(["-n", brokerNamespace, "addr", "add", "\(Self.brokerAddress)/32", "dev", "lo"])
@@ -119,16 +119,18 @@ private final class Namespaces {
     return name
   }
 
-  /// Deletes the namespaces of test processes that ended without deleting theirs (killed).
-  static func removeLeftovers() {
+  /// Deletes, before this process makes its first, the namespaces of test processes that ended
+  /// without deleting theirs (killed), and any named after this process (an earlier one that
+  /// had its id).
+  static let leftoversRemoved: Void = {
     guard let listing = try? run("ip", ["netns", "list"]) else { return }
     for line in listing.stdout.split(separator: "\n") {
       let name = String(line.split(separator: " ")[0])
       let parts = name.split(separator: "-")
-      guard parts.count >= 4, parts[0] == "bdt", let pid = pid_t(parts[1]), pid != getpid() else { continue }
-      if kill(pid, 0) != 0 && errno == ESRCH { _ = try? run("ip", ["netns", "del", name]) }
+      guard parts.count >= 4, parts[0] == "bdt", let pid = pid_t(parts[1]) else { continue }
+      if pid == getpid() || (kill(pid, 0) != 0 && errno == ESRCH) { _ = try? run("ip", ["netns", "del", name]) }
     }
-  }
+  }()
 }
 
 /// Runs `ip` with `arguments`; throws with its message when it fails.
