@@ -84,6 +84,7 @@ import Testing
 
   /// kill -9 of the owner's bridge: the broker sends its last will, and every mirror shows the
   /// channel stale (also in `badgectl list`); started again, fresh and at the owner's count.
+  /// Likewise kill -9 of the owner's daemon, which its bridge reports.
   @Test func anOwnerWhoseBridgeIsKilledIsStaleEverywhereUntilItIsBack() throws {
     let network = try MeshNetwork()
     let (desktop, laptop) = try Self.pair(network)
@@ -98,6 +99,14 @@ import Testing
     try desktop.startBridge()
     for mirror in [laptop, server] {
       try mirror.waitFor("mail", ["count": "3", "total": "3", "stale": "0", "since": nil])
+    }
+    // Its daemon killed instead: the bridge says the machine is offline, until it is back.
+    desktop.killDaemon()
+    for mirror in [laptop, server] { try mirror.waitFor("mail", ["count": "3", "stale": "1"]) }
+    try desktop.startDaemon()
+    try desktop.request("DECR mail")
+    for mirror in [laptop, server] {
+      try mirror.waitFor("mail", ["count": "2", "total": "3", "stale": "0", "since": nil])
     }
   }
 }
