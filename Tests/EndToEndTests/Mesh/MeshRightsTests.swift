@@ -7,7 +7,7 @@ import Testing
 /// in `badgectl mqtt` while the others go on. (A password file others can read is refused at
 /// start: BridgeProgramTests.)
 @Suite struct MeshRightsTests {
-  /// `badged/ana/ch/<channel>/state` lines a subscriber saw: `(retained, payload)`.
+  /// The payloads of the `badged/ana/ch/<channel>/state` messages a subscriber saw.
   static func states(_ subscriber: Subscriber, _ channel: String) -> [String] {
     let prefix = "badged/ana/ch/\(channel)/state|"
     return subscriber.lines.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count + 2)) }
@@ -19,6 +19,8 @@ import Testing
     let laptop = mirrors[0]
     let phone = try network.join("phone")
     let broker = network.broker
+    let watcher = try broker.subscriber(["badged/ana/ch/mail/state"], as: "phone", launcher: phone.launcher)
+    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|1|") })
     try broker.publish(
       "badged/ana/ch/mail/cmd", #"{"op":"incr","n":5,"id":"phone:1:1"}"#, as: "phone", launcher: phone.launcher,
       check: false)
@@ -35,6 +37,10 @@ import Testing
       launcher: laptop.link.launcher)
     try desktop.waitFor("mail", ["count": "7", "total": "7"])
     try laptop.waitFor("mail", ["count": "7", "total": "7", "owner": "desktop", "stale": "0"])
+    // The owner's state after that write came to the phone; the phone's own state never did.
+    #expect(watcher.wait(timeout: Machine.patience) { $0.contains(#"|{"count":7,"#) })
+    #expect(
+      Self.states(watcher, "mail").allSatisfy { $0.contains(#""owner":"desktop""#) && !$0.contains(#""count":99,"#) })
     let retained = try broker.subscriber(["badged/ana/ch/mail/state"], as: "phone", launcher: phone.launcher)
     #expect(retained.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|1|") })
     #expect(Self.states(retained, "mail").first?.hasPrefix(#"{"count":7,"#) == true, "\(retained.lines)")
