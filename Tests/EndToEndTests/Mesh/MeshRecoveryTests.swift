@@ -1,10 +1,6 @@
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Writes to a mirrored channel survive whatever stops between the mirror taking them and the
 /// owner applying them: a kill -9 of the mirror's bridge or of its daemon, a broker restarted
 /// without persistence, a broker down for the whole run of writes; each is applied exactly

@@ -9,7 +9,8 @@ import Synchronization
 /// listens on an address of its namespace's loopback, and each machine reaches it over a veth
 /// pair of its own (a /30 each), through a route to that one address. No namespace has a
 /// default route and none is the host's, so a cut link gives "Network is unreachable" in the
-/// machine and no packet leaves the host (docs: MESH.md, "Playing several machines").
+/// machine and no packet leaves the host (from the host's own namespace, a cut link would send
+/// them to its default route instead).
 ///
 /// The namespaces are named `bdt-<pid>-<n>-<role>`, so two test processes (or two networks of
 /// one) never share one; they go, with the veths in them, when the network does. Needs root.
