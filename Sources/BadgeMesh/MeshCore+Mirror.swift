@@ -26,7 +26,17 @@ extension MeshCore {
     switch claims.heard(channel, claim) {
     case .owner:
       if state.owner == host {
-        if !config.shares(channel) { release(channel) }
+        if !config.shares(channel) {
+          release(channel)
+        } else if let ours = published[channel], state != ours, let local = localStates[channel] {
+          // Not the state last published from here: an earlier one coming back during a burst,
+          // or one another client wrote in this machine's name, which mirrors would show.
+          // This machine's latest goes out again, coalesced like any change.
+          logger.debug(
+            "Heard a state of \(channel) in this machine's name that is not its latest; publishing it again.",
+            [.channel(channel)])
+          own(channel, local, at: time)
+        }
       } else {
         mirror(channel, state, at: time)
       }

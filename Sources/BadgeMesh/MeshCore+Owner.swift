@@ -30,6 +30,7 @@ extension MeshCore {
 
   func publishState(_ channel: ChannelName, _ state: ChannelState) {
     guard claims.isHeldHere(channel) else { return }
+    published[channel] = state
     publish(MeshMessage(topic: topics.state(of: channel), payload: state.payload, retain: true))
   }
 
@@ -51,6 +52,7 @@ extension MeshCore {
     }
     claims.release(channel)
     coalescer.drop(channel)
+    published[channel] = nil
     publish(MeshMessage(topic: topics.state(of: channel), payload: [], retain: true))
     logger.info("Stopped sharing \(channel): no longer in [mqtt] share.", [.channel(channel)])
   }

@@ -111,6 +111,9 @@ public final class MeshCore {
   var hosts: [String: HostInfo] = [:]
   var forwards = ForwardQueue()
   var coalescer = StateCoalescer<ChannelState>()
+  /// The state of each channel owned here as it was last published, to tell the broker's
+  /// echo of it from a state someone else wrote in this machine's name.
+  var published: [ChannelName: ChannelState] = [:]
   var dnd: DNDSync
   /// The last do-not-disturb change applied here from another machine, to know it when the
   /// daemon reports it back.

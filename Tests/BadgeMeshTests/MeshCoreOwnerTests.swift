@@ -115,6 +115,23 @@ import Testing
     #expect(bridge.core.ownedChannels.isEmpty)
   }
 
+  /// A state in this machine's name that it did not publish last (another client wrote it, or
+  /// an earlier one came back late): its latest goes out again, coalesced; its own echo changes
+  /// nothing.
+  @Test func aStateWrittenInTheOwnersNameIsReplacedByItsOwn() {
+    let bridge = MeshHarness()
+    bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
+    let ours = bridge.connectBroker().payloads(on: Self.mailState)
+    #expect(ours.count == 1)
+    #expect(bridge.message(Self.mailState, ours[0]).published.isEmpty)
+    let claimed = Int64(ours[0].split(separator: ":").last!.dropLast())!  // `"claimed":<ms>}`
+    let forged = bridge.message(Self.mailState, statePayload("desktop", count: 99, seq: 1_000, claimed: claimed))
+    #expect(forged.payloads(on: Self.mailState).isEmpty)  // within 50 ms of the last: waits
+    #expect(forged.requests.isEmpty)
+    #expect(bridge.advance(ms: 50).payloads(on: Self.mailState) == ours)
+    #expect(bridge.message(Self.mailState, ours[0]).published.isEmpty)
+  }
+
   @Test func aClaimFromBeforeARestartIsKept() {
     let bridge = MeshHarness()
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])

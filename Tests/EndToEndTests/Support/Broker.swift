@@ -8,8 +8,20 @@ import Foundation
 /// certificate made by openssl for this broker (for `localhost` only, so that a connection to
 /// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and an ACL with
 /// one user per host and a read-only phone, as docs/MQTT.md advises.
+///
+/// Or, given a `Placement`, in a network namespace of its own (`MeshNetwork`), listening on that
+/// namespace's address alone, with a certificate that names the address.
 final class Broker {
+  /// Where a broker of a `MeshNetwork` runs: its namespace, the address it listens on there,
+  /// which its certificate names, and a fixed port (the namespace is the run's own).
+  struct Placement {
+    let namespace: String
+    let address: String
+    let port = 8883
+  }
+
   let folder: TemporaryFolder
+  let placement: Placement?
   private(set) var port = 0
   /// The CA that signed the broker's certificate, and one that signed nothing here.
   let caFile: String
@@ -19,10 +31,13 @@ final class Broker {
 
   /// The accounts: the hosts may read and write everything under `badged/ana/` (and Home
   /// Assistant's discovery), the phone only read.
-  static let passwords = ["desktop": "desktop-secret", "laptop": "laptop-secret", "phone": "phone-secret"]
+  static let passwords = [
+    "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
+  ]
 
-  init() throws {
+  init(placement: Placement? = nil) throws {
     folder = try TemporaryFolder()
+    self.placement = placement
     caFile = folder.file("ca.pem")
     otherCAFile = folder.file("other-ca.pem")
     logPath = folder.file("mosquitto.log")
@@ -40,6 +55,8 @@ final class Broker {
       topic readwrite homeassistant/#
       user laptop
       topic readwrite badged/ana/#
+      user server
+      topic readwrite badged/ana/#
       user phone
       topic read badged/ana/#
 
@@ -49,7 +66,13 @@ final class Broker {
 
   deinit { stop() }
 
-  var url: String { "mqtts://localhost:\(port)" }
+  /// The name the clients connect to, which the certificate names.
+  var hostName: String { placement?.address ?? "localhost" }
+
+  var url: String { "mqtts://\(hostName):\(port)" }
+
+  /// What runs a program in the broker's namespace (nothing when it has none).
+  var launcher: [String] { placement.map { ["ip", "netns", "exec", $0.namespace] } ?? [] }
 
   /// What the broker logged.
   var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
@@ -57,6 +80,10 @@ final class Broker {
   /// Starts the broker on a free port (another if a test took that one meanwhile), and waits
   /// until it accepts connections.
   func start(keepPort: Bool = false) throws {
+    if let placement {
+      try start(in: placement)
+      return
+    }
     for _ in 0..<5 {
       if !keepPort || port == 0 { port = try Broker.freePort() }
       try writeConfig()
@@ -71,6 +98,26 @@ final class Broker {
       child.wait()
     }
     throw TestFailure("mosquitto did not start: \(log)")
+  }
+
+  /// Starts the broker in its namespace, and waits until it says it runs (after its listener
+  /// is open): nothing outside the namespace can connect to ask.
+  private func start(in placement: Placement) throws {
+    port = placement.port
+    try writeConfig()
+    let logged = log.utf8.count
+    let child = try Child(
+      launcher + ["/usr/sbin/mosquitto", "-c", folder.file("mosquitto.conf")], environment: Child.environment(),
+      stderr: .file(logPath))
+    let running = waitUntil(timeout: 10) {
+      String(decoding: Array(log.utf8.dropFirst(logged)), as: UTF8.self).contains(" running") || !child.isRunning
+    }
+    guard running, child.isRunning else {
+      child.signal(SIGKILL)
+      child.wait()
+      throw TestFailure("mosquitto did not start in \(placement.namespace): \(log)")
+    }
+    self.child = child
   }
 
   /// Stops the broker (SIGTERM); it keeps no state (`persistence false`).
@@ -99,7 +146,7 @@ final class Broker {
       log_type warning
       log_type notice
       log_type information
-      listener \(port) 127.0.0.1
+      listener \(port) \(placement?.address ?? "127.0.0.1")
       cafile \(caFile)
       certfile \(folder.file("broker.pem"))
       keyfile \(folder.file("broker.key"))
@@ -107,8 +154,8 @@ final class Broker {
       """)
   }
 
-  /// A CA, the broker's key and certificate (for `localhost`), and a second CA; elliptic-curve
-  /// keys, which openssl makes at once.
+  /// A CA, the broker's key and certificate (for `localhost`, and its namespace's address when it
+  /// has one), and a second CA; elliptic-curve keys, which openssl makes at once.
   private func makeCertificates() throws {
     let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     for (name, subject) in [("ca", "/CN=badged test CA"), ("other-ca", "/CN=another CA")] {
@@ -127,7 +174,8 @@ final class Broker {
           "-subj", "/CN=localhost", "-keyout", folder.file("broker.key"), "-out", folder.file("broker.csr"),
         ]),
       "openssl req")
-    let extensions = try folder.write("ext", "subjectAltName=DNS:localhost\n")
+    let names = ["DNS:localhost"] + (placement.map { ["IP:\($0.address)"] } ?? [])
+    let extensions = try folder.write("ext", "subjectAltName=\(names.joined(separator: ","))\n")
     try Broker.check(
       run(
         "openssl",
@@ -178,19 +226,30 @@ final class Broker {
   }
 
   /// `mosquitto_pub` as `user` (QoS 1); the payload goes through a file, whatever its size.
-  func publish(_ topic: String, _ payload: String, as user: String = "desktop", retain: Bool = false) throws {
+  /// `launcher` runs it elsewhere (in another machine's namespace); without `check`, a failed
+  /// publish is returned rather than thrown.
+  @discardableResult
+  func publish(
+    _ topic: String, _ payload: String, as user: String = "desktop", retain: Bool = false, launcher: [String]? = nil,
+    check: Bool = true
+  ) throws -> CtlResult {
     let file = try folder.write("payload-\(UUID().uuidString.prefix(6))", payload)
     defer { try? FileManager.default.removeItem(atPath: file) }
     var arguments = [
-      "--cafile", caFile, "-h", "localhost", "-p", String(port), "-u", user, "-P", Broker.passwords[user]!,
+      "mosquitto_pub", "--cafile", caFile, "-h", hostName, "-p", String(port), "-u", user, "-P",
+      Broker.passwords[user]!,
     ]
     arguments += ["-V", "mqttv5", "-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : [])
-    try Broker.check(run("mosquitto_pub", arguments), "mosquitto_pub")
+    let command = (launcher ?? self.launcher) + arguments
+    let result = try run(command[0], Array(command.dropFirst()))
+    if check { try Broker.check(result, "mosquitto_pub") }
+    return result
   }
 
   /// A `mosquitto_sub` of `topics` as `user`, printing `topic|retained|payload` lines.
-  func subscriber(_ topics: [String], as user: String = "desktop") throws -> Subscriber {
-    var arguments = ["mosquitto_sub", "--cafile", caFile, "-h", "localhost", "-p", String(port), "-u", user]
+  func subscriber(_ topics: [String], as user: String = "desktop", launcher: [String]? = nil) throws -> Subscriber {
+    var arguments = (launcher ?? self.launcher) + ["mosquitto_sub", "--cafile", caFile, "-h", hostName]
+    arguments += ["-p", String(port), "-u", user]
     arguments += ["-P", Broker.passwords[user]!, "-V", "mqttv5", "-q", "1", "-F", "%t|%r|%p"]
     for topic in topics { arguments += ["-t", topic] }
     return try Subscriber(arguments, folder: folder)
