@@ -88,9 +88,17 @@ import Testing
         })
 
     // The switch works as Home Assistant drives it: `ON` to its command topic turns
-    // do-not-disturb on, and its state topic says so.
+    // do-not-disturb on, and its state topic says so. The change is this machine's own, so
+    // its line carries when it was made and no other machine's name.
+    let since = wallMilliseconds()
     try broker.publish("badged/ana/dnd/set", "ON")
-    #expect(try waitUntil { try client.request("DND").first == "STATE * dnd=1 left=0" })
+    var line: String?
+    #expect(
+      try waitUntil {
+        line = try client.request("DND").first
+        return line?.hasPrefix("STATE * dnd=1 left=0 ") == true
+      })
+    #expect(line == "STATE * dnd=1 left=0 at=\(try dndStamp(line, since: since))")
     #expect(live.wait { $0.hasPrefix("badged/ana/dnd/state|") && $0.contains(#""on":true"#) })
 
     // Home Assistant's birth message: every config again, the same.
