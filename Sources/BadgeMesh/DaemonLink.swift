@@ -176,7 +176,7 @@ public enum DaemonLink {
 
   /// `FORWARD <id> <request line>`.
   private static func forward(_ rest: Substring) -> Line {
-    let words = rest.split(separator: " ", omittingEmptySubsequences: true)
+    let words = protocolWords(rest)
     guard words.count >= 3, RequestID.isValidToken(String(words[0])), let name = ChannelName(words[2]) else {
       return .unreadableForward(String(rest))
     }
@@ -215,11 +215,11 @@ public enum DaemonLink {
   /// The `key=value` words of a line beyond those `ReplyLine` reads (`total` it reads).
   private static func extraFields(_ line: String) -> [Substring: Substring] {
     var fields: [Substring: Substring] = [:]
-    for word in line.split(separator: " ").dropFirst(2) {
-      guard let eq = word.firstIndex(of: "=") else { continue }
+    for word in protocolWords(Substring(line)).dropFirst(2) {
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let key = word[..<eq]
       if key == "owner" || key == "from" || key == "at" {
-        fields[key] = word[word.index(after: eq)...]
+        fields[key] = word[word.utf8.index(after: eq)...]
       }
     }
     return fields
