@@ -21,7 +21,11 @@ final class Broker {
   /// Assistant's discovery), the phone only read.
   static let passwords = ["desktop": "desktop-secret", "laptop": "laptop-secret", "phone": "phone-secret"]
 
-  init() throws {
+  /// More lines of mosquitto.conf (`max_queued_messages 5`).
+  private let settings: [String]
+
+  init(settings: [String] = []) throws {
+    self.settings = settings
     folder = try TemporaryFolder()
     caFile = folder.file("ca.pem")
     otherCAFile = folder.file("other-ca.pem")
@@ -103,6 +107,7 @@ final class Broker {
       cafile \(caFile)
       certfile \(folder.file("broker.pem"))
       keyfile \(folder.file("broker.key"))
+      \(settings.joined(separator: "\n"))
 
       """)
   }
