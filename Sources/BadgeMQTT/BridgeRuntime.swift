@@ -118,7 +118,7 @@ final class BridgeRuntime {
         switch action {
         case .send(let line): daemon.send(line)
         case .publish(let message): session.publish(message)
-        case .subscribe(let topics): session.subscribe(topics)
+        case .subscribe(let topics, let qos): session.subscribe(topics, qos: qos)
         case .status(let text): ServiceManager.notifyStatus(text)
         case .closeDaemon(let reason):
           daemon.close()

@@ -156,13 +156,15 @@ public enum DaemonLink {
     case .ok(let text): return .ok(text)
     case .error(let code, let message): return .error(code: code, message: message)
     case .state(let snapshot), .event(let snapshot):
-      guard let name = ChannelName(snapshot.channel) else { return .other(line) }
-      let fields = extraFields(line)
-      guard fields["owner"].map(MeshConfig.isHostName) ?? true else { return .other(line) }
+      // The owner, which ReplyLine read (to the daemon's rule), must be a name this side takes.
+      let owner = snapshot.mirror?.owner
+      guard let name = ChannelName(snapshot.channel), owner.map(MeshConfig.isHostName) ?? true else {
+        return .other(line)
+      }
       let figures = ChannelFigures(
         count: snapshot.count, label: snapshot.label, dot: snapshot.dot, muted: snapshot.muted, unseen: snapshot.unseen,
         total: snapshot.total.map(Int64.init), seq: snapshot.seq, pulseMs: snapshot.pulseMs)
-      let state = LocalState(name: name, figures: figures, owner: fields["owner"].map(String.init))
+      let state = LocalState(name: name, figures: figures, owner: owner)
       return .state(state, pushed: line.hasPrefix("EVENT "))
     case .dnd(let dnd, let pushed):
       let fields = extraFields(line)
@@ -176,7 +178,7 @@ public enum DaemonLink {
 
   /// `FORWARD <id> <request line>`.
   private static func forward(_ rest: Substring) -> Line {
-    let words = rest.split(separator: " ", omittingEmptySubsequences: true)
+    let words = protocolWords(rest)
     guard words.count >= 3, RequestID.isValidToken(String(words[0])), let name = ChannelName(words[2]) else {
       return .unreadableForward(String(rest))
     }
@@ -212,14 +214,14 @@ public enum DaemonLink {
     return .forward(id: id, channel: name, command: ChannelCommand(op, id: id))
   }
 
-  /// The `key=value` words of a line beyond those `ReplyLine` reads (`total` it reads).
+  /// The `from=` and `at=` words of a `*` line, which `ReplyLine` does not read.
   private static func extraFields(_ line: String) -> [Substring: Substring] {
     var fields: [Substring: Substring] = [:]
-    for word in line.split(separator: " ").dropFirst(2) {
-      guard let eq = word.firstIndex(of: "=") else { continue }
+    for word in protocolWords(Substring(line)).dropFirst(2) {
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
       let key = word[..<eq]
-      if key == "owner" || key == "from" || key == "at" {
-        fields[key] = word[word.index(after: eq)...]
+      if key == "from" || key == "at" {
+        fields[key] = word[word.utf8.index(after: eq)...]
       }
     }
     return fields

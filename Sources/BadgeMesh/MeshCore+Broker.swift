@@ -17,8 +17,10 @@ extension MeshCore {
     announced.removeAll()
     switchAnnounced = false
     announceAgainAt = nil
+    let dndShared = config.dnd == .shared
     actions.append(
-      .subscribe(topics.subscriptions(dndShared: config.dnd == .shared, homeAssistant: config.homeAssistant)))
+      .subscribe(topics.retainedSubscriptions(dndShared: dndShared, homeAssistant: config.homeAssistant), qos: 0))
+    actions.append(.subscribe(topics.messageSubscriptions(dndShared: dndShared), qos: 1))
     publish(MeshMessage(topic: topics.ownSync, payload: Array(token.utf8), retain: false))
     publishOwnStatus()
     reportStatus(at: time, now: true)

@@ -47,8 +47,8 @@ public enum MeshAction: Equatable, Sendable {
   case closeDaemon(reason: String)
   /// Publish with QoS 1.
   case publish(MeshMessage)
-  /// Subscribe with QoS 1 to these topic filters.
-  case subscribe([String])
+  /// Subscribe to these topic filters with this QoS (0 or 1).
+  case subscribe([String], qos: Int32)
   /// A one-line summary of the bridge for the service manager (`STATUS=`).
   case status(String)
 }

@@ -126,12 +126,26 @@ public struct MeshTopics: Sendable {
     return TopicLevel.unescape(middle).map(MeshConfig.isHostName) ?? false
   }
 
-  /// What the bridge subscribes to after each connect, in this order; the sync marker last but
-  /// one publish away (see `MeshCore`).
-  public func subscriptions(dndShared: Bool, homeAssistant: Bool) -> [String] {
-    var topics = ["\(prefix)/host/+/status", "\(prefix)/ch/+/state", "\(prefix)/ch/+/cmd", ownReply]
-    if dndShared { topics += [dndState, dndSet] }
+  /// The retained topics the bridge subscribes to after each connect, with QoS 0: host
+  /// statuses, channel states, shared do-not-disturb's state, Home Assistant's status. On each
+  /// subscribe the broker sends the retained message of every one, the latest, and it queues
+  /// none of them for a bridge that is away: a queue of old states would be sent first on its
+  /// return, and once the broker's queue for it is full (mosquitto's `max_queued_messages`)
+  /// the retained states that matter would be dropped.
+  public func retainedSubscriptions(dndShared: Bool, homeAssistant: Bool) -> [String] {
+    var topics = ["\(prefix)/host/+/status", "\(prefix)/ch/+/state"]
+    if dndShared { topics.append(dndState) }
     if homeAssistant { topics.append(HomeAssistant.statusTopic) }
+    return topics
+  }
+
+  /// The topics of messages meant for this machine, subscribed to after the retained ones with
+  /// QoS 1 (the broker keeps them while this machine is away, for as long as its session
+  /// lasts): commands, answers, do-not-disturb's changes, and the sync marker last, one publish
+  /// away (see `MeshCore`).
+  public func messageSubscriptions(dndShared: Bool) -> [String] {
+    var topics = ["\(prefix)/ch/+/cmd", ownReply]
+    if dndShared { topics.append(dndSet) }
     topics.append(ownSync)
     return topics
   }

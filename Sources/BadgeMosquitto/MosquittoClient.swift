@@ -214,13 +214,13 @@ final class MosquittoClient {
     }
   }
 
-  /// Subscribes to the topic filters with QoS 1.
-  func subscribe(_ topics: [String]) -> Int32 {
+  /// Subscribes to the topic filters with `qos`.
+  func subscribe(_ topics: [String], qos: Int32) -> Int32 {
     var pointers = topics.map { strdup($0) }
     defer { pointers.forEach { free($0) } }
     return pointers.withUnsafeMutableBufferPointer { buffer in
       buffer.withMemoryRebound(to: UnsafeMutablePointer<CChar>?.self) {
-        mosquitto_subscribe_multiple(handle, nil, Int32(topics.count), $0.baseAddress, 1, 0, nil)
+        mosquitto_subscribe_multiple(handle, nil, Int32(topics.count), $0.baseAddress, qos, 0, nil)
       }
     }
   }

@@ -228,10 +228,10 @@ public final class MosquittoSession {
     return rc == MOSQ_ERR_SUCCESS.rawValue
   }
 
-  /// Subscribes with QoS 1 while connected.
-  public func subscribe(_ topics: [String]) {
+  /// Subscribes with `qos` (0 or 1) while connected.
+  public func subscribe(_ topics: [String], qos: Int32 = 1) {
     guard phase == .connected else { return }
-    _ = client.subscribe(topics)
+    _ = client.subscribe(topics, qos: qos)
     afterLibraryCall()
   }
 

@@ -60,7 +60,7 @@ public enum ReplyLine: Equatable, Sendable {
   /// older daemon). `step` is sent only when it is not 1, so a missing one reads as 1. Each
   /// value must be in the range the protocol gives it.
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
-    var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
+    var words = protocolWords(text)[...]
     guard let channel = words.popFirst(), ChannelName(channel) != nil else { return nil }
     let counts = 0...Limits.maxCount
     var snapshot = ChannelSnapshot(
@@ -69,9 +69,9 @@ public enum ReplyLine: Equatable, Sendable {
     var unseen: Int?
     var mirror: MirrorState?
     for word in words {
-      guard let eq = word.firstIndex(of: "=") else { return nil }
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       let key = word[..<eq]
-      let value = word[word.index(after: eq)...]
+      let value = word[word.utf8.index(after: eq)...]
       switch key {
       case "count":
         guard let n = Int(value), counts.contains(n) else { return nil }
@@ -145,9 +145,9 @@ public struct DNDSnapshot: Equatable, Sendable {
   init?(_ text: Substring) {
     var isOn: Bool?
     var left: Int?
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-      guard let eq = word.firstIndex(of: "=") else { return nil }
-      let value = word[word.index(after: eq)...]
+    for word in protocolWords(text) {
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+      let value = word[word.utf8.index(after: eq)...]
       switch word[..<eq] {
       case "dnd": isOn = value == "1"
       case "left":

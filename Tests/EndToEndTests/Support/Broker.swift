@@ -35,7 +35,11 @@ final class Broker {
     "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
   ]
 
-  init(placement: Placement? = nil) throws {
+  /// More lines of mosquitto.conf (`max_queued_messages 5`).
+  private let settings: [String]
+
+  init(placement: Placement? = nil, settings: [String] = []) throws {
+    self.settings = settings
     folder = try TemporaryFolder()
     self.placement = placement
     caFile = folder.file("ca.pem")
@@ -150,6 +154,7 @@ final class Broker {
       cafile \(caFile)
       certfile \(folder.file("broker.pem"))
       keyfile \(folder.file("broker.key"))
+      \(settings.joined(separator: "\n"))
 
       """)
   }
