@@ -7,8 +7,9 @@ public struct Channel: Sendable {
   public internal(set) var unseen: Int = 0
   /// The running total: the sum of the channel's increases since it was made, never less than
   /// `count` and never decreasing. A clear up to a total (`CLEAR <channel> upto=<total>`)
-  /// clears only the items a client saw, those up to it. A channel that is forgotten takes it
-  /// with it: a new one starts at 0.
+  /// clears only the items a client saw, those up to it. A channel made anew starts at the
+  /// store's `totalFloor` (the largest total of a channel forgotten), so that a clear up to a
+  /// total shown before a channel of its name was forgotten clears none of the new items.
   public internal(set) var total: Int = 0
   /// The channel's settings, shared by every copy of the channel (replies, events, the change
   /// log, undo): a copy of a channel copies one reference rather than three sets of settings

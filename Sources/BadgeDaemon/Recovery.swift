@@ -33,6 +33,8 @@ public enum Recovery {
   ) throws(SystemError) -> (seq: UInt64, dndUntil: UInt64?) {
     guard let bytes = try StateFiles.read(path) else { return (0, nil) }
     let decoded = Snapshot.decode(bytes)
+    // Before the channels: a channel the snapshot holds keeps its own total.
+    store.restoreTotalFloor(atLeast: decoded.snapshot.totalFloor)
     for channel in decoded.snapshot.channels {
       store.restore(
         name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,

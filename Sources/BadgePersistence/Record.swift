@@ -9,8 +9,9 @@ import BadgeCore
 public enum Record: Equatable, Sendable {
   /// A channel's whole persistent state after a change: replaying it is idempotent.
   case channel(ChannelRecord)
-  /// Snapshot header: the sequence number the snapshot is complete up to.
-  case snapshotStart(seq: UInt64)
+  /// Snapshot header: the sequence number the snapshot is complete up to, and the store's
+  /// `totalFloor` (a header written before it has none: 0).
+  case snapshotStart(seq: UInt64, totalFloor: Int = 0)
   /// One channel's figures for one day, whole: replaying it is idempotent too.
   case day(DayRecord)
   /// Snapshot trailer: how many channel, day and request id records came before it, so

@@ -33,8 +33,11 @@ public enum RecordCodec {
   /// the outbox: its counter (64 bits), id (a byte of length) and request line (16 bits of
   /// length).
   static let forwardTag: UInt8 = 8
+  /// Extension tag of a snapshot's start record: the store's `totalFloor` follows, as a
+  /// varint, when it is above 0 (a start record without it reads as 0).
+  static let totalFloorTag: UInt8 = 9
   /// The tags that are not settings'.
-  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag, forwardTag]
+  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag, forwardTag, totalFloorTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
   static let fixedSettings: [UInt8: SettingKey] = Dictionary(
@@ -247,9 +250,14 @@ public enum RecordCodec {
       w.write(Record.Kind.requestID.rawValue)
       w.write(littleEndian: saved.seq)
       writeID(saved.id, to: &w)
-    case .snapshotStart(let seq):
+    case .snapshotStart(let seq, let totalFloor):
       w.write(Record.Kind.snapshotStart.rawValue)
       w.write(littleEndian: seq)
+      // Without a floor the record stays as it was before floors existed.
+      if totalFloor > 0 {
+        w.write(totalFloorTag)
+        writeVarint(UInt64(totalFloor), to: &w)
+      }
     case .snapshotEnd(let channels, let days, let ids, let forwards):
       w.write(Record.Kind.snapshotEnd.rawValue)
       w.write(littleEndian: UInt32(channels))

@@ -135,7 +135,14 @@ extension RecordCodec {
       record = .requestID(SavedRequestID(seq: seq, id: id))
     case .snapshotStart:
       guard let seq: UInt64 = reader.integer() else { return nil }
-      record = .snapshotStart(seq: seq)
+      // The floor came later; a record written before it ends here.
+      var totalFloor = 0
+      if !reader.isAtEnd {
+        guard reader.byte() == totalFloorTag, let value = reader.varint(), value > 0, value <= UInt64(Int.max)
+        else { return nil }
+        totalFloor = Int(value)
+      }
+      record = .snapshotStart(seq: seq, totalFloor: totalFloor)
     case .snapshotEnd:
       guard let channels: UInt32 = reader.integer() else { return nil }
       // The day count came with history, the id count with ids; a trailer written before

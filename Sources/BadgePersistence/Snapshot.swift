@@ -18,11 +18,14 @@ public struct Snapshot: Equatable, Sendable {
   /// How the outbox numbers ids: the state folder's epoch (0: none yet) and the next counter.
   public var forwardEpoch: UInt64
   public var forwardNext: UInt64
+  /// The store's `totalFloor`: the largest total of a channel forgotten (0 in a snapshot
+  /// written before floors).
+  public var totalFloor: Int
 
   public init(
     seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = [], dndUntil: UInt64? = nil,
     requestIDs: [RequestID] = [], dndStamp: DNDStamp? = nil, forwards: [ForwardEntry] = [], forwardEpoch: UInt64 = 0,
-    forwardNext: UInt64 = 1
+    forwardNext: UInt64 = 1, totalFloor: Int = 0
   ) {
     self.seq = seq
     self.channels = channels
@@ -33,16 +36,21 @@ public struct Snapshot: Equatable, Sendable {
     self.forwards = forwards
     self.forwardEpoch = forwardEpoch
     self.forwardNext = forwardNext
+    self.totalFloor = totalFloor
   }
 
   /// The store's persistent state: channels with a count, a running total or a setting made
   /// over the socket (a channel at 0 with neither reads the same as one never written; one
-  /// that a config section keeps keeps its total), do-not-disturb with its end as `dndUntil`
-  /// gives it (the store's clock is monotonic), and the request ids.
+  /// that a config section keeps keeps its total, and is kept at total 0 too once the floor is
+  /// above it, since loading lifts a channel it does not hold to the floor), the total floor,
+  /// do-not-disturb with its end as `dndUntil` gives it (the store's clock is monotonic), and
+  /// the request ids.
   public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
+    let floor = store.totalFloor
+    totalFloor = floor
     channels = store.channels
-      .filter { $0.count > 0 || $0.total > 0 || $0.hasOverride || $0.mirror != nil }
+      .filter { $0.count > 0 || $0.total > 0 || $0.total < floor || $0.hasOverride || $0.mirror != nil }
       .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in
@@ -64,7 +72,7 @@ public struct Snapshot: Equatable, Sendable {
   public func encoded() -> [UInt8] {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56 + requestIDs.count * 41)
-    RecordCodec.append(.snapshotStart(seq: seq), to: &out)
+    RecordCodec.append(.snapshotStart(seq: seq, totalFloor: totalFloor), to: &out)
     if dndUntil != nil || dndStamp != nil {
       RecordCodec.append(.doNotDisturb(until: dndUntil, stamp: dndStamp), to: &out)
     }
@@ -95,7 +103,9 @@ public struct Snapshot: Equatable, Sendable {
     var problem: String?
     for (i, record) in contents.records.enumerated() {
       switch record {
-      case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
+      case .snapshotStart(let seq, let totalFloor) where i == 0:
+        snapshot.seq = seq
+        snapshot.totalFloor = totalFloor
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
       case .doNotDisturb(let until, _, let stamp) where i > 0 && !ended:
         snapshot.dndUntil = until

@@ -285,8 +285,8 @@ struct RecordedRun {
   }
 
   /// What of a store is kept on disk: its channels (with their totals) and their days of
-  /// history, in order, the request ids, oldest first, and do-not-disturb (on until turned
-  /// off: 0; off: `nil`).
+  /// history, in order, the request ids, oldest first, do-not-disturb (on until turned
+  /// off: 0; off: `nil`), and the total floor.
   struct PersistedState: Equatable {
     var channels: [ChannelRecord]
     var days: [DayRecord]
@@ -294,6 +294,8 @@ struct RecordedRun {
     var dnd: UInt64?
     /// The forward outbox: the waiting writes, oldest first.
     var forwards: [ForwardEntry]
+    /// The largest total of a channel forgotten, which a channel made anew starts at.
+    var totalFloor: Int
   }
 
   /// The view of a store in the run, whose do-not-disturb is never timed.
@@ -307,7 +309,7 @@ struct RecordedRun {
     return PersistedState(
       channels: snapshot.channels.sorted { $0.name < $1.name },
       days: snapshot.days.sorted { ($0.name, $0.entry.day) < ($1.name, $1.entry.day) },
-      requestIDs: snapshot.requestIDs, dnd: dnd, forwards: snapshot.forwards)
+      requestIDs: snapshot.requestIDs, dnd: dnd, forwards: snapshot.forwards, totalFloor: snapshot.totalFloor)
   }
 
   /// The state folder's files by name, but the lock (no state).

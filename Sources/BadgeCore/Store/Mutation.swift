@@ -19,7 +19,8 @@ extension Store {
     indirect case mirror(MirrorUpdate)
     /// A mirrored channel's staleness or pending writes changed (`STALE`, `DELIVERED`).
     indirect case mirrorState(MirrorState)
-    /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten.
+    /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten, its
+    /// total kept as any forgotten channel's (`Store.totalFloor`).
     case forgetMirror
 
     /// Whether it is a write a client makes, which a mirrored channel forwards to its owner;
@@ -115,9 +116,10 @@ extension Store.Mutation {
       channel.mirror = state
       return !channel.hasOverride(of: setup)
     case .forgetMirror:
+      // The total stays, as a local channel's does when it is forgotten: a reader here saw it,
+      // so the store's `totalFloor` keeps it (or the channel does, if a config section keeps it).
       channel.count = 0
       channel.unseen = 0
-      channel.total = 0
       channel.setup = ChannelSetup.make(
         configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: SettingsOverride())
       return true

@@ -19,6 +19,17 @@ extension Store {
     seq = max(seq, channelSeq)
   }
 
+  /// Puts back the snapshot's `totalFloor` (recovery, before its channels): the floor moves up
+  /// to `value`, and so do the totals of the channels config sections made before loading
+  /// that were never written (`seq` 0, no count, no setting): they read as made anew now.
+  public func restoreTotalFloor(atLeast value: Int) {
+    guard value > totalFloor else { return }
+    totalFloor = value
+    for i in channels.indices where channels[i].seq == 0 && channels[i].count == 0 && !channels[i].hasOverride {
+      channels[i].total = max(channels[i].total, value)
+    }
+  }
+
   /// Puts back one day of a channel's history as it was persisted (recovery).
   public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
     history.restore(name, entry)

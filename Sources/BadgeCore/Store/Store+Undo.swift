@@ -14,11 +14,13 @@ extension Store {
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
-  /// channel, its day of history, the request ids and `seq` are as they were before; calls
-  /// `undone` with each touched channel's name (once per change, so a name may come more than
-  /// once). Settings from the config stay those in force now (a reload in between is not
-  /// undone), and a restored pulse window ends on time.
+  /// channel, its day of history, the request ids, `seq` and `totalFloor` are as they were
+  /// before; calls `undone` with each touched channel's name (once per change, so a name may
+  /// come more than once). Settings from the config stay those in force now (a reload in
+  /// between is not undone), and a restored pulse window ends on time.
   public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
+    // The floor first: a channel the changes made is made anew below as it was then.
+    if let before = undo.totalFloorBefore { totalFloor = before }
     for entry in undo.entries.reversed() {
       history.putBack(entry.history, of: entry.name, on: entry.day)
       // The change may have forgotten the channel (cleared to 0), or made it (`before` is

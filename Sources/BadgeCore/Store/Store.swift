@@ -41,6 +41,12 @@ public final class Store {
   /// count 0 with no setting is forgotten (it reads as never written), so that the number kept
   /// follows what is in use and `max_channels` bounds it.
   public internal(set) var channels: [Channel] = []
+  /// The largest running total of any channel forgotten here: a channel made anew starts its
+  /// total at it, so that a clear up to a total a reader saw of an earlier channel of the same
+  /// name (`CLEAR <channel> upto=<total>`, late from another machine or a script) clears none
+  /// of the items that arrived after it was forgotten. It never falls (but when a change is
+  /// taken back), and the snapshot keeps it.
+  public internal(set) var totalFloor = 0
   /// Where each channel is in `channels`.
   var index: [ChannelName: Int] = [:]
   /// How many of `channels` each pool holds: each pool's limit bounds its own count
@@ -170,17 +176,19 @@ public final class Store {
     history.record(name, from: before, to: after, on: today)
   }
 
-  /// How the channel called `name` reads before it is written: the config's settings, and
-  /// do-not-disturb as it is.
+  /// How the channel called `name` reads before it is written: the config's settings,
+  /// do-not-disturb as it is, and its running total at `totalFloor`.
   func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)
     var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
     channel.silenced = silencing(settings)
+    channel.total = totalFloor
     return channel
   }
 
   /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
-  /// count nor a setting.
+  /// count nor a setting (one never kept, as recovery puts back the last record of a channel
+  /// that was forgotten, leaves its total in `totalFloor` all the same).
   func store(_ channel: Channel, at position: Int?) {
     if let position {
       channels[position] = channel
@@ -189,12 +197,16 @@ public final class Store {
       index[channel.name] = channels.count
       channels.append(channel)
       pooled[ChannelPool(of: channel.name)] += 1
+    } else {
+      raiseTotalFloor(past: channel.total)
     }
   }
 
-  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1).
+  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1). Its total
+  /// stays in `totalFloor`.
   func forget(at i: Int) {
     let name = channels[i].name
+    raiseTotalFloor(past: channels[i].total)
     pulses.remove(name)
     index[name] = nil
     pooled[ChannelPool(of: name)] -= 1
@@ -203,5 +215,12 @@ public final class Store {
       channels[i] = last
       index[last.name] = i
     }
+  }
+
+  /// Raises `totalFloor` to a forgotten channel's `total`, remembering how to take it back.
+  private func raiseTotalFloor(past total: Int) {
+    guard total > totalFloor else { return }
+    undo.totalFloorRaising(from: totalFloor)
+    totalFloor = total
   }
 }
