@@ -51,7 +51,8 @@ import Testing
     #expect(change == Self.went + next)
     if elapsed >= 0 {
       #expect(
-        AccessibleText.offline(since: Self.went, now: change) != AccessibleText.offline(since: Self.went, now: change - 1))
+        AccessibleText.offline(since: Self.went, now: change)
+          != AccessibleText.offline(since: Self.went, now: change - 1))
     }
   }
 

@@ -55,9 +55,10 @@ import Testing
     let folder = daemon!.folder
     let client = try daemon!.client()
     #expect(try field(client.request("INCR mail 3")[0], "total") == "3")
-    #expect(try client.request("CLEAR mail") == [
-      "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=0 total=3", "OK",
-    ])
+    #expect(
+      try client.request("CLEAR mail") == [
+        "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=0 total=3", "OK",
+      ])
     if killed { daemon!.crash() } else { #expect(daemon!.stop() == 0) }
     daemon = nil
     let restarted = try DaemonProcess(folder: folder)
