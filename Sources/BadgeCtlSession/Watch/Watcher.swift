@@ -1,5 +1,6 @@
 import BadgeBridge
 import BadgeCore
+import BadgeCtl
 import BadgeProtocol
 import BadgeSystem
 import Glibc
