@@ -37,18 +37,18 @@ package enum SessionProgram {
     try execute(command: command(of: work))
   }
 
-  /// Replaces this process with `badgectl-session` and this process's own arguments, so that
-  /// it reads, checks and runs the same command line (the environment goes along as it is).
-  /// Returns only by throwing.
+  /// Replaces this process with `badgectl-session` and this process's own command line, so that
+  /// it reads, checks and runs the same line (the environment goes along as it is). Even the
+  /// program name stays: `ps` shows, and `pkill -f 'badgectl watch'` finds, `badgectl watch`
+  /// as before. Returns only by throwing.
   private static func execute(command: String) throws(CtlError) {
     let candidates = paths(besides: Environment.executablePath)
+    var arguments = CommandLine.arguments.map { strdup($0) } + [nil]
+    defer { arguments.forEach { free($0) } }
     var causes: [String] = []
     for path in candidates {
-      let arguments = [path] + CommandLine.arguments.dropFirst()
-      var pointers = arguments.map { strdup($0) } + [nil]
-      execv(path, &pointers)
+      execv(path, &arguments)
       causes.append("\(path): \(Errno.current)")
-      pointers.forEach { free($0) }
     }
     throw .missingProgram(command: command, program: name, causes: causes)
   }

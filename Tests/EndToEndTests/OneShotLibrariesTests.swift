@@ -61,6 +61,20 @@ import Testing
     #expect(handed.status == direct.status && handed.stderr == direct.stderr && handed.stdout == direct.stdout)
   }
 
+  @Test func aWatchRunsInBadgectlSessionUnderBadgectlsOwnCommandLine() throws {
+    let daemon = try DaemonProcess()
+    #expect(try badgectl(["incr", "mail", "2"], socket: daemon.socket).status == 0)
+    let watch = try WatchProcess(["mail", "--format", "plain"], socket: daemon.socket)
+    defer { _ = watch.stop() }
+    #expect(try watch.readLine() == "2")
+    // The program is badgectl-session; ps and pkill -f see the line badgectl was started with.
+    let program = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(watch.pid)/exe")
+    #expect(program == Binaries.badgectlSession.resolvingSymlinksInPath().path)
+    let line = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(watch.pid)/cmdline"))
+    let arguments = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    #expect(arguments == [Binaries.badgectl.path, "watch", "mail", "--format", "plain"])
+  }
+
   @Test func withoutBadgectlSessionTheOneShotCommandsWorkAndTheOthersSayWhatIsMissing() throws {
     let daemon = try DaemonProcess()
     let folder = try TemporaryFolder()
