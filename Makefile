@@ -8,6 +8,9 @@ RELEASE_BIN := .build/release
 # Where `make install` puts things (DESTDIR is prepended to each, for packaging).
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
+# badgectl-session, which runs badgectl's watch, top, open and stats' count-up: badgectl looks
+# for it in ../libexec/badged beside its own folder, so it follows BINDIR.
+SESSIONDIR = $(BINDIR)/../libexec/badged
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/badged
@@ -40,9 +43,10 @@ build: deps
 	$(SWIFT) build
 
 # Release binaries with the Swift runtime linked in: badgectl is spawned by status bars every
-# second, and a static runtime starts faster (see BENCHMARKS.md).
+# second, and a static runtime starts faster (see BENCHMARKS.md); badgectl is a static
+# executable altogether (Package.swift), badgectl-session runs what needs libsystemd or ncursesw.
 release: deps
-	for p in badged badgectl badged-mqtt; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	for p in badged badgectl badgectl-session badged-mqtt; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -81,9 +85,10 @@ fuzz: deps
 # systemctl --user enable --now badged.socket (and badged-mqtt.service to share channels)
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SESSIONDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(SOURCE)/badgectl-session $(DESTDIR)$(SESSIONDIR)/
 	for unit in badged.service badged-mqtt.service; do \
 	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
 	done
@@ -108,6 +113,8 @@ install: $(if $(BINDIR_SOURCE),,release)
 # systemctl --user disable --now badged-mqtt.service badged.socket badged.service
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt
+	rm -f $(DESTDIR)$(SESSIONDIR)/badgectl-session
+	-rmdir $(DESTDIR)$(SESSIONDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
 	for unit in badged.service badged-mqtt.service; do \
 	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \

@@ -22,6 +22,7 @@ let package = Package(
   products: [
     .executable(name: "badged", targets: ["badged"]),
     .executable(name: "badgectl", targets: ["badgectl"]),
+    .executable(name: "badgectl-session", targets: ["badgectl-session"]),
     .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
   ],
   targets: [
@@ -65,10 +66,15 @@ let package = Package(
     .target(
       name: "BadgeServer", dependencies: ["BadgeCore", "BadgeProtocol"], swiftSettings: coreSettings),
 
-    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux; of ours it knows
-    // the model only.
+    // The system calls that need no library but glibc: file descriptors, Unix sockets, errno,
+    // the environment, signals, XDG paths, local time. BadgeSystem re-exports it; badgectl's one-shot
+    // commands use it alone, so badgectl links neither libsystemd nor ncursesw.
+    .target(name: "BadgePOSIX", dependencies: ["BadgeCore", "CLinux"], swiftSettings: daemonSettings),
+
+    // The only module that imports CSystemd and CInih (and, with BadgePOSIX, Glibc for I/O and
+    // CLinux); of ours it knows the model only.
     .target(
-      name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih", "CLinux"],
+      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgePOSIX", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
@@ -84,11 +90,16 @@ let package = Package(
       name: "BadgeDaemon",
       dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeServer", "BadgeSystem"],
       swiftSettings: daemonSettings),
+    // badgectl: its command table and the one-shot commands, on BadgePOSIX alone.
     .target(
-      name: "BadgeCtl",
+      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgePOSIX", "BadgeRender"]),
+    // What badgectl hands to badgectl-session: watch and top on an sd-event loop (top through
+    // curses), open on the session bus, stats' count-up.
+    .target(
+      name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
-        "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeSystem", "BadgeMotion", "BadgeRender",
+        "BadgeTop", "BadgeScreen",
       ]),
 
     // badged-mqtt as a library, like the daemon: its command line, config and the files it
@@ -99,7 +110,15 @@ let package = Package(
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
-    .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
+    // badgectl's release build is one static executable, with glibc linked in: status bars
+    // spawn it every second, and with no dynamic loader to run (no libraries to map, no
+    // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
+    // start-up"). It can be, since it links no library but glibc's: libsystemd and ncursesw
+    // are badgectl-session's (docs/ARCHITECTURE.md, "badgectl's two programs").
+    .executableTarget(
+      name: "badgectl", dependencies: ["BadgeCtl"],
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
+    .executableTarget(name: "badgectl-session", dependencies: ["BadgeCtlSession"]),
     // The load generator of `make bench` (BENCHMARKS.md); not installed. CEpoll shows it
     // <sys/epoll.h>, which Swift's Glibc module leaves out.
     .systemLibrary(name: "CEpoll"),
@@ -124,7 +143,7 @@ let package = Package(
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
-    .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
+    .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
     .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),

@@ -8,9 +8,11 @@ import Testing
 @Suite struct PackageTests {
   /// The static release binaries `make release` builds.
   static let release = Repository.path(".build/release")
+  /// The programs the package installs, as `make release` names them.
+  static let programs = ["badged", "badgectl", "badgectl-session", "badged-mqtt"]
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
-    for name in ["badged", "badgectl", "badged-mqtt"]
+    for name in Self.programs
     where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
       throw TestFailure("\(Self.release)/\(name) is missing: run 'make release' before 'swift test' (make test does)")
     }
@@ -31,8 +33,9 @@ import Testing
     try PackageLock.hold { try installRunAndPurge(package, version: version) }
   }
 
-  /// Depends names the package of every library the binaries load, and Installed-Size is the
-  /// size of what the package installs, as dpkg-gencontrol counts it.
+  /// Depends names the package of every library the binaries load, Built-Using what is linked
+  /// into the static badgectl, and Installed-Size is the size of what the package installs, as
+  /// dpkg-gencontrol counts it.
   private func checkFields(_ package: String, version: String, architecture: String) throws {
     func field(_ name: String) throws -> String {
       try run("dpkg-deb", ["--field", package, name]).stdout.trimmingCharacters(in: .newlines)
@@ -43,7 +46,7 @@ import Testing
 
     // The packages owning the libraries the binaries name (DT_NEEDED), without the loader.
     var owners = Set<String>()
-    for name in ["badged", "badgectl", "badged-mqtt"] {
+    for name in Self.programs {
       let dynamic = try run("objdump", ["-p", "\(Self.release)/\(name)"]).stdout
       for match in dynamic.matches(of: /NEEDED\s+(\S+)/) where !match.1.hasPrefix("ld-linux") {
         let owner = try run("dpkg", ["-S", "*/\(match.1)"]).stdout
@@ -53,6 +56,13 @@ import Testing
     let depends = try field("Depends").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(Set(depends.compactMap { $0.split(separator: " ").first.map(String.init) }) == owners)
     #expect(depends.allSatisfy { $0.contains("(>= ") }, "unversioned: \(depends)")
+    // badgectl is static: Built-Using names the source packages of the C library and of
+    // libstdc++ inside it, with the versions installed here (what it was linked with).
+    let glibc = try run("dpkg-query", ["-W", "-f=${source:Package} (= ${source:Version})", "libc6-dev"]).stdout
+    let builtUsing = try field("Built-Using")
+    let sources = Set(builtUsing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    #expect(sources.count == 2 && sources.contains(glibc), "\(builtUsing)")
+    #expect(sources.contains { $0.hasPrefix("gcc-") && $0.contains(" (= ") }, "\(builtUsing)")
 
     // One KiB per started KiB of each file, one per folder, and one for the control folder
     // (DEBIAN), which dpkg-gencontrol counts as Debian's own tools always do.
@@ -84,6 +94,7 @@ import Testing
     let daemon = try DaemonProcess(executable: "/usr/bin/badged")
     let ping = try run("/usr/bin/badgectl", ["ping"], environment: ["BADGED_SOCKET": daemon.socket])
     #expect(ping.status == 0, "\(ping.stderr)")
+    try checkBadgectl()
     #expect(daemon.stop() == 0, "\(daemon.log)")
     // The installed units pass systemd's checks (ExecStart=/usr/bin/badged exists, and the
     // man pages of Documentation= are installed), and man finds the pages.
@@ -107,6 +118,18 @@ import Testing
       $0.hasPrefix("badged.")
     }
     #expect(records.isEmpty, "dpkg still has \(records)")
+  }
+
+  /// The installed badgectl is one static executable, with no dynamic loader and no library
+  /// to load (status bars spawn it every second); it hands `watch` to the installed
+  /// badgectl-session, which refuses an option that does not fit the format as badgectl did.
+  private func checkBadgectl() throws {
+    let headers = try run("readelf", ["--program-headers", "--dynamic", "/usr/bin/badgectl"])
+    #expect(headers.status == 0 && !headers.stdout.contains("INTERP") && !headers.stdout.contains("NEEDED"))
+    #expect(headers.stdout.contains("LOAD"), "\(headers.stdout)")
+    #expect(FileManager.default.isExecutableFile(atPath: "/usr/libexec/badged/badgectl-session"))
+    let watch = try run("/usr/bin/badgectl", ["watch", "--big", "--format", "plain"])
+    #expect(watch.status == 64 && watch.stderr.hasPrefix("Error: '--big' applies to --format term"), "\(watch.stderr)")
   }
 
   /// A new folder in the daemon's folder.

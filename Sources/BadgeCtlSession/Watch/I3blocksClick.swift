@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeCtl
 
 /// The mouse button of a click that i3blocks writes to a persistent block's standard input:
 /// with `format=json` one JSON object per line holding `"button":N` among the block's other

@@ -1,5 +1,6 @@
 import BadgeBridge
 import BadgeCore
+import BadgeCtl
 import BadgeProtocol
 import BadgeSystem
 import Glibc
@@ -276,9 +277,10 @@ final class Watcher {
     _ = send(targets.map(\.clearRequest))
   }
 
-  /// Starts `badgectl open <name> --upto <total shown>` (this program) for a channel with an
-  /// app behind it, without waiting for it: it opens the app and then clears the channel
-  /// itself. Returns whether it did, so other channels are cleared here.
+  /// Starts `badgectl open <name> --upto <total shown>` for a channel with an app behind it
+  /// (through this program, badgectl-session, which runs `open` itself), without waiting for
+  /// it: it opens the app and then clears the channel itself. Returns whether it did, so other
+  /// channels are cleared here.
   private func openApp(_ shown: ChannelSnapshot) -> Bool {
     guard let channel = ChannelName(shown.channel), AppChannel.desktopID(of: channel) != nil,
       let program = Environment.executablePath

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeCtl
 import BadgeProtocol
 import BadgeRender
 import BadgeScreen

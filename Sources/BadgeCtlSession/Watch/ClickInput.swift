@@ -1,3 +1,4 @@
+import BadgeCtl
 import BadgeProtocol
 import BadgeSystem
 

@@ -1,3 +1,4 @@
+import BadgeCtl
 import BadgeRender
 import BadgeSystem
 import Glibc

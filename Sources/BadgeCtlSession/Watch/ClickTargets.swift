@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeCtl
 
 /// Which channels a click clears, each as it was shown, so the click clears what was seen
 /// (`ChannelSnapshot.clearRequest`: up to the total shown) and not what arrived since.

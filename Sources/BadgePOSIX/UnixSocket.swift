@@ -21,7 +21,7 @@ public enum UnixSocket {
   /// `SOCK_STREAM`, for `sd_is_socket_unix`. Named here because a file that imports CSystemd
   /// must not name Glibc's socket constants: in a release (whole-module) build that hides them
   /// from the files that import only Glibc ("cannot find 'SOCK_STREAM' in scope").
-  static let streamType = Int32(SOCK_STREAM.rawValue)
+  package static let streamType = Int32(SOCK_STREAM.rawValue)
 
   /// The longest path `sockaddr_un` holds, not counting the NUL.
   public static let maxPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1

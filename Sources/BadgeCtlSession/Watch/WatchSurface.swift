@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeCtl
 import BadgeProtocol
 
 /// What a `Watcher` shows the daemon's state on: `watch`'s display or `top`'s dashboard.
