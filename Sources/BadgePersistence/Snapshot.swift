@@ -76,7 +76,11 @@ public struct Snapshot: Equatable, Sendable {
     if dndUntil != nil || dndStamp != nil {
       RecordCodec.append(.doNotDisturb(until: dndUntil, stamp: dndStamp), to: &out)
     }
-    if forwardEpoch != 0 { RecordCodec.append(.forwardIDs(epoch: forwardEpoch, next: forwardNext), to: &out) }
+    // Written whenever it says more than a new folder's defaults: a journal's forwarded writes
+    // may have moved the counter before an epoch was drawn.
+    if forwardEpoch != 0 || forwardNext != 1 {
+      RecordCodec.append(.forwardIDs(epoch: forwardEpoch, next: forwardNext), to: &out)
+    }
     for channel in channels { RecordCodec.append(.channel(channel), to: &out) }
     for day in days { RecordCodec.append(.day(day), to: &out) }
     for id in requestIDs { RecordCodec.append(.requestID(SavedRequestID(seq: 0, id: id)), to: &out) }

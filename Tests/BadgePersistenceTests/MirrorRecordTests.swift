@@ -97,6 +97,16 @@ import Testing
     #expect(Self.payload(.snapshotEnd(channels: 1, days: 2)) == [3, 1, 0, 0, 0, 2, 0, 0, 0], "as before")
   }
 
+  /// A journal's forwarded writes move the counter before the folder's epoch is drawn: the
+  /// snapshot of that state keeps the counter too, so that it saves as itself.
+  @Test func aCounterMovedBeforeAnEpochIsKept() {
+    let snapshot = Snapshot(seq: 3, channels: [], forwardEpoch: 0, forwardNext: 2)
+    let decoded = Snapshot.decode(snapshot.encoded())
+    #expect(decoded.problem == nil)
+    #expect(decoded.snapshot == snapshot)
+    #expect(Snapshot(seq: 3, channels: []).encoded().count < snapshot.encoded().count)
+  }
+
   @Test func aSnapshotKeepsMirrorsTheOutboxItsNumberingAndTheStamp() {
     let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, line: "CLEAR a upto=4 id=h:1f:2", seq: 0)
     let snapshot = Snapshot(
