@@ -9,8 +9,7 @@ import Testing
   /// A hook that counts the runs under way at once (a counter under flock(1), in `folder`),
   /// keeps the highest count, and appends `channel count` to `runs` as it ends. The first runs
   /// wait (up to 30 s, far longer than a loaded machine takes to start the others) until as many
-  /// as the file `limit` says are under way, so that the bound
-  /// is reached, not only never passed.
+  /// as the file `limit` says are under way, so that the bound is reached, not only never passed.
   static func countingHook(in folder: TemporaryFolder, limit: Int) throws -> String {
     _ = try folder.write("limit", "\(limit)\n")
     _ = try folder.write("count", "0\n")
