@@ -8,6 +8,9 @@ RELEASE_BIN := .build/release
 # Where `make install` puts things (DESTDIR is prepended to each, for packaging).
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
+# badgectl-session, which runs badgectl's watch, top, open and stats' count-up: badgectl looks
+# for it in ../libexec/badged beside its own folder, so it follows BINDIR.
+SESSIONDIR = $(BINDIR)/../libexec/badged
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/badged
@@ -40,9 +43,10 @@ build: deps
 	$(SWIFT) build
 
 # Release binaries with the Swift runtime linked in: badgectl is spawned by status bars every
-# second, and a static runtime starts faster (see BENCHMARKS.md).
+# second, and a static runtime starts faster (see BENCHMARKS.md); badgectl is a static
+# executable altogether (Package.swift), badgectl-session runs what needs libsystemd or ncursesw.
 release: deps
-	for p in badged badgectl; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	for p in badged badgectl badgectl-session badged-mqtt; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -67,27 +71,33 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
 
 # Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
-# request, config, recovery and bus. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
+# request, config, recovery, bus and mqtt. Exits 1 on a crash, hang or leak (input in .build-fuzz/crashes).
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 15
 FUZZ_TARGETS ?=
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# Binaries, the systemd user units (ExecStart= pointing at BINDIR) with the opt-in sandbox
-# drop-in beside them (badged.service.d/sandbox.conf.disabled; see badged(1)), man pages, the example
-# config and completions for bash, zsh and fish. Then: systemctl --user enable --now badged.socket
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's too) with the
+# opt-in sandbox drop-ins beside them (badged.service.d/sandbox.conf.disabled, see badged(1);
+# badged-mqtt.service.d/sandbox.conf.disabled, see badged-mqtt(1)), man
+# pages, the example config and completions for bash, zsh and fish. Then:
+# systemctl --user enable --now badged.socket (and badged-mqtt.service to share channels)
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SESSIONDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(DESTDIR)$(BINDIR)/
-	sed 's|@bindir@|$(BINDIR)|g' systemd/badged.service > $(DESTDIR)$(UNITDIR)/badged.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/badged.service
+	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(SOURCE)/badgectl-session $(DESTDIR)$(SESSIONDIR)/
+	for unit in badged.service badged-mqtt.service; do \
+	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
+	done
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
-	install -d $(DESTDIR)$(UNITDIR)/badged.service.d
-	install -m 0644 systemd/badged.service.d/sandbox.conf $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled
-	install -m 0644 man/badged.1 man/badgectl.1 $(DESTDIR)$(MANDIR)/man1/
+	for unit in badged.service badged-mqtt.service; do \
+	  install -d $(DESTDIR)$(UNITDIR)/$$unit.d && \
+	  install -m 0644 systemd/$$unit.d/sandbox.conf $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled || exit 1; \
+	done
+	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
 	$(SOURCE)/badgectl --generate-completion bash > $(DESTDIR)$(BASHCOMPDIR)/badgectl
@@ -97,15 +107,21 @@ install: $(if $(BINDIR_SOURCE),,release)
 	install -m 0644 completions/_badged $(DESTDIR)$(ZSHCOMPDIR)/_badged
 	install -m 0644 completions/badged.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
 	@echo "Installed. Start it with: systemctl --user daemon-reload && systemctl --user enable --now badged.socket"
+	@echo "To share channels through an MQTT broker ([mqtt] in badged.conf): systemctl --user enable --now badged-mqtt.service"
 
 # Removes exactly what `make install` put (same variables). Disable the units first:
-# systemctl --user disable --now badged.socket badged.service
+# systemctl --user disable --now badged-mqtt.service badged.socket badged.service
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl
-	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket
-	rm -f $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/badged.service.d/sandbox.conf
-	-rmdir $(DESTDIR)$(UNITDIR)/badged.service.d 2>/dev/null
-	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man5/badged.conf.5
+	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt
+	rm -f $(DESTDIR)$(SESSIONDIR)/badgectl-session
+	-rmdir $(DESTDIR)$(SESSIONDIR) 2>/dev/null
+	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
+	for unit in badged.service badged-mqtt.service; do \
+	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \
+	  rmdir $(DESTDIR)$(UNITDIR)/$$unit.d 2>/dev/null || true; \
+	done
+	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man1/badged-mqtt.1
+	rm -f $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/badgectl $(DESTDIR)$(BASHCOMPDIR)/badged

@@ -22,6 +22,8 @@ let package = Package(
   products: [
     .executable(name: "badged", targets: ["badged"]),
     .executable(name: "badgectl", targets: ["badgectl"]),
+    .executable(name: "badgectl-session", targets: ["badgectl-session"]),
+    .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -29,6 +31,9 @@ let package = Package(
       name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
     .systemLibrary(name: "CInih", pkgConfig: "inih", providers: [.apt(["libinih-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // libmosquitto, the MQTT 5 client of badged-mqtt (Debian's, with OpenSSL).
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
     // Glibc calls Swift's Glibc module leaves out (accept4, malloc_trim), as inline C functions.
     .systemLibrary(name: "CLinux"),
     // ncurses with wide characters, for `badgectl top` (terminfo, cell diffing, keys, mouse).
@@ -49,6 +54,11 @@ let package = Package(
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
+    // badged-mqtt's decisions, kept apart from the broker and the socket so that they are
+    // tested without either: the [mqtt] config, topics and payloads (with their own bounded
+    // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
+    // writes, and every word said to the daemon (DaemonLink).
+    .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol"]),
 
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
@@ -56,30 +66,59 @@ let package = Package(
     .target(
       name: "BadgeServer", dependencies: ["BadgeCore", "BadgeProtocol"], swiftSettings: coreSettings),
 
-    // The only module that imports Glibc for I/O, CSystemd, CInih and CLinux; of ours it knows
-    // the model only.
+    // The system calls that need no library but glibc: file descriptors, Unix sockets, errno,
+    // the environment, signals, XDG paths, local time. BadgeSystem re-exports it; badgectl's one-shot
+    // commands use it alone, so badgectl links neither libsystemd nor ncursesw.
+    .target(name: "BadgePOSIX", dependencies: ["BadgeCore", "CLinux"], swiftSettings: daemonSettings),
+
+    // The only module that imports CSystemd and CInih (and, with BadgePOSIX, Glibc for I/O and
+    // CLinux); of ours it knows the model only.
     .target(
-      name: "BadgeSystem", dependencies: ["BadgeCore", "CSystemd", "CInih", "CLinux"],
+      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgePOSIX", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
     .target(name: "BadgeScreen", dependencies: ["BadgeTop", "BadgeRender", "CNcurses"]),
 
+    // The only module that talks to the MQTT broker, through libmosquitto, non-threaded on the
+    // sd-event loop.
+    .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeSystem", "CMosquitto"]),
+
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
       dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeServer", "BadgeSystem"],
       swiftSettings: daemonSettings),
+    // badgectl: its command table and the one-shot commands, on BadgePOSIX alone.
     .target(
-      name: "BadgeCtl",
+      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgePOSIX", "BadgeRender"]),
+    // What badgectl hands to badgectl-session: watch and top on an sd-event loop (top through
+    // curses), open on the session bus, stats' count-up.
+    .target(
+      name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeSystem", "BadgeMotion", "BadgeRender", "BadgeTop",
-        "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeSystem", "BadgeMotion", "BadgeRender",
+        "BadgeTop", "BadgeScreen",
       ]),
 
+    // badged-mqtt as a library, like the daemon: its command line, config and the files it
+    // names, the connections around its core.
+    .target(
+      name: "BadgeMQTT",
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
-    .executableTarget(name: "badgectl", dependencies: ["BadgeCtl"]),
+    .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
+    // badgectl's release build is one static executable, with glibc linked in: status bars
+    // spawn it every second, and with no dynamic loader to run (no libraries to map, no
+    // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
+    // start-up"). It can be, since it links no library but glibc's: libsystemd and ncursesw
+    // are badgectl-session's (docs/ARCHITECTURE.md, "badgectl's two programs").
+    .executableTarget(
+      name: "badgectl", dependencies: ["BadgeCtl"],
+      linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]),
+    .executableTarget(name: "badgectl-session", dependencies: ["BadgeCtlSession"]),
     // The load generator of `make bench` (BENCHMARKS.md); not installed. CEpoll shows it
     // <sys/epoll.h>, which Swift's Glibc module leaves out.
     .systemLibrary(name: "CEpoll"),
@@ -95,6 +134,7 @@ let package = Package(
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
+    .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
@@ -103,7 +143,7 @@ let package = Package(
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
-    .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCore", "BadgeRender"]),
+    .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
     .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
@@ -114,8 +154,13 @@ let package = Package(
     .testTarget(
       name: "CrashConsistencyTests",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
+    // The built programs, started for real; and badged-mqtt's link to the broker against a real
+    // mosquitto (BadgeMosquitto, on an event loop of the test's).
     .testTarget(
-      name: "EndToEndTests", dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "TestSupport"]),
+      name: "EndToEndTests",
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport",
+      ]),
   ]
 )
 
@@ -132,5 +177,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
     .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
+    .executableTarget(name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }

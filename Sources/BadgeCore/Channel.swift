@@ -7,8 +7,9 @@ public struct Channel: Sendable {
   public internal(set) var unseen: Int = 0
   /// The running total: the sum of the channel's increases since it was made, never less than
   /// `count` and never decreasing. A clear up to a total (`CLEAR <channel> upto=<total>`)
-  /// clears only the items a client saw, those up to it. A channel that is forgotten takes it
-  /// with it: a new one starts at 0.
+  /// clears only the items a client saw, those up to it. A channel made anew starts at the
+  /// store's `totalFloor` (the largest total of a channel forgotten), so that a clear up to a
+  /// total shown before a channel of its name was forgotten clears none of the new items.
   public internal(set) var total: Int = 0
   /// The channel's settings, shared by every copy of the channel (replies, events, the change
   /// log, undo): a copy of a channel copies one reference rather than three sets of settings
@@ -23,7 +24,21 @@ public struct Channel: Sendable {
     @inlinable get { setup.override }
     set {
       setup = ChannelSetup.make(
-        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue)
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue,
+        mirror: setup.mirror)
+    }
+  }
+  /// What the channel carries as a mirror of another machine's (`MIRROR`); `nil` for a local
+  /// channel. Kept with the settings, so that a local channel's copies carry nothing more.
+  /// Whether the channel mirrors another machine's: a flag read on the path of every change,
+  /// where the mirror state itself (a host name among it) is not copied.
+  @inlinable public var isMirrored: Bool { setup.isMirrored }
+  public internal(set) var mirror: MirrorState? {
+    @inlinable get { setup.mirror }
+    set {
+      setup = ChannelSetup.make(
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: setup.override,
+        mirror: newValue)
     }
   }
   /// The settings in force: `override` over `configured`. Kept rather than derived because
@@ -47,21 +62,22 @@ public struct Channel: Sendable {
   /// Puts the config's settings for the channel under its override.
   mutating func configure(_ configured: ChannelSettings, hasConfigSection: Bool) {
     setup = ChannelSetup.make(
-      configured: configured, hasConfigSection: hasConfigSection, override: setup.override)
+      configured: configured, hasConfigSection: hasConfigSection, override: setup.override, mirror: setup.mirror)
   }
 
   /// Whether the override is that of `other` (the settings the channel had); cheap when the
   /// channel still shares them, as a count change leaves them.
   func hasOverride(of other: ChannelSetup) -> Bool {
-    setup === other || setup.override == other.override
+    setup === other || (setup.override == other.override && setup.mirror == other.mirror)
   }
 
   /// Whether a client made settings for the channel (its override sets any), as found once when
   /// the settings were made: the journal asks with every change.
   @inlinable public var hasOverride: Bool { setup.hasOverride }
 
-  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting.
-  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride }
+  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting, or
+  /// mirrors another machine's.
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.isMirrored }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -79,7 +95,7 @@ public struct Channel: Sendable {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
-      silenced: silenced, unseen: unseen, step: settings.step, total: total)
+      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: isMirrored ? mirror : nil)
   }
 }
 
@@ -92,6 +108,10 @@ public struct Channel: Sendable {
   @usableFromInline let hasOverride: Bool
   /// `override` over `configured`, computed once when the settings are made.
   @usableFromInline let settings: ChannelSettings
+  /// The channel's mirror state, `nil` for a local channel (every plain one).
+  @usableFromInline let mirror: MirrorState?
+  /// `mirror != nil`, kept so that the path of every change reads a flag.
+  @usableFromInline let isMirrored: Bool
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
@@ -102,13 +122,17 @@ public struct Channel: Sendable {
   /// `plain` when the settings are its own, else a new object: the one way a channel gets its
   /// settings, so that no default channel holds a copy.
   static func make(
-    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
   ) -> ChannelSetup {
-    if !hasConfigSection && override.isEmpty && configured == plain.configured { return plain }
-    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override)
+    if !hasConfigSection && override.isEmpty && mirror == nil && configured == plain.configured { return plain }
+    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override, mirror: mirror)
   }
 
-  private init(configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride) {
+  private init(
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
+  ) {
+    self.mirror = mirror
+    isMirrored = mirror != nil
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override

@@ -24,12 +24,16 @@ public struct ChannelSnapshot: Equatable, Sendable {
   public var total: Int?
   /// False when this is the last known state of a daemon that went away.
   public var online: Bool
+  /// For a channel mirrored from another machine: its owner, staleness and pending writes
+  /// (` owner= stale= [since=] [pending=1]`); `nil` for a local channel.
+  public var mirror: MirrorState?
 
   public init(
     channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
     seq: UInt64, badge: BadgeCounts = .count, silenced: DNDBadges? = nil, unseen: Int? = nil,
-    step: Int = 1, total: Int? = nil, online: Bool = true
+    step: Int = 1, total: Int? = nil, online: Bool = true, mirror: MirrorState? = nil
   ) {
+    self.mirror = mirror
     self.channel = channel
     self.count = count
     self.label = label

@@ -254,6 +254,9 @@ extension DaemonConfig {
         }
       } else if try busEntry(entry, &config, fail) {
         continue
+      } else if entry.section == mqttSection {
+        // badged-mqtt's: it reads and checks the section; the daemon never talks to the network.
+        continue
       } else if entry.section.isEmpty {
         throw fail("Key '\(entry.key)' is outside any section; put it under \(sectionNames)")
       } else {
@@ -273,6 +276,12 @@ extension DaemonConfig {
       throw fail(error.reason)
     }
   }
+}
+
+extension DaemonConfig {
+  /// The section of badged-mqtt, the bridge to an MQTT broker, which the daemon skips whatever
+  /// its keys.
+  public static let mqttSection = "mqtt"
 }
 
 extension ChannelSection {

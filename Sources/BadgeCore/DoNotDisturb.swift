@@ -31,6 +31,28 @@ public struct DoNotDisturb: Equatable, Sendable {
   }
 }
 
+/// Where and when do-not-disturb last changed, for sharing it between machines: the newest
+/// change wins, by wall-clock time and then by host name, so every machine ends on the same one.
+public struct DNDStamp: Equatable, Sendable, Comparable {
+  /// Wall-clock milliseconds of the change.
+  public var at: UInt64
+  /// The machine where it changed.
+  public var host: String
+  /// Whether that machine is another than this one (`DND … from= at=`): its lines then say
+  /// where it came from. Not compared.
+  public var remote: Bool
+
+  public init(at: UInt64, host: String, remote: Bool = false) {
+    self.at = at
+    self.host = host
+    self.remote = remote
+  }
+
+  public static func < (a: DNDStamp, b: DNDStamp) -> Bool {
+    a.at != b.at ? a.at < b.at : a.host < b.host
+  }
+}
+
 /// The limits of do-not-disturb durations.
 extension Limits {
   /// The longest timed do-not-disturb, in milliseconds: 30 days.

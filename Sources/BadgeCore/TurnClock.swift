@@ -10,4 +10,7 @@ public protocol TurnClock: AnyObject {
   var now: UInt64 { get }
   /// The local day number (days since 1970-01-01 in local time), the unit history counts in.
   func today() -> Int
+  /// Wall-clock milliseconds since the epoch: for what other machines compare (when a mirrored
+  /// channel's owner was last heard from, when do-not-disturb changed).
+  func wallMilliseconds() -> UInt64
 }

@@ -1,7 +1,5 @@
-import BadgeSystem
-
 /// Why a `badgectl` command failed, and the exit status that says so.
-enum CtlError: Error {
+package enum CtlError: Error {
   /// The daemon could not be reached: exit 69 (`EX_UNAVAILABLE`).
   case unreachable(socket: String, cause: String)
   /// The daemon answered `ERR`: exit 1.
@@ -10,6 +8,9 @@ enum CtlError: Error {
   case usage(UsageError)
   /// `open` found no way to start the channel's app: exit 1.
   case cannotOpen(channel: String, reason: String)
+  /// The program that runs `command` (`SessionProgram`) could not be started from any of the
+  /// places it may be: exit 69 (`EX_UNAVAILABLE`: a support program does not exist).
+  case missingProgram(command: String, program: String, causes: [String])
 
   enum ExitStatus {
     static let success: Int32 = 0
@@ -20,7 +21,7 @@ enum CtlError: Error {
 
   var exitStatus: Int32 {
     switch self {
-    case .unreachable: return ExitStatus.unreachable
+    case .unreachable, .missingProgram: return ExitStatus.unreachable
     case .daemon, .cannotOpen: return ExitStatus.daemonError
     case .usage: return ExitStatus.usage
     }
@@ -38,6 +39,9 @@ enum CtlError: Error {
       return HelpText.error(error)
     case .cannotOpen(let channel, let reason):
       return "Error: Cannot open the app of '\(channel)': \(reason)\n"
+    case .missingProgram(let command, let program, let causes):
+      return "Error: 'badgectl \(command)' runs in \(program), which could not be started: "
+        + (causes.isEmpty ? "badgectl's own file is unknown" : causes.joined(separator: "; ")) + ".\n"
     }
   }
 }

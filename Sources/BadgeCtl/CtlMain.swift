@@ -1,5 +1,5 @@
 import BadgeCore
-import BadgeSystem
+import BadgePOSIX
 
 /// `badgectl`: reads the command line into a command, runs it, and returns the exit status.
 public enum BadgeCtl {

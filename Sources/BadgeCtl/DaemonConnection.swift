@@ -1,5 +1,5 @@
+import BadgePOSIX
 import BadgeProtocol
-import BadgeSystem
 
 /// A blocking connection for one-shot commands: send a request, read its reply.
 ///

@@ -5,7 +5,8 @@ import BadgeRender
 /// The one-line forms of a channel's state that `get`, `list` and the mutating commands print,
 /// and of the do-not-disturb state that `dnd` prints.
 enum SnapshotFormat: String, CaseIterable {
-  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`, `mail 4 (1) 1 new dnd`.
+  /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`, `mail 4 (1) 1 new dnd`; a
+  /// mirrored channel says where it is kept: `ci 3 on server`, `ci 4 on server offline pending`.
   case plain
   /// One JSON object per line.
   case json
@@ -24,6 +25,11 @@ enum SnapshotFormat: String, CaseIterable {
     if s.muted { line += " muted" }
     if s.silenced != nil { line += " dnd" }
     if s.isPulsing { line += " pulsing" }
+    if let mirror = s.mirror {
+      line += " on \(mirror.owner)"
+      if mirror.stale { line += " offline" }
+      if mirror.pending { line += " pending" }
+    }
     return line
   }
 

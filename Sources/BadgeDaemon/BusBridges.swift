@@ -73,6 +73,8 @@ extension ChangeRefusal {
     case .notSaved: return RepeatedWarnings.Reason("\(bridge): changes not saved")
     case .refused(.countOutOfRange): return RepeatedWarnings.Reason("\(bridge): counts past \(Limits.maxCount)")
     case .refused(.full(let limit)): return RepeatedWarnings.Reason("\(bridge): channels past \(limit.key)")
+    case .refused(.outboxFull): return RepeatedWarnings.Reason("\(bridge): writes to mirrored channels past the outbox")
+    case .refused(.mirrored), .refused(.local): return RepeatedWarnings.Reason("\(bridge): mirrored channels")
     }
   }
 }

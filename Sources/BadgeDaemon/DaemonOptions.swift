@@ -16,10 +16,7 @@ public struct DaemonOptions: Equatable {
   }
 
   /// A command line that cannot be run; exit status 64.
-  public struct UsageError: Error, Equatable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
-  }
+  public typealias UsageError = ProgramOptions.UsageError
 
   public static let help = """
     OVERVIEW: Keeps unread counts for named channels and serves them over a Unix socket.
@@ -46,47 +43,20 @@ public struct DaemonOptions: Equatable {
   /// Parses the arguments after the program name.
   public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
     var options = DaemonOptions()
-    var rest = arguments[...]
-    while let argument = rest.popFirst() {
-      var name = argument
-      var inlineValue: String?
-      if argument.hasPrefix("--"), let eq = argument.firstIndex(of: "=") {
-        name = String(argument[..<eq])
-        inlineValue = String(argument[argument.index(after: eq)...])
-      }
-      func value() throws(UsageError) -> String {
-        if let inlineValue { return inlineValue }
-        guard let next = rest.popFirst(), !next.hasPrefix("--") else {
-          throw UsageError(message: "Missing value for '\(name)'")
-        }
-        return next
-      }
-      switch name {
-      case "-h", "--help": return .help
-      case "--version": return .version
-      case "--foreground": continue
-      case "--socket": options.socketPath = try nonEmpty(value(), name)
-      case "--config": options.configFile = try nonEmpty(value(), name)
-      case "--state-dir": options.stateFolder = try nonEmpty(value(), name)
-      case "--log-level":
-        let text = try value()
-        guard let level = Logger.Level(name: text) else {
-          throw UsageError(
-            message:
-              "Invalid log level '\(text)'; expected one of \(Logger.Level.allCases.map(\.name).joined(separator: ", "))"
-          )
-        }
-        options.logLevel = level
-      default:
-        if argument.hasPrefix("-") { throw UsageError(message: "Unknown option '\(argument)'") }
-        throw UsageError(message: "Unexpected argument '\(argument)'")
+    var action: Action?
+    try ProgramOptions.read(
+      arguments, valued: ["--socket", "--config", "--state-dir", "--log-level"], flags: ["--foreground"]
+    ) { option throws(UsageError) in
+      switch option.name {
+      case "-h", "--help": action = .help
+      case "--version": action = .version
+      case "--socket": options.socketPath = option.value
+      case "--config": options.configFile = option.value
+      case "--state-dir": options.stateFolder = option.value
+      case "--log-level": options.logLevel = try ProgramOptions.logLevel(option.value!)
+      default: break  // --foreground: badged never forks
       }
     }
-    return .run(options)
-  }
-
-  private static func nonEmpty(_ value: String, _ name: String) throws(UsageError) -> String {
-    guard !value.isEmpty else { throw UsageError(message: "Empty value for '\(name)'") }
-    return value
+    return action ?? .run(options)
   }
 }

@@ -64,8 +64,15 @@ final class Persistence: ChangeLog {
     pending.reserveCapacity(4096)
     try FileSystem.makeFolder(folder, mode: 0o700)
     lock = try FolderLock(folder + "/lock")
+    store.setForwardIDs(host: Environment.hostName, epoch: 0)
     let dnd = try Recovery.load(snapshot: snapshotPath, journal: journalPath, into: store, logger: logger)
     store.setDND(Persistence.monotonic(dnd, now: loop.now))
+    // The state folder's epoch is drawn once, when the folder has none; the fresh snapshot
+    // below keeps it.
+    if store.outbox.epoch == 0 {
+      store.setForwardIDs(host: store.outbox.host, epoch: UInt64.random(in: 1...UInt64(UInt32.max)))
+    }
+    store.finishRestoringMirrors(since: Int(Environment.wallClockMicroseconds / 1_000_000))
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
@@ -78,12 +85,17 @@ final class Persistence: ChangeLog {
   /// rewrites the day unchanged, which replays the same), and the id of the request that made
   /// it. A power cut keeps or loses them together, so it never loads a count without its
   /// history, nor an id without its change.
-  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
-    RecordCodec.append(channel, day: day, id: id, to: &pending)
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded?) {
+    RecordCodec.append(channel, day: day, id: id, forward: forward, to: &pending)
   }
 
   func record(_ dnd: DoNotDisturb, id: SavedRequestID?) {
-    RecordCodec.append(.doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now), id: id), to: &pending)
+    RecordCodec.append(
+      .doNotDisturb(until: Persistence.wallClock(dnd, now: loop.now), id: id, stamp: store.dndStamp), to: &pending)
+  }
+
+  func recordDelivered(_ id: String) {
+    RecordCodec.append(.delivered(id: id), to: &pending)
   }
 
   func record(_ id: SavedRequestID) {

@@ -33,13 +33,19 @@ public enum Recovery {
   ) throws(SystemError) -> (seq: UInt64, dndUntil: UInt64?) {
     guard let bytes = try StateFiles.read(path) else { return (0, nil) }
     let decoded = Snapshot.decode(bytes)
+    // Before the channels: a channel the snapshot holds keeps its own total.
+    store.restoreTotalFloor(atLeast: decoded.snapshot.totalFloor)
     for channel in decoded.snapshot.channels {
       store.restore(
         name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
-        override: channel.override, seq: channel.seq)
+        override: channel.override, mirror: channel.mirror, seq: channel.seq)
     }
     for day in decoded.snapshot.days { store.restoreHistory(of: day.name, day.entry) }
     for id in decoded.snapshot.requestIDs { store.restoreID(id) }
+    for entry in decoded.snapshot.forwards { store.restoreForward(entry) }
+    store.setForwardIDs(
+      host: store.outbox.host, epoch: decoded.snapshot.forwardEpoch, counter: decoded.snapshot.forwardNext)
+    store.restoreDNDStamp(decoded.snapshot.dndStamp)
     store.restoreSeq(atLeast: decoded.snapshot.seq)
     if let problem = decoded.problem {
       if bytes.isEmpty {
@@ -79,8 +85,9 @@ public enum Recovery {
       case .channel(let channel) where channel.seq > snapshotSeq:
         store.restore(
           name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,
-          override: channel.override, seq: channel.seq)
+          override: channel.override, mirror: channel.mirror, seq: channel.seq)
         if let id = channel.id { store.restoreID(id) }
+        if let forward = channel.forward { store.restoreForward(forward) }
         if let day = channel.day {
           store.restoreHistory(of: channel.name, day)
         } else if let day = waitingDay, day.seq == channel.seq, day.name == channel.name {
@@ -89,11 +96,16 @@ public enum Recovery {
         waitingDay = nil
         lastChannelSeq = channel.seq
         applied += 1
-      case .doNotDisturb(let until, let saved):
+      case .doNotDisturb(let until, let saved, let stamp):
         // Not numbered: the journal is newer than the snapshot it follows, and a journal left
         // from before a compaction ends with the state the snapshot holds. Its id is numbered.
         dnd = .some(until)
+        if stamp != nil { store.restoreDNDStamp(stamp) }
         if let saved, saved.seq > snapshotSeq { restore(saved, into: store) }
+      case .delivered(let id):
+        // Not numbered: taking out a write that is not there (the snapshot covers its
+        // delivery) changes nothing.
+        store.restoreDelivered(id)
       case .requestID(let saved) where saved.seq > snapshotSeq:
         restore(saved, into: store)
       case .day(let day) where day.seq > snapshotSeq:

@@ -32,6 +32,9 @@ final class Server: ClientTransport {
   private var pulseTimer: TimerSource?
   private var dndTimer: TimerSource?
   private var repairTimer: TimerSource?
+  /// Scheduled when the bridge's connection closes: a turn of its own makes every mirrored
+  /// channel stale (a connection may close while a turn ends, when nothing may change).
+  private var bridgeGoneTimer: TimerSource?
   /// Armed at the end of every turn for when the core's repeated warnings have a count to
   /// report (`RepeatedWarnings.nextFlush`).
   private var warningsTimer: TimerSource?
@@ -56,6 +59,7 @@ final class Server: ClientTransport {
     pulseTimer = try loop.addTimer { [unowned self] in core.expirePulses() }
     dndTimer = try loop.addTimer { [unowned self] in core.expireDND() }
     repairTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.tryRepair() }
+    bridgeGoneTimer = try loop.addTimer { [unowned self] in core.bridgeWentAway() }
     warningsTimer = try loop.addTimer(accuracy: 100_000) { [unowned self] in core.flushWarnings() }
   }
 
@@ -160,6 +164,7 @@ final class Server: ClientTransport {
     connection.fd.close()
     connections[connection.id] = nil
     core.closed(connection)
+    if core.bridgeLeftMirrors { bridgeGoneTimer?.schedule(at: loop.now) }
     outbox.closed(connection)
     logger.debug("Client \(connection.id) disconnected.")
   }

@@ -22,8 +22,22 @@ public enum RecordCodec {
   static let totalTag: UInt8 = 4
   /// Extension tag: the id of the request that made the change follows (`writeID`).
   static let idTag: UInt8 = 5
+  /// Extension tag: the channel mirrors another machine's: its owner (a byte of length and the
+  /// name), a flags byte (bit 0: stale), the second it was last heard from while stale and
+  /// the owner's `seq`, as varints.
+  static let mirrorTag: UInt8 = 6
+  /// Extension tag of a do-not-disturb record: where and when it changed: the wall-clock
+  /// milliseconds, a byte (1: another machine), the host (a byte of length and the name).
+  static let stampTag: UInt8 = 7
+  /// Extension tag: the write to forward to a mirrored channel's owner that the change put in
+  /// the outbox: its counter (64 bits), id (a byte of length) and request line (16 bits of
+  /// length).
+  static let forwardTag: UInt8 = 8
+  /// Extension tag of a snapshot's start record: the store's `totalFloor` follows, as a
+  /// varint, when it is above 0 (a start record without it reads as 0).
+  static let totalFloorTag: UInt8 = 9
   /// The tags that are not settings'.
-  static let stateTags: [UInt8] = [dayTag, totalTag, idTag]
+  static let stateTags: [UInt8] = [dayTag, totalTag, idTag, mirrorTag, stampTag, forwardTag, totalFloorTag]
 
   /// The settings kept among the fixed fields, by their flags bit.
   static let fixedSettings: [UInt8: SettingKey] = Dictionary(
@@ -45,22 +59,37 @@ public enum RecordCodec {
   /// taken there, and appended in one copy.
   public static func append(_ record: Record, to out: inout [UInt8]) {
     guard case .channel(let channel) = record else {
-      appendFramed(maxLength: 160, to: &out) { write(record, to: &$0) }
+      appendFramed(maxLength: 512, to: &out) { write(record, to: &$0) }
       return
     }
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total),
-      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, to: &out)
+      hasOverride: !channel.override.isEmpty, channel.override, channel.day, channel.id, channel.mirror,
+      channel.forward.map(Forwarded.init), to: &out)
   }
 
   /// Appends the record of `channel` with its day of history and the id of the request that
   /// changed it, framed: the bytes of `append(.channel(ChannelRecord(channel, day: day, id:
   /// id)))`, written from the channel itself rather than from a copy of it (the journal's record
   /// of every change).
-  public static func append(_ channel: Channel, day: HistoryDay?, id: RequestID?, to out: inout [UInt8]) {
+  public static func append(
+    _ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded? = nil, to out: inout [UInt8]
+  ) {
+    guard !channel.isMirrored && forward == nil else { return appendMirrored(channel, day, id, forward, to: &out) }
     appendChannel(
       channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
-      channel.override, day, id, to: &out)
+      channel.override, day, id, nil, nil, to: &out)
+  }
+
+  /// The record of a mirrored channel's change, with its mirror state and forwarded write: a
+  /// path of its own, so that a local channel's (every other change) carries neither.
+  @inline(never)
+  private static func appendMirrored(
+    _ channel: Channel, _ day: HistoryDay?, _ id: RequestID?, _ forward: Forwarded?, to out: inout [UInt8]
+  ) {
+    appendChannel(
+      channel.seq, channel.name, (channel.count, channel.unseen, channel.total), hasOverride: channel.hasOverride,
+      channel.override, day, id, channel.mirror, forward, to: &out)
   }
 
   /// A channel record, framed. Most channels have no settings of their own: theirs skip walking
@@ -68,14 +97,15 @@ public enum RecordCodec {
   @inline(__always)
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int), hasOverride: Bool,
-    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
+    _ override: @autoclosure () -> SettingsOverride, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
+    _ forward: Forwarded?, to out: inout [UInt8]
   ) {
     if hasOverride {
       var settings = SettingFields(override())
-      appendChannel(seq, name, counts, &settings, day, id, to: &out)
+      appendChannel(seq, name, counts, &settings, day, id, mirror, forward, to: &out)
     } else {
       var none = NoSettings()
-      appendChannel(seq, name, counts, &none, day, id, to: &out)
+      appendChannel(seq, name, counts, &none, day, id, mirror, forward, to: &out)
     }
   }
 
@@ -84,9 +114,11 @@ public enum RecordCodec {
   @inline(__always)
   private static func appendChannel(
     _ seq: UInt64, _ name: ChannelName, _ counts: (count: Int, unseen: Int, total: Int),
-    _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, to out: inout [UInt8]
+    _ settings: inout some ChannelFields, _ day: HistoryDay?, _ id: RequestID?, _ mirror: MirrorState?,
+    _ forward: Forwarded?, to out: inout [UInt8]
   ) {
-    appendFramed(maxLength: 208 + settings.textLength, to: &out) { w in
+    let extra = mirror == nil && forward == nil ? 0 : sharingRoom(forward)
+    appendFramed(maxLength: 208 + settings.textLength + extra, to: &out) { w in
       w.write(Record.Kind.channel.rawValue)
       w.write(littleEndian: seq)
       writeName(name, to: &w)
@@ -108,6 +140,52 @@ public enum RecordCodec {
         w.write(idTag)
         writeID(id, to: &w)
       }
+      if mirror != nil || forward != nil { writeSharing(mirror, forward, to: &w) }
+    }
+  }
+
+  /// The room a channel record's mirror state and forwarded write take at most.
+  @inline(never)
+  private static func sharingRoom(_ forward: Forwarded?) -> Int {
+    96 + 80 + (forward?.entry.line.utf8.count ?? 0)
+  }
+
+  /// A mirrored channel's tags: its mirror state (tag 6) and the write its change forwards (tag
+  /// 8). Apart from the record's writer, which every local change runs, so that it stays small.
+  @inline(never)
+  private static func writeSharing(_ mirror: MirrorState?, _ forward: Forwarded?, to w: inout ByteWriter) {
+    if let mirror {
+      w.write(mirrorTag)
+      writeText(mirror.owner, to: &w)
+      w.write(mirror.stale ? 1 : 0)
+      writeVarint(UInt64(max(0, mirror.since)), to: &w)
+      writeVarint(mirror.ownerSeq, to: &w)
+    }
+    if let entry = forward?.entry {
+      w.write(forwardTag)
+      w.write(littleEndian: entry.counter)
+      writeText(entry.id, to: &w)
+      writeText16(entry.line, to: &w)
+    }
+  }
+
+  /// A short text (a host name): its length in one byte, then its bytes (cut at 255).
+  static func writeText(_ text: String, to w: inout ByteWriter) {
+    var text = text
+    text.withUTF8 { bytes in
+      let count = min(bytes.count, 255)
+      w.write(UInt8(count))
+      w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<count]))
+    }
+  }
+
+  /// A text of up to 65,535 bytes (a request line): its length in 16 bits, then its bytes.
+  static func writeText16(_ text: String, to w: inout ByteWriter) {
+    var text = text
+    text.withUTF8 { bytes in
+      let count = min(bytes.count, Int(UInt16.max))
+      w.write(littleEndian: UInt16(count))
+      w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<count]))
     }
   }
 
@@ -137,30 +215,57 @@ public enum RecordCodec {
     switch record {
     case .channel:
       preconditionFailure("a channel record is written by appendChannel")
-    case .doNotDisturb(let until, let saved):
+    case .doNotDisturb(let until, let saved, let stamp):
       w.write(Record.Kind.doNotDisturb.rawValue)
       w.write(until == nil ? 0 : 1)
       w.write(littleEndian: until ?? 0)
-      // Without an id the record stays as it was before ids existed.
+      // Without an id the record stays as it was before ids existed, and without a stamp as
+      // it was before sharing.
       if let saved {
         w.write(idTag)
         w.write(littleEndian: saved.seq)
         writeID(saved.id, to: &w)
       }
+      if let stamp {
+        w.write(stampTag)
+        w.write(littleEndian: stamp.at)
+        w.write(stamp.remote ? 1 : 0)
+        writeText(stamp.host, to: &w)
+      }
+    case .forward(let entry):
+      w.write(Record.Kind.forward.rawValue)
+      w.write(littleEndian: entry.seq)
+      w.write(littleEndian: entry.counter)
+      writeName(entry.channel, to: &w)
+      writeText(entry.id, to: &w)
+      writeText16(entry.line, to: &w)
+    case .delivered(let id):
+      w.write(Record.Kind.delivered.rawValue)
+      writeText(id, to: &w)
+    case .forwardIDs(let epoch, let next):
+      w.write(Record.Kind.forwardIDs.rawValue)
+      w.write(littleEndian: epoch)
+      w.write(littleEndian: next)
     case .requestID(let saved):
       w.write(Record.Kind.requestID.rawValue)
       w.write(littleEndian: saved.seq)
       writeID(saved.id, to: &w)
-    case .snapshotStart(let seq):
+    case .snapshotStart(let seq, let totalFloor):
       w.write(Record.Kind.snapshotStart.rawValue)
       w.write(littleEndian: seq)
-    case .snapshotEnd(let channels, let days, let ids):
+      // Without a floor the record stays as it was before floors existed.
+      if totalFloor > 0 {
+        w.write(totalFloorTag)
+        writeVarint(UInt64(totalFloor), to: &w)
+      }
+    case .snapshotEnd(let channels, let days, let ids, let forwards):
       w.write(Record.Kind.snapshotEnd.rawValue)
       w.write(littleEndian: UInt32(channels))
-      // Without history and ids the trailer stays as it was before history existed, and
-      // without ids as it was before ids.
-      if days > 0 || ids > 0 { w.write(littleEndian: UInt32(days)) }
-      if ids > 0 { w.write(littleEndian: UInt32(ids)) }
+      // Without history and ids the trailer stays as it was before history existed, without
+      // ids as it was before ids, and without forwarded writes as it was before them.
+      if days > 0 || ids > 0 || forwards > 0 { w.write(littleEndian: UInt32(days)) }
+      if ids > 0 || forwards > 0 { w.write(littleEndian: UInt32(ids)) }
+      if forwards > 0 { w.write(littleEndian: UInt32(forwards)) }
     case .day(let record):
       w.write(Record.Kind.day.rawValue)
       w.write(littleEndian: record.seq)
@@ -187,25 +292,6 @@ public enum RecordCodec {
     }
   }
 
-  /// A setting's value of `form` as `writeValue` wrote it; `nil` past the end or for a yes/no
-  /// byte other than 0 and 1.
-  private static func readValue(_ form: PlainSettingValue.Form, from reader: inout ByteReader) -> PlainSettingValue? {
-    switch form {
-    case .number:
-      guard let n: UInt32 = reader.integer() else { return nil }
-      return .number(Int(n))
-    case .choice:
-      guard let place = reader.byte() else { return nil }
-      return .choice(Int(place))
-    case .yesNo:
-      guard let byte = reader.byte(), byte <= 1 else { return nil }
-      return .yesNo(byte == 1)
-    case .text:
-      guard let length: UInt16 = reader.integer(), let raw = reader.bytes(Int(length)) else { return nil }
-      return .text(String(decoding: raw, as: UTF8.self))
-    }
-  }
-
   /// A channel name: its length in one byte, then its bytes.
   static func writeName(_ name: ChannelName, to w: inout ByteWriter) {
     w.write(UInt8(name.count))
@@ -221,110 +307,5 @@ public enum RecordCodec {
       v >>= 7
     }
     w.write(UInt8(v))
-  }
-
-  /// A day of history as the records hold it, if its figures make sense: counts within
-  /// `Limits.maxCount`, and an end count no higher than the peak.
-  static func historyDay(day: Int32, arrivals: UInt64, clears: UInt64, peak: UInt64, endCount: UInt64) -> HistoryDay? {
-    guard arrivals <= UInt64(Int.max), clears <= UInt64(Int.max), peak <= UInt64(Limits.maxCount), endCount <= peak
-    else { return nil }
-    let figures = DayFigures(arrivals: Int(arrivals), clears: Int(clears), peak: Int(peak))
-    return HistoryDay(day: Int(day), figures: figures, endCount: Int(endCount))
-  }
-
-  /// Decodes a payload (checksum already verified); `nil` when it does not make sense.
-  static func decode(_ payload: UnsafeRawBufferPointer) -> Record? {
-    var reader = ByteReader(payload)
-    guard let kindByte = reader.byte(), let kind = Record.Kind(rawValue: kindByte) else { return nil }
-    let record: Record
-    switch kind {
-    case .channel:
-      guard let seq: UInt64 = reader.integer(), let name = reader.name(),
-        let count: UInt32 = reader.integer(), count <= UInt32(Limits.maxCount), let flags = reader.byte()
-      else { return nil }
-      var override = SettingsOverride.empty
-      var unseen: Int?
-      for bit in fixedBits where flags & (1 << bit) != 0 {
-        if bit == unseenBit {
-          guard let v: UInt32 = reader.integer(), v <= count else { return nil }
-          unseen = Int(v)
-        } else if let key = fixedSettings[bit] {
-          guard let value = readValue(key.form, from: &reader), key.restore(value, into: &override) else { return nil }
-        }
-      }
-      for key in SettingKey.allCases {
-        if case .inFlags(let bit, let valueBit) = key.record, flags & (1 << bit) != 0 {
-          guard key.restore(.yesNo(flags & (1 << valueBit) != 0), into: &override) else { return nil }
-        }
-      }
-      var day: HistoryDay?
-      var total: Int?
-      var id: RequestID?
-      var seenTags: Set<UInt8> = []
-      while !reader.isAtEnd {
-        guard let tag = reader.byte() else { return nil }
-        if tag == dayTag {
-          guard day == nil, let d: Int32 = reader.integer(), let arrivals = reader.varint(),
-            let clears = reader.varint(), let peak = reader.varint(), let endCount = reader.varint(),
-            let entry = historyDay(day: d, arrivals: arrivals, clears: clears, peak: peak, endCount: endCount)
-          else { return nil }
-          day = entry
-        } else if tag == totalTag {
-          // A total is never below the count, and only written when it differs from it.
-          guard total == nil, let value = reader.varint(), value > UInt64(count), value <= UInt64(Int.max)
-          else { return nil }
-          total = Int(value)
-        } else if tag == idTag {
-          guard id == nil, let value = reader.requestID() else { return nil }
-          id = value
-        } else {
-          // A setting's tag, once: a repeated or unknown tag is damage.
-          guard let key = taggedSettings[tag], !seenTags.contains(tag),
-            let value = readValue(key.form, from: &reader), key.restore(value, into: &override)
-          else { return nil }
-          seenTags.insert(tag)
-        }
-      }
-      record = .channel(
-        ChannelRecord(
-          name: name, count: Int(count), unseen: unseen, total: total, override: override, seq: seq, day: day, id: id))
-    case .doNotDisturb:
-      guard let on = reader.byte(), on <= 1, let until: UInt64 = reader.integer() else { return nil }
-      // The id came later; a record written before it ends here.
-      var saved: SavedRequestID?
-      if !reader.isAtEnd {
-        guard reader.byte() == idTag, let seq: UInt64 = reader.integer(), let id = reader.requestID() else {
-          return nil
-        }
-        saved = SavedRequestID(seq: seq, id: id)
-      }
-      record = .doNotDisturb(until: on == 1 ? until : nil, id: saved)
-    case .requestID:
-      guard let seq: UInt64 = reader.integer(), let id = reader.requestID() else { return nil }
-      record = .requestID(SavedRequestID(seq: seq, id: id))
-    case .snapshotStart:
-      guard let seq: UInt64 = reader.integer() else { return nil }
-      record = .snapshotStart(seq: seq)
-    case .snapshotEnd:
-      guard let channels: UInt32 = reader.integer() else { return nil }
-      // The day count came with history, the id count with ids; a trailer written before
-      // either ends before it.
-      var counts: [Int] = []
-      while !reader.isAtEnd && counts.count < 2 {
-        guard let n: UInt32 = reader.integer() else { return nil }
-        counts.append(Int(n))
-      }
-      record = .snapshotEnd(channels: Int(channels), days: counts.first ?? 0, ids: counts.dropFirst().first ?? 0)
-    case .day:
-      guard let seq: UInt64 = reader.integer(), let name = reader.name(),
-        let day: Int32 = reader.integer(), let arrivals: UInt64 = reader.integer(),
-        let clears: UInt64 = reader.integer(), let peak: UInt32 = reader.integer(),
-        let endCount: UInt32 = reader.integer(),
-        let entry = historyDay(
-          day: day, arrivals: arrivals, clears: clears, peak: UInt64(peak), endCount: UInt64(endCount))
-      else { return nil }
-      record = .day(DayRecord(name: name, entry: entry, seq: seq))
-    }
-    return reader.isAtEnd ? record : nil
   }
 }

@@ -11,26 +11,46 @@ public struct Snapshot: Equatable, Sendable {
   public var dndUntil: UInt64?
   /// The saved request ids, oldest first.
   public var requestIDs: [RequestID]
+  /// Where and when do-not-disturb last changed, when known.
+  public var dndStamp: DNDStamp?
+  /// The writes to mirrored channels waiting for their owners, oldest first.
+  public var forwards: [ForwardEntry]
+  /// How the outbox numbers ids: the state folder's epoch (0: none yet) and the next counter.
+  public var forwardEpoch: UInt64
+  public var forwardNext: UInt64
+  /// The store's `totalFloor`: the largest total of a channel forgotten (0 in a snapshot
+  /// written before floors).
+  public var totalFloor: Int
 
   public init(
     seq: UInt64, channels: [ChannelRecord], days: [DayRecord] = [], dndUntil: UInt64? = nil,
-    requestIDs: [RequestID] = []
+    requestIDs: [RequestID] = [], dndStamp: DNDStamp? = nil, forwards: [ForwardEntry] = [], forwardEpoch: UInt64 = 0,
+    forwardNext: UInt64 = 1, totalFloor: Int = 0
   ) {
     self.seq = seq
     self.channels = channels
     self.days = days
     self.dndUntil = dndUntil
     self.requestIDs = requestIDs
+    self.dndStamp = dndStamp
+    self.forwards = forwards
+    self.forwardEpoch = forwardEpoch
+    self.forwardNext = forwardNext
+    self.totalFloor = totalFloor
   }
 
   /// The store's persistent state: channels with a count, a running total or a setting made
   /// over the socket (a channel at 0 with neither reads the same as one never written; one
-  /// that a config section keeps keeps its total), do-not-disturb with its end as `dndUntil`
-  /// gives it (the store's clock is monotonic), and the request ids.
+  /// that a config section keeps keeps its total, and is kept at total 0 too once the floor is
+  /// above it, since loading lifts a channel it does not hold to the floor), the total floor,
+  /// do-not-disturb with its end as `dndUntil` gives it (the store's clock is monotonic), and
+  /// the request ids.
   public init(of store: Store, dndUntil: UInt64? = nil) {
     seq = store.seq
+    let floor = store.totalFloor
+    totalFloor = floor
     channels = store.channels
-      .filter { $0.count > 0 || $0.total > 0 || $0.hasOverride }
+      .filter { $0.count > 0 || $0.total > 0 || $0.total < floor || $0.hasOverride || $0.mirror != nil }
       .map { ChannelRecord($0) }
     let history = store.history
     days = history.names.flatMap { name in
@@ -38,18 +58,36 @@ public struct Snapshot: Equatable, Sendable {
     }
     self.dndUntil = dndUntil
     requestIDs = store.requestIDs.inOrder
+    dndStamp = store.dndStamp
+    forwards = store.outbox.entries.map { entry in
+      var kept = entry
+      kept.seq = 0
+      return kept
+    }
+    forwardEpoch = store.outbox.epoch
+    forwardNext = store.outbox.nextCounter
   }
 
   /// The snapshot file's bytes.
   public func encoded() -> [UInt8] {
     var out = RecordFile.header(magic: RecordFile.snapshotMagic)
     out.reserveCapacity(out.count + 32 + channels.count * 48 + days.count * 56 + requestIDs.count * 41)
-    RecordCodec.append(.snapshotStart(seq: seq), to: &out)
-    if dndUntil != nil { RecordCodec.append(.doNotDisturb(until: dndUntil), to: &out) }
+    RecordCodec.append(.snapshotStart(seq: seq, totalFloor: totalFloor), to: &out)
+    if dndUntil != nil || dndStamp != nil {
+      RecordCodec.append(.doNotDisturb(until: dndUntil, stamp: dndStamp), to: &out)
+    }
+    // Written whenever it says more than a new folder's defaults: a journal's forwarded writes
+    // may have moved the counter before an epoch was drawn.
+    if forwardEpoch != 0 || forwardNext != 1 {
+      RecordCodec.append(.forwardIDs(epoch: forwardEpoch, next: forwardNext), to: &out)
+    }
     for channel in channels { RecordCodec.append(.channel(channel), to: &out) }
     for day in days { RecordCodec.append(.day(day), to: &out) }
     for id in requestIDs { RecordCodec.append(.requestID(SavedRequestID(seq: 0, id: id)), to: &out) }
-    RecordCodec.append(.snapshotEnd(channels: channels.count, days: days.count, ids: requestIDs.count), to: &out)
+    for entry in forwards { RecordCodec.append(.forward(entry), to: &out) }
+    RecordCodec.append(
+      .snapshotEnd(channels: channels.count, days: days.count, ids: requestIDs.count, forwards: forwards.count),
+      to: &out)
     return out
   }
 
@@ -69,12 +107,20 @@ public struct Snapshot: Equatable, Sendable {
     var problem: String?
     for (i, record) in contents.records.enumerated() {
       switch record {
-      case .snapshotStart(let seq) where i == 0: snapshot.seq = seq
+      case .snapshotStart(let seq, let totalFloor) where i == 0:
+        snapshot.seq = seq
+        snapshot.totalFloor = totalFloor
       case .channel(let channel) where i > 0 && !ended: snapshot.channels.append(channel)
-      case .doNotDisturb(let until, _) where i > 0 && !ended: snapshot.dndUntil = until
+      case .doNotDisturb(let until, _, let stamp) where i > 0 && !ended:
+        snapshot.dndUntil = until
+        snapshot.dndStamp = stamp
+      case .forwardIDs(let epoch, let next) where i > 0 && !ended:
+        snapshot.forwardEpoch = epoch
+        snapshot.forwardNext = next
+      case .forward(let entry) where i > 0 && !ended: snapshot.forwards.append(entry)
       case .day(let day) where i > 0 && !ended: snapshot.days.append(day)
       case .requestID(let saved) where i > 0 && !ended: snapshot.requestIDs.append(saved.id)
-      case .snapshotEnd(let count, let days, let ids) where !ended:
+      case .snapshotEnd(let count, let days, let ids, let forwards) where !ended:
         ended = true
         if count != snapshot.channels.count {
           problem = "it ends after \(snapshot.channels.count) of \(count) channels"
@@ -82,6 +128,8 @@ public struct Snapshot: Equatable, Sendable {
           problem = "it ends after \(snapshot.days.count) of \(days) days of history"
         } else if ids != snapshot.requestIDs.count {
           problem = "it ends after \(snapshot.requestIDs.count) of \(ids) request ids"
+        } else if forwards != snapshot.forwards.count {
+          problem = "it ends after \(snapshot.forwards.count) of \(forwards) forwarded writes"
         }
       default:
         problem = problem ?? "its records are out of order"

@@ -34,6 +34,14 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     case denied = "denied"
     /// The request's id was saved with another request; nothing changed.
     case idReused = "id-reused"
+    /// A request only the bridge's connection (`BRIDGE host=<host>`) may send.
+    case notBridge = "not-bridge"
+    /// `BRIDGE host=<host>` while another connection is the bridge.
+    case bridgeTaken = "bridge-taken"
+    /// `MIRROR` of a channel that is local here (it has a count or a setting of this machine's).
+    case localChannel = "local-channel"
+    /// `CONFIGURE` of a channel mirrored from another machine: it is configured on its owner.
+    case mirrored = "mirrored"
   }
 
   public var code: Code

@@ -21,7 +21,7 @@ public enum ReplyEncoder {
 
   /// The longest state line: its keys (about 120 bytes), a name of at most 64 and numbers of at
   /// most 20 digits, with room to spare.
-  static let maxStateLine = 352
+  static let maxStateLine = 480
   private static let okLine: [UInt8] = Array("OK\n".utf8)
 
   /// `STATE|EVENT <channel> count=<n> label=<text> dot=<0|1> pulse=<ms> muted=<0|1> seq=<n>
@@ -55,8 +55,34 @@ public enum ReplyEncoder {
       }
       line.write(" total=")
       line.write(decimal: channel.total)
+      if channel.isMirrored, let mirror = channel.mirror { appendMirror(mirror, to: &line) }
       line.write(0x0A)
     }
+  }
+
+  /// ` owner=<host> stale=<0|1>[ since=<unix s>][ pending=1]`: what ends a mirrored channel's
+  /// line (a local channel's has none of it). `since` only while stale, `pending` only while
+  /// writes made here wait for the owner.
+  static func appendMirror(_ mirror: MirrorState, to line: inout ByteWriter) {
+    line.write(" owner=")
+    var owner = mirror.owner
+    owner.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+    line.write(mirror.stale ? " stale=1" : " stale=0")
+    if mirror.stale {
+      line.write(" since=")
+      line.write(decimal: mirror.since)
+    }
+    if mirror.pending { line.write(" pending=1") }
+  }
+
+  /// `FORWARD <id> <request line>`: a write to a mirrored channel for the bridge to deliver to
+  /// its owner, in the reply to `FORWARDS` and pushed to the bridge as each is taken.
+  public static func appendForward(_ entry: ForwardEntry, to out: inout [UInt8]) {
+    out.append(contentsOf: "FORWARD ".utf8)
+    out.append(contentsOf: entry.id.utf8)
+    out.append(0x20)
+    out.append(contentsOf: entry.line.utf8)
+    out.append(0x0A)
   }
 
   /// ` badge=<count|unseen>`: the setting's raw value (`ReplyEncoderTests` holds them equal).
@@ -79,12 +105,28 @@ public enum ReplyEncoder {
 
   /// `STATE|EVENT * dnd=<0|1> left=<ms>`: the daemon-wide do-not-disturb state, on the line of
   /// the `*` that stands for every channel (no channel name can be `*`).
-  public static func appendDND(_ dnd: DoNotDisturb, kind: StateKind, now: UInt64, to out: inout [UInt8]) {
-    out.appendWritten(maxLength: 64) { line in
+  ///
+  /// Once do-not-disturb has changed, the line ends with when (` at=<unix ms>`), and, when the
+  /// change came from another machine (`DND … from= at=`), where first (` from=<host>`): so a
+  /// bridge tells a change of this machine's from another's, and one made while it was away
+  /// from one it published already.
+  public static func appendDND(
+    _ dnd: DoNotDisturb, kind: StateKind, now: UInt64, stamp: DNDStamp? = nil, to out: inout [UInt8]
+  ) {
+    out.appendWritten(maxLength: 160) { line in
       line.write(kind.prefix)
       line.write(dnd.isOn ? "* dnd=1" : "* dnd=0")
       line.write(" left=")
       line.write(decimal: dnd.leftMs(at: now))
+      if let stamp {
+        if stamp.remote {
+          line.write(" from=")
+          var host = stamp.host
+          host.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+        }
+        line.write(" at=")
+        line.write(decimal: Int(clamping: stamp.at))
+      }
       line.write(0x0A)
     }
   }

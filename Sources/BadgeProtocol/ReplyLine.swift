@@ -60,17 +60,18 @@ public enum ReplyLine: Equatable, Sendable {
   /// older daemon). `step` is sent only when it is not 1, so a missing one reads as 1. Each
   /// value must be in the range the protocol gives it.
   static func snapshot(_ text: Substring) -> ChannelSnapshot? {
-    var words = text.split(separator: " ", omittingEmptySubsequences: true)[...]
+    var words = protocolWords(text)[...]
     guard let channel = words.popFirst(), ChannelName(channel) != nil else { return nil }
     let counts = 0...Limits.maxCount
     var snapshot = ChannelSnapshot(
       channel: String(channel), count: 0, label: "", dot: false, pulseMs: 0, muted: false, seq: 0)
     var seen: Set<Substring> = []
     var unseen: Int?
+    var mirror: MirrorState?
     for word in words {
-      guard let eq = word.firstIndex(of: "=") else { return nil }
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       let key = word[..<eq]
-      let value = word[word.index(after: eq)...]
+      let value = word[word.utf8.index(after: eq)...]
       switch key {
       case "count":
         guard let n = Int(value), counts.contains(n) else { return nil }
@@ -104,11 +105,26 @@ public enum ReplyLine: Equatable, Sendable {
         guard let n = Int(value), n >= 0 else { return nil }
         snapshot.total = n
         continue
+      case "owner":
+        guard MirrorState.isValidHost(String(value)) else { return nil }
+        mirror = MirrorState(owner: String(value))
+        continue
+      case "stale":
+        mirror?.stale = value == "1"
+        continue
+      case "since":
+        guard let n = Int(value), n >= 0 else { return nil }
+        mirror?.since = n
+        continue
+      case "pending":
+        mirror?.pending = value == "1"
+        continue
       default: continue
       }
       seen.insert(key)
     }
     snapshot.unseen = unseen ?? snapshot.count
+    snapshot.mirror = mirror
     return seen.count == 6 ? snapshot : nil
   }
 }
@@ -129,9 +145,9 @@ public struct DNDSnapshot: Equatable, Sendable {
   init?(_ text: Substring) {
     var isOn: Bool?
     var left: Int?
-    for word in text.split(separator: " ", omittingEmptySubsequences: true) {
-      guard let eq = word.firstIndex(of: "=") else { return nil }
-      let value = word[word.index(after: eq)...]
+    for word in protocolWords(text) {
+      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+      let value = word[word.utf8.index(after: eq)...]
       switch word[..<eq] {
       case "dnd": isOn = value == "1"
       case "left":

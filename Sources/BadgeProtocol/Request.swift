@@ -34,6 +34,23 @@ public enum Request: Equatable, Sendable {
   /// Re-read the config file, as SIGHUP does.
   case reload
   case quit
+  /// The bridge to other machines (`badged-mqtt`): `BRIDGE host=<host>` makes the connection
+  /// the bridge, `BRIDGE status …` reports its state, `BRIDGE` alone asks for it.
+  case bridge(BridgeRequest)
+  /// The owner's state of a mirrored channel (bridge only).
+  case mirror(ChannelName, MirrorUpdate)
+  /// `MIRROR <channel> forget`: the owner stopped sharing it (bridge only).
+  case forgetMirror(ChannelName)
+  /// `STALE <host> <0|1> [since=<unix s>]`: the channels of `host` are out of reach, or back
+  /// (bridge only).
+  case stale(host: String, stale: Bool, since: Int?)
+  /// `FORWARDS`: the writes waiting for their owners, then each new one as it is taken
+  /// (bridge only).
+  case forwards
+  /// `DELIVERED <id>`: the owner applied the write, or refused it for good (bridge only).
+  case delivered(String)
+  /// `DND on|off … from=<host> at=<unix ms>`: another machine's do-not-disturb (bridge only).
+  case remoteDND(RemoteDND)
 
   /// The command words, as clients send them (in any case).
   public enum Command: String, CaseIterable, Sendable {
@@ -56,6 +73,20 @@ public enum Request: Equatable, Sendable {
     case seen = "SEEN"
     case pulse = "PULSE"
     case dnd = "DND"
+    case bridge = "BRIDGE"
+    case mirror = "MIRROR"
+    case stale = "STALE"
+    case forwards = "FORWARDS"
+    case delivered = "DELIVERED"
+  }
+
+  /// Whether only the bridge's connection may send it.
+  public var isBridgeOnly: Bool {
+    switch self {
+    case .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return true
+    case .bridge(.status): return true
+    default: return false
+    }
   }
 }
 
@@ -81,6 +112,7 @@ extension Request {
     case .increment, .decrement, .set, .clear, .clearAll, .seen, .seenAll, .mute, .unmute, .configure: return true
     case .dnd(let request): return request != .query
     case .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: return false
+    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return false
     }
   }
 
@@ -174,6 +206,7 @@ extension Request {
     case .dnd(.off): word("DND off")
     case .dnd(.toggle): word("DND toggle")
     case .dnd(.query), .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: break
+    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: break
     }
   }
 }
@@ -188,6 +221,53 @@ public enum DNDRequest: Equatable, Sendable {
   case off
   /// `DND toggle`: off when on, else on until turned off.
   case toggle
+}
+
+/// What a `BRIDGE` request asks.
+public enum BridgeRequest: Equatable, Sendable {
+  /// `BRIDGE`: the bridge's state, for any client.
+  case query
+  /// `BRIDGE host=<host>`: this connection is the bridge of the machine `host`.
+  case attach(host: String)
+  /// `BRIDGE status connected=<0|1> broker=<url> pending=<n> error=<text>`: the bridge's state.
+  case status(BridgeStatus)
+}
+
+/// The bridge's state as it reports it (`BRIDGE status`), shown by `BRIDGE` and `badgectl mqtt`.
+public struct BridgeStatus: Equatable, Sendable {
+  /// Whether it is connected to its broker.
+  public var connected: Bool
+  /// The broker's address, as configured.
+  public var broker: String
+  /// The writes it holds that the owners have not answered yet.
+  public var pending: Int
+  /// The last error, for people (may hold spaces); empty when none.
+  public var error: String
+
+  public init(connected: Bool, broker: String = "", pending: Int = 0, error: String = "") {
+    self.connected = connected
+    self.broker = broker
+    self.pending = pending
+    self.error = error
+  }
+}
+
+/// Do-not-disturb as another machine set it (`DND on|off [<duration>] from=<host> at=<unix ms>`).
+public struct RemoteDND: Equatable, Sendable {
+  public var on: Bool
+  /// For a timed one, the milliseconds left of it; `nil`: until turned off.
+  public var ms: Int?
+  /// The machine where it changed.
+  public var from: String
+  /// When it changed there, in wall-clock milliseconds: the newest change wins.
+  public var at: UInt64
+
+  public init(on: Bool, ms: Int? = nil, from: String, at: UInt64) {
+    self.on = on
+    self.ms = ms
+    self.from = from
+    self.at = at
+  }
 }
 
 /// What the protocol promises about itself.

@@ -72,6 +72,13 @@ public enum RequestParser {
     case .seen: return "SEEN <channel> [upto=<total>] | SEEN *"
     case .pulse: return "PULSE <channel> [ms]"
     case .dnd: return "DND [on [<duration>] | off | toggle]"
+    case .bridge: return "BRIDGE [host=<host> | status connected=<0|1> broker=<url> pending=<n> error=<text>]"
+    case .mirror:
+      return
+        "MIRROR <channel> owner=<host> count=<n> [unseen=<n>] [total=<n>] [muted=<0|1>] [dot=<0|1>] [label=<text>] [pulse=<ms>] [oseq=<n>] | MIRROR <channel> forget"
+    case .stale: return "STALE <host> <0|1> [since=<unix seconds>]"
+    case .forwards: return "FORWARDS"
+    case .delivered: return "DELIVERED <id>"
     }
   }
 
@@ -108,7 +115,12 @@ public enum RequestParser {
       guard let word = words.nextPositional() else { return .pulse(name, ms: nil) }
       return .pulse(name, ms: try pulseLength(word))
     case .dnd:
-      return .dnd(try dnd(&words))
+      return try dnd(&words)
+    case .bridge: return .bridge(try bridge(&words))
+    case .mirror: return try mirror(&words)
+    case .stale: return try stale(&words)
+    case .forwards: return .forwards
+    case .delivered: return try delivered(&words)
     case .get: return .get(try channel(&words, command))
     case .mute: return .mute(try channel(&words, command))
     case .unmute: return .unmute(try channel(&words, command))
@@ -218,29 +230,41 @@ public enum RequestParser {
     return value
   }
 
-  /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case.
-  private static func dnd(_ words: inout Words) throws(ProtocolError) -> DNDRequest {
-    guard let word = words.nextPositional() else { return .query }
+  /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case; `on` and
+  /// `off` also with `from=<host> at=<unix ms>`, another machine's change (`RemoteDND`).
+  private static func dnd(_ words: inout Words) throws(ProtocolError) -> Request {
+    guard let word = words.nextPositional() else { return .dnd(.query) }
+    var request: DNDRequest
     switch String(decoding: word, as: UTF8.self).lowercased() {
-    case "off": return .off
-    case "toggle": return .toggle
+    case "off": request = .off
+    case "toggle": request = .toggle
     case "on":
-      guard let length = words.nextPositional() else { return .on(ms: nil) }
-      let text = String(decoding: length, as: UTF8.self)
-      guard let ms = DurationParser.milliseconds(text) else {
-        throw ProtocolError(
-          .badNumber, "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h"
-        )
+      request = .on(ms: nil)
+      if let length = words.nextPositional() {
+        guard !isRemoteWord(length) else { return try remoteDND(on: true, ms: nil, first: length, &words) }
+        let text = String(decoding: length, as: UTF8.self)
+        guard let ms = DurationParser.milliseconds(text) else {
+          throw ProtocolError(
+            .badNumber,
+            "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+        }
+        guard Limits.dndMs.contains(ms) else {
+          throw ProtocolError(
+            .outOfRange,
+            "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
+        }
+        request = .on(ms: ms)
       }
-      guard Limits.dndMs.contains(ms) else {
-        throw ProtocolError(
-          .outOfRange,
-          "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
-      }
-      return .on(ms: ms)
     default:
       throw ProtocolError(
         .badArguments, "Unknown DND argument '\(quoted(word))'; usage: \(usage(.dnd))")
+    }
+    guard let next = words.nextPositional() else { return .dnd(request) }
+    switch request {
+    case .on(let ms): return try remoteDND(on: true, ms: ms, first: next, &words)
+    case .off: return try remoteDND(on: false, ms: nil, first: next, &words)
+    default:
+      throw ProtocolError(.badArguments, "Unexpected argument '\(quoted(next))'; usage: \(usage(.dnd))")
     }
   }
 
@@ -323,6 +347,17 @@ struct Words {
     let start = position
     while position < line.count, line[position] != 0x20, line[position] != 0x09 { position += 1 }
     return UnsafeRawBufferPointer(rebasing: line[start..<position])
+  }
+
+  /// The rest of the line as it is, from where the last word ended (the blanks between
+  /// included), without trailing blanks: a text that may hold spaces, last on its line. The
+  /// words are used up.
+  mutating func rest() -> String {
+    var end = line.count
+    while end > position, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+    defer { position = line.count }
+    guard position < end else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(rebasing: line[position..<end]), as: UTF8.self)
   }
 
   /// The next word when it is an optional positional argument, `nil` (leaving it) when it is a

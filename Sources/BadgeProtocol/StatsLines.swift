@@ -90,8 +90,20 @@ public enum StatsLines {
     }
   }
 
+  /// `STATS <channel> owner=<host>`: the line of a channel mirrored from another machine,
+  /// whose history is kept by its owner (no `DAY` lines follow).
+  public static func appendElsewhere(_ name: ChannelName, owner: String, to out: inout [UInt8]) {
+    out.append(contentsOf: "STATS ".utf8)
+    name.withBytes { out.append(contentsOf: $0) }
+    out.append(contentsOf: " owner=".utf8)
+    out.append(contentsOf: owner.utf8)
+    out.append(0x0A)
+  }
+
   /// One parsed line.
   public enum Line: Equatable, Sendable {
+    /// `STATS <channel> owner=<host>`: the channel's history is kept on `owner`.
+    case elsewhere(channel: String, owner: String)
     /// `STATS <channel> period= from= to=` and the totals.
     case totals(channel: String, period: StatsPeriod, from: CivilDate, to: CivilDate, DayFigures)
     /// `DAY <channel> <date>` and that day's figures.
@@ -109,6 +121,10 @@ public enum StatsLines {
       for word in words.dropFirst(2) {
         guard let eq = word.firstIndex(of: "=") else { continue }
         fields[word[..<eq]] = word[word.index(after: eq)...]
+      }
+      if words[0] == "STATS", let owner = fields["owner"], MirrorState.isValidHost(String(owner)) {
+        self = .elsewhere(channel: channel, owner: String(owner))
+        return
       }
       guard let arrivals = fields["arrivals"].flatMap({ Int($0) }), arrivals >= 0,
         let clears = fields["clears"].flatMap({ Int($0) }), clears >= 0,
@@ -142,6 +158,8 @@ public enum StatsLines {
     public private(set) var stats: [ChannelStats] = []
     /// How many channels past `maxChannels` were skipped.
     public private(set) var leftOut = 0
+    /// The channels whose history is kept on another machine, with that machine, in reply order.
+    public private(set) var elsewhere: [(channel: String, owner: String)] = []
 
     public init(maxChannels: Int) {
       self.maxChannels = maxChannels
@@ -163,6 +181,8 @@ public enum StatsLines {
         guard leftOut == 0, let last = stats.indices.last, stats[last].channel == channel else { return }
         let offset = date.dayNumber - stats[last].firstDay
         if stats[last].days.indices.contains(offset) { stats[last].days[offset] = figures }
+      case .elsewhere(let channel, let owner)?:
+        elsewhere.append((channel, owner))
       case nil:
         return
       }

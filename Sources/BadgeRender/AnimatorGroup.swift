@@ -41,9 +41,24 @@ public struct AnimatorGroup: Sendable {
     for later in index..<animators.count { places[animators[later].snapshot.channel] = later }
   }
 
-  /// Every channel's frame at `time`.
-  public func frames(at time: Double) -> [BadgeFrame] {
-    animators.map { $0.frame(at: time) }
+  /// Every channel's frame at `time`, with the wall clock then (`wallSeconds`) for the words of
+  /// a stale mirror.
+  public func frames(at time: Double, wallSeconds: Int? = nil) -> [BadgeFrame] {
+    animators.map {
+      var frame = $0.frame(at: time)
+      frame.wallSeconds = wallSeconds
+      return frame
+    }
+  }
+
+  /// When the words of a stale mirror next change after `wallSeconds` (unix seconds): "offline
+  /// 11 min" turning "offline 12 min". `nil` when no channel shown is a stale mirror, so a
+  /// watcher with nothing stale is never woken for it.
+  public func nextWordsChange(afterWall wallSeconds: Int) -> Int? {
+    animators.compactMap { animator -> Int? in
+      guard let mirror = animator.snapshot.mirror, mirror.stale, mirror.since > 0 else { return nil }
+      return AccessibleText.nextOfflineChange(since: mirror.since, after: wallSeconds)
+    }.min()
   }
 
   /// The earliest wake any channel needs after `time`; `nil` when none moves.

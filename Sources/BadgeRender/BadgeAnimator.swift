@@ -196,7 +196,7 @@ public struct BadgeAnimator: Sendable {
       muted: snapshot.muted, online: snapshot.online, pulsing: isPulsing(at: time),
       elapsed: max(0, time - motionStart), pulseMs: pulseMillisecondsLeft(at: time),
       seq: snapshot.seq, badge: snapshot.badge, unseen: snapshot.unseen, silenced: snapshot.silenced,
-      total: snapshot.total)
+      total: snapshot.total, mirror: snapshot.mirror)
   }
 
   /// The pulse window's milliseconds left at `time`, rounded up as the daemon rounds them.

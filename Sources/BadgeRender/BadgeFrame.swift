@@ -67,13 +67,19 @@ public struct BadgeFrame: Sendable, Equatable {
   public var silenced: DNDBadges?
   /// The channel's running total, as the daemon sent it (`nil`: it sent none).
   public var total: Int?
+  /// For a channel mirrored from another machine: its owner, staleness and pending writes.
+  public var mirror: MirrorState?
+  /// The wall clock (unix seconds) at the instant the frame shows, which says how long a stale
+  /// mirror's owner has been out of reach; `nil` when not known (the words then say only
+  /// "offline").
+  public var wallSeconds: Int?
 
   /// The channel's state as this frame shows it, for writers of the state's fields: its label
   /// (a watcher's own `--max` included) and the pulse window's milliseconds left now.
   public var state: ChannelSnapshot {
     ChannelSnapshot(
       channel: channel, count: count, label: label, dot: dot, pulseMs: pulseMs, muted: muted, seq: seq,
-      badge: badge, silenced: silenced, unseen: unseen, total: total, online: online)
+      badge: badge, silenced: silenced, unseen: unseen, total: total, online: online, mirror: mirror)
   }
 
   public init(
@@ -81,8 +87,11 @@ public struct BadgeFrame: Sendable, Equatable {
     scale: Double = 1, opacity: Double = 1, dot: Bool = false, dotScale: Double = 1,
     dotOpacity: Double = 1, muted: Bool = false, online: Bool = true, pulsing: Bool = false,
     elapsed: Double = 0, pulseMs: Int = 0, seq: UInt64 = 0, badge: BadgeCounts = .count,
-    unseen: Int? = nil, silenced: DNDBadges? = nil, total: Int? = nil
+    unseen: Int? = nil, silenced: DNDBadges? = nil, total: Int? = nil, mirror: MirrorState? = nil,
+    wallSeconds: Int? = nil
   ) {
+    self.mirror = mirror
+    self.wallSeconds = wallSeconds
     self.channel = channel
     self.count = count
     self.label = label

@@ -18,6 +18,16 @@ extension CommandExecutor {
   /// muted, silenced or empty channel is left alone, silently, as an increase would be. Not a
   /// change: its event is staged like a pulse window's end. Replies with the channel's state.
   func pulse(_ name: ChannelName, for ms: Int?, _ client: Client, now: UInt64) {
+    if store.channel(named: name).mirror != nil {
+      // A mirrored channel's pulse goes to its owner too, saved in the outbox like a write.
+      if refuseChange(client) { return }
+      do throws(Store.MutationError) {
+        if let outcome = try store.forwardPulse(name, ms: ms, now: now) { commit.changed(outcome, by: client) }
+      } catch {
+        appendRefusal(.refused(error), command: "PULSE", name, client)
+        return
+      }
+    }
     let line = store.pulse(name, for: ms, now: now).flatMap { commit.stage($0) }
     appendState(store.channel(named: name), line: line, to: client, now: now)
     ReplyEncoder.appendOK(to: &client.output)
@@ -39,6 +49,7 @@ extension CommandExecutor {
       if refuseChange(client) { return }
       var silenced: [Channel] = []
       if store.setDND(wanted, changed: { silenced.append($0) }) {
+        store.stampDND(DNDStamp(at: turn.wallMilliseconds(), host: store.outbox.host))
         let saved = id.map { SavedRequestID(seq: store.saveID($0), id: $0) }
         line = commit.changedDND(by: client, silenced: silenced, id: saved)
         logger.info(
@@ -53,6 +64,32 @@ extension CommandExecutor {
     ReplyEncoder.appendOK(to: &client.output)
   }
 
+  /// `DND on|off [<duration>] from=<host> at=<unix ms>`: another machine's change, applied
+  /// unless the last change here is as new or newer (by time, then host name): then it is
+  /// answered with the state as it is and `OK older`, and nothing changes. So every machine
+  /// ends on the newest change, whatever order the changes arrive in.
+  ///
+  /// A change made here is compared under the name the bridge gave (`BRIDGE host=`), whatever
+  /// name it was stamped with: the bridge publishes it under that name, so a tie breaks here
+  /// as on every other machine.
+  func remoteDND(_ change: RemoteDND, _ client: Client, now: UInt64) {
+    if refuseChange(client) { return }
+    let stamp = DNDStamp(at: change.at, host: change.from, remote: true)
+    if let last = store.dndStamp.map({ $0.remote ? $0 : DNDStamp(at: $0.at, host: bridge.host) }), !(last < stamp) {
+      appendDND(to: client, now: now)
+      ReplyEncoder.appendOK("older", to: &client.output)
+      return
+    }
+    let wanted = change.on ? DoNotDisturb(isOn: true, until: change.ms.map { now + UInt64($0) * 1000 } ?? 0) : .off
+    var silenced: [Channel] = []
+    store.setDND(wanted, changed: { silenced.append($0) })
+    store.stampDND(stamp)
+    let line = commit.changedDND(by: client, silenced: silenced)
+    logger.info("Do-not-disturb is \(change.on ? "on" : "off"), as host '\(change.from)' set it.")
+    appendDND(line: line, to: client, now: now)
+    ReplyEncoder.appendOK(to: &client.output)
+  }
+
   /// The do-not-disturb line in a reply: the staged event's `line` when there is one, else
   /// encoded here. The client now depends on the turn if it is unsaved.
   func appendDND(line: Range<Int>? = nil, to client: Client, now: UInt64) {
@@ -60,7 +97,7 @@ extension CommandExecutor {
     if let line {
       commit.events.appendReply(line, to: &client.output)
     } else {
-      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, to: &client.output)
+      ReplyEncoder.appendDND(store.dnd, kind: .state, now: now, stamp: store.dndStamp, to: &client.output)
     }
   }
 }

@@ -9,6 +9,9 @@ final class CommandExecutor<Client: Peer> {
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
   let logger: Logger
+  /// The bridge to other machines, if one is connected.
+  let bridge = BridgeLink<Client>()
+  let turn: Turn
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
   /// The id of the request being carried out (`id=<token>`), new (`answeredByID` said so):
@@ -16,8 +19,11 @@ final class CommandExecutor<Client: Peer> {
   /// and for the bus bridges' changes.
   private var requestID: RequestID?
 
-  init(store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, logger: Logger) {
+  init(
+    store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, turn: Turn, logger: Logger
+  ) {
     self.store = store
+    self.turn = turn
     self.subscriptions = subscriptions
     self.commit = commit
     self.logger = logger
@@ -61,6 +67,8 @@ final class CommandExecutor<Client: Peer> {
     case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
     case .seenAll: seeAll(client, now: now, id: requestID)
     case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
+    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND:
+      bridgeRequest(request, client, now: now)
     case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
@@ -185,21 +193,7 @@ final class CommandExecutor<Client: Peer> {
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      switch error {
-      case .notSaved(let refusal):
-        ReplyEncoder.appendError(refusal, to: &client.output)
-      case .refused(.countOutOfRange(let current)):
-        ReplyEncoder.appendError(
-          ProtocolError(
-            .outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)"),
-          to: &client.output)
-      case .refused(.full(let limit)):
-        ReplyEncoder.appendError(
-          ProtocolError(
-            .full,
-            "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"),
-          to: &client.output)
-      }
+      appendRefusal(error, command: command, name, client)
     }
   }
 
@@ -237,6 +231,9 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     case .notSaved(let error): return error.message
     case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
     case .refused(.full(let limit)): return "\(limit.value) channels are kept already (\(limit.key))"
+    case .refused(.outboxFull(let capacity)): return "\(capacity) writes wait for their owners already"
+    case .refused(.mirrored(let owner)): return "the channel is owned by \(owner)"
+    case .refused(.local): return "the channel is local"
     }
   }
 }

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The turn's changes and what hangs on them: each change is recorded in the change log and
 /// its event staged; at the end of the turn one commit saves them all (group commit), and only
@@ -25,6 +26,11 @@ final class GroupCommit<Client: Peer> {
   private var countChanges: [(channel: Channel, previous: Int)] = []
   /// Whether a request changed do-not-disturb this turn.
   private var dndChanged = false
+  /// The writes put in the forward outbox this turn: pushed to the bridge once saved.
+  private var forwards: [ForwardEntry] = []
+  /// The bridge's connection once it asked for the outbox (`FORWARDS`): it is pushed each
+  /// write taken from then on.
+  var forwardTarget: Client?
 
   init(store: Store, subscriptions: Subscriptions<Client>, policy: StorageFailurePolicy, turn: Turn) {
     self.store = store
@@ -48,7 +54,8 @@ final class GroupCommit<Client: Peer> {
   @discardableResult
   func changed(_ outcome: Store.Outcome, by client: Client?, id: RequestID? = nil) -> Range<Int>? {
     let channel = outcome.channel
-    changeLog?.record(channel, day: outcome.day, id: id)
+    changeLog?.record(channel, day: outcome.day, id: id, forward: outcome.forwarded)
+    if let forwarded = outcome.forwarded { forwards.append(forwarded.entry) }
     if let client { depend(client) }
     if outcome.previousCount != channel.count, hooks?.hasHooks == true {
       countChanges.append((channel, outcome.previousCount))
@@ -60,6 +67,13 @@ final class GroupCommit<Client: Peer> {
   /// shows it, but `client`'s reply waits for the commit like a change's.
   func saved(_ id: SavedRequestID, by client: Client) {
     changeLog?.record(id)
+    depend(client)
+  }
+
+  /// `DELIVERED` took the write `id` out of the forward outbox: recorded; the bridge's reply
+  /// waits for the commit.
+  func delivered(_ id: String, by client: Client) {
+    changeLog?.recordDelivered(id)
     depend(client)
   }
 
@@ -80,7 +94,7 @@ final class GroupCommit<Client: Peer> {
   func stageDND(silenced: [Channel]) -> Range<Int>? {
     assert(turn.phase == .handling, "no change once the turn's commit began")
     var line: Range<Int>?
-    if !subscriptions.isEmpty { line = events.append(store.dnd, at: turn.now) }
+    if !subscriptions.isEmpty { line = events.append(store.dnd, at: turn.now, stamp: store.dndStamp) }
     for channel in silenced { stage(channel) }
     return line
   }
@@ -139,6 +153,7 @@ final class GroupCommit<Client: Peer> {
     }
     dependents.removeAll(keepingCapacity: true)
     turn.enter(.publishing)
+    pushForwards(saved: failure == nil)
     publish(dropping: undone, dndUndone: failure != nil && dndChanged)
     events.removeAll()
     dndChanged = false
@@ -147,6 +162,23 @@ final class GroupCommit<Client: Peer> {
     }
     countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
     subscriptions.turnEnded()
+  }
+
+  /// The bridge was just given the whole outbox (`FORWARDS`): this turn's writes are in it, so
+  /// they are not pushed again.
+  func forwardsListed() {
+    forwards.removeAll(keepingCapacity: true)
+  }
+
+  /// Pushes the turn's forwarded writes to the bridge, once saved (a turn undone took them
+  /// back out of the outbox).
+  private func pushForwards(saved: Bool) {
+    guard !forwards.isEmpty else { return }
+    if saved, let target = forwardTarget, !target.closed {
+      for entry in forwards { ReplyEncoder.appendForward(entry, to: &target.output) }
+      subscriptions.sendQueue.add(target)
+    }
+    forwards.removeAll(keepingCapacity: forwards.capacity <= 4096)
   }
 
   /// Publishes the turn's events, but those of `undone` channels (and do-not-disturb's, when

@@ -36,7 +36,8 @@ public final class ServerCore<Client: Peer> {
     policy = StorageFailurePolicy(logger: logger, turn: turn)
     subscriptions = Subscriptions(sendQueue: sendQueue, turn: turn)
     commit = GroupCommit(store: store, subscriptions: subscriptions, policy: policy, turn: turn)
-    executor = CommandExecutor(store: store, subscriptions: subscriptions, commit: commit, logger: logger)
+    executor = CommandExecutor(
+      store: store, subscriptions: subscriptions, commit: commit, turn: turn, logger: logger)
   }
 
   // MARK: - The daemon's parts it hands things to
@@ -179,6 +180,22 @@ public final class ServerCore<Client: Peer> {
   public func closed(_ client: Client) {
     subscriptions.stop(client)
     client.reply = nil
+    if commit.forwardTarget === client { commit.forwardTarget = nil }
+    if executor.bridge.closed(client) { logger.info("The bridge (client \(client.id)) went away.") }
+  }
+
+  /// Whether the bridge went away and the mirrored channels are not stale yet: the daemon then
+  /// runs `bridgeWentAway` in a turn of its own (a connection may close while a turn ends).
+  public var bridgeLeftMirrors: Bool { executor.bridge.wentAway }
+
+  /// The bridge went away: every mirrored channel is stale from now on, until a bridge says
+  /// otherwise (`MIRROR`, `STALE`).
+  public func bridgeWentAway() {
+    guard executor.bridge.wentAway, executor.bridge.client == nil else { return }
+    let seconds = Int(turn.wallMilliseconds() / 1000)
+    if executor.setStale(true, since: seconds, ownedBy: nil, by: nil, now: turn.now) {
+      executor.bridge.staleDone()
+    }
   }
 
   /// The number of watchers, for status lines and the reader's line allowance.

@@ -32,8 +32,14 @@ extension CommandExecutor {
     _ name: ChannelName, _ period: StatsPeriod, today: Int, _ patterns: ChannelPatternSet, _ stream: inout ReplyStream,
     to client: Client
   ) {
+    let owner = store.channel(named: name).mirror?.owner
     guard patterns.namesExactly(name) || store.history.hasDays(name) else { return }
     commit.observed(by: client)
+    if let owner {
+      // A mirrored channel's history is its owner's: the line says where.
+      StatsLines.appendElsewhere(name, owner: owner, to: &client.output)
+      return
+    }
     let stats = store.history.stats(of: name, period: period, today: today)
     StatsLines.appendTotals(stats, to: &client.output)
     stream.days = (stats, 0)

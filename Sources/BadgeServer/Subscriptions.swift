@@ -22,7 +22,7 @@ final class Subscriptions<Client: Peer> {
   /// The watchers filed by pattern: a change's watchers are found without trying every
   /// pattern of every watcher.
   private let index = WatcherIndex<Client>()
-  private let sendQueue: SendQueue<Client>
+  let sendQueue: SendQueue<Client>
   private let turn: Turn
   /// Where each line of the run being published ends, from the run's start, and the run's
   /// channel names: the loop over watchers reads these, and copies no `Channel` per watcher.
@@ -269,7 +269,7 @@ final class Subscriptions<Client: Peer> {
     let dnd = client.mergedDND
     if dnd {
       client.mergedDND = false
-      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, to: &client.output)
+      ReplyEncoder.appendDND(store.dnd, kind: .event, now: now, stamp: store.dndStamp, to: &client.output)
     }
     guard let from = client.behindFrom else { return dnd }
     let missed = backlog.entries(from: from, where: client.watches)

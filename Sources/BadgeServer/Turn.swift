@@ -42,6 +42,10 @@ public final class Turn {
   /// The turn's instant when something in it asked already, else `nil`; the clock is not read.
   public var began: UInt64? { time?.now }
 
+  /// The wall clock now, in milliseconds since the epoch (read each time: only what other
+  /// machines compare asks for it).
+  public func wallMilliseconds() -> UInt64 { clock.wallMilliseconds() }
+
   /// The turn's local day, which history counts its changes on.
   public var today: Int { begin().today }
 

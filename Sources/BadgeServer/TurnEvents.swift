@@ -40,9 +40,9 @@ struct TurnEvents {
   }
 
   /// Stages do-not-disturb's event, `dnd` at `now`. Returns where its line is.
-  mutating func append(_ dnd: DoNotDisturb, at now: UInt64) -> Range<Int> {
+  mutating func append(_ dnd: DoNotDisturb, at now: UInt64, stamp: DNDStamp? = nil) -> Range<Int> {
     let start = lines.count
-    ReplyEncoder.appendDND(dnd, kind: .event, now: now, to: &lines)
+    ReplyEncoder.appendDND(dnd, kind: .event, now: now, stamp: stamp, to: &lines)
     events.append(Event(channel: nil, lineStart: start, lineEnd: lines.count))
     return start..<lines.count
   }

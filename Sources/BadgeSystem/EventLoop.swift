@@ -34,6 +34,18 @@ public final class EventLoop {
     return result
   }
 
+  /// Runs one iteration: waits up to `timeout` microseconds for a source to be ready, and
+  /// dispatches it (`sd_event_run`). For a caller that runs the loop in steps, checking
+  /// something between them (tests); unlike `run()`, it can be called again and again.
+  ///
+  /// - Returns: whether a source was dispatched.
+  @discardableResult
+  public func runOnce(timeout: UInt64) throws(SystemError) -> Bool {
+    let result = sd_event_run(raw, timeout)
+    try checkSD(result, "run the event loop")
+    return result > 0
+  }
+
   /// Makes `run()` return `code` once the current iteration ends (`sd_event_exit`).
   public func exit(code: CInt = 0) {
     _ = sd_event_exit(raw, code)

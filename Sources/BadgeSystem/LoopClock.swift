@@ -13,4 +13,6 @@ public final class LoopClock: TurnClock {
   public var now: UInt64 { loop.now }
 
   public func today() -> Int { days.today() }
+
+  public func wallMilliseconds() -> UInt64 { Environment.wallClockMicroseconds / 1000 }
 }

@@ -7,19 +7,35 @@ struct CountCheck {
   let wire: Wire
 
   /// The sum of the counts of `channels` (a channel or key never written counts 0).
-  func sum(_ channels: [String]) -> Int {
+  func sum(_ channels: [String]) -> Int { counts(channels).reduce(0, +) }
+
+  /// The count of each of `channels`, in order.
+  func counts(_ channels: [String]) -> [Int] {
     let fd = connectUnix(socket, nonBlocking: false)
     defer { close(fd) }
     let reader = BlockingLineReader(fd: fd)
-    var total = 0
+    var values: [Int] = []
+    values.reserveCapacity(channels.count)
     var next = 0
     while next < channels.count {
       let chunk = channels[next..<min(next + 100, channels.count)]
       if !sendAll(fd, chunk.flatMap { wire.get($0) }) { fail("GET: send failed") }
-      for _ in chunk { total += readValue(reader) }
+      for _ in chunk { values.append(readValue(reader)) }
       next += chunk.count
     }
-    return total
+    return values
+  }
+
+  /// Reads the sum of `channels` every millisecond until it is `target`, and returns when it
+  /// was; a sum past it (a write applied twice) or the deadline ends the run.
+  func waitUntil(_ channels: [String], sumIs target: Int, _ deadline: Deadline) -> UInt64 {
+    while true {
+      let now = sum(channels)
+      if now == target { return monotonicNanos() }
+      if now > target { fail("count mismatch: the counts reached \(now), past the \(target) expected") }
+      deadline.check("the counts are at \(now) of \(target)")
+      usleep(1000)
+    }
   }
 
   /// One GET's value: badged's `STATE … count=n` then `OK`; Redis's `$-1`, or `$k` and the value.

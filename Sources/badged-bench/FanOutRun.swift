@@ -1,3 +1,5 @@
+import Glibc
+
 /// Fan-out latency: `watchers` subscribers and one writer. One change at a time (badged:
 /// `INCR bench`; Redis: `PUBLISH bench v<i>`), timed from sending it to the moment the last
 /// watcher has read it; the next change goes once every watcher has it and the writer has its
@@ -27,13 +29,14 @@ extension FanOutStage {
       }
       // With no watchers, the writer's reply is the change's arrival.
       latencies.append((watchers.count == 0 ? monotonicNanos() : lastRead!) - sent)
+      if options.gapMs > 0 { usleep(UInt32(options.gapMs * 1000)) }
     }
     let elapsed = monotonicNanos() - started
     let generator = load.json
     if wire.kind == .badged { check.expect([channel], before: base, increasedBy: options.changes) }
     emit(
       "{\"mode\":\"fanout\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
-        + "\"changes\":\(options.changes),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}"
+        + "\"changes\":\(options.changes),\"gap_ms\":\(options.gapMs),\"mirrored\":\(options.watchSocket != nil),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}"
     )
   }
 }
@@ -57,7 +60,8 @@ struct FanOutStage {
     base = wire.kind == .badged ? check.sum([Wire.fanOutChannel]) : 0
     deadline = Deadline(seconds: options.timeoutSeconds)
     poller = Poller(capacity: options.watchers + 1)
-    watchers = WatcherGroup(count: options.watchers, socket: options.socket, wire: wire, poller: poller)
+    watchers = WatcherGroup(
+      count: options.watchers, socket: options.watchSocket ?? options.socket, wire: wire, poller: poller)
     writer = Writer(
       socket: options.socket, wire: wire, token: options.watchers, poller: poller, subscribers: options.watchers)
     watchers.waitUntilSubscribed(deadline)

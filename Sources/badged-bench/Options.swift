@@ -2,15 +2,19 @@ import Glibc
 
 /// What one run of badged-bench does, read from its command line. Every flag takes a value
 /// except `--serve-echo` and `--no-verify`; whatever follows `--` is the server command of the
-/// `startup` mode.
+/// `startup` mode, or the heal command of `converge`.
 struct Options {
   /// The scenarios: INCR throughput, fan-out latency, fan-out under a burst, idle watchers held
   /// for a memory reading, start-up to the first answer, one large reply beside PINGs; `wait`
   /// (until a server answers PING, for scripts) and the echo server (the generator's ceiling).
+  /// For channels shared through an MQTT broker: the floor of a publish to a subscriber
+  /// (`mqtt-floor`) and a mirror catching up with its owner (`converge`).
   enum Mode: String {
     case throughput, fanout
     case fanoutLoad = "fanout-load"
     case hold, startup, reply, wait, echo
+    case mqttFloor = "mqtt-floor"
+    case converge
   }
 
   var mode = Mode.throughput
@@ -38,17 +42,32 @@ struct Options {
   var request = "STATS year"
   var holdSeconds = 0.0
   var serverPID: Int32?
+  /// Where the fan-out's watchers connect when not to `socket` (a mirror of the writer's daemon).
+  var watchSocket: String?
+  /// The daemon that owns the channels written through `socket` (a mirror): throughput counts
+  /// are checked there once applied, and `converge` compares the mirror with it.
+  var ownerSocket: String?
+  /// A pause between the fan-out's changes (and the MQTT floor's messages), in milliseconds.
+  var gapMs = 0
+  /// At most this many INCRs a second (throughput), spread evenly; 0: as fast as answered.
+  var rate = 0
+  /// The broker of `mqtt-floor` (plain MQTT), its topic and QoS.
+  var mqttHost = "127.0.0.1"
+  var mqttPort = 1883
+  var mqttTopic = "bench/floor"
 
   static let usage = """
     usage: badged-bench --socket PATH [--protocol badged|redis] [--mode MODE] [options]
       --mode throughput   [--clients N] [--requests N] [--pipeline N] [--channels N] [--threads N]
-                          [--command incr|incr-id|publish] [--no-verify]
-      --mode fanout       [--watchers N] [--changes N]
+                          [--command incr|incr-id|publish] [--no-verify] [--rate N] [--owner-socket PATH]
+      --mode fanout       [--watchers N] [--changes N] [--watch-socket PATH] [--gap-ms N]
       --mode fanout-load  [--watchers N] [--requests N] [--pipeline N] [--ping-interval-ms N]
       --mode hold         [--watchers N] [--patterns N]
       --mode reply        [--request LINE] [--hold-seconds S] [--server-pid PID] [--ping-interval-ms N]
       --mode startup      -- SERVER-COMMAND [ARG...]
       --mode wait         (until the server answers PING)
+      --mode mqtt-floor   --mqtt-port N [--mqtt-host H] [--mqtt-topic T] [--changes N] [--gap-ms N]
+      --mode converge     --owner-socket PATH [--channels N] [-- HEAL-COMMAND [ARG...]]
       --serve-echo        (the same as --mode echo)
       --timeout SECONDS   (every mode but echo and hold; default 300)
     """
@@ -91,6 +110,14 @@ struct Options {
       case "--hold-seconds":
         options.holdSeconds = valid(Double(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
       case "--server-pid": options.serverPID = Int32(positive(flag, value))
+      case "--watch-socket": options.watchSocket = value
+      case "--owner-socket": options.ownerSocket = value
+      case "--gap-ms":
+        options.gapMs = valid(Int(value).flatMap { $0 >= 0 ? $0 : nil }, "bad number for \(flag): \(value)")
+      case "--rate": options.rate = positive(flag, value)
+      case "--mqtt-host": options.mqttHost = value
+      case "--mqtt-port": options.mqttPort = positive(flag, value)
+      case "--mqtt-topic": options.mqttTopic = value
       case "--command":
         guard ["incr", "incr-id", "publish"].contains(value) else { usageError("unknown command \(value)") }
         options.publish = value == "publish"
@@ -98,10 +125,14 @@ struct Options {
       default: usageError("unknown option \(flag)")
       }
     }
-    if options.socket.isEmpty { usageError("--socket is required") }
+    if options.socket.isEmpty && options.mode != .mqttFloor { usageError("--socket is required") }
     if options.mode == .startup && options.command.isEmpty { usageError("startup needs a server command after --") }
-    if options.mode != .startup && !options.command.isEmpty {
-      usageError("a command after -- is only for --mode startup")
+    if options.mode != .startup && options.mode != .converge && !options.command.isEmpty {
+      usageError("a command after -- is only for --mode startup and converge")
+    }
+    if options.mode == .converge && options.ownerSocket == nil { usageError("converge needs --owner-socket") }
+    if (options.ownerSocket != nil || options.watchSocket != nil) && options.wire != .badged {
+      usageError("--owner-socket and --watch-socket are badged's (mirrored channels)")
     }
     if options.publish && options.wire != .redis { usageError("--command publish is Redis's") }
     if options.ids && options.wire != .badged { usageError("--command incr-id is badged's") }

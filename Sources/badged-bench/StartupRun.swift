@@ -10,34 +10,16 @@ struct StartupRun {
   func run() {
     let deadline = Deadline(seconds: options.timeoutSeconds)
     let started = monotonicNanos()
-    let pid = spawn(options.command)
+    let server = Spawned(options.command)
+    serverToKillOnFailure = server.pid
     let answered = waitForAnswer(socket: options.socket, wire: wire, deadline: deadline) {
-      var status: Int32 = 0
-      if waitpid(pid, &status, WNOHANG) == pid { fail("the server exited before answering (status \(status))") }
+      if server.exited() { fail("the server exited before answering") }
     }
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
+    server.stop()
     serverToKillOnFailure = 0
     emit(
       "{\"mode\":\"startup\",\"protocol\":\"\(wire.kind.rawValue)\",\"first_answer_ms\":\(microseconds((answered.at - started) / 1000)),"
         + "\"attempts\":\(answered.attempts)}")
-  }
-
-  /// posix_spawn of the command with this process's environment (the path is searched) and
-  /// its standard output on /dev/null, so it does not hold the pipe a script reads our JSON from.
-  private func spawn(_ command: [String]) -> pid_t {
-    let argv = command.map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    var pid: pid_t = 0
-    let result = posix_spawnp(&pid, command[0], &actions, nil, argv, environ)
-    if result != 0 { fail("cannot start \(command[0]): error \(result)") }
-    serverToKillOnFailure = pid
-    return pid
   }
 }
 

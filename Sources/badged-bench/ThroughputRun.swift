@@ -4,14 +4,17 @@ import Glibc
 /// requests in flight, sending the next window once the last reply of one arrived (as
 /// `redis-benchmark -P` does). `threads` event loops (default one) share the connections, so a
 /// handful of threads drives any number of clients. Afterwards the counts are read back and
-/// must have risen by exactly the number of INCRs acknowledged.
+/// must have risen by exactly the number of INCRs acknowledged. With `--rate N` the windows are
+/// spread so that at most N INCRs a second are sent. With `--owner-socket` the channels are
+/// mirrored from another daemon: the counts are read there, until the owner has applied every
+/// write forwarded to it (`applied_per_sec`).
 struct ThroughputRun {
   let options: Options
   let wire: Wire
 
   func run() {
     let names = (0..<options.channels).map { Wire.channelName($0, of: options.channels) }
-    let check = CountCheck(socket: options.socket, wire: wire)
+    let check = CountCheck(socket: options.ownerSocket ?? options.socket, wire: wire)
     let verify = options.verify && !options.publish
     let before = verify ? check.sum(names) : 0
     let requests = names.map { options.publish ? wire.publish($0, value: 1) : wire.incr($0) }
@@ -39,12 +42,18 @@ struct ThroughputRun {
     }
     let total = perClient * options.clients
     let command = options.publish ? "publish" : options.ids ? "incr-id" : "incr"
+    var applied = ""
+    if options.ownerSocket != nil {
+      let at = check.waitUntil(names, sumIs: before + total, deadline) - started
+      applied = ",\"applied_seconds\":\(seconds(at)),\"applied_per_sec\":\(perSecond(total, at))"
+    }
     if verify { check.expect(names, before: before, increasedBy: total) }
     emit(
       "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(command)\","
         + "\"clients\":\(options.clients),\"pipeline\":\(options.pipeline),\"channels\":\(options.channels),"
         + "\"threads\":\(options.threads),\"requests\":\(total),\"seconds\":\(seconds(elapsed)),"
-        + "\"ops_per_sec\":\(perSecond(total, elapsed)),\(latencies.json()),\(generator),\"verified\":\(verify)}")
+        + "\"rate\":\(options.rate),\"ops_per_sec\":\(perSecond(total, elapsed))\(applied),\(latencies.json()),\(generator),"
+        + "\"verified\":\(verify)}")
   }
 }
 
@@ -70,6 +79,12 @@ final class ThroughputWorker: @unchecked Sendable {
   private var windowStart: [UInt64] = []
   private var nextChannel: [Int] = []
   private var scratch: [UInt8] = []
+  /// With a rate: nanoseconds between two requests of this worker, the requests sent so far,
+  /// when the first went, and the clients whose next window waits for its time.
+  private let spacing: UInt64
+  private var paced = 0
+  private var pacingStart: UInt64 = 0
+  private var due: [Int] = []
   private(set) var latencies = Latencies()
   private(set) var errors = 0
   private(set) var firstError: String?
@@ -82,6 +97,7 @@ final class ThroughputWorker: @unchecked Sendable {
     self.requests = requests
     self.idChannels = idChannels
     firstClient = clients.lowerBound
+    spacing = options.rate == 0 ? 0 : UInt64(1e9 * Double(options.clients) / Double(options.rate * clients.count))
     poller = Poller(capacity: max(clients.count, 1))
     for (token, client) in clients.enumerated() {
       let connection = Connection(fd: connectUnix(options.socket, nonBlocking: true), token: token)
@@ -99,9 +115,10 @@ final class ThroughputWorker: @unchecked Sendable {
 
   func run(_ deadline: Deadline) {
     var finished = 0
-    for i in connections.indices { if remaining[i] > 0 { sendWindow(i) } else { finished += 1 } }
+    pacingStart = monotonicNanos()
+    for i in connections.indices { if remaining[i] > 0 { next(i) } else { finished += 1 } }
     while finished < connections.count {
-      poller.wait(timeoutMs: 1000) { token, writable in
+      poller.wait(timeoutMs: sendDue()) { token, writable in
         let connection = connections[token]
         if writable { connection.flush(poller: poller) }
         switch connection.read() {
@@ -126,11 +143,30 @@ final class ThroughputWorker: @unchecked Sendable {
           remaining[token] -= outstanding[token]
           outstanding[token] = 0
           received[token] = 0
-          if remaining[token] > 0 { sendWindow(token) } else { finished += 1 }
+          if remaining[token] > 0 { next(token) } else { finished += 1 }
         }
       }
       deadline.check("\(finished) of \(connections.count) clients finished")
     }
+  }
+
+  /// Client `i`'s next window: now, or (with a rate) once its time has come.
+  private func next(_ i: Int) {
+    if spacing == 0 { sendWindow(i) } else { due.append(i) }
+  }
+
+  /// Sends the waiting windows whose time has come, in turn; how long the poller may wait for
+  /// the next (milliseconds, rounded up; 1000 when none waits).
+  private func sendDue() -> Int32 {
+    while let i = due.first {
+      let at = pacingStart + UInt64(paced) * spacing
+      let now = monotonicNanos()
+      if at > now { return Int32((at - now + 999_999) / 1_000_000) }
+      due.removeFirst()
+      paced += min(pipeline, remaining[i])
+      sendWindow(i)
+    }
+    return 1000
   }
 
   private func sendWindow(_ i: Int) {

@@ -19,4 +19,6 @@ case .startup: StartupRun(options: options, wire: wire).run()
 case .reply: ReplyRun(options: options, wire: wire).run()
 case .wait: _ = waitForAnswer(socket: options.socket, wire: wire, deadline: Deadline(seconds: options.timeoutSeconds))
 case .echo: EchoServer(options: options, wire: wire).run()
+case .mqttFloor: MQTTFloorRun(options: options).run()
+case .converge: ConvergeRun(options: options, wire: wire).run()
 }

@@ -18,14 +18,6 @@ import Testing
     #expect(store.channel(named: name("ci")).total == 13, "a channel with a setting keeps its total at 0")
   }
 
-  @Test func aForgottenChannelTakesItsTotalWithIt() {
-    let store = Store()
-    apply(.increment(4), "mail", on: store)
-    #expect(apply(.clear(upTo: .max), "mail", on: store).channel.total == 4)
-    #expect(store.channel(named: name("mail")).total == 0)
-    #expect(apply(.increment(1), "mail", on: store).channel.total == 1, "a new channel starts at 0")
-  }
-
   /// `CLEAR upto=`: the count keeps only what came after the total a client showed.
   @Test(arguments: [
     (0, 7), (4, 3), (5, 2), (6, 1), (7, 0), (8, 0), (Int.max, 0),

@@ -15,7 +15,8 @@ import Testing
     ("unmute", ["mail"], UnmuteCommand.self), ("configure", ["mail", "step=5"], ConfigureCommand.self),
     ("seen", ["mail"], SeenCommand.self), ("pulse", ["mail"], PulseCommand.self), ("dnd", ["on"], DNDCommand.self),
     ("watch", [], WatchCommand.self), ("stats", [], StatsCommand.self), ("top", [], TopCommand.self),
-    ("reload", [], ReloadCommand.self), ("ping", [], PingCommand.self), ("help", [], HelpCommand.self),
+    ("reload", [], ReloadCommand.self), ("ping", [], PingCommand.self), ("mqtt", [], MQTTCommand.self),
+    ("help", [], HelpCommand.self),
   ]
 
   @Test func everyCommandIsInTheTableInHelpsOrder() {

@@ -72,6 +72,7 @@ enum Usage {
     "top": "badgectl top [<channel or glob> ...] [--no-motion]",
     "reload": "badgectl reload",
     "ping": "badgectl ping",
+    "mqtt": "badgectl mqtt",
     "help": "badgectl help [<command>]",
   ]
 }

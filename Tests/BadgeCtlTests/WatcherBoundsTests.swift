@@ -1,6 +1,7 @@
 import Testing
 
 @testable import BadgeCtl
+@testable import BadgeCtlSession
 
 /// What a watcher keeps from its connection, bounded: the channels it shows and the requests
 /// awaiting replies.

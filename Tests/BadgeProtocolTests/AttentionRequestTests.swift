@@ -72,6 +72,21 @@ import Testing
     #expect(ReplyLine("EVENT * dnd=1") == .data("EVENT * dnd=1"))
   }
 
+  /// When do-not-disturb last changed ends its line: ` at=` alone for a change made here,
+  /// ` from= at=` for another machine's, so a bridge tells them apart.
+  @Test func theStarLineSaysWhenAndForAnotherMachinesChangeWhere() {
+    var out: [UInt8] = []
+    let here = DNDStamp(at: 1_764_620_000_123, host: "desk")
+    ReplyEncoder.appendDND(DoNotDisturb(isOn: true, until: 0), kind: .state, now: 1_000_000, stamp: here, to: &out)
+    let there = DNDStamp(at: 1_764_620_000_456, host: "laptop", remote: true)
+    ReplyEncoder.appendDND(.off, kind: .event, now: 1_000_000, stamp: there, to: &out)
+    #expect(
+      String(decoding: out, as: UTF8.self)
+        == "STATE * dnd=1 left=0 at=1764620000123\nEVENT * dnd=0 left=0 from=laptop at=1764620000456\n")
+    #expect(
+      ReplyLine("STATE * dnd=1 left=0 at=1764620000123") == .dnd(DNDSnapshot(isOn: true, leftMs: 0), pushed: false))
+  }
+
   @Test func stateLinesCarryBadgeDNDAndUnseen() {
     let line = "EVENT mail count=4 label=1 dot=0 pulse=0 muted=0 seq=3 badge=unseen dnd=dim unseen=1"
     guard case .event(let snapshot) = ReplyLine(line) else {

@@ -39,6 +39,10 @@ import Testing
     ),
     ("STATE mail seq=2 muted=0 pulse=0 dot=0 label=1 count=1", .state(snapshot("mail", count: 1, label: "1", seq: 2))),
     (
+      "STATE  mail count=1  label=1 dot=0 pulse=0 muted=0 seq=2 ",
+      .state(snapshot("mail", count: 1, label: "1", seq: 2))
+    ),
+    (
       "STATE mail count=1 label=1 dot=0 pulse=0 muted=0 seq=2 colour=red",
       .state(snapshot("mail", count: 1, label: "1", seq: 2))
     ),

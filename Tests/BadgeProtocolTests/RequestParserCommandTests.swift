@@ -113,7 +113,7 @@ import Testing
       Request.Command.allCases.map(\.rawValue) == [
         "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH",
         "UNWATCH", "RELOAD", "QUIT",
-        "STATS", "SEEN", "PULSE", "DND",
+        "STATS", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE", "FORWARDS", "DELIVERED",
       ])
     for command in Request.Command.allCases {
       let result = parse(command.rawValue.lowercased())

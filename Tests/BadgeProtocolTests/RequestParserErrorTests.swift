@@ -137,7 +137,7 @@ import Testing
       ProtocolError.Code.allCases.map(\.rawValue) == [
         "unknown-command", "bad-arguments", "bad-name", "bad-number", "out-of-range", "bad-setting",
         "line-too-long", "bad-utf8", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
-        "id-reused",
+        "id-reused", "not-bridge", "bridge-taken", "local-channel", "mirrored",
       ])
   }
 
@@ -147,12 +147,14 @@ import Testing
   }
 
   @Test func parserCodesCoverAllButTheDaemonsOwn() {
-    // line-too-long comes from the line reader, and failed, the limits' codes and id-reused
-    // (which needs the saved ids) from the daemon; every other code is one the parser gives.
+    // line-too-long comes from the line reader, and failed, the limits' codes, id-reused
+    // (which needs the saved ids) and the bridge's codes (which need the daemon's state) from
+    // the daemon; every other code is one the parser gives.
     var seen = Set(Self.table.map { $0.1.rawValue })
     seen.insert(ProtocolError.Code.badUTF8.rawValue)
     let expected = Set(ProtocolError.Code.allCases.map(\.rawValue)).subtracting([
       "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied", "id-reused",
+      "not-bridge", "bridge-taken", "local-channel", "mirrored",
     ])
     #expect(seen == expected)
   }

@@ -1,3 +1,4 @@
+import BadgeCore
 import TestSupport
 import Testing
 
@@ -100,9 +101,27 @@ struct MarkingDialect: TextDialect {
       BadgeFrame(channel: "mail", count: 2, label: "2", muted: true, online: false),
       "mail: offline (last 2 unread), muted"
     ),
+    (BadgeFrame(channel: "ci", count: 3, label: "3", mirror: MirrorState(owner: "server")), "ci: 3 unread (on server)"),
+    (
+      BadgeFrame(channel: "ci", count: 3, label: "3", mirror: MirrorState(owner: "server", stale: true, since: 5)),
+      "ci: 3 unread (on server, offline)"
+    ),
+    (
+      BadgeFrame(channel: "ci", count: 0, label: "", mirror: MirrorState(owner: "server", stale: true, pending: true)),
+      "ci: no unread (on server, offline, changes waiting)"
+    ),
   ])
   func wording(_ frame: BadgeFrame, _ expected: String) {
     #expect(AccessibleText.describe(frame) == expected)
+  }
+
+  @Test func mirroredChannelsHaveClassesOfTheirOwn() {
+    let local = BadgeFrame(channel: "mail", count: 1, label: "1")
+    let stale = BadgeFrame(channel: "ci", count: 1, label: "1", mirror: MirrorState(owner: "s", stale: true))
+    let pending = BadgeFrame(channel: "ci", count: 1, label: "1", mirror: MirrorState(owner: "s", pending: true))
+    #expect(BadgeFrame.classes(of: [local]) == ["unread"])
+    #expect(BadgeFrame.classes(of: [local, stale]) == ["unread", "stale"])
+    #expect(BadgeFrame.classes(of: [pending]) == ["unread", "pending"])
   }
 
   @Test func severalChannelsOnePerLine() {

@@ -23,10 +23,10 @@ import Testing
     #expect(watcher.output.isEmpty, "nothing shows before the commit")
     turns.endTurn()
     #expect(turns.log.savedDND == [DoNotDisturb(isOn: true, until: turns.now + 1_800_000_000)])
-    #expect(turns.take(writer) == ["STATE * dnd=1 left=1800000", "OK"])
+    #expect(turns.take(writer) == ["STATE * dnd=1 left=1800000 at=1764620000000", "OK"])
     #expect(
       turns.take(watcher) == [
-        "EVENT * dnd=1 left=1800000",
+        "EVENT * dnd=1 left=1800000 at=1764620000000",
         "EVENT mail count=1 label=1 dot=0 pulse=0 muted=0 seq=1 badge=count dnd=hide unseen=1 total=1",
       ])
     turns.send(writer, "DND", "DND on 30m")
@@ -54,7 +54,7 @@ import Testing
     #expect(watcher.mergedDND)
     _ = turns.take(watcher)
     #expect(turns.appendMerged(to: watcher))
-    #expect(turns.take(watcher) == ["EVENT * dnd=1 left=0"])
+    #expect(turns.take(watcher) == ["EVENT * dnd=1 left=0 at=1764620000000"])
     #expect(!turns.appendMerged(to: watcher))
   }
 

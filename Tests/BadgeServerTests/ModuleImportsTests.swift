@@ -4,8 +4,9 @@ import Testing
 
 /// What the layering promises, read from the sources next to this file: the core imports no
 /// operating-system module (the compiler refuses BadgeSystem and the C modules to it, as they
-/// are not its dependencies, but `Glibc` and `Foundation` it would take), and the system module
-/// knows nothing of ours above the model.
+/// are not its dependencies, but `Glibc` and `Foundation` it would take), the system modules
+/// know nothing of ours above the model, and badgectl's module nothing that links libsystemd or
+/// ncursesw.
 @Suite struct ModuleImportsTests {
   /// The modules the files of `Sources/<module>` import.
   static func imports(of module: String) throws -> Set<String> {
@@ -15,7 +16,8 @@ import Testing
     var modules = Set<String>()
     for file in files {
       let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-      for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.hasPrefix("@testable import ") {
+      for line in text.split(separator: "\n")
+      where ["import ", "@testable import ", "@_exported import "].contains(where: line.hasPrefix) {
         modules.insert(String(line.split(separator: " ").last!))
       }
     }
@@ -26,8 +28,20 @@ import Testing
     #expect(try Self.imports(of: "BadgeServer") == ["BadgeCore", "BadgeProtocol"])
   }
 
-  @Test func theSystemModuleKnowsTheModelOnlyOfOurs() throws {
-    let ours = try Self.imports(of: "BadgeSystem").filter { $0.hasPrefix("Badge") }
-    #expect(ours == ["BadgeCore"])
+  @Test func theSystemModulesKnowTheModelOnlyOfOurs() throws {
+    let system = try Self.imports(of: "BadgeSystem")
+    let posix = try Self.imports(of: "BadgePOSIX")
+    #expect(system.filter { $0.hasPrefix("Badge") } == Set(["BadgeCore", "BadgePOSIX"]))
+    #expect(posix.filter { $0.hasPrefix("Badge") } == ["BadgeCore"])
+    #expect(posix.isDisjoint(with: ["CSystemd", "CInih"]))
+  }
+
+  /// badgectl's one-shot program is BadgeCtl: what loads libsystemd or ncursesw stays in
+  /// BadgeCtlSession (docs/ARCHITECTURE.md, "badgectl's two programs").
+  @Test func badgectlsModuleImportsNothingThatLinksTheSessionLibraries() throws {
+    let imports = try Self.imports(of: "BadgeCtl")
+    #expect(imports.contains("BadgePOSIX"))
+    let session = ["BadgeSystem", "BadgeScreen", "BadgeTop", "BadgeCtlSession", "CSystemd", "CNcurses"]
+    #expect(imports.isDisjoint(with: session))
   }
 }

@@ -75,7 +75,10 @@ import Testing
     let client = turns.peer()
     turns.send(client, "DND toggle id=d", "DND toggle id=d")
     turns.endTurn()
-    #expect(turns.take(client) == ["STATE * dnd=1 left=0", "OK", "STATE * dnd=1 left=0", "OK repeated"])
+    #expect(
+      turns.take(client) == [
+        "STATE * dnd=1 left=0 at=1764620000000", "OK", "STATE * dnd=1 left=0 at=1764620000000", "OK repeated",
+      ])
     #expect(turns.log.savedDND == [DoNotDisturb(isOn: true, until: 0)])
     #expect(turns.log.savedIDs.map(\.in) == ["*"])
     turns.send(client, "DND on id=e")  // on already: the id on its own

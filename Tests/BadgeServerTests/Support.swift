@@ -26,7 +26,8 @@ final class MemoryChangeLog: ChangeLog {
   private(set) var pendingIDs: [(id: RequestID, in: String?)] = []
   private(set) var savedIDs: [(id: RequestID, in: String?)] = []
 
-  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?) {
+  func record(_ channel: Channel, day: HistoryDay?, id: RequestID?, forward: Forwarded?) {
+    if let forward { pendingForwards.append("+" + forward.entry.id) }
     pending.append(channel)
     if let id { pendingIDs.append((id, channel.name.description)) }
   }
@@ -38,16 +39,25 @@ final class MemoryChangeLog: ChangeLog {
 
   func record(_ id: SavedRequestID) { pendingIDs.append((id.id, nil)) }
 
+  /// Forwarded writes put in the outbox (`+id`) and taken out (`-id`), of the current turn,
+  /// then of every saved turn.
+  private(set) var pendingForwards: [String] = []
+  private(set) var savedForwards: [String] = []
+
+  func recordDelivered(_ id: String) { pendingForwards.append("-" + id) }
+
   func commit() throws {
     defer {
       pending.removeAll()
       pendingDND.removeAll()
       pendingIDs.removeAll()
+      pendingForwards.removeAll()
     }
     if failCommits { throw DiskError() }
     saved += pending
     savedDND += pendingDND
     savedIDs += pendingIDs
+    savedForwards += pendingForwards
   }
 
   func repair() throws {
@@ -74,6 +84,11 @@ final class ManualClock: TurnClock {
     dayReads += 1
     return day
   }
+
+  /// The wall clock, set by hand.
+  var wall: UInt64 = 1_764_620_000_000
+
+  func wallMilliseconds() -> UInt64 { wall }
 }
 
 /// Log lines kept in memory.

@@ -21,6 +21,22 @@ import Testing
     #expect(loopTime < deadline + 1_000_000)
   }
 
+  @Test func theLoopRunsInStepsAsOftenAsAsked() throws {
+    let loop = try EventLoop()
+    var fired = 0
+    let timer = try loop.addTimer(at: Environment.monotonicMicroseconds + 10_000) { fired += 1 }
+    defer { timer.cancel() }
+    // Nothing is due yet: a step waits its timeout and dispatches nothing.
+    #expect(try loop.runOnce(timeout: 0) == false)
+    #expect(fired == 0)
+    #expect(try loop.runOnce(timeout: 1_000_000) == true)
+    #expect(fired == 1)
+    // Unlike `run()` after `exit`, steps go on.
+    timer.schedule(at: Environment.monotonicMicroseconds + 1_000)
+    #expect(try loop.runOnce(timeout: 1_000_000) == true)
+    #expect(fired == 2)
+  }
+
   @Test func armFollowsADeadlineAndForgetsItOnceFired() throws {
     let loop = try EventLoop()
     var seenInHandler: UInt64? = 1

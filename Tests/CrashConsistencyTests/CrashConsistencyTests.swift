@@ -81,15 +81,17 @@ import Testing
       "sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations"
     )
     print("ids: \(run.ids)")
+    print("bridge: \(run.bridge)")
     #expect(outcome.violations == [])
     // The run did what the check needs: the seeded clients' changes, commits with torn
     // appends, and compactions whose renames were cut before their folder flush; ids saved
     // in every kind of record, retries answered, and ids forgotten past the table's bound.
     // (How many crash states that gives depends on the storage layer's sequence of
     // operations; it is printed above and reported in BENCHMARKS.md.)
-    #expect(run.states.count - 1 == 1566)
+    #expect(run.states.count - 1 == 1707)
     #expect(run.ids.withAChange > 0 && run.ids.alone > 0 && run.ids.withDND > 0)
     #expect(run.ids.answered > 0 && run.ids.forgotten > 0)
+    #expect(run.bridge.mirrored > 0 && run.bridge.forwarded > 0 && run.bridge.delivered > 0)
     // Start, 6 compactions, stop: 2 files each.
     #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)
     #expect(outcome.crashStates > outcome.points)

@@ -17,6 +17,12 @@ import TestSupport
 /// channels (`CLEAR *`), or with do-not-disturb's change; a retried id changes nothing. Each
 /// of those is a step whose state the loaded one may be, so an id loaded without its change,
 /// or a change without its id, is a state no step had.
+///
+/// A bridge plays beside the clients (from a generator of its own): it puts an owner's state
+/// into the mirrored channel `remote`, a client writes to it (the write forwarded in its
+/// change's record), and the bridge delivers the oldest waiting write; the outbox is part of
+/// each step's state, so a write loaded without its change, or a change without its write, is
+/// a state no step had.
 struct RecordedRun {
   /// The trace: storage operations in order, with the points where a change was made and
   /// where the turn's replies went out.
@@ -35,6 +41,8 @@ struct RecordedRun {
   var states: [PersistedState] = []
   /// How the run's ids were saved, so a test can see it went down every path.
   var ids = IDPaths()
+  /// What the bridge did: owners' states put in, writes forwarded, writes delivered.
+  var bridge = (mirrored: 0, forwarded: 0, delivered: 0)
 
   struct IDPaths {
     /// Saved in a channel's record, with its change.
@@ -50,6 +58,8 @@ struct RecordedRun {
   }
 
   static let names = ["mail", "chat", "build", "app:a", "app:b", "news"].map { ChannelName($0)! }
+  /// The channel another machine owns.
+  static let remote = ChannelName("remote")!
   /// Few ids are kept, so that the run forgets the oldest and the snapshots' tables are full.
   static let requestIDCapacity = 40
 
@@ -85,6 +95,7 @@ struct RecordedRun {
     let loop = try EventLoop()
     let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
     var random = SplitMix(seed: seed)
+    var bridgeRandom = SplitMix(seed: seed &+ 0x6272_6964_6765)
 
     // The first life: a few changes, a clean stop.
     do {
@@ -128,6 +139,41 @@ struct RecordedRun {
       run.states.append(view(of: store))
     }
     var ids: [RequestID] = []
+    /// The bridge's part of a turn, and a client's write to the mirrored channel.
+    func bridgeTurn(_ turn: Int, now: UInt64) {
+      switch Int.random(in: 0..<4, using: &bridgeRandom) {
+      case 0:
+        let count = Int.random(in: 0...5, using: &bridgeRandom)
+        let update = MirrorUpdate(
+          owner: "server", count: count, unseen: count, total: 100 + turn, muted: false, dot: false,
+          ownerSeq: UInt64(turn))
+        guard let outcome = try? store.apply(.mirror(update), to: remote, now: now), outcome.changed else { return }
+        persistence.record(outcome.channel, day: outcome.day, id: nil)
+        run.bridge.mirrored += 1
+        step()
+      case 1, 2:
+        guard store.channel(named: remote).isMirrored else { return }
+        let mutation: Store.Mutation = Bool.random(using: &bridgeRandom) ? .increment(1) : .clear(upTo: .max)
+        guard let outcome = try? store.apply(mutation, to: remote, now: now), outcome.changed else { return }
+        persistence.record(outcome.channel, day: outcome.day, id: nil, forward: outcome.forwarded)
+        run.bridge.forwarded += 1
+        step()
+      default:
+        guard let oldest = store.outbox.entries.first else { return }
+        store.deliver(oldest.id)
+        persistence.recordDelivered(oldest.id)
+        run.bridge.delivered += 1
+        step()
+        guard !store.outbox.hasPending(remote), var mirror = store.channel(named: remote).mirror, mirror.pending
+        else { return }
+        mirror.pending = false
+        guard let outcome = try? store.apply(.mirrorState(mirror), to: remote, now: now), outcome.changed else {
+          return
+        }
+        persistence.record(outcome.channel, day: outcome.day, id: nil)
+        step()
+      }
+    }
     for turn in 0..<turns {
       // A new local day every 40 turns, so that history spans days.
       store.today = 20_000 + turn / 40
@@ -155,7 +201,8 @@ struct RecordedRun {
           case 0 where id != nil:
             // `CLEAR *` with an id: its channels' records, then the id's.
             store.clearAll(now: now) { outcome in
-              persistence.record(outcome.channel, day: outcome.day, id: nil)
+              persistence.record(outcome.channel, day: outcome.day, id: nil, forward: outcome.forwarded)
+              if outcome.forwarded != nil { run.bridge.forwarded += 1 }
               step()
             }
             persistence.record(SavedRequestID(seq: store.saveID(id!), id: id!))
@@ -180,7 +227,7 @@ struct RecordedRun {
                 store.saveID(ofChange: id)
                 run.ids.withAChange += 1
               }
-              persistence.record(outcome.channel, day: outcome.day, id: id)
+              persistence.record(outcome.channel, day: outcome.day, id: id, forward: outcome.forwarded)
             } else if let id {
               persistence.record(SavedRequestID(seq: store.saveID(id), id: id))
               run.ids.alone += 1
@@ -191,6 +238,7 @@ struct RecordedRun {
           }
         }
       }
+      bridgeTurn(turn, now: now)
       try persistence.commit()
       flushEvents()
       steps.append(.acknowledged)
@@ -237,13 +285,17 @@ struct RecordedRun {
   }
 
   /// What of a store is kept on disk: its channels (with their totals) and their days of
-  /// history, in order, the request ids, oldest first, and do-not-disturb (on until turned
-  /// off: 0; off: `nil`).
+  /// history, in order, the request ids, oldest first, do-not-disturb (on until turned
+  /// off: 0; off: `nil`), and the total floor.
   struct PersistedState: Equatable {
     var channels: [ChannelRecord]
     var days: [DayRecord]
     var requestIDs: [RequestID]
     var dnd: UInt64?
+    /// The forward outbox: the waiting writes, oldest first.
+    var forwards: [ForwardEntry]
+    /// The largest total of a channel forgotten, which a channel made anew starts at.
+    var totalFloor: Int
   }
 
   /// The view of a store in the run, whose do-not-disturb is never timed.
@@ -257,7 +309,7 @@ struct RecordedRun {
     return PersistedState(
       channels: snapshot.channels.sorted { $0.name < $1.name },
       days: snapshot.days.sorted { ($0.name, $0.entry.day) < ($1.name, $1.entry.day) },
-      requestIDs: snapshot.requestIDs, dnd: dnd)
+      requestIDs: snapshot.requestIDs, dnd: dnd, forwards: snapshot.forwards, totalFloor: snapshot.totalFloor)
   }
 
   /// The state folder's files by name, but the lock (no state).

@@ -8,39 +8,48 @@ import Testing
     let client = try daemon.client()
     _ = try client.request("INCR mail 2")
     let asked = Date()
-    #expect(try client.request("DND on 3s") == ["STATE * dnd=1 left=3000", "OK"])
+    let since = wallMilliseconds()
+    let on = try client.request("DND on 3s")
+    let at = try dndStamp(on.first, since: since)
+    #expect(on == ["STATE * dnd=1 left=3000 at=\(at)", "OK"])
     #expect(daemon.stop() == 0)
     let again = try DaemonProcess(folder: daemon.folder)
     let watcher = try again.client()
     let snapshot = try watcher.request("WATCH")
     #expect(snapshot.count == 3, "\(snapshot)")
     #expect(field(snapshot[0], "dnd") == "1", "the restart kept do-not-disturb: \(snapshot[0])")
+    #expect(field(snapshot[0], "at") == "\(at)", "and when it changed")
     let left = Int(field(snapshot[0], "left") ?? "") ?? 0
     #expect(left > 0 && left <= 3000, "still timed, ending when it would have: \(snapshot[0])")
     #expect(field(snapshot[1], "dnd") == "hide")
     // The daemon pushes the end; the test waits for that line, not for a time.
     let ended = try #require(try watcher.readLine(timeout: 10))
-    #expect(ended == "EVENT * dnd=0 left=0")
+    #expect(ended == "EVENT * dnd=0 left=0 at=\(at)", "ending by time is no change of its own")
     #expect(Date().timeIntervalSince(asked) >= 2.95, "never earlier than asked")
     let mail = try #require(try watcher.readLine(timeout: 10))
     #expect(mail.hasPrefix("EVENT mail count=2 ") && field(mail, "dnd") == "off", "\(mail)")
-    #expect(try watcher.request("DND") == ["STATE * dnd=0 left=0", "OK"])
+    #expect(try watcher.request("DND") == ["STATE * dnd=0 left=0 at=\(at)", "OK"])
   }
 
   @Test func dndSurvivesACrashThroughTheJournal() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
-    #expect(try client.request("DND on 2h") == ["STATE * dnd=1 left=7200000", "OK"])
+    let since = wallMilliseconds()
+    let on = try client.request("DND on 2h")
+    #expect(on == ["STATE * dnd=1 left=7200000 at=\(try dndStamp(on.first, since: since))", "OK"])
     daemon.crash()  // no compaction at the end: only the journal holds it
     let again = try DaemonProcess(folder: daemon.folder)
     let reply = try again.client().request("DND")
     #expect(field(reply[0], "dnd") == "1", "\(reply)")
     let left = Int(field(reply[0], "left") ?? "") ?? 0
     #expect(left > 7_000_000 && left <= 7_200_000, "\(reply)")
-    _ = try again.client().request("DND off")
+    #expect(field(reply[0], "at") == field(on[0], "at"), "\(reply)")
+    let off = try again.client().request("DND off")
+    let offAt = try dndStamp(off.first, since: since)
     again.crash()
     let third = try DaemonProcess(folder: daemon.folder)
-    #expect(try third.client().request("DND") == ["STATE * dnd=0 left=0", "OK"], "turning it off is saved too")
+    #expect(
+      try third.client().request("DND") == ["STATE * dnd=0 left=0 at=\(offAt)", "OK"], "turning it off is saved too")
   }
 
   @Test func dndCountsOnWithoutPulsingAndSparesIgnoringChannels() throws {
@@ -49,8 +58,11 @@ import Testing
     _ = try client.request("INCR mail")
     let watcher = try daemon.client()
     _ = try watcher.request("WATCH")
-    #expect(try client.request("DND on")[0] == "STATE * dnd=1 left=0")
-    #expect(try watcher.readLine() == "EVENT * dnd=1 left=0")
+    let since = wallMilliseconds()
+    let on = try client.request("DND on")[0]
+    let at = try dndStamp(on, since: since)
+    #expect(on == "STATE * dnd=1 left=0 at=\(at)")
+    #expect(try watcher.readLine() == "EVENT * dnd=1 left=0 at=\(at)")
     let silenced = try #require(try watcher.readLine())
     #expect(
       silenced.hasPrefix("EVENT mail count=1 ") && field(silenced, "dnd") == "hide" && field(silenced, "pulse") == "0")
@@ -58,12 +70,15 @@ import Testing
     #expect(field(incr, "count") == "5" && field(incr, "pulse") == "0" && field(incr, "unseen") == "5")
     let pager = try client.request("INCR pager")[0]
     #expect(field(pager, "dnd") == "off" && field(pager, "pulse") != "0", "\(pager)")
-    #expect(try client.request("DND toggle")[0] == "STATE * dnd=0 left=0")
+    let toggled = try client.request("DND toggle")[0]
+    let toggledAt = try dndStamp(toggled, since: at)
+    #expect(toggled == "STATE * dnd=0 left=0 at=\(toggledAt)")
     #expect(try client.request("DND on 1h30m").first?.hasPrefix("ERR bad-number ") == true, "one unit only")
     #expect(try client.request("DND on 31d").first?.hasPrefix("ERR bad-number ") == true)
     #expect(
       try client.request("DND on 721h").first == "ERR out-of-range The duration '721h' is over the longest, 30 days")
-    #expect(try client.request("DND") == ["STATE * dnd=0 left=0", "OK"], "a refused request changed nothing")
+    #expect(
+      try client.request("DND") == ["STATE * dnd=0 left=0 at=\(toggledAt)", "OK"], "a refused request changed nothing")
   }
 
   @Test func pulsePulsesWithoutACountChange() throws {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct HookFloodTests {
   /// A hook that counts the runs under way at once (a counter under flock(1), in `folder`),
   /// keeps the highest count, and appends `channel count` to `runs` as it ends. The first runs
-  /// wait (up to 2 s) until as many as the file `limit` says are under way, so that the bound
-  /// is reached, not only never passed.
+  /// wait (up to 30 s, far longer than a loaded machine takes to start the others) until as many
+  /// as the file `limit` says are under way, so that the bound is reached, not only never passed.
   static func countingHook(in folder: TemporaryFolder, limit: Int) throws -> String {
     _ = try folder.write("limit", "\(limit)\n")
     _ = try folder.write("count", "0\n")
@@ -23,7 +23,7 @@ import Testing
       exec 9>>lock
       flock 9; read n <count; n=$((n + 1)); echo $n >count; read most <max; [ $n -gt $most ] && echo $n >max; flock -u 9
       i=0
-      while [ $i -lt 40 ]; do
+      while [ $i -lt 600 ]; do
         flock 9; read most <max; read limit <limit; flock -u 9
         [ "$most" -ge "$limit" ] && break
         sleep 0.05; i=$((i + 1))
@@ -98,7 +98,7 @@ import Testing
       try client.send((0..<10).map { "INCR \(prefix)\($0)\n" }.joined())
       for _ in 0..<10 { _ = try client.readReply() }
       #expect(
-        waitUntil(timeout: 30) {
+        waitUntil(timeout: 120) {
           (try? String(contentsOfFile: folder.file("runs"), encoding: .utf8))?.split(separator: "\n").count == 10
         })
       let most = try String(contentsOfFile: folder.file("max"), encoding: .utf8)

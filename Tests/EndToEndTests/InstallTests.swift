@@ -29,9 +29,11 @@ import Testing
     /// Every file `make install` writes, relative to the prefix.
     var files: [String] {
       [
-        "bin/badged", "bin/badgectl", "\(units)/badged.service", "\(units)/badged.socket",
-        "\(units)/badged.service.d/sandbox.conf.disabled",
-        "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man5/badged.conf.5",
+        "bin/badged", "bin/badgectl", "bin/badged-mqtt", "libexec/badged/badgectl-session",
+        "\(units)/badged.service", "\(units)/badged.socket", "\(units)/badged-mqtt.service",
+        "\(units)/badged.service.d/sandbox.conf.disabled", "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
+        "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man1/badged-mqtt.1",
+        "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
         "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
         "share/zsh/site-functions/_badgectl", "share/zsh/site-functions/_badged",
@@ -108,6 +110,9 @@ import Testing
     let service = try String(contentsOfFile: "\(staged)/\(kind.units)/badged.service", encoding: .utf8)
     #expect(service.contains("\nExecStart=\(prefix)/bin/badged\n"))
     #expect(!service.contains("@bindir@"))
+    let bridge = try String(contentsOfFile: "\(staged)/\(kind.units)/badged-mqtt.service", encoding: .utf8)
+    #expect(bridge.contains("\nExecStart=\(prefix)/bin/badged-mqtt\n"))
+    #expect(!bridge.contains("@bindir@"))
 
     // The unit folder is one systemd's user manager searches, so enabling needs nothing more.
     let runtime = folder.file("run")
@@ -135,6 +140,10 @@ import Testing
     #expect(install.status == 0, "\(install.stderr)")
     #expect(files(home) == Set(Prefix.perUser.files.map { ".local/" + $0 }))
     #expect(try run(home + "/.local/bin/badgectl", ["--version"]).stdout.hasPrefix("badgectl "))
+    // badgectl finds badgectl-session where make install put it: the option that does not fit
+    // the format is refused there (exit 69 would say it was not found).
+    let watch = try run(home + "/.local/bin/badgectl", ["watch", "--big", "--format", "plain"])
+    #expect(watch.status == 64 && watch.stderr.hasPrefix("Error: '--big' applies to --format term"), "\(watch.stderr)")
     let completion = try String(
       contentsOfFile: home + "/.local/share/bash-completion/completions/badgectl", encoding: .utf8)
     #expect(completion == (try badgectl(["--generate-completion", "bash"], socket: nil)).stdout)
@@ -144,7 +153,8 @@ import Testing
     let runtime = folder.file("run")
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     let verify = try run(
-      "/usr/bin/systemd-analyze", ["--user", "verify", units + "/badged.service", units + "/badged.socket"],
+      "/usr/bin/systemd-analyze",
+      ["--user", "verify", units + "/badged.service", units + "/badged.socket", units + "/badged-mqtt.service"],
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man"])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
 
@@ -155,7 +165,9 @@ import Testing
 
   /// The installed unit's exposure in `systemd-analyze security --offline=true --user`, on its
   /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
-  /// 5.9 is all a user manager can enforce without a user namespace (see badged.service).
+  /// 5.9 is all a user manager can enforce without a user namespace (see badged.service);
+  /// badged-mqtt's unit scores 6.2, the network added, and 1.5 with its own drop-in, which
+  /// closes all but the network.
   @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
@@ -170,6 +182,10 @@ import Testing
     let plain = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
     #expect(plain.score == 5.9, "\(plain.report)")
     #expect(plain.report.contains("✓ SystemCallFilter=~@privileged"))
+    // The bridge's: the same, with IPv4 and IPv6 sockets for the broker.
+    let bridge = try ServiceUnit.exposure(of: "badged-mqtt.service", unitPath: units, runtime: runtime)
+    #expect(bridge.score == 6.2, "\(bridge.report)")
+    #expect(bridge.report.contains("✓ RestrictAddressFamilies=~AF_PACKET"))
 
     try FileManager.default.moveItem(
       atPath: units + "/badged.service.d/sandbox.conf.disabled", toPath: units + "/badged.service.d/sandbox.conf")
@@ -177,9 +193,18 @@ import Testing
     #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
     #expect(sandboxed.report.contains("✓ PrivateUsers="))
 
-    // The sandboxed unit still verifies without a warning.
+    try FileManager.default.moveItem(
+      atPath: units + "/badged-mqtt.service.d/sandbox.conf.disabled",
+      toPath: units + "/badged-mqtt.service.d/sandbox.conf")
+    let sandboxedBridge = try ServiceUnit.exposure(of: "badged-mqtt.service", unitPath: units, runtime: runtime)
+    #expect(sandboxedBridge.score == 1.5, "\(sandboxedBridge.report)")
+    #expect(sandboxedBridge.report.contains("✓ PrivateUsers="))
+    #expect(sandboxedBridge.report.contains("✗ PrivateNetwork="), "the broker stays reachable")
+    #expect(sandboxedBridge.report.contains("✓ RestrictAddressFamilies=~AF_PACKET"))
+
+    // The sandboxed units still verify without a warning.
     let verify = try run(
-      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service"],
+      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service", units + "/badged-mqtt.service"],
       environment: [
         "XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":",
       ])
@@ -188,5 +213,6 @@ import Testing
     #expect(uninstall.status == 0, "\(uninstall.stderr)")
     #expect(files(home).isEmpty)
     #expect(!FileManager.default.fileExists(atPath: units + "/badged.service.d"))
+    #expect(!FileManager.default.fileExists(atPath: units + "/badged-mqtt.service.d"))
   }
 }

@@ -1,3 +1,6 @@
+import BadgeCore
+import BadgeMesh
+import BadgeSystem
 import Foundation
 import TestSupport
 import Testing
@@ -117,5 +120,15 @@ import Testing
     _ = try client.request("DND on")
     #expect(try field(client.request("GET pager")[0], "dnd") == "off")
     #expect(try field(client.request("GET mail")[0], "dnd") == "hide")
+  }
+
+  @Test func itsMQTTSectionIsOneBadgedMQTTTakes() throws {
+    let example = Repository.path("config/badged.conf")
+    let config = try MeshConfig.parse(
+      IniFile.read(path: example), file: example, defaults: .init(hostName: "desktop", userName: "ana"))
+    #expect(config.broker == BrokerAddress(tls: true, host: "broker.lan", port: 8883))
+    #expect(config.share == [ChannelPattern("mail")!, ChannelPattern("ci*")!] && config.mirror == [.all])
+    #expect(
+      config.prefix == "badged/ana" && config.dnd == .local && !config.homeAssistant && config.keepaliveSeconds == 30)
   }
 }

@@ -1,11 +1,12 @@
 import BadgeCore
+import BadgeMesh
 import Foundation
 import TestSupport
 import Testing
 
 /// The man pages render cleanly and describe what the programs do.
 @Suite struct ManPageTests {
-  static let pages = ["badged.1", "badgectl.1", "badged.conf.5"]
+  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged.conf.5"]
 
   /// A page as `man -l` prints it, without line wrapping in the way of the checks.
   private func rendered(_ page: String, width: Int = 200) throws -> String {
@@ -71,12 +72,14 @@ import Testing
     }
   }
 
-  @Test func badgedPageDescribesEveryOptionAndExitStatus() throws {
-    let help = try run(Binaries.badged.path, ["--help"]).stdout
+  /// The page of a program describes every option its `--help` lists (`count` of them), every
+  /// exit status and its signals.
+  private func checkProgramPage(_ program: URL, page name: String, options count: Int) throws {
+    let help = try run(program.path, ["--help"]).stdout
     let options = section("OPTIONS:", of: help).compactMap { $0.split(separator: " ").first }
       .filter { $0.hasPrefix("-") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",")) }
-    #expect(options.count >= 7, "\(options)")
-    let page = try rendered("badged.1")
+    #expect(options.count == count, "\(options)")
+    let page = try rendered(name)
     for option in options {
       #expect(section("OPTIONS", of: page).contains { $0.hasPrefix("       " + option) }, "\(option)")
     }
@@ -87,6 +90,14 @@ import Testing
     for signal in ["SIGTERM, SIGINT", "SIGHUP"] {
       #expect(section("SIGNALS", of: page).contains { $0.contains(signal) })
     }
+  }
+
+  @Test func badgedPageDescribesEveryOptionAndExitStatus() throws {
+    try checkProgramPage(Binaries.badged, page: "badged.1", options: 7)
+  }
+
+  @Test func badgedMQTTPageDescribesEveryOptionAndExitStatus() throws {
+    try checkProgramPage(Binaries.badgedMQTT, page: "badged-mqtt.1", options: 5)
   }
 
   @Test func badgedConfPageDescribesEveryKey() throws {
@@ -111,6 +122,9 @@ import Testing
     }
     for key in NotificationsConfig.Key.allCases {
       #expect(section("[notifications]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+    for key in MeshConfig.Key.allCases {
+      #expect(section("[mqtt]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
   }
 }

@@ -8,9 +8,12 @@ import Testing
 @Suite struct PackageTests {
   /// The static release binaries `make release` builds.
   static let release = Repository.path(".build/release")
+  /// The programs the package installs, as `make release` names them.
+  static let programs = ["badged", "badgectl", "badgectl-session", "badged-mqtt"]
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
-    for name in ["badged", "badgectl"] where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
+    for name in Self.programs
+    where !FileManager.default.isExecutableFile(atPath: "\(Self.release)/\(name)") {
       throw TestFailure("\(Self.release)/\(name) is missing: run 'make release' before 'swift test' (make test does)")
     }
     let folder = try TemporaryFolder()
@@ -30,8 +33,9 @@ import Testing
     try PackageLock.hold { try installRunAndPurge(package, version: version) }
   }
 
-  /// Depends names the package of every library the binaries load, and Installed-Size is the
-  /// size of what the package installs, as dpkg-gencontrol counts it.
+  /// Depends names the package of every library the binaries load, Built-Using what is linked
+  /// into the static badgectl, and Installed-Size is the size of what the package installs, as
+  /// dpkg-gencontrol counts it.
   private func checkFields(_ package: String, version: String, architecture: String) throws {
     func field(_ name: String) throws -> String {
       try run("dpkg-deb", ["--field", package, name]).stdout.trimmingCharacters(in: .newlines)
@@ -42,7 +46,7 @@ import Testing
 
     // The packages owning the libraries the binaries name (DT_NEEDED), without the loader.
     var owners = Set<String>()
-    for name in ["badged", "badgectl"] {
+    for name in Self.programs {
       let dynamic = try run("objdump", ["-p", "\(Self.release)/\(name)"]).stdout
       for match in dynamic.matches(of: /NEEDED\s+(\S+)/) where !match.1.hasPrefix("ld-linux") {
         let owner = try run("dpkg", ["-S", "*/\(match.1)"]).stdout
@@ -52,6 +56,13 @@ import Testing
     let depends = try field("Depends").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(Set(depends.compactMap { $0.split(separator: " ").first.map(String.init) }) == owners)
     #expect(depends.allSatisfy { $0.contains("(>= ") }, "unversioned: \(depends)")
+    // badgectl is static: Built-Using names the source packages of the C library and of
+    // libstdc++ inside it, with the versions installed here (what it was linked with).
+    let glibc = try run("dpkg-query", ["-W", "-f=${source:Package} (= ${source:Version})", "libc6-dev"]).stdout
+    let builtUsing = try field("Built-Using")
+    let sources = Set(builtUsing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+    #expect(sources.count == 2 && sources.contains(glibc), "\(builtUsing)")
+    #expect(sources.contains { $0.hasPrefix("gcc-") && $0.contains(" (= ") }, "\(builtUsing)")
 
     // One KiB per started KiB of each file, one per folder, and one for the control folder
     // (DEBIAN), which dpkg-gencontrol counts as Debian's own tools always do.
@@ -79,19 +90,25 @@ import Testing
     try dpkg(["-i", package])
     #expect(try run("/usr/bin/badged", ["--version"]).stdout == "badged \(version)\n")
     #expect(try run("/usr/bin/badgectl", ["--version"]).stdout == "badgectl \(version)\n")
+    #expect(try run("/usr/bin/badged-mqtt", ["--version"]).stdout == "badged-mqtt \(version)\n")
     let daemon = try DaemonProcess(executable: "/usr/bin/badged")
     let ping = try run("/usr/bin/badgectl", ["ping"], environment: ["BADGED_SOCKET": daemon.socket])
     #expect(ping.status == 0, "\(ping.stderr)")
+    try checkBadgectl()
     #expect(daemon.stop() == 0, "\(daemon.log)")
     // The installed units pass systemd's checks (ExecStart=/usr/bin/badged exists, and the
     // man pages of Documentation= are installed), and man finds the pages.
     let runtime = folder(daemon, "run")
     let verify = try run(
       "/usr/bin/systemd-analyze",
-      ["--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket"],
+      [
+        "--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
+        "/usr/lib/systemd/user/badged-mqtt.service",
+      ],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")
+    #expect(try run("man", ["-w", "badged-mqtt"]).stdout == "/usr/share/man/man1/badged-mqtt.1.gz\n")
 
     try dpkg(["--purge", "badged"])
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }
@@ -101,6 +118,18 @@ import Testing
       $0.hasPrefix("badged.")
     }
     #expect(records.isEmpty, "dpkg still has \(records)")
+  }
+
+  /// The installed badgectl is one static executable, with no dynamic loader and no library
+  /// to load (status bars spawn it every second); it hands `watch` to the installed
+  /// badgectl-session, which refuses an option that does not fit the format as badgectl did.
+  private func checkBadgectl() throws {
+    let headers = try run("readelf", ["--program-headers", "--dynamic", "/usr/bin/badgectl"])
+    #expect(headers.status == 0 && !headers.stdout.contains("INTERP") && !headers.stdout.contains("NEEDED"))
+    #expect(headers.stdout.contains("LOAD"), "\(headers.stdout)")
+    #expect(FileManager.default.isExecutableFile(atPath: "/usr/libexec/badged/badgectl-session"))
+    let watch = try run("/usr/bin/badgectl", ["watch", "--big", "--format", "plain"])
+    #expect(watch.status == 64 && watch.stderr.hasPrefix("Error: '--big' applies to --format term"), "\(watch.stderr)")
   }
 
   /// A new folder in the daemon's folder.

@@ -45,16 +45,24 @@ import Testing
 
   /// Whether `actual` is the documented line: the same words, except that a documented running
   /// pulse window or timed do-not-disturb (`pulse=` or `left=` above 0) matches any running
-  /// one, and a documented date
+  /// one, a documented date
   /// (`2026-11-24`, `from=2026-11-24`) matches the date as many days before `today` as it is
-  /// before `documentedToday`.
-  static func matches(_ actual: String, documented: String, today: CivilDate = documentedToday) -> Bool {
+  /// before `documentedToday`, and, given `stamps`, the `at=` of a do-not-disturb change made
+  /// here (a `*` line without `from=`) is the wall clock of that change, as `stamps` checks.
+  static func matches(
+    _ actual: String, documented: String, today: CivilDate = documentedToday, stamps: LocalStamps? = nil
+  ) -> Bool {
     let a = actual.split(separator: " ", omittingEmptySubsequences: false)
     let d = documented.split(separator: " ", omittingEmptySubsequences: false)
     guard a.count == d.count else { return false }
+    let local = d.count > 1 && d[1] == "*" && !d.contains { $0.hasPrefix("from=") }
     for (x, y) in zip(a, d) {
       if let moved = shifted(y, to: today) {
         guard x == moved else { return false }
+        continue
+      }
+      if let stamps, local, x.hasPrefix("at="), y.hasPrefix("at=") {
+        guard stamps.matches(x.dropFirst(3), documented: y.dropFirst(3)) else { return false }
         continue
       }
       if x == y { continue }
@@ -65,12 +73,38 @@ import Testing
     return true
   }
 
+  /// The times of the do-not-disturb changes made during the replay: each documented `at=`
+  /// stands for the wall clock of one change, which the first line that shows it learns (it
+  /// must lie between the replay's start and now); every later line with the same documented
+  /// value must show the same time, and times follow the documented order.
+  final class LocalStamps {
+    let start: UInt64
+    private var learnt: [(documented: UInt64, actual: UInt64)] = []
+
+    init(start: UInt64) { self.start = start }
+
+    func matches(_ actual: Substring, documented: Substring) -> Bool {
+      guard let x = UInt64(actual), let y = UInt64(documented) else { return false }
+      if let known = learnt.first(where: { $0.documented == y }) { return known.actual == x }
+      guard x >= start, x <= wallMilliseconds() else { return false }
+      guard learnt.allSatisfy({ ($0.documented < y) == ($0.actual <= x) }) else { return false }
+      learnt.append((y, x))
+      return true
+    }
+  }
+
   /// A documented word holding a date, with the date moved from `documentedToday` to `today`.
   static func shifted(_ word: Substring, to today: CivilDate) -> Substring? {
     let key = word.firstIndex(of: "=").map { word[...$0] } ?? ""
     guard let date = CivilDate(word.dropFirst(key.count)) else { return nil }
     let moved = CivilDate(dayNumber: date.dayNumber - documentedToday.dayNumber + today.dayNumber)
     return Substring(key + moved.description)
+  }
+
+  /// The id of a `FORWARD <id> …` line without its counter: `laptop:9f3a1c2e:`.
+  static func idPrefix(_ line: String) -> String {
+    let id = line.split(separator: " ")[1]
+    return String(id[...(id.lastIndex(of: ":") ?? id.startIndex)])
   }
 
   /// Today in UTC, the time zone the replayed daemon runs in.
@@ -88,27 +122,41 @@ import Testing
     let daemon = try DaemonProcess(
       folder: folder, environment: ["XDG_CONFIG_HOME": folder.file("config"), "TZ": "UTC"])
     let today = Self.utcToday
+    let stamps = LocalStamps(start: wallMilliseconds())
     let client = try daemon.client()
     let other = try daemon.client()
     var sent = Set<String>()
+    // The ids of forwarded writes begin with the machine's name and the state folder's epoch,
+    // which differ from the document's: learnt from the first FORWARD line, then put in place of
+    // the document's in what follows.
+    var idPrefix: (documented: String, actual: String)?
+    func replacing(_ line: String) -> String {
+      guard let (documented, actual) = idPrefix else { return line }
+      return line.replacingOccurrences(of: documented, with: actual)
+    }
     for step in steps {
       switch step {
       case .send(let line):
-        try client.send(line + "\n")
+        try client.send(replacing(line) + "\n")
         sent.insert(String(line.split(separator: " ")[0]))
       case .sendOther(let line):
         _ = try other.request(line)
       case .receive(let documented):
         let actual = try #require(try client.readLine(timeout: 10), "the daemon closed before '\(documented)'")
+        if idPrefix == nil, documented.hasPrefix("FORWARD "), actual.hasPrefix("FORWARD ") {
+          idPrefix = (Self.idPrefix(documented), Self.idPrefix(actual))
+        }
         #expect(
-          Self.matches(actual, documented: documented, today: today), "documented '\(documented)', got '\(actual)'")
+          Self.matches(actual, documented: replacing(documented), today: today, stamps: stamps),
+          "documented '\(documented)', got '\(actual)'")
       }
     }
     // The session ends with QUIT: nothing more than the document shows, then the end.
     #expect(try client.readLine(timeout: 5) == nil)
     for command in [
       "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
-      "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND",
+      "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE",
+      "FORWARDS", "DELIVERED",
     ] {
       #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
     }
@@ -122,6 +170,24 @@ import Testing
     #expect(!Self.matches("STATE mail count=3 label=3 dot=0 pulse=12 muted=0", documented: documented))
     #expect(Self.matches("STATE * dnd=1 left=1799990", documented: "STATE * dnd=1 left=1800000"))
     #expect(!Self.matches("STATE * dnd=1 left=0", documented: "STATE * dnd=1 left=1800000"))
+  }
+
+  @Test func aLocalChangesTimeIsTheWallClockOfTheReplayTheSameForOneChange() {
+    let start = wallMilliseconds()
+    let stamps = LocalStamps(start: start)
+    let documented = "STATE * dnd=1 left=0 at=1764620000123"
+    #expect(!Self.matches("STATE * dnd=1 left=0 at=\(start - 1)", documented: documented, stamps: stamps), "before")
+    #expect(Self.matches("STATE * dnd=1 left=0 at=\(start)", documented: documented, stamps: stamps))
+    #expect(!Self.matches("STATE * dnd=1 left=0 at=\(start + 1)", documented: documented, stamps: stamps), "learnt")
+    #expect(Self.matches("STATE * dnd=1 left=0 at=\(start)", documented: documented, stamps: stamps))
+    let earlier = "STATE * dnd=0 left=0 at=1764620000100"
+    #expect(!Self.matches("STATE * dnd=0 left=0 at=\(start + 1)", documented: earlier, stamps: stamps), "the order")
+    #expect(!Self.matches("STATE * dnd=1 left=0", documented: documented, stamps: stamps))
+    let remote = "STATE * dnd=1 left=0 from=desktop at=4102444800000"
+    #expect(Self.matches(remote, documented: remote, stamps: stamps))
+    #expect(
+      !Self.matches("STATE * dnd=1 left=0 from=desktop at=\(start)", documented: remote, stamps: stamps),
+      "another machine's time is exact")
   }
 
   @Test func documentedDatesMoveWithTheDayTheTestRuns() {

@@ -20,14 +20,15 @@ import Testing
     #expect(incr[0].hasSuffix(" muted=0 seq=1 badge=count dnd=off unseen=1 total=1"))
     #expect(try client.request("incr mail 4")[0].hasPrefix("STATE mail count=5 "))
     #expect(try client.request("DECR mail 2")[0].hasPrefix("STATE mail count=3 "))
+    // At 0 the channel is forgotten at total 5: the new one's totals run on from there.
     #expect(try client.request("DECR mail 100")[0].hasPrefix("STATE mail count=0 label= "))
     #expect(try client.request("SET mail 120")[0].hasPrefix("STATE mail count=120 label=99+ "))
     #expect(
       try client.request("CLEAR mail")[0]
-        == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6 badge=count dnd=off unseen=0 total=120")
+        == "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=6 badge=count dnd=off unseen=0 total=125")
     #expect(
       try client.request("GET never") == [
-        "STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=0", "OK",
+        "STATE never count=0 label= dot=0 pulse=0 muted=0 seq=0 badge=count dnd=off unseen=0 total=125", "OK",
       ])
   }
 

@@ -35,13 +35,42 @@ import Testing
     #expect(try Self.total("ci", reader) == "13")
     #expect(try field(reader.request("GET ci")[0], "count") == "0")
     // A reload that changes the channel's settings keeps its total; one that drops its section
-    // forgets the channel at 0, and its total with it.
+    // forgets the channel at 0, and its total stays in the floor a channel made anew starts at.
     _ = try folder.write("badged.conf", "[channel ci]\nstep = 3\n")
     #expect(try reader.request("RELOAD") == ["OK reloaded"])
     #expect(try Self.total("ci", reader) == "13")
     _ = try folder.write("badged.conf", "")
     #expect(try reader.request("RELOAD") == ["OK reloaded"])
-    #expect(try Self.total("ci", reader) == "0")
+    #expect(try reader.request("LIST") == ["OK"])
+    #expect(try field(reader.request("INCR ci")[0], "total") == "14")
+  }
+
+  /// A clear up to a total shown before a channel was forgotten, sent after a restart (a
+  /// machine that was away forwards it, or a script): the channel made anew since keeps every
+  /// item, whether the daemon stopped cleanly (the snapshot keeps the floor) or was killed (the
+  /// journal's forget raises it again).
+  @Test(arguments: [true, false])
+  func aStaleClearAfterAForgetAndARestartClearsNothing(killed: Bool) throws {
+    var daemon: DaemonProcess? = try DaemonProcess()
+    let folder = daemon!.folder
+    let client = try daemon!.client()
+    #expect(try field(client.request("INCR mail 3")[0], "total") == "3")
+    #expect(
+      try client.request("CLEAR mail") == [
+        "STATE mail count=0 label= dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=0 total=3", "OK",
+      ])
+    if killed { daemon!.crash() } else { #expect(daemon!.stop() == 0) }
+    daemon = nil
+    let restarted = try DaemonProcess(folder: folder)
+    let again = try restarted.client()
+    #expect(try field(again.request("GET mail")[0], "total") == "3", "never written: at the floor")
+    let new = try again.request("INCR mail 5")[0]
+    #expect(field(new, "count") == "5" && field(new, "total") == "8", "\(new)")
+    let stale = try again.request("CLEAR mail upto=3")[0]
+    #expect(field(stale, "count") == "5" && field(stale, "seq") == "3", "no change: \(stale)")
+    #expect(try currentCount("mail", socket: restarted.socket) == 5)
+    // A clear up to the new channel's total clears what it says.
+    #expect(try field(again.request("CLEAR mail upto=6")[0], "count") == "2")
   }
 
   /// Two clients were shown the same state and clear up to it: the second clear changes

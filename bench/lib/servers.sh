@@ -34,17 +34,30 @@ start_badged() {  # sync [keep]
   wait_for_socket "$socket" "$work/badged.log"
 }
 
-# The Redis options that match badged's `sync`: AOF off, everysec or always.
-redis_durability() {  # sync
+# The Redis options of an AOF mode: `off` (no AOF: Redis writes nothing), `no` (every change
+# appended, never flushed: `appendfsync no`), `everysec` or `always`.
+redis_aof_options() {  # off|no|everysec|always
   case "$1" in
-    never) echo "--appendonly no" ;;
-    everysec) echo "--appendonly yes --appendfsync everysec" ;;
-    always) echo "--appendonly yes --appendfsync always" ;;
+    off) echo "--appendonly no" ;;
+    no | everysec | always) echo "--appendonly yes --appendfsync $1" ;;
   esac
+}
+
+# The AOF mode a scenario pairs with badged's `sync` when it has one pairing: `never` against
+# AOF off, `everysec` and `always` against their namesakes. (The INCR matrix pairs `never`
+# with `appendfsync no` as well: BENCHMARKS.md, "Pinning and alternation".)
+redis_aof_for() {  # sync
+  if [ "$1" = never ]; then echo off; else echo "$1"; fi
+}
+
+# The Redis options that match badged's `sync` (redis_aof_for), or `redis_aof`'s mode when set.
+redis_durability() {  # sync
+  redis_aof_options "${redis_aof:-$(redis_aof_for "$1")}"
 }
 
 # redis-server on a Unix socket only, in its own folder, no RDB snapshots; pub/sub clients
 # are never dropped for a full output buffer (badged never drops a reading watcher either).
+# Its AOF matches badged's `sync` (redis_durability; `redis_aof` overrides it).
 start_redis() {  # sync [keep]
   [ "${2:-}" = keep ] || rm -rf "$work/redis"
   mkdir -p "$work/redis"

@@ -15,6 +15,22 @@ extension Store {
     /// Settings made over the socket: `set` fields are put over the channel's override, then the
     /// `reset` keys are dropped from it so that the config's value applies again.
     case configure(set: SettingsOverride, reset: [SettingKey])
+    /// The owner's state of a mirrored channel (`MIRROR`): it replaces the local view.
+    indirect case mirror(MirrorUpdate)
+    /// A mirrored channel's staleness or pending writes changed (`STALE`, `DELIVERED`).
+    indirect case mirrorState(MirrorState)
+    /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten, its
+    /// total kept as any forgotten channel's (`Store.totalFloor`).
+    case forgetMirror
+
+    /// Whether it is a write a client makes, which a mirrored channel forwards to its owner;
+    /// the others put the owner's state here.
+    var isWrite: Bool {
+      switch self {
+      case .increment, .decrement, .set, .clear, .seen, .mute, .unmute, .configure: return true
+      case .mirror, .mirrorState, .forgetMirror: return false
+      }
+    }
   }
 
   /// Why a mutation was refused.
@@ -24,6 +40,12 @@ extension Store {
     /// The change would make a new channel while its pool keeps as many as its limit allows
     /// (`[limits] max_channels`, or a bridge's own).
     case full(ChannelLimit)
+    /// `CONFIGURE` of a channel mirrored from `owner`: its settings are the owner's.
+    case mirrored(owner: String)
+    /// `MIRROR` of a channel that is local here (a count or a setting of this machine's).
+    case local
+    /// The forward outbox holds `capacity` writes already.
+    case outboxFull(capacity: Int)
   }
 }
 
@@ -64,6 +86,8 @@ extension Store.Mutation {
       var override = channel.override.merged(with: set)
       for key in reset { key.reset(in: &override) }
       channel.override = override
+    case .mirror, .mirrorState, .forgetMirror:
+      return applyToMirror(&channel)
     }
     // The unseen arithmetic and the running total, one rule for every request: a rise adds the
     // arrivals to both; a fall lowers `unseen` to at most the new count (so `CLEAR` zeroes it),
@@ -77,6 +101,50 @@ extension Store.Mutation {
       channel.unseen = min(channel.unseen, channel.count)
     }
     return channel.count != count || channel.unseen != unseen || !channel.hasOverride(of: setup)
+  }
+
+  /// The owner's state, staleness or pending writes put into a mirrored channel, or the
+  /// channel forgotten: apart from `apply`, whose code every local change runs, so that it stays
+  /// small enough to be inlined there. Returns whether anything changed.
+  @inline(never)
+  private func applyToMirror(_ channel: inout Channel) -> Bool {
+    let setup = channel.setup
+    switch self {
+    case .mirror(let update):
+      return Self.put(update, into: &channel)
+    case .mirrorState(let state):
+      channel.mirror = state
+      return !channel.hasOverride(of: setup)
+    case .forgetMirror:
+      // The total stays, as a local channel's does when it is forgotten: a reader here saw it,
+      // so the store's `totalFloor` keeps it (or the channel does, if a config section keeps it).
+      channel.count = 0
+      channel.unseen = 0
+      channel.setup = ChannelSetup.make(
+        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: SettingsOverride())
+      return true
+    default:
+      preconditionFailure("not a mirror's mutation")
+    }
+  }
+
+  /// Puts the owner's state into a mirrored channel: count, unseen items and total as the owner
+  /// has them, its `muted` and dot style as settings (so the label is drawn here, and changes at
+  /// once with a local write), and the mirror state, fresh (not stale) and still pending when
+  /// it was. Returns whether anything changed.
+  private static func put(_ update: MirrorUpdate, into channel: inout Channel) -> Bool {
+    let before = channel
+    channel.count = min(max(0, update.count), Limits.maxCount)
+    channel.unseen = min(max(0, update.unseen), channel.count)
+    channel.total = max(update.total, channel.count)
+    var override = SettingsOverride()
+    override.muted = update.muted
+    override.style = update.dot ? .dot : .count
+    channel.override = override
+    channel.mirror = MirrorState(
+      owner: update.owner, pending: before.mirror?.pending ?? false, ownerSeq: update.ownerSeq)
+    return channel.count != before.count || channel.unseen != before.unseen || channel.total != before.total
+      || !channel.hasOverride(of: before.setup)
   }
 
   /// How many of the items up to `total` came after the running total `upTo`: none when `upTo`

@@ -7,10 +7,22 @@ extension Store {
   @discardableResult
   public func setDND(_ state: DoNotDisturb, changed: (Channel) -> Void = { _ in }) -> Bool {
     guard state != dnd else { return false }
-    undo.dndChanging(from: dnd)
+    undo.dndChanging(from: dnd, stamp: dndStamp)
     dnd = state
     resilence(changed)
     return true
+  }
+
+  /// Marks the last change of do-not-disturb with where and when it was made (with the
+  /// change, in the same turn, so undoing one undoes both).
+  public func stampDND(_ stamp: DNDStamp) {
+    undo.dndChanging(from: dnd, stamp: dndStamp)
+    dndStamp = stamp
+  }
+
+  /// Puts back the stamp of do-not-disturb's last change (recovery).
+  public func restoreDNDStamp(_ stamp: DNDStamp?) {
+    dndStamp = stamp
   }
 
   /// When a timed do-not-disturb ends, if one runs.

@@ -4,18 +4,30 @@ extension Store {
   /// the count; without it (a record written before totals) it is the count.
   public func restore(
     name: ChannelName, count: Int, unseen: Int? = nil, total: Int? = nil, override: SettingsOverride,
-    seq channelSeq: UInt64
+    mirror: MirrorState? = nil, seq channelSeq: UInt64
   ) {
     var channel = channel(named: name)
     channel.count = min(max(0, count), Limits.maxCount)
     channel.unseen = min(max(0, unseen ?? channel.count), channel.count)
     channel.total = max(total ?? channel.count, channel.count)
     channel.override = override
+    channel.mirror = mirror
     channel.seq = channelSeq
     endPulse(&channel)
     channel.silenced = silencing(channel.settings)
     store(channel, at: index[name])
     seq = max(seq, channelSeq)
+  }
+
+  /// Puts back the snapshot's `totalFloor` (recovery, before its channels): the floor moves up
+  /// to `value`, and so do the totals of the channels config sections made before loading
+  /// that were never written (`seq` 0, no count, no setting): they read as made anew now.
+  public func restoreTotalFloor(atLeast value: Int) {
+    guard value > totalFloor else { return }
+    totalFloor = value
+    for i in channels.indices where channels[i].seq == 0 && channels[i].count == 0 && !channels[i].hasOverride {
+      channels[i].total = max(channels[i].total, value)
+    }
   }
 
   /// Puts back one day of a channel's history as it was persisted (recovery).

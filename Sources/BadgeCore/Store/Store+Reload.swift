@@ -2,8 +2,9 @@ extension Store {
   /// Puts a new config in force (a reload), calling `changed` with every channel whose settings
   /// changed and every channel a new `[channel NAME]` section brings into `LIST`. Counts,
   /// overrides and `seq` stay; a channel whose section went away is forgotten when it has no
-  /// count and no setting left. A lower `max_channels` refuses new channels and keeps the
-  /// ones there are.
+  /// count and no setting left (its total stays in `totalFloor`, and taking back the changes
+  /// before the reload keeps it there). A lower `max_channels` refuses new channels and keeps
+  /// the ones there are.
   public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
     config = newConfig
     var i = 0
@@ -12,7 +13,13 @@ extension Store {
       let wasSilenced = channels[i].silenced
       applyConfig(to: &channels[i])
       if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
-      if channels[i].isListed { i += 1 } else { forget(at: i) }
+      if channels[i].isListed {
+        i += 1
+      } else {
+        let total = channels[i].total
+        forget(at: i)
+        undo.totalFloorKept(past: total)
+      }
     }
     createConfiguredChannels(created: changed)
   }

@@ -14,11 +14,13 @@ extension Store {
   }
 
   /// Takes back every change since the last `forgetUndo()`, newest first, so each touched
-  /// channel, its day of history, the request ids and `seq` are as they were before; calls
-  /// `undone` with each touched channel's name (once per change, so a name may come more than
-  /// once). Settings from the config stay those in force now (a reload in between is not
-  /// undone), and a restored pulse window ends on time.
+  /// channel, its day of history, the request ids, `seq` and `totalFloor` are as they were
+  /// before; calls `undone` with each touched channel's name (once per change, so a name may
+  /// come more than once). Settings from the config stay those in force now (a reload in
+  /// between is not undone), and a restored pulse window ends on time.
   public func undoChanges(_ undone: (ChannelName) -> Void = { _ in }) {
+    // The floor first: a channel the changes made is made anew below as it was then.
+    if let before = undo.totalFloorBefore { totalFloor = before }
     for entry in undo.entries.reversed() {
       history.putBack(entry.history, of: entry.name, on: entry.day)
       // The change may have forgotten the channel (cleared to 0), or made it (`before` is
@@ -35,7 +37,11 @@ extension Store {
     }
     for forgotten in undo.forgottenIDs.reversed() { requestIDs.removeNewest(restoring: forgotten) }
     if undo.movedSeq { seq = undo.seqBefore }
-    if let before = undo.dndBefore { dnd = before }
+    if let before = undo.dndBefore {
+      dnd = before
+      dndStamp = undo.dndStampBefore
+    }
+    if let before = undo.outboxBefore { outbox = before }
     undo.forget()
     // Do-not-disturb as it is now (back, or unchanged) decides how every channel shows.
     resilence { undone($0.name) }

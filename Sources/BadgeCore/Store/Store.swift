@@ -25,6 +25,13 @@ public final class Store {
     /// The channel's history entry of `today` as the change left it (`nil` when it has none):
     /// what persistence writes beside the channel, handed over so it is not looked up again.
     public let day: HistoryDay?
+    /// The write to forward to the channel's owner, when the channel is mirrored: saved with
+    /// the change, in the forward outbox. Boxed, so that the outcome of a local channel's change
+    /// carries one empty reference.
+    public var forwarded: Forwarded? = nil
+
+    /// The write to forward, if any.
+    public var forward: ForwardEntry? { forwarded?.entry }
   }
 
   public internal(set) var config: DaemonConfig
@@ -34,6 +41,12 @@ public final class Store {
   /// count 0 with no setting is forgotten (it reads as never written), so that the number kept
   /// follows what is in use and `max_channels` bounds it.
   public internal(set) var channels: [Channel] = []
+  /// The largest running total of any channel forgotten here: a channel made anew starts its
+  /// total at it, so that a clear up to a total a reader saw of an earlier channel of the same
+  /// name (`CLEAR <channel> upto=<total>`, late from another machine or a script) clears none
+  /// of the items that arrived after it was forgotten. It never falls (but when a change is
+  /// taken back), and the snapshot keeps it.
+  public internal(set) var totalFloor = 0
   /// Where each channel is in `channels`.
   var index: [ChannelName: Int] = [:]
   /// How many of `channels` each pool holds: each pool's limit bounds its own count
@@ -43,6 +56,9 @@ public final class Store {
   var pulses = PulseQueue()
   /// Do-not-disturb, daemon-wide.
   public internal(set) var dnd = DoNotDisturb.off
+  /// Where and when do-not-disturb last changed, when known: the newest change wins between
+  /// machines (`DND … from= at=`).
+  public internal(set) var dndStamp: DNDStamp?
   /// Arrivals, clears and peaks per channel and local day (`STATS`).
   public internal(set) var history = History()
   /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
@@ -54,6 +70,8 @@ public final class Store {
   public internal(set) var requestIDs: RequestIDTable
   /// How to take back the changes since the last `forgetUndo()` (with `keepsUndo` on).
   var undo = UndoLog()
+  /// The writes to mirrored channels waiting for their owners (`FORWARDS`, `DELIVERED`).
+  public internal(set) var outbox = ForwardOutbox()
 
   /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
   ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
@@ -91,6 +109,11 @@ public final class Store {
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = index[name]
     let before = position.map { channels[$0] } ?? newChannel(name)
+    // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
+    // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
+    // channel's write, nearly every change, passes none of them.
+    let local = !before.isMirrored && mutation.isWrite
+    let forward = local ? nil : try forwardedLine(mutation, before, at: position)
     var after = before
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
@@ -101,12 +124,22 @@ public final class Store {
       if pooled[pool] >= limit.value { throw .full(limit) }
     }
     after.silenced = silencing(after.settings)
-    updatePulse(&after, grew: after.count > before.count, now: now)
-    let (historyBefore, day) = recordHistory(of: name, from: before.count, to: after.count)
+    // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
+    updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
+    // A mirrored channel's history is kept by its owner.
+    let (historyBefore, day) = local ? recordHistory(of: name, from: before.count, to: after.count) : (.unchanged, nil)
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
     seq += 1
     after.seq = seq
+    var entry: ForwardEntry?
+    if let forward {
+      entry = takeForward(forward, of: &after)
+    }
     store(after, at: position)
+    guard local else {
+      return Outcome(
+        channel: after, changed: true, previousCount: before.count, day: nil, forwarded: entry.map(Forwarded.init))
+    }
     return Outcome(
       channel: after, changed: true, previousCount: before.count,
       day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
@@ -115,7 +148,8 @@ public final class Store {
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
   public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.count > 0 {
-      // A clear cannot be refused.
+      // A clear is refused only for a mirrored channel while the forward outbox is full: that
+      // channel is left as it is.
       if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
@@ -142,17 +176,19 @@ public final class Store {
     history.record(name, from: before, to: after, on: today)
   }
 
-  /// How the channel called `name` reads before it is written: the config's settings, and
-  /// do-not-disturb as it is.
+  /// How the channel called `name` reads before it is written: the config's settings,
+  /// do-not-disturb as it is, and its running total at `totalFloor`.
   func newChannel(_ name: ChannelName) -> Channel {
     let (settings, matched) = config.settings(for: name)
     var channel = Channel(name: name, configured: settings, hasConfigSection: matched)
     channel.silenced = silencing(settings)
+    channel.total = totalFloor
     return channel
   }
 
   /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
-  /// count nor a setting.
+  /// count nor a setting (one never kept, as recovery puts back the last record of a channel
+  /// that was forgotten, leaves its total in `totalFloor` all the same).
   func store(_ channel: Channel, at position: Int?) {
     if let position {
       channels[position] = channel
@@ -161,12 +197,16 @@ public final class Store {
       index[channel.name] = channels.count
       channels.append(channel)
       pooled[ChannelPool(of: channel.name)] += 1
+    } else {
+      raiseTotalFloor(past: channel.total)
     }
   }
 
-  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1).
+  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1). Its total
+  /// stays in `totalFloor`.
   func forget(at i: Int) {
     let name = channels[i].name
+    raiseTotalFloor(past: channels[i].total)
     pulses.remove(name)
     index[name] = nil
     pooled[ChannelPool(of: name)] -= 1
@@ -175,5 +215,12 @@ public final class Store {
       channels[i] = last
       index[last.name] = i
     }
+  }
+
+  /// Raises `totalFloor` to a forgotten channel's `total`, remembering how to take it back.
+  private func raiseTotalFloor(past total: Int) {
+    guard total > totalFloor else { return }
+    undo.totalFloorRaising(from: totalFloor)
+    totalFloor = total
   }
 }

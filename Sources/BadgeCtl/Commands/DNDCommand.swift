@@ -1,5 +1,5 @@
 import BadgeCore
-import BadgeSystem
+import BadgePOSIX
 
 /// `badgectl dnd on [<duration> | until <HH:MM>] | off | toggle | status`: a `DND` request.
 struct DNDCommand: RequestCommand {

@@ -1,6 +1,5 @@
 import BadgeBridge
 import BadgeCore
-import BadgeSystem
 
 /// `badgectl open <channel>`: starts or raises the app behind an `app:` or `notify:` channel,
 /// then clears the channel up to the total that was shown.
@@ -9,8 +8,9 @@ import BadgeSystem
 /// is not running); otherwise its desktop file is launched with `gio launch` (or `gtk-launch`).
 /// The channel is cleared only when one of them worked, so a failed click leaves the count; and
 /// only up to `--upto` (what `watch --open` showed), or else the total read before the app is
-/// opened, so what arrives while the app starts stays.
-struct OpenCommand: RequestCommand {
+/// opened, so what arrives while the app starts stays. Opening the app (`AppOpener`) runs in
+/// badgectl-session, which links sd-bus.
+package struct OpenCommand: RequestCommand {
   static let spec = CommandSpec(
     name: "open", abstract: "Open the app of an app: or notify: channel; clear it.",
     discussion: """
@@ -25,12 +25,9 @@ struct OpenCommand: RequestCommand {
     usage: "<channel> [--upto <total>]", arguments: [CommandSpec.channelArgument],
     options: [CommandSpec.upToOption, CommandSpec.formatOption], positionals: 1...1)
 
-  /// How long the app may take to answer `Activate` (a start through the bus included).
-  static let activationTimeout: UInt64 = 10_000_000
-
   let channel: ChannelName
   /// The app's desktop id, from the channel's name.
-  let desktopID: String
+  package let desktopID: String
   let format: SnapshotFormat
   /// The running total to clear up to; `nil` until `run` reads it from the daemon.
   private(set) var upTo: Int?
@@ -46,11 +43,19 @@ struct OpenCommand: RequestCommand {
   }
 
   func run(socket: String) throws(CtlError) {
+    try SessionProgram.run(.open(self), socket: socket)
+  }
+
+  /// Opens the app with `opening` (its desktop id and the channel's name), then clears the
+  /// channel and prints its state.
+  package func openAndClear(
+    socket: String, opening: (_ desktopID: String, _ channel: String) throws(CtlError) -> Void
+  ) throws(CtlError) {
     // A daemon that cannot be reached does not stop the app from opening; the clear after it
     // says so (exit 69), as before.
     var clearing = self
     if upTo == nil { clearing.upTo = (try? totalShown(socket: socket)) ?? nil }
-    try Self.open(desktopID: desktopID, channel: channel.description)
+    try opening(desktopID, channel.description)
     try clearing.send(socket: socket)
   }
 
@@ -65,59 +70,4 @@ struct OpenCommand: RequestCommand {
   }
 
   var request: [String] { ["CLEAR", channel.description] + CommandSpec.upToWords(upTo) }
-
-  /// Activates or launches the app; throws `cannotOpen` with every way that failed.
-  static func open(desktopID id: String, channel: String) throws(CtlError) {
-    var failures: [String] = []
-    func failed(_ why: String) -> CtlError {
-      failures.append(why)
-      return .cannotOpen(channel: channel, reason: failures.joined(separator: "; "))
-    }
-    if AppActivation.isBusName(id) {
-      do throws(BusCallError) {
-        try activate(id)
-        return
-      } catch {
-        _ = failed("Activate on the session bus: \(error)")
-      }
-    }
-    let candidates = AppActivation.desktopFileCandidates(
-      id: id, dataHome: Environment.value("XDG_DATA_HOME"), dataDirs: Environment.value("XDG_DATA_DIRS"),
-      home: Environment.home)
-    guard let file = candidates.first(where: FileSystem.exists) else {
-      let folders = candidates.map { String($0.dropLast("/\(id).desktop".count)) }
-      throw failed("no desktop file \(id).desktop in \(folders.joined(separator: ", "))")
-    }
-    let launcher: [String]
-    if ChildProcess.isInstalled("gio") {
-      launcher = ["gio", "launch", file]
-    } else if ChildProcess.isInstalled("gtk-launch") {
-      launcher = ["gtk-launch", id]
-    } else {
-      throw failed("found \(file), but neither gio nor gtk-launch is installed to launch it")
-    }
-    let status: CInt
-    do throws(SystemError) {
-      status = try ChildProcess.run(launcher)
-    } catch {
-      throw failed("\(error)")
-    }
-    guard status == 0 else { throw failed("'\(launcher.joined(separator: " "))' exited with status \(status)") }
-  }
-
-  /// `org.freedesktop.Application.Activate({})` on the bus name `id`.
-  private static func activate(_ id: String) throws(BusCallError) {
-    let bus: BusConnection
-    do throws(SystemError) {
-      bus = try BusConnection.session(loop: nil, description: "badgectl")
-    } catch {
-      throw BusCallError(name: "", message: error.description)
-    }
-    try bus.callMethodAndWait(
-      destination: id, path: AppActivation.objectPath(forDesktopID: id), interface: AppActivation.interface,
-      member: "Activate", timeout: activationTimeout
-    ) { (builder: inout BusMessageBuilder) throws(SystemError) in
-      try builder.append(properties: [])
-    }
-  }
 }

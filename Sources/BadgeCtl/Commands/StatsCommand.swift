@@ -3,8 +3,8 @@ import BadgeProtocol
 import BadgeRender
 
 /// `badgectl stats [<channel or glob> ...]`: one `STATS` request, then the figures as JSON, plain
-/// lines, or a terminal panel whose numbers and bars count up together (`StatsCountUp`).
-struct StatsCommand: Subcommand {
+/// lines, or a terminal panel whose numbers and bars count up together (`StatsCountUp`, in badgectl-session).
+package struct StatsCommand: Subcommand {
   static let periodOption = ValueOption<StatsPeriod>(
     "--period", value: "period", .choice,
     help: "day (today), week (the last 7 days), month (the last 30) or year (the last 365). (default: day)")
@@ -48,6 +48,15 @@ struct StatsCommand: Subcommand {
 
   func run(socket: String) throws(CtlError) {
     let settings = StatsSettings(self)
+    if settings.format == .term && settings.motion { return try SessionProgram.run(.stats(self), socket: socket) }
+    try show(settings, socket: socket, countUp: nil)
+  }
+
+  /// Sends the request and shows its figures; a terminal panel counts up with `countUp` when
+  /// the settings ask for motion and there is one (the count-up runs in badgectl-session).
+  package func show(
+    _ settings: StatsSettings, socket: String, countUp: ((StatsPanel) throws(CtlError) -> Void)?
+  ) throws(CtlError) {
     var reply = StatsLines.Collector(maxChannels: Self.maxChannels)
     try DaemonConnection(socket: socket).request(settings.request) { line in
       if case .data(let text) = line { reply.add(text) }
@@ -56,6 +65,16 @@ struct StatsCommand: Subcommand {
       Output.error("Showing the first \(Self.maxChannels) channels of the reply; \(reply.leftOut) more left out.\n")
     }
     let stats = reply.stats
+    defer {
+      // Mirrored channels: their history is on their owners.
+      for (channel, owner) in reply.elsewhere {
+        if settings.format == .json {
+          Output.write("{\"channel\":\"\(channel)\",\"owner\":\"\(owner)\"}\n")
+        } else {
+          Output.write("\(channel): history is kept on \(owner)\n")
+        }
+      }
+    }
     switch settings.format {
     case .json:
       Output.write(stats.map { StatsText.json($0) + "\n" }.joined())
@@ -63,8 +82,8 @@ struct StatsCommand: Subcommand {
       Output.write(stats.map { StatsText.plain($0) + "\n" }.joined())
     case .term:
       let panel = StatsPanel(stats: stats, width: settings.width)
-      if settings.motion && !stats.isEmpty {
-        try StatsCountUp.animate(panel, socket: socket)
+      if settings.motion && !stats.isEmpty, let countUp {
+        try countUp(panel)
       } else {
         Output.write(panel.lines(at: 0, countUp: CountUp(motion: false)).map { $0 + "\n" }.joined())
       }

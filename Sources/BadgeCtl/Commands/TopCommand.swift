@@ -1,15 +1,9 @@
 import BadgeCore
-import BadgeRender
-import BadgeScreen
-import BadgeSystem
-import BadgeTop
-import Glibc
 
-/// `badgectl top [<channel or glob> ...]`: checks the terminal, takes the screen, and runs the
-/// dashboard on a watcher's loop until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given back
-/// on every way out, an error included.
-struct TopCommand: Subcommand {
-  static let spec = CommandSpec(
+/// `badgectl top [<channel or glob> ...]`: what to show, as given; the dashboard itself runs in
+/// badgectl-session (`TopSession`).
+package struct TopCommand: Subcommand {
+  package static let spec = CommandSpec(
     name: "top", abstract: "A live dashboard to read and change the counts.",
     discussion: """
       A full-screen view that stays open: a segmented bar of the channels with their badges
@@ -34,8 +28,8 @@ struct TopCommand: Subcommand {
     options: [CommandSpec.noMotionFlag], positionals: 0...64)
 
   /// The channels to show; none for every channel.
-  let patterns: [ChannelPattern]
-  let noMotion: Bool
+  package let patterns: [ChannelPattern]
+  package let noMotion: Bool
 
   init(_ arguments: inout CommandArguments) throws(UsageError) {
     patterns = try arguments.rest(.pattern)
@@ -43,31 +37,6 @@ struct TopCommand: Subcommand {
   }
 
   func run(socket: String) throws(CtlError) {
-    guard FileDescriptor.standardInput.isTerminal, FileDescriptor.standardOutput.isTerminal else {
-      throw .usage(UsageError("'badgectl top' needs a terminal on standard input and output", command: Self.spec.name))
-    }
-    Signals.block([SIGTERM, SIGINT, SIGHUP, SIGWINCH])
-    let screen: CursesScreen
-    do {
-      screen = try CursesScreen(colour: Environment.value("NO_COLOR") == nil)
-    } catch {
-      throw .usage(UsageError("Cannot use the terminal: \(error.description)", command: Self.spec.name))
-    }
-    defer { screen.end() }
-    let options = TopOptions(
-      noMotion: noMotion || Environment.value("NO_MOTION") != nil,
-      colour: screen.colourMode)
-    let watcher: Watcher
-    do {
-      let loop = try EventLoop()
-      let dashboard = try TopDashboard(loop: loop, screen: screen, options: options)
-      watcher = Watcher(
-        socket: socket, patterns: patterns, loop: loop, surface: dashboard, clicks: (false, false),
-        showsStandIns: false)
-      dashboard.send = { [unowned watcher] in watcher.send($0) }
-    } catch {
-      throw .unreachable(socket: socket, cause: error.description)
-    }
-    try watcher.run()
+    try SessionProgram.run(.top(self), socket: socket)
   }
 }

@@ -3,8 +3,8 @@ import BadgeRender
 
 /// `badgectl watch [<channel or glob> ...]`: what to watch and how to show it, as given. What the
 /// options make together with the surroundings (a terminal or not, `NO_COLOR`, …), and whether
-/// they fit each other, is `WatchSettings`; the watching itself is `Watcher`'s.
-struct WatchCommand: Subcommand {
+/// they fit each other, is `WatchSettings`; the watching itself is `Watcher`'s, in badgectl-session.
+package struct WatchCommand: Subcommand {
   static let formatOption = ValueOption<OutputFormat>(
     "--format", value: "format", .choice,
     help: "term (ANSI, animated), waybar, polybar, i3blocks, tmux, eww, json, yambar, plain or "
@@ -59,7 +59,7 @@ struct WatchCommand: Subcommand {
     positionals: 0...64)
 
   /// The channels to watch; none for every channel.
-  let patterns: [ChannelPattern]
+  package let patterns: [ChannelPattern]
   /// `--format`; `nil` for the surroundings' default.
   let format: OutputFormat?
   /// `--fps`; `nil` for the format's default.
@@ -87,7 +87,6 @@ struct WatchCommand: Subcommand {
   }
 
   func run(socket: String) throws(CtlError) {
-    let settings = try WatchSettings(self)
-    try Watcher.watch(socket: socket, patterns: patterns, settings: settings).run()
+    try SessionProgram.run(.watch(self), socket: socket)
   }
 }

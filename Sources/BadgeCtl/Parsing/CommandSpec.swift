@@ -4,7 +4,7 @@ import BadgeCore
 /// type owns its spec (`Subcommand.spec`); the table of them all, `CommandSpec.all`, is what the
 /// scanner, the help screens and the shell completions read, and a test checks that
 /// badgectl(1) describes every command and option in it.
-struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// An option's row in the table. Commands declare options as `Flag`s and `ValueOption`s,
   /// which make their rows; the global options are rows only, since the scanner reads them.
   struct Option: Sendable {
@@ -41,7 +41,7 @@ struct CommandSpec: Sendable {
     let help: String
   }
 
-  let name: String
+  package let name: String
   let abstract: String
   let discussion: String
   /// The arguments after the command name, as the USAGE line shows them.

@@ -1,9 +1,9 @@
 /// A usage error: a message, and the command whose usage to show (`nil` for the tool's).
-struct UsageError: Error, Equatable {
+package struct UsageError: Error, Equatable {
   let message: String
   let command: String?
 
-  init(_ message: String, command: String? = nil) {
+  package init(_ message: String, command: String? = nil) {
     self.message = message
     self.command = command
   }

@@ -1,9 +1,9 @@
 import BadgeCore
-import BadgeSystem
+import BadgePOSIX
 
 /// What `badgectl stats` was asked for, resolved in its surroundings: the format, whether the
 /// figures count up, and the width to lay them out in.
-struct StatsSettings {
+package struct StatsSettings {
   /// How the figures are written.
   enum Format: String, CaseIterable {
     /// Bars, a column chart and numbers that count up together in a terminal.
@@ -23,7 +23,7 @@ struct StatsSettings {
   var width: Int
 
   /// The facts about the surroundings the settings depend on.
-  struct Surroundings {
+  package struct Surroundings {
     var outputIsTerminal: Bool
     /// `NO_MOTION` is set.
     var noMotion: Bool
@@ -32,7 +32,7 @@ struct StatsSettings {
     /// The terminal's width, if it says.
     var columns: Int?
 
-    static var current: Surroundings {
+    package static var current: Surroundings {
       Surroundings(
         outputIsTerminal: FileDescriptor.standardOutput.isTerminal,
         noMotion: Environment.value("NO_MOTION") != nil,
@@ -44,7 +44,7 @@ struct StatsSettings {
   /// The width used when the output does not say.
   static let defaultWidth = 80
 
-  init(_ command: StatsCommand, surroundings: Surroundings = .current) {
+  package init(_ command: StatsCommand, surroundings: Surroundings = .current) {
     period = command.period
     format = command.format ?? (surroundings.outputIsTerminal ? .term : .plain)
     patterns = command.patterns

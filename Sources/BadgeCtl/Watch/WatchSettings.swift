@@ -1,6 +1,6 @@
 import BadgeCore
+import BadgePOSIX
 import BadgeRender
-import BadgeSystem
 
 /// What `badgectl watch` was asked for, resolved in its surroundings: the output format, how
 /// badges move, how they are drawn, and whether clicks come in on standard input.
@@ -8,18 +8,18 @@ import BadgeSystem
 /// The command line's values were checked as `WatchCommand` read them; an option that does not
 /// apply to the format it comes to is refused here with a usage error (exit 64), before
 /// anything connects.
-struct WatchSettings {
-  var format: OutputFormat
-  var animator: AnimatorOptions
-  var render: RenderOptions
+package struct WatchSettings {
+  package var format: OutputFormat
+  package var animator: AnimatorOptions
+  package var render: RenderOptions
   /// i3blocks sends clicks to a persistent block's standard input.
-  var readsClicks: Bool
+  package var readsClicks: Bool
   /// `--open`: a click opens the app behind each `app:` or `notify:` channel it would clear
   /// (`badgectl open`, which clears it then) instead of only clearing it.
-  var opensApps: Bool
+  package var opensApps: Bool
 
   /// The facts about the process's surroundings that the settings depend on.
-  struct Surroundings {
+  package struct Surroundings {
     /// `NO_COLOR` is set (to anything but the empty string).
     var noColour: Bool
     /// `TERM=dumb`: no escape codes at all.
@@ -38,7 +38,7 @@ struct WatchSettings {
     /// pipe they give each persistent block.
     var inputIsSharedWithI3blocks: Bool
 
-    static var current: Surroundings {
+    package static var current: Surroundings {
       let colourTerm = Environment.value("COLORTERM")
       return Surroundings(
         noColour: Environment.value("NO_COLOR") != nil,
@@ -60,7 +60,7 @@ struct WatchSettings {
   /// Resolves `command`'s options in the surroundings and checks them against each other.
   ///
   /// - Throws: `CtlError.usage` naming an option that does not apply to the format.
-  init(_ command: WatchCommand, surroundings: Surroundings = .current) throws(CtlError) {
+  package init(_ command: WatchCommand, surroundings: Surroundings = .current) throws(CtlError) {
     let terminal = surroundings.outputIsTerminal
     // --big draws only in the terminal format, so it picks that format when none is named.
     let fallback: OutputFormat = terminal || command.big ? .term : .plain

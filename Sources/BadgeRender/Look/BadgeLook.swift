@@ -62,6 +62,8 @@ extension BadgeFrame {
     if frames.contains(where: \.isQuiet) { classes.append("quiet") }
     if frames.contains(where: { $0.silenced != nil }) { classes.append("dnd") }
     if frames.contains(where: { !$0.online }) { classes.append("offline") }
+    if frames.contains(where: { $0.mirror?.stale == true }) { classes.append("stale") }
+    if frames.contains(where: { $0.mirror?.pending == true }) { classes.append("pending") }
     return classes
   }
 }

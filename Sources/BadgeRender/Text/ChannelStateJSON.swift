@@ -8,7 +8,8 @@ extension JSONObject {
   /// The state's fields: `channel`, `count`, `label`, `dot`, `pulse` (milliseconds left in the
   /// pulse window), `muted`, `seq`, `badge` (`count` or `unseen`), `dnd` (`off`, or how
   /// do-not-disturb shows it: `hide`, `dim`, `show`), `unseen`, `total` (the running total,
-  /// when the daemon sent it), `online`.
+  /// when the daemon sent it), `online`; for a channel mirrored from another machine then
+  /// `owner`, `stale`, `since` (0 unless stale) and `pending` (a local channel has none).
   public mutating func addState(of snapshot: ChannelSnapshot) {
     add("channel", snapshot.channel)
     add("count", snapshot.count)
@@ -22,5 +23,11 @@ extension JSONObject {
     add("unseen", snapshot.unseen)
     if let total = snapshot.total { add("total", total) }
     add("online", snapshot.online)
+    if let mirror = snapshot.mirror {
+      add("owner", mirror.owner)
+      add("stale", mirror.stale)
+      add("since", mirror.stale ? mirror.since : 0)
+      add("pending", mirror.pending)
+    }
   }
 }

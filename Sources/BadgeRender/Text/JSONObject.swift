@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// A JSON object written one member at a time, in the order given, as one line.
 ///
 /// The formats that speak JSON (Waybar, i3blocks, eww, frames, and `badgectl`'s
@@ -49,21 +51,5 @@ public struct JSONObject: Sendable {
   public var text: String { "{" + members.joined(separator: ",") + "}" }
 
   /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
-  public static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  public static func quoted(_ text: String) -> String { JSONString.quoted(text) }
 }

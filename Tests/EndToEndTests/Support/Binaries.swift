@@ -1,6 +1,6 @@
 import Foundation
 
-/// Where the built `badged` and `badgectl` are: beside the test bundle, or in
+/// Where the built `badged`, `badgectl` (with `badgectl-session`) and `badged-mqtt` are: beside the test bundle, or in
 /// `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
 enum Binaries {
   static let folder: URL = {
@@ -14,10 +14,13 @@ enum Binaries {
 
   static var badged: URL { folder.appendingPathComponent("badged") }
   static var badgectl: URL { folder.appendingPathComponent("badgectl") }
+  static var badgectlSession: URL { folder.appendingPathComponent("badgectl-session") }
+  static var badgedMQTT: URL { folder.appendingPathComponent("badged-mqtt") }
 
   /// Fails with a clear message when the binaries were not built (`make test` builds them).
   static func check() throws {
-    for url in [badged, badgectl] where !FileManager.default.isExecutableFile(atPath: url.path) {
+    for url in [badged, badgectl, badgectlSession, badgedMQTT]
+    where !FileManager.default.isExecutableFile(atPath: url.path) {
       throw TestFailure("\(url.path) is missing: run 'swift build' before 'swift test' (make test does)")
     }
   }

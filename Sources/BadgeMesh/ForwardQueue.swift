@@ -1,0 +1,122 @@
+import BadgeCore
+
+/// A write this machine's daemon took for a channel another machine owns, on its way to the
+/// owner.
+public struct ForwardedWrite: Equatable, Sendable {
+  public var id: String
+  public var channel: ChannelName
+  public var command: ChannelCommand
+  /// When it was last sent (monotonic microseconds); `nil` while it waits to be sent.
+  public var sentAt: UInt64?
+
+  public init(id: String, channel: ChannelName, command: ChannelCommand, sentAt: UInt64? = nil) {
+    self.id = id
+    self.channel = channel
+    self.command = command
+    self.sentAt = sentAt
+  }
+}
+
+/// The delivery of forwarded writes: in the daemon's outbox order, each sent until its owner
+/// answers, and answers matched by their correlation data (the request id).
+///
+/// The daemon keeps every write durably until the bridge says `DELIVERED`, so this queue is
+/// only what the bridge knows of it now: filled from `FORWARDS` on each connection to the
+/// daemon, emptied when that connection ends. A write is sent once per broker connection
+/// (the broker keeps QoS 1 messages for an owner that is away, in order, for as long as its
+/// session lasts), sent again, in order with the others of its owner, when its owner comes
+/// back online, and sent again when no answer came for `retryInterval` (which doubles while
+/// nothing is answered, up to `maxRetryInterval`). Redelivery is harmless: the owner's daemon
+/// counts a request id once.
+public struct ForwardQueue: Sendable {
+  public private(set) var writes: [ForwardedWrite] = []
+  private var ids: Set<String> = []
+  /// Microseconds.
+  public let firstRetryInterval: UInt64
+  public let maxRetryInterval: UInt64
+  public private(set) var retryInterval: UInt64
+
+  public init(firstRetryInterval: UInt64 = 30_000_000, maxRetryInterval: UInt64 = 900_000_000) {
+    self.firstRetryInterval = firstRetryInterval
+    self.maxRetryInterval = maxRetryInterval
+    retryInterval = firstRetryInterval
+  }
+
+  public var count: Int { writes.count }
+
+  /// Adds a write at the end (a write already known, listed again, is ignored); whether it
+  /// was new.
+  @discardableResult
+  public mutating func add(_ write: ForwardedWrite) -> Bool {
+    guard ids.insert(write.id).inserted else { return false }
+    var write = write
+    write.sentAt = nil
+    writes.append(write)
+    return true
+  }
+
+  /// The writes to send at `now`: those never sent, plus (`again`) every write whose channel
+  /// `again` picks, all in queue order. They count as sent at `now`.
+  public mutating func toSend(now: UInt64, again: (ChannelName) -> Bool = { _ in false }) -> [ForwardedWrite] {
+    send(now) { $0.sentAt == nil || again($0.channel) }
+  }
+
+  /// The writes `pick` picks, in order, marked sent at `now`.
+  private mutating func send(_ now: UInt64, _ pick: (ForwardedWrite) -> Bool) -> [ForwardedWrite] {
+    var out: [ForwardedWrite] = []
+    for index in writes.indices where pick(writes[index]) {
+      writes[index].sentAt = now
+      out.append(writes[index])
+    }
+    return out
+  }
+
+  /// Every write counts as not sent: the broker connection is new.
+  public mutating func markAllUnsent() {
+    for index in writes.indices { writes[index].sentAt = nil }
+  }
+
+  /// What an answer means for the write it answers.
+  public enum Outcome: Equatable, Sendable {
+    /// Applied, or refused for good (`refusal`: the owner's error): tell the daemon.
+    case delivered(ForwardedWrite, refusal: String?)
+    /// Refused for now (the owner could not save): sent again after the retry interval.
+    case retry(ForwardedWrite, reason: String)
+    /// No such write waits (answered before, or not this machine's).
+    case unknown
+  }
+
+  /// The owner's answer to the write `id`.
+  public mutating func answered(_ id: String, _ answer: CommandAnswer) -> Outcome {
+    guard let index = writes.firstIndex(where: { $0.id == id }) else { return .unknown }
+    retryInterval = firstRetryInterval
+    if answer.code == "failed" {
+      return .retry(writes[index], reason: answer.error ?? "")
+    }
+    let write = writes.remove(at: index)
+    ids.remove(id)
+    return .delivered(write, refusal: answer.error)
+  }
+
+  /// When writes unanswered since their last send are due to be sent again; `nil` when none
+  /// waits for an answer.
+  public var nextRetry: UInt64? {
+    writes.compactMap(\.sentAt).min().map { $0 + retryInterval }
+  }
+
+  /// The writes to send again at `now` because their answers are overdue: every sent write of
+  /// the channels of the overdue ones, in order. The interval then doubles.
+  public mutating func overdue(now: UInt64) -> [ForwardedWrite] {
+    guard let due = nextRetry, now >= due else { return [] }
+    let late = Set(writes.filter { $0.sentAt.map { $0 + retryInterval <= now } ?? false }.map(\.channel))
+    retryInterval = min(retryInterval * 2, maxRetryInterval)
+    return send(now) { late.contains($0.channel) }
+  }
+
+  /// Forgets everything: the daemon connection ended (the daemon lists it all again).
+  public mutating func removeAll() {
+    writes.removeAll()
+    ids.removeAll()
+    retryInterval = firstRetryInterval
+  }
+}

@@ -1,0 +1,4 @@
+import BadgeCtlSession
+import Glibc
+
+exit(SessionCommands.main(Array(CommandLine.arguments.dropFirst())))

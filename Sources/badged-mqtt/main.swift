@@ -1,0 +1,4 @@
+import BadgeMQTT
+import Glibc
+
+exit(Bridge.main(Array(CommandLine.arguments.dropFirst())))

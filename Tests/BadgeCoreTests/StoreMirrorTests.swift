@@ -1,0 +1,119 @@
+import Testing
+
+@testable import BadgeCore
+
+/// Mirrored channels in the store: the owner's state put in, local writes forwarded through
+/// the outbox (clears as watermarks), what is refused, and undoing it all.
+@Suite struct StoreMirrorTests {
+  static let ci = MirrorUpdate(owner: "server", count: 3, unseen: 2, total: 10, muted: false, dot: false, ownerSeq: 40)
+
+  static func mirrored() -> Store {
+    let store = Store()
+    store.setForwardIDs(host: "laptop", epoch: 0x1F)
+    apply(.mirror(ci), "ci", on: store)
+    return store
+  }
+
+  @Test func theOwnersStateIsPutInAsItIs() {
+    let store = Self.mirrored()
+    let channel = store.channel(named: name("ci"))
+    #expect(channel.count == 3 && channel.unseen == 2 && channel.total == 10)
+    #expect(channel.mirror == MirrorState(owner: "server", ownerSeq: 40))
+    #expect(store.listed.map(\.name) == [name("ci")])
+    #expect(store.history.hasDays(name("ci")) == false, "the owner keeps its history")
+    // The same state again changes nothing; a new one replaces the view, total included.
+    #expect(apply(.mirror(Self.ci), "ci", on: store).changed == false)
+    var lower = Self.ci
+    lower.count = 1
+    lower.total = 1
+    let after = apply(.mirror(lower), "ci", on: store).channel
+    #expect(after.count == 1 && after.total == 1 && after.unseen == 1)
+  }
+
+  @Test func aLocalWriteChangesTheViewAndIsForwardedWithAnId() {
+    let store = Self.mirrored()
+    let incr = apply(.increment(2), "ci", on: store)
+    #expect(incr.channel.count == 5 && incr.channel.total == 12)
+    #expect(incr.channel.mirror?.pending == true)
+    #expect(
+      incr.forward
+        == ForwardEntry(id: "laptop:1f:1", counter: 1, channel: name("ci"), line: "INCR ci 2 id=laptop:1f:1", seq: 2))
+    // A plain clear goes as a clear up to the total shown here; an explicit one as given.
+    #expect(apply(.clear(upTo: .max), "ci", on: store).forward?.line == "CLEAR ci upto=12 id=laptop:1f:2")
+    apply(.increment(1), "ci", on: store)
+    #expect(apply(.seen(upTo: 13), "ci", on: store).forward?.line == "SEEN ci upto=13 id=laptop:1f:4")
+    #expect(store.outbox.entries.map(\.counter) == [1, 2, 3, 4])
+    // The owner's state replaces the view; pending stays while writes wait.
+    let owners = apply(.mirror(Self.ci), "ci", on: store).channel
+    #expect(owners.count == 3 && owners.mirror?.pending == true)
+    // A write that changes nothing here is not forwarded.
+    apply(.clear(upTo: .max), "ci", on: store)
+    #expect(apply(.clear(upTo: .max), "ci", on: store).forward == nil)
+    #expect(store.deliver("laptop:1f:1")?.line == "INCR ci 2 id=laptop:1f:1")
+    #expect(store.deliver("laptop:1f:1") == nil, "delivered once")
+    #expect(store.outbox.hasPending(name("ci")))
+  }
+
+  @Test func configureOfAMirrorAndTheOwnersStateForALocalChannelAreRefused() {
+    let store = Self.mirrored()
+    #expect(throws: Store.MutationError.mirrored(owner: "server")) {
+      try store.apply(.configure(set: SettingsOverride(step: 2), reset: []), to: name("ci"), now: 0)
+    }
+    apply(.increment(1), "mail", on: store)
+    var mail = Self.ci
+    mail.owner = "desktop"
+    #expect(throws: Store.MutationError.local) { try store.apply(.mirror(mail), to: name("mail"), now: 0) }
+    #expect(store.channel(named: name("mail")).mirror == nil && store.channel(named: name("mail")).count == 1)
+  }
+
+  @Test func pastTheOutboxsBoundAWriteIsRefusedAndChangesNothing() {
+    let store = Self.mirrored()
+    store.outbox.capacity = 2
+    apply(.increment(1), "ci", on: store)
+    apply(.increment(1), "ci", on: store)
+    let before = store.channel(named: name("ci"))
+    #expect(throws: Store.MutationError.outboxFull(capacity: 2)) {
+      try store.apply(.increment(1), to: name("ci"), now: 0)
+    }
+    #expect(store.channel(named: name("ci")).count == before.count && store.seq == before.seq)
+    #expect(store.outbox.count == 2)
+  }
+
+  @Test func undoTakesTheOutboxBackWithTheChange() {
+    let store = Self.mirrored()
+    store.keepsUndo = true
+    store.forgetUndo()
+    apply(.increment(1), "ci", on: store)
+    store.deliver("laptop:1f:1")
+    apply(.increment(1), "ci", on: store)
+    store.undoChanges()
+    #expect(store.outbox.count == 0 && store.outbox.nextCounter == 1)
+    #expect(store.channel(named: name("ci")).count == 3)
+    apply(.increment(1), "ci", on: store)
+    store.forgetUndo()
+    store.deliver("laptop:1f:1")
+    store.undoChanges()
+    #expect(store.outbox.entries.map(\.id) == ["laptop:1f:1"], "a delivery undone puts the write back")
+  }
+
+  @Test func forgettingAMirrorForgetsTheChannel() {
+    let store = Self.mirrored()
+    let forgotten = apply(.forgetMirror, "ci", on: store).channel
+    #expect(forgotten.mirror == nil && forgotten.count == 0)
+    #expect(store.listed.isEmpty)
+  }
+
+  @Test func afterLoadingEveryMirrorIsStaleAndPendingFromTheOutbox() {
+    let store = Self.mirrored()
+    apply(.increment(1), "ci", on: store)
+    var other = Self.ci
+    other.owner = "nas"
+    apply(.mirror(other), "disk", on: store)
+    apply(.mirrorState(MirrorState(owner: "nas", stale: true, since: 100)), "disk", on: store)
+    store.finishRestoringMirrors(since: 500)
+    #expect(
+      store.channel(named: name("ci")).mirror
+        == MirrorState(owner: "server", stale: true, since: 500, pending: true, ownerSeq: 40))
+    #expect(store.channel(named: name("disk")).mirror?.since == 100, "stale before: since it was last heard")
+  }
+}

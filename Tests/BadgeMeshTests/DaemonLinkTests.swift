@@ -1,0 +1,128 @@
+import BadgeCore
+import BadgeMesh
+import Testing
+
+/// The lines between the bridge and its daemon, word for word.
+@Suite struct DaemonLinkTests {
+  @Test func requests() {
+    #expect(DaemonLink.hello(host: "desktop") == "BRIDGE host=desktop")
+    #expect(DaemonLink.takeForwards == "FORWARDS")
+    #expect(DaemonLink.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!]) == "WATCH mail ci*")
+    #expect(DaemonLink.watch([]) == "WATCH")
+    let state = ChannelState(
+      count: 3, label: "3", unseen: 2, total: 17, seq: 42, owner: "desktop", pulseMs: 2100, claimed: 9)
+    #expect(
+      DaemonLink.mirror(name("mail"), state)
+        == "MIRROR mail owner=desktop count=3 unseen=2 total=17 muted=0 dot=0 label=3 pulse=2100 oseq=42")
+    #expect(DaemonLink.forget(name("mail")) == "MIRROR mail forget")
+    #expect(DaemonLink.stale(host: "desktop", true, since: 1_764_620_000) == "STALE desktop 1 since=1764620000")
+    #expect(DaemonLink.stale(host: "desktop", false, since: 1_764_620_000) == "STALE desktop 0")
+    #expect(DaemonLink.stale(host: "nas", true, since: nil) == "STALE nas 1")
+    #expect(DaemonLink.delivered("laptop:9f3a:41") == "DELIVERED laptop:9f3a:41")
+    #expect(
+      DaemonLink.status(connected: false, broker: "mqtts://b:8883", pending: 2, error: "Connection refused\nagain")
+        == "BRIDGE status connected=0 broker=mqtts://b:8883 pending=2 error=Connection refused again")
+  }
+
+  @Test(arguments: [
+    (ChannelCommand(.incr(2), id: "l:1:1"), "INCR mail 2 id=l:1:1"),
+    (ChannelCommand(.decr(1), id: "l:1:2"), "DECR mail 1 id=l:1:2"),
+    (ChannelCommand(.set(0), id: "l:1:3"), "SET mail 0 id=l:1:3"),
+    (ChannelCommand(.clear(upto: 17), id: "l:1:4"), "CLEAR mail upto=17 id=l:1:4"),
+    (ChannelCommand(.clear(upto: nil)), "CLEAR mail"),
+    (ChannelCommand(.seen(upto: 9), id: "l:1:5"), "SEEN mail upto=9 id=l:1:5"),
+    (ChannelCommand(.mute, id: "l:1:6"), "MUTE mail id=l:1:6"),
+    (ChannelCommand(.unmute, id: "l:1:7"), "UNMUTE mail id=l:1:7"),
+    (ChannelCommand(.pulse(ms: 2000), id: "l:1:8"), "PULSE mail 2000"),
+  ])
+  func aWriteIsOneRequestLineAndReadsBackAsAForward(command: ChannelCommand, line: String) {
+    #expect(DaemonLink.request(name("mail"), command) == line)
+    guard let id = command.id else { return }
+    #expect(
+      DaemonLink.parse("FORWARD \(id) \(line)") == .forward(id: id, channel: name("mail"), command: command))
+  }
+
+  @Test func aForwardWithoutTheIdInItsLineOrInLowerCaseReads() {
+    #expect(
+      DaemonLink.parse("FORWARD l:1:1 incr mail")
+        == .forward(id: "l:1:1", channel: name("mail"), command: ChannelCommand(.incr(1), id: "l:1:1")))
+  }
+
+  @Test(arguments: [
+    "FORWARD ", "FORWARD l:1:1", "FORWARD bad id INCR mail", "FORWARD l:1:1 INCR m@il", "FORWARD l:1:1 EXPLODE mail",
+    "FORWARD l:1:1 INCR mail 0", "FORWARD l:1:1 INCR mail x", "FORWARD l:1:1 INCR mail 1 2", "FORWARD l:1:1 SET mail",
+    "FORWARD l:1:1 CLEAR mail upto=-1", "FORWARD l:1:1 CLEAR mail 3", "FORWARD l:1:1 INCR mail id=l:1:2",
+    "FORWARD l:1:1 CONFIGURE mail style=dot",
+  ])
+  func aForwardTheBridgeCannotReadIsSaidSo(line: String) {
+    if case .unreadableForward = DaemonLink.parse(line) {} else { Issue.record("\(line): \(DaemonLink.parse(line))") }
+  }
+
+  @Test func stateLinesWithTheFieldsSharingAdds() {
+    let event = DaemonLink.parse(
+      "EVENT mail count=3 label=3 dot=0 pulse=2100 muted=0 seq=42 badge=count dnd=off unseen=2 total=17")
+    #expect(
+      event
+        == .state(
+          DaemonLink.LocalState(name: name("mail"), count: 3, label: "3", unseen: 2, total: 17, seq: 42, pulseMs: 2100),
+          pushed: true))
+    let mirrored = DaemonLink.parse(
+      "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas stale=1 since=5"
+    )
+    #expect(
+      mirrored
+        == .state(
+          DaemonLink.LocalState(
+            name: name("ci"), count: 1, label: "1", muted: true, unseen: 1, total: 4, seq: 7, owner: "nas"),
+          pushed: false))
+    // A daemon without running totals: no total.
+    if case .state(let state, _) = DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1") {
+      #expect(state.figures.total == nil && state.figures.unseen == 1)
+    } else {
+      Issue.record("a state line of protocol 1 reads")
+    }
+    #expect(
+      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x")
+        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x"))
+    #expect(
+      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b")
+        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b"))
+  }
+
+  @Test func theDoNotDisturbLineSaysWhereAChangeCameFrom() {
+    #expect(DaemonLink.parse("EVENT * dnd=1 left=0") == .dnd(DaemonLink.LocalDND(on: true, leftMs: 0), pushed: true))
+    #expect(
+      DaemonLink.parse("EVENT * dnd=1 left=60000 from=laptop at=1764620000123")
+        == .dnd(DaemonLink.LocalDND(on: true, leftMs: 60000, from: "laptop", at: 1_764_620_000_123), pushed: true))
+    #expect(
+      DaemonLink.parse("STATE * dnd=0 left=0 at=5")
+        == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
+    #expect(DaemonLink.localDND(on: true, forMs: 90_000) == "DND on 90000ms")
+    #expect(DaemonLink.localDND(on: true, forMs: nil) == "DND on")
+    #expect(DaemonLink.localDND(on: false, forMs: nil) == "DND off")
+  }
+
+  /// Another machine's change: a timed end goes as what is left of it at the given wall-clock
+  /// time, at most 30 days; one already past as off.
+  @Test(
+    arguments: [
+      (true, 900, 800, "laptop", 850, "DND on 50ms from=laptop at=800"),
+      (true, 900, 800, "laptop", 900, "DND off from=laptop at=800"),
+      (true, 40 * 86_400_000, 800, "laptop", 1000, "DND on 2592000000ms from=laptop at=800"),
+      (true, 0, 800, "laptop", 850, "DND on from=laptop at=800"),
+      (false, 0, 801, "nas", 850, "DND off from=nas at=801"),
+    ] as [(Bool, Int64, Int64, String, Int64, String)])
+  func aRemoteDoNotDisturbIsAppliedWithWhatIsLeftOfIt(
+    _ on: Bool, _ until: Int64, _ at: Int64, _ host: String, _ nowMs: Int64, _ line: String
+  ) {
+    #expect(DaemonLink.remoteDND(DNDState(on: on, until: until, at: at, host: host), nowMs: nowMs) == line)
+  }
+
+  @Test func repliesAndOtherLines() {
+    #expect(DaemonLink.parse("OK") == .ok(""))
+    #expect(DaemonLink.parse("OK watching") == .ok("watching"))
+    #expect(DaemonLink.parse("ERR full too many channels") == .error(code: "full", message: "too many channels"))
+    #expect(DaemonLink.parse("badged 0.1.0 protocol=1") == .other("badged 0.1.0 protocol=1"))
+    #expect(DaemonLink.parse("ERR x").isStatus && !DaemonLink.parse("EVENT * dnd=0 left=0").isStatus)
+  }
+}

@@ -1,0 +1,99 @@
+import BadgeCore
+import BadgeMesh
+import Testing
+
+/// Forwarded writes: in order, once per connection, again when their owner returns or their
+/// answer is late, until answered.
+@Suite struct ForwardQueueTests {
+  static func write(_ id: String, _ channel: String = "mail", _ op: ChannelCommand.Op = .incr(1)) -> ForwardedWrite {
+    ForwardedWrite(id: id, channel: name(channel), command: ChannelCommand(op, id: id))
+  }
+
+  @Test func writesGoOutOnceInOrder() {
+    var queue = ForwardQueue()
+    let added1 = queue.add(Self.write("l:1:1"))
+    #expect(added1)
+    let added2 = queue.add(Self.write("l:1:2", "ci"))
+    #expect(added2)
+    let added3 = queue.add(Self.write("l:1:1"))
+    #expect(!added3)  // listed again by FORWARDS: ignored
+    let sent1 = queue.toSend(now: 10)
+    #expect(sent1.map(\.id) == ["l:1:1", "l:1:2"])
+    let sent2 = queue.toSend(now: 20)
+    #expect(sent2.isEmpty)
+    queue.add(Self.write("l:1:3"))
+    let sent3 = queue.toSend(now: 30)
+    #expect(sent3.map(\.id) == ["l:1:3"])
+    #expect(queue.count == 3)
+  }
+
+  @Test func aNewConnectionSendsEverythingAgainInOrder() {
+    var queue = ForwardQueue()
+    for id in ["l:1:1", "l:1:2", "l:1:3"] { queue.add(Self.write(id)) }
+    _ = queue.toSend(now: 1)
+    queue.markAllUnsent()
+    let sent4 = queue.toSend(now: 2)
+    #expect(sent4.map(\.id) == ["l:1:1", "l:1:2", "l:1:3"])
+  }
+
+  @Test func anOwnerBackOnlineGetsItsWritesAgain() {
+    var queue = ForwardQueue()
+    queue.add(Self.write("l:1:1", "mail"))
+    queue.add(Self.write("l:1:2", "ci"))
+    queue.add(Self.write("l:1:3", "mail"))
+    _ = queue.toSend(now: 1)
+    let sent5 = queue.toSend(now: 2) { $0 == name("mail") }
+    #expect(sent5.map(\.id) == ["l:1:1", "l:1:3"])
+  }
+
+  @Test func answersAreMatchedByIdAndDeliverOrRetry() {
+    var queue = ForwardQueue()
+    queue.add(Self.write("l:1:1"))
+    queue.add(Self.write("l:1:2"))
+    queue.add(Self.write("l:1:3"))
+    let sent = queue.toSend(now: 1)
+    let applied = queue.answered("l:1:2", CommandAnswer(id: "l:1:2"))
+    #expect(applied == .delivered(sent[1], refusal: nil))
+    let refused = queue.answered("l:1:3", CommandAnswer(id: "l:1:3", error: "out-of-range too big"))
+    #expect(refused == .delivered(sent[2], refusal: "out-of-range too big"))
+    let failed = queue.answered("l:1:1", CommandAnswer(id: "l:1:1", error: "failed disk full"))
+    #expect(failed == .retry(sent[0], reason: "failed disk full"))
+    let outcome1 = queue.answered("l:1:9", CommandAnswer(id: "l:1:9"))
+    #expect(outcome1 == .unknown)
+    #expect(queue.writes.map(\.id) == ["l:1:1"])
+  }
+
+  @Test func lateAnswersAreSentAgainWithADoublingInterval() {
+    var queue = ForwardQueue(firstRetryInterval: 100, maxRetryInterval: 350)
+    queue.add(Self.write("l:1:1", "mail"))
+    queue.add(Self.write("l:1:2", "ci"))
+    _ = queue.toSend(now: 0)
+    #expect(queue.nextRetry == 100)
+    let late1 = queue.overdue(now: 99)
+    #expect(late1.isEmpty)
+    let late2 = queue.overdue(now: 100)
+    #expect(late2.map(\.id) == ["l:1:1", "l:1:2"])
+    #expect(queue.nextRetry == 300)
+    let late3 = queue.overdue(now: 300)
+    #expect(late3.count == 2)
+    #expect(queue.retryInterval == 350)
+    // An answer brings the interval back to its start.
+    _ = queue.answered("l:1:1", CommandAnswer(id: "l:1:1"))
+    #expect(queue.retryInterval == 100)
+    queue.add(Self.write("l:1:3", "news"))
+    // Only the late channel's writes go again; the new one waits for its first send.
+    let late4 = queue.overdue(now: 1000)
+    #expect(late4.map(\.id) == ["l:1:2"])
+    let sent6 = queue.toSend(now: 1001)
+    #expect(sent6.map(\.id) == ["l:1:3"])
+  }
+
+  @Test func theDaemonConnectionEndingEmptiesIt() {
+    var queue = ForwardQueue()
+    queue.add(Self.write("l:1:1"))
+    queue.removeAll()
+    #expect(queue.count == 0 && queue.nextRetry == nil)
+    let added4 = queue.add(Self.write("l:1:1"))
+    #expect(added4)
+  }
+}

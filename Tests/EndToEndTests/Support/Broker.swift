@@ -1,0 +1,288 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Debian's mosquitto, started for one test on 127.0.0.1 and a free port: TLS with a CA and a
+/// certificate made by openssl for this broker (for `localhost` only, so that a connection to
+/// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and an ACL with
+/// one user per host and a read-only phone, as docs/MQTT.md advises.
+///
+/// Or, given a `Placement`, in a network namespace of its own (`MeshNetwork`), listening on that
+/// namespace's address alone, with a certificate that names the address.
+final class Broker {
+  /// Where a broker of a `MeshNetwork` runs: its namespace, the address it listens on there,
+  /// which its certificate names, and a fixed port (the namespace is the run's own).
+  struct Placement {
+    let namespace: String
+    let address: String
+    let port = 8883
+  }
+
+  let folder: TemporaryFolder
+  let placement: Placement?
+  private(set) var port = 0
+  /// The CA that signed the broker's certificate, and one that signed nothing here.
+  let caFile: String
+  let otherCAFile: String
+  private var child: Child?
+  private let logPath: String
+
+  /// The accounts: the hosts may read and write everything under `badged/ana/` (and Home
+  /// Assistant's discovery), the phone only read.
+  static let passwords = [
+    "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
+  ]
+
+  /// More lines of mosquitto.conf (`max_queued_messages 5`).
+  private let settings: [String]
+
+  init(placement: Placement? = nil, settings: [String] = []) throws {
+    self.settings = settings
+    folder = try TemporaryFolder()
+    self.placement = placement
+    caFile = folder.file("ca.pem")
+    otherCAFile = folder.file("other-ca.pem")
+    logPath = folder.file("mosquitto.log")
+    try makeCertificates()
+    let passwd = folder.file("passwd")
+    _ = FileManager.default.createFile(atPath: passwd, contents: nil)
+    for (user, password) in Broker.passwords.sorted(by: { $0.key < $1.key }) {
+      try Broker.check(run("mosquitto_passwd", ["-b", passwd, user, password]), "mosquitto_passwd")
+    }
+    _ = try folder.write(
+      "acl",
+      """
+      user desktop
+      topic readwrite badged/ana/#
+      topic readwrite homeassistant/#
+      user laptop
+      topic readwrite badged/ana/#
+      user server
+      topic readwrite badged/ana/#
+      user phone
+      topic read badged/ana/#
+
+      """)
+    try start()
+  }
+
+  deinit { stop() }
+
+  /// The name the clients connect to, which the certificate names.
+  var hostName: String { placement?.address ?? "localhost" }
+
+  var url: String { "mqtts://\(hostName):\(port)" }
+
+  /// What runs a program in the broker's namespace (nothing when it has none).
+  var launcher: [String] { placement.map { ["ip", "netns", "exec", $0.namespace] } ?? [] }
+
+  /// What the broker logged.
+  var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+  /// Starts the broker on a free port (another if a test took that one meanwhile), and waits
+  /// until it accepts connections.
+  func start(keepPort: Bool = false) throws {
+    if let placement {
+      try start(in: placement)
+      return
+    }
+    for _ in 0..<5 {
+      if !keepPort || port == 0 { port = try Broker.freePort() }
+      try writeConfig()
+      let child = try Child(
+        ["/usr/sbin/mosquitto", "-c", folder.file("mosquitto.conf")], environment: Child.environment(),
+        stderr: .file(logPath))
+      if waitUntil(timeout: 5, { Broker.accepts(port: port) || !child.isRunning }), child.isRunning {
+        self.child = child
+        return
+      }
+      child.signal(SIGKILL)
+      child.wait()
+    }
+    throw TestFailure("mosquitto did not start: \(log)")
+  }
+
+  /// Starts the broker in its namespace, and waits until it says it runs (after its listener
+  /// is open): nothing outside the namespace can connect to ask.
+  private func start(in placement: Placement) throws {
+    port = placement.port
+    try writeConfig()
+    let logged = log.utf8.count
+    let child = try Child(
+      launcher + ["/usr/sbin/mosquitto", "-c", folder.file("mosquitto.conf")], environment: Child.environment(),
+      stderr: .file(logPath))
+    let running = waitUntil(timeout: 10) {
+      String(decoding: Array(log.utf8.dropFirst(logged)), as: UTF8.self).contains(" running") || !child.isRunning
+    }
+    guard running, child.isRunning else {
+      child.signal(SIGKILL)
+      child.wait()
+      throw TestFailure("mosquitto did not start in \(placement.namespace): \(log)")
+    }
+    self.child = child
+  }
+
+  /// Stops the broker (SIGTERM); it keeps no state (`persistence false`).
+  func stop() {
+    child?.signal(SIGTERM)
+    child?.wait()
+    child = nil
+  }
+
+  /// Freezes and thaws the broker (SIGSTOP, SIGCONT): connections stay open but nothing is
+  /// answered, as when the network in between stops carrying packets.
+  func freeze() { child?.signal(SIGSTOP) }
+  func thaw() { child?.signal(SIGCONT) }
+
+  private func writeConfig() throws {
+    _ = try folder.write(
+      "mosquitto.conf",
+      """
+      user root
+      per_listener_settings false
+      allow_anonymous false
+      password_file \(folder.file("passwd"))
+      acl_file \(folder.file("acl"))
+      persistence false
+      log_type error
+      log_type warning
+      log_type notice
+      log_type information
+      listener \(port) \(placement?.address ?? "127.0.0.1")
+      cafile \(caFile)
+      certfile \(folder.file("broker.pem"))
+      keyfile \(folder.file("broker.key"))
+      \(settings.joined(separator: "\n"))
+
+      """)
+  }
+
+  /// A CA, the broker's key and certificate (for `localhost`, and its namespace's address when it
+  /// has one), and a second CA; elliptic-curve keys, which openssl makes at once.
+  private func makeCertificates() throws {
+    let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    for (name, subject) in [("ca", "/CN=badged test CA"), ("other-ca", "/CN=another CA")] {
+      try Broker.check(
+        run(
+          "openssl",
+          ["req", "-x509"] + curve + [
+            "-days", "2", "-subj", subject, "-keyout", folder.file("\(name).key"), "-out", folder.file("\(name).pem"),
+          ]),
+        "openssl req")
+    }
+    try Broker.check(
+      run(
+        "openssl",
+        ["req"] + curve + [
+          "-subj", "/CN=localhost", "-keyout", folder.file("broker.key"), "-out", folder.file("broker.csr"),
+        ]),
+      "openssl req")
+    let names = ["DNS:localhost"] + (placement.map { ["IP:\($0.address)"] } ?? [])
+    let extensions = try folder.write("ext", "subjectAltName=\(names.joined(separator: ","))\n")
+    try Broker.check(
+      run(
+        "openssl",
+        [
+          "x509", "-req", "-in", folder.file("broker.csr"), "-CA", caFile, "-CAkey", folder.file("ca.key"),
+          "-CAcreateserial",
+          "-days", "2", "-extfile", extensions, "-out", folder.file("broker.pem"),
+        ]),
+      "openssl x509")
+  }
+
+  private static func check(_ result: CtlResult, _ what: String) throws {
+    guard result.status == 0 else { throw TestFailure("\(what) failed: \(result.stderr)") }
+  }
+
+  /// A port nothing listens on now: the kernel's pick for a socket bound to port 0.
+  static func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard bound else { throw TestFailure("bind failed: errno \(errno)") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+
+  /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+  static func accepts(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+  }
+
+  /// `mosquitto_pub` as `user` (QoS 1); the payload goes through a file, whatever its size.
+  /// `launcher` runs it elsewhere (in another machine's namespace); without `check`, a failed
+  /// publish is returned rather than thrown.
+  @discardableResult
+  func publish(
+    _ topic: String, _ payload: String, as user: String = "desktop", retain: Bool = false, launcher: [String]? = nil,
+    check: Bool = true
+  ) throws -> CtlResult {
+    let file = try folder.write("payload-\(UUID().uuidString.prefix(6))", payload)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var arguments = [
+      "mosquitto_pub", "--cafile", caFile, "-h", hostName, "-p", String(port), "-u", user, "-P",
+      Broker.passwords[user]!,
+    ]
+    arguments += ["-V", "mqttv5", "-q", "1", "-t", topic, "-f", file] + (retain ? ["-r"] : [])
+    let command = (launcher ?? self.launcher) + arguments
+    let result = try run(command[0], Array(command.dropFirst()))
+    if check { try Broker.check(result, "mosquitto_pub") }
+    return result
+  }
+
+  /// A `mosquitto_sub` of `topics` as `user`, printing `topic|retained|payload` lines.
+  func subscriber(_ topics: [String], as user: String = "desktop", launcher: [String]? = nil) throws -> Subscriber {
+    var arguments = (launcher ?? self.launcher) + ["mosquitto_sub", "--cafile", caFile, "-h", hostName]
+    arguments += ["-p", String(port), "-u", user]
+    arguments += ["-P", Broker.passwords[user]!, "-V", "mqttv5", "-q", "1", "-F", "%t|%r|%p"]
+    for topic in topics { arguments += ["-t", topic] }
+    return try Subscriber(arguments, folder: folder)
+  }
+}
+
+/// A `mosquitto_sub` running in the background; its lines read as they come.
+final class Subscriber {
+  private let child: Child
+  private let path: String
+
+  init(_ arguments: [String], folder: TemporaryFolder) throws {
+    path = folder.file("sub-\(UUID().uuidString.prefix(6)).out")
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
+    child = try Child(arguments, environment: Child.environment(), stdout: .file(path), stderr: .file(path))
+  }
+
+  deinit {
+    child.signal(SIGTERM)
+    child.wait()
+  }
+
+  var lines: [String] {
+    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+
+  /// Waits for a line that `matching` accepts; whether one came within `timeout` seconds.
+  func wait(timeout: Double = 10, for matching: (String) -> Bool) -> Bool {
+    waitUntil(timeout: timeout) { lines.contains(where: matching) }
+  }
+}
