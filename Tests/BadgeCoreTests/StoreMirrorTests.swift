@@ -84,14 +84,14 @@ import Testing
     store.keepsUndo = true
     store.forgetUndo()
     apply(.increment(1), "ci", on: store)
-    store.deliver("laptop:1f:1")
+    _ = store.deliver("laptop:1f:1")
     apply(.increment(1), "ci", on: store)
     store.undoChanges()
     #expect(store.outbox.count == 0 && store.outbox.nextCounter == 1)
     #expect(store.channel(named: name("ci")).count == 3)
     apply(.increment(1), "ci", on: store)
     store.forgetUndo()
-    store.deliver("laptop:1f:1")
+    _ = store.deliver("laptop:1f:1")
     store.undoChanges()
     #expect(store.outbox.entries.map(\.id) == ["laptop:1f:1"], "a delivery undone puts the write back")
   }

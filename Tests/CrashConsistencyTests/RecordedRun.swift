@@ -160,7 +160,7 @@ struct RecordedRun {
         step()
       default:
         guard let oldest = store.outbox.entries.first else { return }
-        store.deliver(oldest.id)
+        _ = store.deliver(oldest.id)
         persistence.recordDelivered(oldest.id)
         run.bridge.delivered += 1
         step()

@@ -98,7 +98,7 @@ import Testing
     let bridge = try MirrorTests.bridge(daemon)
     _ = try bridge.request(MirrorTests.ci)
     let client = try daemon.client()
-    for start in stride(from: 0, to: 10_000, by: 2000) {
+    for _ in 0..<5 {
       try client.send(String(repeating: "INCR ci\n", count: 2000))
       for _ in 0..<2000 { #expect(try client.readReply().last == "OK") }
     }
