@@ -17,6 +17,10 @@ public struct DNDState: Equatable, Sendable {
     self.host = host
   }
 
+  /// The time of a state never changed on the machine that publishes it: the earliest a
+  /// payload can say, so that any change made anywhere wins over it.
+  public static let neverChanged: Int64 = 1
+
   /// What orders two changes: the later wins, and at the same millisecond the greater host.
   public var stamp: DNDStamp { DNDStamp(at: at, host: host) }
 

@@ -19,11 +19,14 @@ extension MeshCore {
   }
 
   /// Do-not-disturb as the daemon reported it when the bridge started watching: published
-  /// when the daemon says when it changed (`at=`, which every change made there carries) and
-  /// that is newer than what the other machines published, so a change made while the bridge
-  /// was away reaches them, and one they made since is not overwritten by an older one.
+  /// when it is newer than what the other machines published, so a change made while the
+  /// bridge was away reaches them, and one they made since is not overwritten by an older one.
+  /// A state never changed there (no `at=`) is published as made at `DNDState.neverChanged`:
+  /// the state topic then says something from the first start (Home Assistant's switch reads
+  /// it), and every real change, of any machine, is newer.
   func localDNDSnapshot(_ local: DaemonLink.LocalDND, at time: MeshTime) {
-    guard config.dnd == .shared, let at = local.at, local.from == nil || local.from == host else { return }
+    guard config.dnd == .shared, local.from == nil || local.from == host else { return }
+    let at = local.at ?? DNDState.neverChanged
     guard let state = dnd.found(on: local.on, until: until(local, at: time), at: at) else { return }
     share(state)
   }

@@ -90,6 +90,29 @@ import Testing
     #expect(actions.requests.filter { $0.hasPrefix("DND") }.isEmpty)
   }
 
+  /// Never changed anywhere: the state topic still says "off" from the first start, as made at
+  /// the first millisecond; a real change of another machine, retained, wins over it, and so
+  /// does a state never changed on a machine whose name is greater (the tie's rule), which
+  /// leaves do-not-disturb off.
+  @Test func aStateNeverChangedIsPublishedAsTheOldestPossible() {
+    let fresh = MeshHarness(meshConfig(dnd: .shared))
+    fresh.connectDaemon()
+    #expect(
+      fresh.connectBroker().payloads(on: Self.dndState) == [#"{"on":false,"until":0,"at":1,"host":"desktop"}"#])
+    let joining = MeshHarness(meshConfig(dnd: .shared))
+    joining.connectDaemon()
+    let heard = joining.connectBroker(retained: [
+      (Self.dndState, #"{"on":true,"until":0,"at":1764615000000,"host":"laptop"}"#)
+    ])
+    #expect(heard.payloads(on: Self.dndState).isEmpty)
+    #expect(heard.requests.filter { $0.hasPrefix("DND") } == ["DND on from=laptop at=1764615000000"])
+    let tie = MeshHarness(meshConfig(dnd: .shared))
+    tie.connectDaemon()
+    let tied = tie.connectBroker(retained: [(Self.dndState, #"{"on":false,"until":0,"at":1,"host":"laptop"}"#)])
+    #expect(tied.payloads(on: Self.dndState).isEmpty)
+    #expect(tied.requests.filter { $0.hasPrefix("DND") } == ["DND off from=laptop at=1"])
+  }
+
   /// Whichever comes first, the broker's retained state or the daemon's: an older change found
   /// at start is not restamped past a newer one, which is applied instead.
   @Test func anOlderChangeFoundAtStartLosesToANewerOneHeardBefore() {

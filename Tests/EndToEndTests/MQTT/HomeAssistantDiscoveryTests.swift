@@ -28,11 +28,16 @@ import Testing
     #expect(
       waitUntil { all.allSatisfy { topic in live.lines.contains { $0.hasPrefix(topic + "|") } } },
       "\(BridgeProgramTests.text(log))")
+    // Do-not-disturb, never changed yet, is off on the switch from the start: as made at the
+    // first millisecond, so that any real change wins over it.
+    let neverChanged = #"{"on":false,"until":0,"at":1,"host":"desktop"}"#
+    #expect(live.wait { $0 == "badged/ana/dnd/state|0|" + neverChanged }, "\(live.lines)")
 
     // What a Home Assistant that starts now reads: exactly these configs, pointing at retained
     // states and statuses that are there.
     let retained = try broker.retained(["homeassistant/#", "badged/ana/#"])
     let configs = retained.filter { $0.hasPrefix("homeassistant/") }
+    #expect(retained.filter { $0.topic == "badged/ana/dnd/state" }.map(\.payload) == [neverChanged])
     #expect(configs.map(\.topic).sorted() == all.sorted())
     let mailPayload = try #require(configs.first { $0.topic == Self.mailConfig }).payload
     // docs/MQTT.md shows this very config.
