@@ -167,10 +167,9 @@ public enum DaemonLink {
       let state = LocalState(name: name, figures: figures, owner: owner)
       return .state(state, pushed: line.hasPrefix("EVENT "))
     case .dnd(let dnd, let pushed):
-      let fields = extraFields(line)
-      let from = fields["from"].flatMap { MeshConfig.isHostName($0) ? String($0) : nil }
-      let at = fields["at"].flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-      return .dnd(LocalDND(on: dnd.isOn, leftMs: dnd.leftMs, from: from, at: at), pushed: pushed)
+      // `from=`, which ReplyLine read, must be a name this side takes.
+      let from = dnd.from.flatMap { MeshConfig.isHostName($0) ? $0 : nil }
+      return .dnd(LocalDND(on: dnd.isOn, leftMs: dnd.leftMs, from: from, at: dnd.at), pushed: pushed)
     case .data:
       return .other(line)
     }
@@ -212,18 +211,5 @@ public enum DaemonLink {
     if case .incr(let n) = op, n < 1 { return .unreadableForward(String(rest)) }
     if case .decr(let n) = op, n < 1 { return .unreadableForward(String(rest)) }
     return .forward(id: id, channel: name, command: ChannelCommand(op, id: id))
-  }
-
-  /// The `from=` and `at=` words of a `*` line, which `ReplyLine` does not read.
-  private static func extraFields(_ line: String) -> [Substring: Substring] {
-    var fields: [Substring: Substring] = [:]
-    for word in protocolWords(Substring(line)).dropFirst(2) {
-      guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
-      let key = word[..<eq]
-      if key == "from" || key == "at" {
-        fields[key] = word[word.utf8.index(after: eq)...]
-      }
-    }
-    return fields
   }
 }

@@ -134,17 +134,26 @@ public struct DNDSnapshot: Equatable, Sendable {
   public var isOn: Bool
   /// Milliseconds left of a timed do-not-disturb when the line was sent; 0 when off or untimed.
   public var leftMs: Int
+  /// The machine the last change came from, when another machine made it (`from=`).
+  public var from: String?
+  /// When the last change was made, in wall-clock milliseconds (`at=`), once it has changed;
+  /// `nil` also for a value that is not a positive number.
+  public var at: Int64?
 
-  public init(isOn: Bool, leftMs: Int) {
+  public init(isOn: Bool, leftMs: Int, from: String? = nil, at: Int64? = nil) {
     self.isOn = isOn
     self.leftMs = leftMs
+    self.from = from
+    self.at = at
   }
 
-  /// Parses `dnd=<0|1> left=<ms>` (more fields may follow in later versions); `left` is at
-  /// most the longest timed do-not-disturb.
+  /// Parses `dnd=<0|1> left=<ms> [from=<host>] [at=<ms>]` (more fields may follow in later
+  /// versions); `left` is at most the longest timed do-not-disturb.
   init?(_ text: Substring) {
     var isOn: Bool?
     var left: Int?
+    var from: String?
+    var at: Int64?
     for word in protocolWords(text) {
       guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       let value = word[word.utf8.index(after: eq)...]
@@ -153,10 +162,12 @@ public struct DNDSnapshot: Equatable, Sendable {
       case "left":
         guard let n = Int(value), (0...Limits.dndMs.upperBound).contains(n) else { return nil }
         left = n
+      case "from": from = String(value)
+      case "at": at = Int64(value).flatMap { $0 > 0 ? $0 : nil }
       default: continue
       }
     }
     guard let isOn, let left else { return nil }
-    self.init(isOn: isOn, leftMs: left)
+    self.init(isOn: isOn, leftMs: left, from: from, at: at)
   }
 }

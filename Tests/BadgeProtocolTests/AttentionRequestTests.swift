@@ -83,8 +83,13 @@ import Testing
     #expect(
       String(decoding: out, as: UTF8.self)
         == "STATE * dnd=1 left=0 at=1764620000123\nEVENT * dnd=0 left=0 from=laptop at=1764620000456\n")
+    // A reader takes both back.
     #expect(
-      ReplyLine("STATE * dnd=1 left=0 at=1764620000123") == .dnd(DNDSnapshot(isOn: true, leftMs: 0), pushed: false))
+      ReplyLine("STATE * dnd=1 left=0 at=1764620000123")
+        == .dnd(DNDSnapshot(isOn: true, leftMs: 0, at: 1_764_620_000_123), pushed: false))
+    #expect(
+      ReplyLine("EVENT * dnd=0 left=0 from=laptop at=1764620000456")
+        == .dnd(DNDSnapshot(isOn: false, leftMs: 0, from: "laptop", at: 1_764_620_000_456), pushed: true))
   }
 
   @Test func stateLinesCarryBadgeDNDAndUnseen() {
