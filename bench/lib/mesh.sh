@@ -3,7 +3,7 @@
 # (`sync = never`) with its badged-mqtt: `desktop` shares `bench*`, `laptop` mirrors them. The
 # broker, the daemons and the bridges run on the servers' core, the generator (and the
 # mosquitto clients it drives) on its own. Rows 10.x; how to read them: BENCHMARKS.md.
-# Uses: $bin, $work, $smoke, server_pin, generator_pin, record, field, cpu_ticks (servers.sh).
+# Uses: $bin, $work, $smoke, server_pin, generator_pin, record, field, cpu_ticks, rss_kb (servers.sh).
 
 mesh=$work/mesh
 mesh_pids=()  # the broker, the daemons and the bridges, stopped in reverse order
@@ -73,7 +73,7 @@ mesh_generate() { "${generator_pin[@]}" "$bin/badged-bench" "$@"; }
 # The `seconds` of a converge run, in milliseconds.
 mesh_ms() { jq '.seconds * 1000 | round' <<< "$1"; }
 
-mesh_rss() { awk '/^VmRSS:/ { print $2 }' "/proc/${mesh_pid[$1]}/status"; }
+mesh_rss() { rss_kb "${mesh_pid[$1]}"; }
 
 mesh_scenarios() {
   local changes=1000 gap_ms=50 back_to_back=100 forwards=10000 channels=1000 idle_seconds=10 rate=10000 rate_seconds=5

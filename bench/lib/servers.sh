@@ -89,7 +89,8 @@ kill_server() {
   server_pid=""
 }
 
-rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$server_pid/status"; }
+# The resident memory of process $1 (the server by default), in KiB.
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/${1:-$server_pid}/status"; }
 
 # CPU ticks (utime + stime) of process $1.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
