@@ -56,8 +56,10 @@ import Testing
     #expect(try currentCount("mail", socket: daemon.socket) == 5, "a right click clears nothing")
     try click(#"{"":"","name":"mail","full_text":"\"button\":3","button":1,"x":10,"y":5}"#)
     #expect(waitUntil(timeout: 5) { (try? currentCount("mail", socket: daemon.socket)) == 0 })
-    // The raw format writes the button alone.
+    // The raw format writes the button alone. A click clears what the watcher has drawn (up to
+    // the total it showed), so it comes once the new count is on the bar.
     try badgectl(["set", "mail", "2"], socket: daemon.socket)
+    _ = try watch.readLine { $0.contains(#""full_text":"2""#) }
     try click("1")
     #expect(waitUntil(timeout: 5) { (try? currentCount("mail", socket: daemon.socket)) == 0 })
 
