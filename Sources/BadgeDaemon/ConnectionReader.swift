@@ -8,6 +8,8 @@ import BadgeSystem
 /// Every connection is in the loop's `PollSet` (the epoll set the loop waits on, sd-event's own
 /// descriptor beside them): one callback serves every client the turn's one `epoll_wait` found
 /// ready, then the loop ends the turn once for all of them (its post handlers, `Server.endTurn`).
+/// The listening socket is in the same set, so that a turn that accepts makes no trip through
+/// sd-event either (`Acceptor`).
 /// A turn bounds what one connection may do: at most `readBudget`
 /// bytes read and `lineAllowance` lines carried out, so that a client pipelining a flood cannot
 /// make a turn long (each line may be an event for every watcher) and keep the others, new
@@ -47,6 +49,9 @@ final class ConnectionReader {
   private var turn: UInt64 = 1
   /// Lines each connection may have carried out this turn.
   private(set) var lineAllowance = ConnectionReader.maxLinesPerTurn
+  /// The listening socket and what accepts on it: in the poll set with the clients, so that a
+  /// turn that accepts makes the one `epoll_wait` of any turn of clients.
+  private var listener: (fd: FileDescriptor, accept: () -> Void)?
 
   init(server: Server) throws(SystemError) {
     self.server = server
@@ -57,6 +62,26 @@ final class ConnectionReader {
   /// The lines one connection may have carried out per turn while `watchers` watch.
   static func lineAllowance(watchers: Int) -> Int {
     min(maxLinesPerTurn, max(minLinesPerTurn, fanOutPerTurn / max(1, watchers)))
+  }
+
+  /// Watches the listening socket `fd`: `accept` runs in the turn that finds it ready, before
+  /// the clients after it.
+  func watchListener(_ fd: FileDescriptor, _ accept: @escaping () -> Void) throws(SystemError) {
+    try poll.add(fd, events: .readable)
+    listener = (fd, accept)
+  }
+
+  /// Stops (or resumes) watching the listening socket, which stays in the poll set.
+  func listen(_ on: Bool) {
+    guard let listener else { return }
+    poll.modify(listener.fd, events: on ? .readable : [])
+  }
+
+  /// Stops watching the listening socket for good (shutdown).
+  func forgetListener() {
+    guard let listener else { return }
+    poll.remove(listener.fd)
+    self.listener = nil
   }
 
   /// Starts reading `connection` (and waiting for room to write, when it has output waiting).
@@ -114,6 +139,7 @@ final class ConnectionReader {
   private func serveReady() {
     serveWaiting()
     poll.ready { fd, events in
+      if let listener, fd == listener.fd.rawValue { return listener.accept() }
       guard Int(fd) < byDescriptor.count, let connection = byDescriptor[Int(fd)] else { return }
       ready(connection, events)
     }
