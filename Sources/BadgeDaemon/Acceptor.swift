@@ -3,7 +3,9 @@ import BadgeProtocol
 import BadgeSystem
 
 /// Takes new connections off the listening socket and admits the ones that may stay: the
-/// daemon's user only (peer credentials), and no more than `[limits] max_clients` at once.
+/// daemon's user only (peer credentials), and no more than `[limits] max_clients` at once. The
+/// listener is watched in the reader's poll set, beside the clients, so that the turn that
+/// accepts a client and answers its first request makes one `epoll_wait`.
 ///
 /// Out of file descriptors (`EMFILE`, `ENFILE`), `accept` fails while the connection stays
 /// pending, so a level-triggered listener would wake the loop at once, forever: accepting
@@ -19,7 +21,8 @@ final class Acceptor {
   /// The owner, which outlives it.
   private unowned(unsafe) let server: Server
   private let listener: FileDescriptor
-  private var source: IOSource?
+  /// Whether the listener is watched (until `stop()`); it is in the reader's poll set.
+  private var watched = false
   private var backoffTimer: TimerSource?
 
   /// Admitted connections go to `server.admit`, which may throw to refuse one after all (it
@@ -27,7 +30,8 @@ final class Acceptor {
   init(server: Server, listener: FileDescriptor) throws(SystemError) {
     self.server = server
     self.listener = listener
-    source = try server.loop.addIO(fd: listener, events: .readable) { [unowned self] _ in acceptAll() }
+    try server.reader.watchListener(listener) { [unowned self] in acceptAll() }
+    watched = true
     backoffTimer = try server.loop.addTimer(accuracy: 100_000) { [unowned self] in resume() }
   }
 
@@ -42,8 +46,8 @@ final class Acceptor {
 
   /// Stops accepting for good (shutdown).
   func stop() {
-    source?.cancel()
-    source = nil
+    if watched { server.reader.forgetListener() }
+    watched = false
     backoffTimer?.cancel()
     backoffTimer = nil
   }
@@ -104,13 +108,13 @@ final class Acceptor {
       .outOfDescriptors,
       "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free."
     )
-    source?.setEvents([])
+    server.reader.listen(false)
     backoffTimer?.schedule(at: server.loop.now + Acceptor.backoff)
   }
 
   private func resume() {
-    guard source != nil else { return }
-    source?.setEvents(.readable)
+    guard watched else { return }
+    server.reader.listen(true)
     acceptAll()
   }
 }

@@ -5,9 +5,12 @@ import BadgeSystem
 
 /// Reads connections' requests and hands each line to the server's core.
 ///
-/// Every connection is in one `PollSet` (an epoll set of its own, one sd-event source): one
-/// callback serves every client one `epoll_wait` found ready, then the post source ends the
-/// turn once for all of them. A turn bounds what one connection may do: at most `readBudget`
+/// Every connection is in the loop's `PollSet` (the epoll set the loop waits on, sd-event's own
+/// descriptor beside them): one callback serves every client the turn's one `epoll_wait` found
+/// ready, then the loop ends the turn once for all of them (its post handlers, `Server.endTurn`).
+/// The listening socket is in the same set, so that a turn that accepts makes no trip through
+/// sd-event either (`Acceptor`).
+/// A turn bounds what one connection may do: at most `readBudget`
 /// bytes read and `lineAllowance` lines carried out, so that a client pipelining a flood cannot
 /// make a turn long (each line may be an event for every watcher) and keep the others, new
 /// clients included, waiting. A connection with lines left over is served again next turn,
@@ -17,8 +20,8 @@ import BadgeSystem
 /// read (nor are its buffered lines carried out) until the outbox has sent it. Nor is one with
 /// a long reply under way (`Peer.isReplying`): once its output has drained, the next turn
 /// appends the reply's next chunk first, and carries out later lines only after its end. Lines
-/// that waited are carried out in a later iteration (a deferred source), never from inside the
-/// post source (asserted in debug builds).
+/// that waited are carried out in a later turn (the poll set serves it whatever the sockets
+/// say), never from inside the end of the turn (asserted in debug builds).
 final class ConnectionReader {
   /// Reads at most this much from one connection per turn.
   static let readBudget = 256 << 10
@@ -42,23 +45,43 @@ final class ConnectionReader {
   private var waiting: [Connection] = []
   /// The list being served now; swapped with `waiting` so neither is copied.
   private var serving: [Connection] = []
-  private var waitingSource: DeferSource?
   /// Counts turns (`turnEnded`), so that each connection's allowance is renewed once a turn.
   private var turn: UInt64 = 1
   /// Lines each connection may have carried out this turn.
   private(set) var lineAllowance = ConnectionReader.maxLinesPerTurn
+  /// The listening socket and what accepts on it: in the poll set with the clients, so that a
+  /// turn that accepts makes the one `epoll_wait` of any turn of clients.
+  private var listener: (fd: FileDescriptor, accept: () -> Void)?
 
   init(server: Server) throws(SystemError) {
     self.server = server
     core = server.core
     poll = try PollSet(loop: server.loop) { [unowned self] in serveReady() }
-    waitingSource = try server.loop.addDefer { [unowned self] in serveWaiting() }
-    waitingSource?.disarm()
   }
 
   /// The lines one connection may have carried out per turn while `watchers` watch.
   static func lineAllowance(watchers: Int) -> Int {
     min(maxLinesPerTurn, max(minLinesPerTurn, fanOutPerTurn / max(1, watchers)))
+  }
+
+  /// Watches the listening socket `fd`: `accept` runs in the turn that finds it ready, before
+  /// the clients after it.
+  func watchListener(_ fd: FileDescriptor, _ accept: @escaping () -> Void) throws(SystemError) {
+    try poll.add(fd, events: .readable)
+    listener = (fd, accept)
+  }
+
+  /// Stops (or resumes) watching the listening socket, which stays in the poll set.
+  func listen(_ on: Bool) {
+    guard let listener else { return }
+    poll.modify(listener.fd, events: on ? .readable : [])
+  }
+
+  /// Stops watching the listening socket for good (shutdown).
+  func forgetListener() {
+    guard let listener else { return }
+    poll.remove(listener.fd)
+    self.listener = nil
   }
 
   /// Starts reading `connection` (and waiting for room to write, when it has output waiting).
@@ -89,12 +112,12 @@ final class ConnectionReader {
     if fd < byDescriptor.count, byDescriptor[fd] === connection { byDescriptor[fd] = nil }
   }
 
-  /// The turn ended (its post source ran): every connection's allowance is renewed, sized for
-  /// the number of `watchers` now.
+  /// The turn ended: every connection's allowance is renewed, sized for the number of
+  /// `watchers` now, and the connections waiting are served next turn, first.
   func turnEnded(watchers: Int) {
     turn &+= 1
     lineAllowance = ConnectionReader.lineAllowance(watchers: watchers)
-    if !waiting.isEmpty { waitingSource?.trigger() }
+    if !waiting.isEmpty { poll.serveNextTurn() }
   }
 
   /// The connection's output drained: it is read again in a turn of its own.
@@ -103,10 +126,8 @@ final class ConnectionReader {
     serveNextTurn(connection)
   }
 
-  /// Serves `connection` in the next turn: the deferred source is triggered when this turn
-  /// ends, not now. sd-event keeps a deferred source's place among pending sources from its
-  /// first trigger, so it runs before any other; triggered from inside the turn, it would run
-  /// again before the post source and, re-triggering itself, never let the turn end.
+  /// Serves `connection` in the next turn: the poll set is told so when this turn ends
+  /// (`turnEnded`), and that turn serves the waiting connections before the ready ones.
   private func serveNextTurn(_ connection: Connection) {
     guard !connection.queuedForInput else { return }
     connection.queuedForInput = true
@@ -118,6 +139,7 @@ final class ConnectionReader {
   private func serveReady() {
     serveWaiting()
     poll.ready { fd, events in
+      if let listener, fd == listener.fd.rawValue { return listener.accept() }
       guard Int(fd) < byDescriptor.count, let connection = byDescriptor[Int(fd)] else { return }
       ready(connection, events)
     }
@@ -144,7 +166,7 @@ final class ConnectionReader {
   }
 
   private func read(_ connection: Connection) {
-    assert(core.turn.phase == .handling, "nothing is read inside the post source")
+    assert(core.turn.phase == .handling, "nothing is read while the turn ends")
     if connection.turn != turn {
       connection.turn = turn
       connection.linesLeft = lineAllowance

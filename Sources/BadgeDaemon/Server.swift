@@ -11,10 +11,11 @@ typealias DaemonCore = ServerCore<Connection>
 ///
 /// A turn: the requests of every ready connection are read and carried out by the core
 /// (`ConnectionReader`, one poll-set callback, within each connection's allowance), as are bus
-/// signals and timers; then the post source ends the turn: the core commits the turn's changes
-/// and publishes their events, the `Outbox` sends every reply and event, and the timers are
-/// armed for the deadlines the core keeps. Nothing is sent before the commit, and nothing is
-/// read from inside the post source (`Turn` asserts both in debug builds).
+/// signals and timers; then the post handler ends the turn (the loop calls it after a turn of
+/// clients, sd-event after a turn of its sources): the core commits the turn's changes and
+/// publishes their events, the `Outbox` sends every reply and event, and the timers are armed
+/// for the deadlines the core keeps. Nothing is sent before the commit, and nothing is read
+/// while the turn ends (`Turn` asserts both in debug builds).
 final class Server: ClientTransport {
   let loop: EventLoop
   let core: DaemonCore

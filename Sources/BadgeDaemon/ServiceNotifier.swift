@@ -62,7 +62,7 @@ final class ServiceNotifier {
 
   // MARK: - The status line
 
-  /// After every loop turn that did something (a post source): make sure the status is looked
+  /// After every loop turn that did something (a post handler): make sure the status is looked
   /// at again within `statusInterval`. The timer's own turn does not count, or it would wake
   /// the daemon every second for ever.
   private func somethingHappened() {

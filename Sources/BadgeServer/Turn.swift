@@ -3,7 +3,7 @@ import BadgeCore
 /// A loop turn as the core sees it: when it happens, and how far it has got.
 ///
 /// A turn handles whatever is ready (requests, bus signals, timers): changes are made, their
-/// events staged and replies queued. Its end (the daemon's post source) commits the changes,
+/// events staged and replies queued. Its end (the daemon's post handler) commits the changes,
 /// publishes their events and sends the output; then the next turn begins. The turn's time is
 /// read from the clock once, by whatever comes first in it, so that every change of a turn
 /// happens at one instant and counts on one local day in history, whichever source made it.

@@ -11,6 +11,9 @@ public final class BusConnection {
   /// The `sd_bus *`.
   public let raw: OpaquePointer
 
+  /// The loop the connection is attached to.
+  private weak var loop: EventLoop?
+
   private init(raw: OpaquePointer) { self.raw = raw }
 
   deinit {
@@ -48,6 +51,7 @@ public final class BusConnection {
     try checkSD(sd_bus_start(bus), "connect to the session bus at '\(address)'")
     if let loop {
       try checkSD(sd_bus_attach_event(bus, loop.raw, 0), "attach the bus connection to the event loop")
+      connection.loop = loop
     }
     return connection
   }
@@ -67,6 +71,7 @@ public final class BusConnection {
     try checkSD(
       sd_bus_add_match_async(self.raw, &raw, rule, BusSlot.thunk, nil, slot.userdata), "add the bus match \(rule)")
     slot.raw = raw
+    awaitsReply()
     return slot
   }
 
@@ -91,6 +96,7 @@ public final class BusConnection {
       sd_bus_request_name_async(self.raw, &raw, name, flags.rawValue, BusSlot.thunk, slot.userdata),
       "request the bus name \(name)")
     slot.raw = raw
+    awaitsReply()
     return slot
   }
 
@@ -105,6 +111,19 @@ public final class BusConnection {
     var builder = BusMessageBuilder(raw: message!)
     try body(&builder)
     try checkSD(sd_bus_send(raw, message, nil), "send the signal \(interface).\(member)")
+    sent()
+  }
+
+  /// A message was sent: sd-bus wrote it at once, unless the socket was full or others were
+  /// queued before it; then the loop's next `sd_event_prepare` must watch for room (sd-bus
+  /// asks for it in its prepare callback).
+  private func sent() {
+    if sd_bus_get_events(raw) & CInt(POLLOUT) != 0 { loop?.mustPrepare = true }
+  }
+
+  /// A call now waits for its reply, whose timeout sd-bus arms in its prepare callback.
+  private func awaitsReply() {
+    loop?.mustPrepare = true
   }
 
   /// Calls a method; `reply` gets the answer (or the error) when it arrives, unless the slot
@@ -123,6 +142,7 @@ public final class BusConnection {
     guard let reply else {
       _ = sd_bus_message_set_expect_reply(message, 0)
       try checkSD(sd_bus_send(raw, message, nil), "call \(interface).\(member)")
+      sent()
       return nil
     }
     let slot = BusSlot(handler: reply)
@@ -130,6 +150,7 @@ public final class BusConnection {
     try checkSD(
       sd_bus_call_async(raw, &rawSlot, message, BusSlot.thunk, slot.userdata, 0), "call \(interface).\(member)")
     slot.raw = rawSlot
+    awaitsReply()
     return slot
   }
 

@@ -155,6 +155,7 @@ extension EventLoop {
     try checkSD(
       sd_event_add_child(self.raw, &raw, pid, WEXITED, thunk, source.userdata), "watch child \(pid)")
     source.raw = raw
+    mustPrepare = true  // without a pidfd, sd-event looks for the child in its next prepare
     return source
   }
 }

@@ -5,9 +5,28 @@ import Glibc
 ///
 /// Sources hold Swift closures; a source stays active until `cancel()` or until its object is
 /// released, so an owner that drops its sources cannot be called back afterwards.
+///
+/// With a `PollSet`, the loop runs itself around the poll set's epoll, which holds sd-event's
+/// own descriptor beside the clients: one `epoll_wait` a turn serves the clients, and sd-event
+/// is asked in only when its descriptor is ready or a change needs it (`EventLoop+PollSet`).
+/// Without one, sd-event runs the loop.
 public final class EventLoop {
   /// The `sd_event *`.
   public let raw: OpaquePointer
+
+  /// The poll set the loop waits on, once one is made for it.
+  weak var pollSet: PollSet?
+  /// The post handlers, which the loop also calls itself at the end of a poll set's turn.
+  var postSources: [WeakSource] = []
+  /// The instant of the turn under way, while the loop runs around a poll set (sd-event's own
+  /// time is not read again for a turn that only served the poll set).
+  var instant: UInt64?
+  /// Whether something changed, while sd-event was armed outside its own dispatch, that sd-event
+  /// must see before the loop sleeps: a timer armed or moved earlier, a deferred handler
+  /// triggered, an exit asked for, a child to watch, bus output queued. The loop then ends
+  /// the turn with `sd_event_wait(…, 0)`, so that the next `sd_event_prepare` arms its timers
+  /// anew and dispatches what is pending.
+  var mustPrepare = false
 
   public init() throws(SystemError) {
     var event: OpaquePointer?
@@ -17,30 +36,48 @@ public final class EventLoop {
 
   deinit { sd_event_unref(raw) }
 
-  /// The loop's monotonic time in microseconds: the time the current iteration woke
-  /// (`sd_event_now`), the same for every handler of the iteration. A turn of the daemon may
-  /// span several iterations (each dispatches one source, then the post source runs), so the
-  /// server reads it once per turn, through `LoopClock`.
+  /// The loop's monotonic time in microseconds: the time the current iteration woke, the same
+  /// for every handler of the iteration (`sd_event_now`, or the instant the poll set's wait
+  /// returned). A turn of the daemon may span several iterations (each dispatches one source,
+  /// then the post source runs), so the server reads it once per turn, through `LoopClock`.
   public var now: UInt64 {
+    if let instant { return instant }
+    return sdEventNow
+  }
+
+  /// sd-event's time: the instant its last wait returned (`sd_event_now`).
+  var sdEventNow: UInt64 {
     var usec: UInt64 = 0
     _ = sd_event_now(raw, CLOCK_MONOTONIC, &usec)
     return usec
   }
 
-  /// Runs until `exit(code:)`; returns that code (`sd_event_loop`).
+  /// Runs until `exit(code:)`; returns that code (`sd_event_loop`, or the same loop around the
+  /// poll set).
   public func run() throws(SystemError) -> CInt {
-    let result = sd_event_loop(raw)
-    try checkSD(result, "run the event loop")
-    return result
+    guard pollSet != nil else {
+      let result = sd_event_loop(raw)
+      try checkSD(result, "run the event loop")
+      return result
+    }
+    while sd_event_get_state(raw) != CInt(SD_EVENT_FINISHED) { try runOnce(timeout: .max) }
+    var code: CInt = 0
+    _ = sd_event_get_exit_code(raw, &code)
+    return code
   }
 
-  /// Runs one iteration: waits up to `timeout` microseconds for a source to be ready, and
-  /// dispatches it (`sd_event_run`). For a caller that runs the loop in steps, checking
-  /// something between them (tests); unlike `run()`, it can be called again and again.
+  /// Runs one iteration: waits up to `timeout` microseconds for a source (or, with a poll set,
+  /// a client) to be ready, and dispatches it (`sd_event_run`, or a turn around the poll set).
+  /// For a caller that runs the loop in steps, checking something between them (tests);
+  /// unlike `run()`, it can be called again and again.
   ///
-  /// - Returns: whether a source was dispatched.
+  /// - Returns: whether a source was dispatched or the poll set served.
   @discardableResult
   public func runOnce(timeout: UInt64) throws(SystemError) -> Bool {
+    if let pollSet { return try turn(around: pollSet, timeout: timeout) }
+    if sd_event_get_state(raw) == CInt(SD_EVENT_ARMED) {
+      return try finishArmed(timeout: timeout)  // a poll set that ran the loop is gone
+    }
     let result = sd_event_run(raw, timeout)
     try checkSD(result, "run the event loop")
     return result > 0
@@ -49,6 +86,7 @@ public final class EventLoop {
   /// Makes `run()` return `code` once the current iteration ends (`sd_event_exit`).
   public func exit(code: CInt = 0) {
     _ = sd_event_exit(raw, code)
+    mustPrepare = true
   }
 
   /// Sends `WATCHDOG=1` to the service manager at half the interval in `WATCHDOG_USEC`, when it
@@ -83,6 +121,7 @@ public final class EventLoop {
     at deadline: UInt64? = nil, accuracy: UInt64 = 1, _ handler: @escaping () -> Void
   ) throws(SystemError) -> TimerSource {
     let source = TimerSource(handler: handler)
+    source.loop = self
     var raw: OpaquePointer?
     let thunk: sd_event_time_handler_t = { _, _, userdata in
       let source = Unmanaged<TimerSource>.fromOpaque(userdata!).takeUnretainedValue()
@@ -94,21 +133,29 @@ public final class EventLoop {
       sd_event_add_time(self.raw, &raw, CLOCK_MONOTONIC, deadline ?? UInt64.max, accuracy, thunk, source.userdata),
       "add a timer")
     source.raw = raw
-    if deadline == nil { source.disarm() }
+    if deadline == nil { source.disarm() } else { mustPrepare = true }
     source.deadline = deadline
     return source
   }
 
   /// Calls `handler` once per loop iteration, after the other handlers of that iteration and
-  /// before the loop sleeps (`sd_event_add_post`): the place to flush buffered writes.
+  /// before the loop sleeps (`sd_event_add_post`): the place to flush buffered writes. A turn
+  /// that served the poll set ends with the loop calling every post handler itself, once.
   public func addPost(_ handler: @escaping () -> Void) throws(SystemError) -> EventSource {
-    try addPlain(EventSource(handler: handler), "add a post handler") { sd_event_add_post(self.raw, &$0, $1, $2) }
+    let source = try addPlain(EventSource(handler: handler), "add a post handler") {
+      sd_event_add_post(self.raw, &$0, $1, $2)
+    }
+    postSources.removeAll { $0.source?.raw == nil }
+    postSources.append(WeakSource(source: source))
+    return source
   }
 
   /// Calls `handler` once in the next iteration (`sd_event_add_defer`, one-shot); `trigger()`
   /// calls it once more.
   public func addDefer(_ handler: @escaping () -> Void) throws(SystemError) -> DeferSource {
-    let source = try addPlain(DeferSource(handler: handler), "add a deferred handler") {
+    let source = DeferSource(handler: handler)
+    source.loop = self
+    try addPlain(source, "add a deferred handler") {
       sd_event_add_defer(self.raw, &$0, $1, $2)
     }
     source.trigger()
@@ -130,6 +177,7 @@ public final class EventLoop {
     return source
   }
 
+  @discardableResult
   private func addPlain<Source: EventSource>(
     _ source: Source, _ what: String,
     _ add: (inout OpaquePointer?, sd_event_handler_t, UnsafeMutableRawPointer) -> CInt
@@ -161,6 +209,8 @@ public struct IOEvents: OptionSet, Sendable {
 public class EventSource {
   var raw: OpaquePointer?
   let handler: () -> Void
+  /// The loop, for the sources whose changes it must hear of (`EventLoop.mustPrepare`).
+  var loop: EventLoop?
 
   init(handler: @escaping () -> Void) { self.handler = handler }
 
@@ -197,6 +247,7 @@ public final class DeferSource: EventSource {
   public func trigger() {
     guard let raw else { return }
     _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_ONESHOT))
+    loop?.mustPrepare = true
   }
 
   /// Keeps the handler from running until the next `trigger()`.
@@ -212,10 +263,14 @@ public final class TimerSource: EventSource {
   public fileprivate(set) var deadline: UInt64?
 
   /// Arms the timer for `deadline` (monotonic microseconds), replacing any earlier deadline.
+  /// A timer armed anew or moved earlier must reach sd-event's timer descriptor before the
+  /// loop sleeps; one moved later need not (the descriptor then wakes the loop early, and
+  /// sd-event arms it again).
   public func schedule(at deadline: UInt64) {
     guard let raw else { return }
     _ = sd_event_source_set_time(raw, deadline)
     _ = sd_event_source_set_enabled(raw, CInt(SD_EVENT_ONESHOT))
+    if self.deadline.map({ deadline < $0 }) ?? true { loop?.mustPrepare = true }
     self.deadline = deadline
   }
 
@@ -233,4 +288,9 @@ public final class TimerSource: EventSource {
     guard deadline != self.deadline else { return }
     if let deadline { schedule(at: deadline) } else { disarm() }
   }
+}
+
+/// A post handler the loop calls at the end of a poll set's turn, while its owner keeps it.
+struct WeakSource {
+  weak var source: EventSource?
 }

@@ -1,6 +1,6 @@
 import BadgeCore
 
-/// The daemon's `TurnClock`: the event loop's time (`sd_event_now`) and the local day from the
+/// The daemon's `TurnClock`: the event loop's time (`EventLoop.now`) and the local day from the
 /// wall clock (`LocalDayClock`, one `time()` while the day lasts).
 public final class LoopClock: TurnClock {
   private let loop: EventLoop

@@ -1,44 +1,55 @@
 import CLinux
+import CSystemd
 import Glibc
 
-/// A set of file descriptors in an epoll of its own, watched by one sd-event IO source.
+/// The event loop's own epoll set: the descriptors of many clients, and sd-event's descriptor,
+/// so that one `epoll_wait` a turn finds both (`EventLoop+PollSet`).
 ///
 /// sd-event dispatches one source per loop iteration and asks epoll again before the next, so
-/// a thousand ready clients cost a thousand `epoll_wait`s and a thousand trips through the
-/// loop. Holding every client in one inner epoll set, drained by one callback, serves every
-/// client that one `epoll_wait` found in one turn, as Redis does, and the post source then
-/// ends the turn once for all of them. The set is level-triggered: a descriptor still ready
-/// after its turn (input left in the socket) is reported again by the next `epoll_wait`, and
-/// the kernel moves reported descriptors to the back of its ready list, so more ready
-/// descriptors than one batch holds are served in rotation.
+/// a thousand ready clients as sd-event sources cost a thousand `epoll_wait`s and a thousand
+/// trips through the loop. In one poll set that the loop waits on itself, every client one
+/// `epoll_wait` found ready is served by one call of the handler, as Redis does, and the loop
+/// then ends the turn once for all of them (its post handlers). The set is level-triggered: a
+/// descriptor still ready after its turn (input left in the socket) is reported again by the
+/// next `epoll_wait`, and the kernel moves reported descriptors to the back of its ready list,
+/// so more ready descriptors than one batch holds are served in rotation.
 public final class PollSet {
   /// The largest number of ready descriptors one `ready(_:)` call reports.
   public static let batch = 256
 
   private let epoll: FileDescriptor
-  private var source: IOSource?
-  /// Where `epoll_wait` writes the ready descriptors. `struct epoll_event` is packed on x86-64
-  /// (12 bytes, its data at offset 4), and Swift imports it so (PollSetTests checks the layout
-  /// and reads several events back).
+  /// sd-event's epoll, in the set beside the clients.
+  private let loopDescriptor: CInt
+  private let handler: () -> Void
+  /// Where `epoll_wait` writes the ready descriptors (a batch, and sd-event's). `struct
+  /// epoll_event` is packed on x86-64 (12 bytes, its data at offset 4), and Swift imports it
+  /// so (PollSetTests checks the layout and reads several events back).
   private let ready: UnsafeMutablePointer<epoll_event>
+  /// How many of `ready` the turn's wait filled.
+  private var readyCount = 0
+  /// Whether the handler runs next turn whatever the clients' sockets say.
+  public private(set) var servesNextTurn = false
 
-  /// Creates the set; `handler` runs whenever some descriptor in it is ready, and should call
-  /// `ready(_:)`.
+  /// Creates the set, which `loop` then waits on; `handler` runs once in every turn in which
+  /// some descriptor in it is ready (or after `serveNextTurn()`), and should call `ready(_:)`.
   public init(loop: EventLoop, _ handler: @escaping () -> Void) throws(SystemError) {
     let raw = epoll_create1(CInt(EPOLL_CLOEXEC))
     guard raw >= 0 else { throw SystemError("create an epoll set", Errno.current) }
     epoll = FileDescriptor(rawValue: raw)
-    ready = .allocate(capacity: PollSet.batch)
+    loopDescriptor = sd_event_get_fd(loop.raw)
+    self.handler = handler
+    ready = .allocate(capacity: PollSet.batch + 1)
     do {
-      source = try loop.addIO(fd: epoll, events: .readable) { _ in handler() }
+      try add(FileDescriptor(rawValue: loopDescriptor), events: .readable)
     } catch {
       epoll.close()
+      ready.deallocate()
       throw error
     }
+    loop.pollSet = self
   }
 
   deinit {
-    source?.cancel()
     epoll.close()
     ready.deallocate()
   }
@@ -69,13 +80,42 @@ public final class PollSet {
     return epoll_ctl(epoll.rawValue, operation, fd.rawValue, &event)
   }
 
-  /// Calls `body` with each ready descriptor and its events, at most `batch` of them, from one
-  /// `epoll_wait` that does not wait. Returns how many were ready.
+  /// Has the handler run in the next turn even if no descriptor is ready, and that turn's wait
+  /// not wait: work is left over (lines beyond a connection's allowance, reading resumed).
+  public func serveNextTurn() {
+    servesNextTurn = true
+  }
+
+  /// The turn's one `epoll_wait`, for up to `timeout` microseconds (`UInt64.max`: for ever).
+  /// Returns whether sd-event's descriptor is ready.
+  func wait(timeout: UInt64) -> Bool {
+    let milliseconds = timeout == .max ? -1 : CInt(clamping: (timeout + 999) / 1000)
+    let n = epoll_wait(epoll.rawValue, ready, CInt(PollSet.batch + 1), milliseconds)
+    readyCount = max(0, Int(n))  // EINTR: nothing ready this turn
+    for i in 0..<readyCount where ready[i].data.fd == loopDescriptor { return true }
+    return false
+  }
+
+  /// Runs the handler when a client is ready or work was left over. Returns whether it ran.
+  func serve() -> Bool {
+    defer { readyCount = 0 }
+    guard servesNextTurn || readyCount > 1 || (readyCount == 1 && ready[0].data.fd != loopDescriptor) else {
+      return false
+    }
+    servesNextTurn = false
+    handler()
+    return true
+  }
+
+  /// Calls `body` with each descriptor the turn's `epoll_wait` found ready (sd-event's aside),
+  /// and its events, at most `batch` of them. Returns how many.
   @discardableResult
   public func ready(_ body: (CInt, IOEvents) -> Void) -> Int {
-    let n = Int(epoll_wait(epoll.rawValue, ready, CInt(PollSet.batch), 0))
-    guard n > 0 else { return 0 }
-    for i in 0..<n { body(ready[i].data.fd, IOEvents(rawValue: ready[i].events)) }
-    return n
+    var count = 0
+    for i in 0..<readyCount where ready[i].data.fd != loopDescriptor {
+      body(ready[i].data.fd, IOEvents(rawValue: ready[i].events))
+      count += 1
+    }
+    return count
   }
 }
