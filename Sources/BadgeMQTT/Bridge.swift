@@ -81,6 +81,13 @@ public enum Bridge {
       _ = loop.enableWatchdog()
       let status = try loop.run()
       withExtendedLifetime((signals, runtime)) {}
+      if session.phase == .connecting {
+        // A connect attempt's thread may be inside OpenSSL (a TLS handshake) and cannot be
+        // stopped; `exit` would run OpenSSL's exit handlers, which free what that thread uses.
+        // What this process had to say is said: end it without those handlers.
+        fflush(nil)
+        _exit(status)
+      }
       return status
     } catch let error as MosquittoSetupError {
       logger.error("\(error)")
