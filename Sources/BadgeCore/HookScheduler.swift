@@ -61,7 +61,7 @@ public struct HookScheduler: Sendable {
   /// The waiting runs whose channel's interval has not passed, by channel; each such channel
   /// has its interval's end in `intervalEnds`.
   private var waitingForInterval: [ChannelName: [HookKey]] = [:]
-  private var intervalEnds = PulseQueue()
+  private var intervalEnds = NamedPulseQueue()
   /// Waiting runs whose key's run ended: `due`, which knows the time, places them.
   private var unblocked: [HookKey] = []
   /// When each channel last started a hook (kept while it still limits the next start).

@@ -1,14 +1,17 @@
 /// A min-heap of pulse deadlines with at most one entry per channel, so that the daemon arms
 /// one timer for the earliest window end however many channels pulse, and its memory follows
-/// the number of pulsing channels, not the rate of increases. `HookScheduler` keeps the ends
-/// of channels' `hook_interval_ms` in one too, for the same reasons.
+/// the number of pulsing channels, not the rate of increases. The store keys it by the
+/// channel's slot in its table (`SlotPositions`); `HookScheduler` keeps the ends of channels'
+/// `hook_interval_ms` in one keyed by name (`NamedPulseQueue`), since a waiting hook outlives
+/// its channel's slot.
 ///
 /// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
 /// between); ending one early removes it. A position index makes both O(log n).
-struct PulseQueue {
-  private var heap: [(deadline: UInt64, channel: ChannelName)] = []
+struct PulseQueue<Positions: PulsePositions>: Sendable {
+  typealias Key = Positions.Key
+  private var heap: [(deadline: UInt64, channel: Key)] = []
   /// Where each channel's entry is in `heap`.
-  private var position: [ChannelName: Int] = [:]
+  private var position = Positions()
 
   var earliest: UInt64? { heap.first?.deadline }
   var isEmpty: Bool { heap.isEmpty }
@@ -16,18 +19,22 @@ struct PulseQueue {
   var count: Int { heap.count }
 
   /// When `channel`'s window ends, if it is queued.
-  func deadline(of channel: ChannelName) -> UInt64? {
+  func deadline(of channel: Key) -> UInt64? {
     position[channel].map { heap[$0].deadline }
   }
 
   mutating func removeAll() {
-    let keep = heap.capacity <= PulseQueue.keptCapacity
-    heap.removeAll(keepingCapacity: keep)
-    position.removeAll(keepingCapacity: keep)
+    if heap.capacity <= Self.keptCapacity {
+      heap.removeAll(keepingCapacity: true)
+      position.removeAll(keepingCapacity: true)
+    } else {
+      heap = []
+      position = Positions()
+    }
   }
 
   /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
-  mutating func schedule(_ deadline: UInt64, for channel: ChannelName) {
+  mutating func schedule(_ deadline: UInt64, for channel: Key) {
     if let i = position[channel] {
       let earlier = deadline < heap[i].deadline
       heap[i].deadline = deadline
@@ -41,18 +48,18 @@ struct PulseQueue {
 
   /// Room the queue keeps once it is empty: more is given back, so that the heap and index a
   /// burst of many channels pulsing at once grew are not held after their windows end.
-  static let keptCapacity = 64
+  static var keptCapacity: Int { 64 }
 
   /// The entries the queue has room for without growing (for tests).
   var capacity: Int { heap.capacity }
 
   /// Drops `channel`'s entry, if it has one (its window ended early).
-  mutating func remove(_ channel: ChannelName) {
-    guard let i = position.removeValue(forKey: channel) else { return }
+  mutating func remove(_ channel: Key) {
+    guard let i = position[channel] else { return }
+    position[channel] = nil
     let last = heap.removeLast()
-    if heap.isEmpty && heap.capacity > PulseQueue.keptCapacity {
-      heap = []
-      position = [:]
+    if heap.isEmpty {
+      removeAll()
       return
     }
     guard i < heap.count else { return }
@@ -62,8 +69,18 @@ struct PulseQueue {
     siftDown(position[last.channel]!)
   }
 
+  /// The entry of `old` now belongs to `new`, which has none: the channel that had `old` is
+  /// kept under `new` from now on (the store moved it to another slot). Its deadline and place
+  /// in the heap stay.
+  mutating func rekey(_ old: Key, to new: Key) {
+    guard let i = position[old] else { return }
+    position[old] = nil
+    heap[i].channel = new
+    position[new] = i
+  }
+
   /// Removes and returns the earliest entry if it is due at `now`.
-  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: ChannelName)? {
+  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
     guard let first = heap.first, first.deadline <= now else { return nil }
     remove(first.channel)
     return first
@@ -97,5 +114,46 @@ struct PulseQueue {
     heap.swapAt(a, b)
     position[heap[a].channel] = a
     position[heap[b].channel] = b
+  }
+}
+
+/// A pulse queue keyed by channel name: `HookScheduler`'s interval ends.
+typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
+
+/// A pulse queue keyed by the channel's slot in the store's table: the store's windows.
+typealias SlotPulseQueue = PulseQueue<SlotPositions>
+
+/// Where each key's entry is in a `PulseQueue`'s heap.
+protocol PulsePositions: Sendable {
+  associatedtype Key: Sendable
+  init()
+  subscript(key: Key) -> Int? { get set }
+  mutating func removeAll(keepingCapacity: Bool)
+}
+
+extension Dictionary: PulsePositions where Value == Int {}
+
+/// Heap positions by slot: an array with one place per slot up to the highest slot queued, so
+/// that an entry costs no name and a look-up no hash.
+struct SlotPositions: PulsePositions {
+  /// The position of slot `i`'s entry plus one; 0 for none.
+  private var places: [UInt32] = []
+
+  subscript(slot: Int) -> Int? {
+    get {
+      guard slot < places.count, places[slot] != 0 else { return nil }
+      return Int(places[slot]) - 1
+    }
+    set {
+      if slot >= places.count {
+        guard newValue != nil else { return }
+        places.append(contentsOf: repeatElement(0, count: slot + 1 - places.count))
+      }
+      places[slot] = newValue.map { UInt32($0 + 1) } ?? 0
+    }
+  }
+
+  mutating func removeAll(keepingCapacity: Bool) {
+    places.removeAll(keepingCapacity: keepingCapacity)
   }
 }

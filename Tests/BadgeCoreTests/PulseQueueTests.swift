@@ -4,14 +4,14 @@ import Testing
 
 @Suite struct PulseQueueTests {
   @Test func startsEmpty() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     #expect(queue.isEmpty)
     #expect(queue.earliest == nil)
     #expect(queue.popDue(at: UInt64.max) == nil)
   }
 
   @Test func earliestIsTheSmallestDeadline() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     queue.schedule(50, for: c(0))
     #expect(queue.earliest == 50)
     queue.schedule(70, for: c(1))
@@ -23,7 +23,7 @@ import Testing
 
   /// 10,000 windows ending give their room back; a few keep theirs (no churn for a handful).
   @Test func anEmptiedQueueGivesBackALargeHeap() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     for i in 0..<10_000 { queue.schedule(UInt64(i), for: c(i)) }
     #expect(queue.capacity >= 10_000)
     for i in 0..<9_999 { #expect(queue.popDue(at: UInt64.max)?.deadline == UInt64(i)) }
@@ -44,7 +44,7 @@ import Testing
   }
 
   @Test func popsOnlyWhatIsDue() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     queue.schedule(100, for: c(7))
     queue.schedule(200, for: c(8))
     #expect(queue.popDue(at: 99) == nil)
@@ -66,7 +66,7 @@ import Testing
       state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       deadlines.append((state >> 33) % UInt64(max(1, count / 2)))
     }
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     for (channel, deadline) in deadlines.enumerated() { queue.schedule(deadline, for: c(channel)) }
     var popped: [(deadline: UInt64, channel: ChannelName)] = []
     while let entry = queue.popDue(at: UInt64.max) { popped.append(entry) }
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func interleavedPushesAndPopsStayOrdered() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     for deadline: UInt64 in [40, 10, 30] { queue.schedule(deadline, for: c(Int(deadline))) }
     #expect(queue.popDue(at: 15)?.deadline == 10)
     queue.schedule(5, for: c(5))
@@ -88,7 +88,7 @@ import Testing
   }
 
   @Test func removeAllEmptiesTheQueue() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     queue.schedule(1, for: c(0))
     queue.schedule(2, for: c(1))
     queue.removeAll()
@@ -99,7 +99,7 @@ import Testing
   }
 
   @Test func rescheduleMovesTheOneEntryEitherWay() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     for i in 0..<20 { queue.schedule(UInt64(100 + i), for: c(i)) }
     queue.schedule(500, for: c(0))  // later: sifts down
     queue.schedule(5, for: c(19))  // earlier (a shorter pulse_ms since): sifts up
@@ -111,7 +111,7 @@ import Testing
   }
 
   @Test func removeTakesOutOneEntryAndKeepsTheOrder() {
-    var queue = PulseQueue()
+    var queue = NamedPulseQueue()
     for i in 0..<50 { queue.schedule(UInt64((i * 37) % 50), for: c(i)) }
     for i in stride(from: 0, to: 50, by: 3) { queue.remove(c(i)) }
     queue.remove(c(999))  // not queued: nothing happens
@@ -155,3 +155,33 @@ import Testing
 
 /// The channel name `c<i>`.
 private func c(_ i: Int) -> ChannelName { name("c\(i)") }
+
+/// The store's queue, keyed by slot: an entry follows its channel to another slot.
+@Suite struct SlotPulseQueueTests {
+  @Test func rekeyingMovesTheEntryWithItsDeadline() {
+    var queue = SlotPulseQueue()
+    for slot in 0..<5 { queue.schedule(UInt64(10 * (slot + 1)), for: slot) }
+    queue.remove(1)
+    queue.rekey(4, to: 1)  // the last slot moved into the freed one
+    #expect(queue.deadline(of: 1) == 50)
+    #expect(queue.deadline(of: 4) == nil)
+    queue.rekey(7, to: 8)  // not queued: nothing happens
+    #expect(queue.deadline(of: 8) == nil)
+    var order: [Int] = []
+    while let entry = queue.popDue(at: .max) { order.append(entry.channel) }
+    #expect(order == [0, 2, 3, 1])
+  }
+
+  @Test func slotsFarApartNeedNoEntriesBetween() {
+    var queue = SlotPulseQueue()
+    queue.schedule(5, for: 9_999)
+    queue.schedule(3, for: 2)
+    #expect(queue.deadline(of: 9_999) == 5)
+    #expect(queue.deadline(of: 500) == nil)
+    #expect(queue.deadline(of: 20_000) == nil)
+    queue.remove(20_000)
+    #expect(queue.popDue(at: 4)?.channel == 2)
+    #expect(queue.popDue(at: 5)?.channel == 9_999)
+    #expect(queue.isEmpty)
+  }
+}

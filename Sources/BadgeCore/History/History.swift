@@ -6,6 +6,12 @@
 /// new day), at most `maxChannels` names have history, and at most `maxEntries` days are kept
 /// in all (past either limit, the name that has been quiet longest gives way).
 ///
+/// A name's days are kept under its channel's slot in the store's table while the store keeps
+/// the channel, so that the name is stored once and counting a change hashes nothing, and
+/// under the name itself otherwise (a forgotten channel, or days loaded before their channel):
+/// see `Place`. The store moves them as it makes and forgets channels (`adopt`, `release`) and
+/// reads them by name through `Store.history`.
+///
 /// Pure: the day number comes from the caller, which reads the clock and the time zone.
 public struct History: Sendable {
   /// How many days back history is kept: more than the longest period, a year.
@@ -19,9 +25,21 @@ public struct History: Sendable {
   public let maxChannels: Int
   public let maxEntries: Int
 
-  /// Each channel's days with changes, oldest first. Written only through `set(_:for:)`, which
-  /// keeps `entries` true.
-  private var channels: [ChannelName: [HistoryDay]] = [:]
+  /// Where a name's days are kept.
+  enum Place: Equatable, Sendable {
+    /// Under the slot of the name's channel in the store's table, while the store keeps it.
+    case slot(Int)
+    /// Under the name, while the store keeps no channel of that name.
+    case name(ChannelName)
+  }
+
+  /// The days of each channel the store keeps, by slot, oldest first (empty for a channel
+  /// without history). As long as the store's table.
+  private var held: [[HistoryDay]] = []
+  /// The days of the names the store keeps no channel of, oldest first.
+  private var loose: [ChannelName: [HistoryDay]] = [:]
+  /// How many of `held` have days.
+  private var heldNames = 0
   private var entries = 0
 
   public init(maxChannels: Int = defaultMaxChannels, maxEntries: Int = defaultMaxEntries) {
@@ -29,29 +47,56 @@ public struct History: Sendable {
     self.maxEntries = max(1, maxEntries)
   }
 
-  /// The names with history, sorted.
-  public var names: [ChannelName] { channels.keys.sorted() }
-
-  /// Calls `body` with each name with history, in no particular order: a long `STATS` reply
-  /// takes the next names it shows from here a batch at a time, without sorting them all.
-  public func forEachName(_ body: (ChannelName) -> Void) {
-    for name in channels.keys { body(name) }
-  }
-
-  /// Whether `name` has history.
-  public func hasDays(_ name: ChannelName) -> Bool { channels[name] != nil }
+  /// How many names have history.
+  var nameCount: Int { heldNames + loose.count }
 
   /// How many (channel, day) entries are kept, across every channel.
   public var entryCount: Int { entries }
 
-  /// Every kept day of `name`, oldest first.
-  public func days(of name: ChannelName) -> [HistoryDay] { channels[name] ?? [] }
-
-  /// The entry of `name` on `day`, if that day had a change.
-  public func entry(of name: ChannelName, on day: Int) -> HistoryDay? {
-    guard let days = channels[name], let i = index(of: day, in: days) else { return nil }
-    return days[i]
+  /// Calls `body` with each place that has days, in no particular order.
+  func forEachPlace(_ body: (Place) -> Void) {
+    for slot in held.indices where !held[slot].isEmpty { body(.slot(slot)) }
+    for name in loose.keys { body(.name(name)) }
   }
+
+  /// Every kept day at `place`, oldest first.
+  func days(at place: Place) -> [HistoryDay] {
+    switch place {
+    case .slot(let slot): held[slot]
+    case .name(let name): loose[name] ?? []
+    }
+  }
+
+  /// The entry at `place` on `day`, if that day had a change.
+  func entry(at place: Place, on day: Int) -> HistoryDay? {
+    let days = days(at: place)
+    return History.index(of: day, in: days).map { days[$0] }
+  }
+
+  // MARK: - Following the store's slots
+
+  /// The store keeps a channel called `name` at `slot`, the end of its table: the days kept
+  /// under the name move there.
+  mutating func adopt(_ name: ChannelName, at slot: Int) {
+    precondition(slot == held.count, "a channel is kept at the end of the table")
+    let days = loose.isEmpty ? [] : loose.removeValue(forKey: name) ?? []
+    if !days.isEmpty { heldNames += 1 }
+    held.append(days)
+  }
+
+  /// The store forgot the channel called `name` at `slot`, and moved its last one there: the
+  /// days of `slot` go under the name, and those of the last slot to `slot`.
+  mutating func release(_ name: ChannelName, at slot: Int) {
+    let days = held[slot]
+    if !days.isEmpty {
+      heldNames -= 1
+      loose[name] = days
+    }
+    let last = held.removeLast()
+    if slot < held.count { held[slot] = last }
+  }
+
+  // MARK: - Changes
 
   /// What a day's entry was before `record` changed it, for undoing (`putBack`).
   public enum EntryBefore: Sendable {
@@ -62,25 +107,32 @@ public struct History: Sendable {
     case entry(HistoryDay)
   }
 
-  /// Counts a change of `name`'s count from `before` to `after`, made on `day`; returns what
-  /// the day's entry was before, and the entry as the change left it.
+  /// Counts a change of the count kept at `place` from `before` to `after`, made on `day`;
+  /// returns what the day's entry was before, and the entry as the change left it.
   ///
-  /// The common case (the name already has an entry for `day`, its newest) hashes the name
-  /// once and changes the entry where it is kept, without copying the name's days.
+  /// The common case (a channel the store keeps, with an entry for `day`, its newest) finds the
+  /// days by slot and changes the entry where it is kept, without copying the days.
   @discardableResult
-  public mutating func record(
-    _ name: ChannelName, from before: Int, to after: Int, on day: Int
+  mutating func record(
+    at place: Place, from before: Int, to after: Int, on day: Int
   ) -> (before: EntryBefore, after: HistoryDay?) {
     guard before != after else { return (.unchanged, nil) }
-    if let i = channels.index(forKey: name) {
-      let updated: (old: HistoryDay, new: HistoryDay)? = History.countNewest(
-        &channels.values[i], day: day, from: before, to: after)
-      if let updated { return (.entry(updated.old), updated.new) }
+    switch place {
+    case .slot(let slot):
+      if let updated = History.countNewest(&held[slot], day: day, from: before, to: after) {
+        return (.entry(updated.old), updated.new)
+      }
+    case .name(let name):
+      if let i = loose.index(forKey: name),
+        let updated = History.countNewest(&loose.values[i], day: day, from: before, to: after)
+      {
+        return (.entry(updated.old), updated.new)
+      }
     }
-    let old = entry(of: name, on: day)
+    let old = entry(at: place, on: day)
     var entry = old ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
     History.count(&entry, from: before, to: after)
-    put(entry, for: name)
+    put(entry, at: place)
     return (old.map { .entry($0) } ?? .none, entry)
   }
 
@@ -103,35 +155,40 @@ public struct History: Sendable {
   }
 
   /// Puts back an entry as it was persisted (recovery), replacing the one of its day.
-  public mutating func restore(_ name: ChannelName, _ entry: HistoryDay) {
-    put(entry, for: name)
+  mutating func restore(at place: Place, _ entry: HistoryDay) {
+    put(entry, at: place)
   }
 
-  /// Puts `name`'s entry of `day` back as `record` found it: undoing a change the disk refused.
-  public mutating func putBack(_ before: EntryBefore, of name: ChannelName, on day: Int) {
+  /// Puts the entry at `place` of `day` back as `record` found it: undoing a change the disk
+  /// refused.
+  mutating func putBack(_ before: EntryBefore, at place: Place, on day: Int) {
     switch before {
     case .unchanged: return
-    case .entry(let entry): put(entry, for: name)
+    case .entry(let entry): put(entry, at: place)
     case .none:
-      guard var days = channels[name], let i = index(of: day, in: days) else { return }
+      var days = days(at: place)
+      guard let i = History.index(of: day, in: days) else { return }
       days.remove(at: i)
-      set(days, for: name)
+      set(days, at: place)
     }
   }
 
   /// Drops the days older than `keptDays` before `today`, and the names left with none.
-  public mutating func prune(today: Int) {
-    for name in Array(channels.keys) {
-      var days = channels[name]!
+  mutating func prune(today: Int) {
+    var places: [Place] = []
+    forEachPlace { places.append($0) }
+    for place in places {
+      var days = days(at: place)
       History.dropOld(&days, today: today)
-      set(days, for: name)
+      set(days, at: place)
     }
   }
 
-  /// `name`'s figures for every day of `period` ending on `today`.
-  public func stats(of name: ChannelName, period: StatsPeriod, today: Int) -> ChannelStats {
+  /// The figures of `name`, whose days are `kept`, for every day of `period` ending on `today`.
+  static func stats(
+    of name: ChannelName, kept: [HistoryDay], period: StatsPeriod, today: Int
+  ) -> ChannelStats {
     let range = period.range(endingOn: today)
-    let kept = channels[name] ?? []
     var figures: [DayFigures] = []
     figures.reserveCapacity(range.count)
     // The count carried into the period: the end of the last changed day before it.
@@ -151,26 +208,34 @@ public struct History: Sendable {
 
   // MARK: - Internals
 
-  private mutating func put(_ entry: HistoryDay, for name: ChannelName) {
-    if channels[name] == nil, channels.count >= maxChannels { evictQuietest(sparing: name) }
-    var days = channels[name] ?? []
+  private mutating func put(_ entry: HistoryDay, at place: Place) {
+    if days(at: place).isEmpty, nameCount >= maxChannels { evictQuietest(sparing: place) }
+    var days = days(at: place)
     if let last = days.last, last.day == entry.day {
       days[days.count - 1] = entry
-    } else if let i = index(of: entry.day, in: days) {
+    } else if let i = History.index(of: entry.day, in: days) {
       days[i] = entry
     } else {
       let at = days.firstIndex { $0.day > entry.day } ?? days.count
       days.insert(entry, at: at)
       if at == days.count - 1 { History.dropOld(&days, today: entry.day) }
     }
-    set(days, for: name)
-    while entries > maxEntries, channels.count > 1 { evictQuietest(sparing: name) }
+    set(days, at: place)
+    while entries > maxEntries, nameCount > 1 { evictQuietest(sparing: place) }
   }
 
-  /// The one write of `channels`: a name with no days left goes.
-  private mutating func set(_ days: [HistoryDay], for name: ChannelName) {
-    entries += days.count - (channels[name]?.count ?? 0)
-    channels[name] = days.isEmpty ? nil : days
+  /// The one write of the days: keeps `entries` and `heldNames` true; a name with no days
+  /// left goes.
+  private mutating func set(_ days: [HistoryDay], at place: Place) {
+    switch place {
+    case .slot(let slot):
+      entries += days.count - held[slot].count
+      if held[slot].isEmpty != days.isEmpty { heldNames += days.isEmpty ? -1 : 1 }
+      held[slot] = days
+    case .name(let name):
+      entries += days.count - (loose[name]?.count ?? 0)
+      loose[name] = days.isEmpty ? nil : days
+    }
   }
 
   /// Drops the days older than the kept window, but keeps the newest of them when it ended
@@ -183,7 +248,7 @@ public struct History: Sendable {
     days.removeFirst(old - keepCarry)
   }
 
-  private func index(of day: Int, in days: [HistoryDay]) -> Int? {
+  private static func index(of day: Int, in days: [HistoryDay]) -> Int? {
     var (low, high) = (0, days.count)
     while low < high {
       let mid = (low + high) / 2
@@ -192,10 +257,14 @@ public struct History: Sendable {
     return low < days.count && days[low].day == day ? low : nil
   }
 
-  /// Drops the history of the name whose last change is oldest, other than `name`.
-  private mutating func evictQuietest(sparing name: ChannelName) {
-    let quietest = channels.filter { $0.key != name }
-      .min { ($0.value.last?.day ?? .min) < ($1.value.last?.day ?? .min) }
-    if let quietest { set([], for: quietest.key) }
+  /// Drops the history of the name whose last change is oldest, other than the one at `place`.
+  private mutating func evictQuietest(sparing place: Place) {
+    var quietest: (place: Place, day: Int)?
+    forEachPlace { candidate in
+      guard candidate != place else { return }
+      let day = days(at: candidate).last?.day ?? .min
+      if quietest == nil || day < quietest!.day { quietest = (candidate, day) }
+    }
+    if let quietest { set([], at: quietest.place) }
   }
 }

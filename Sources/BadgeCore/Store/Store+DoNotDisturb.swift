@@ -50,7 +50,7 @@ extension Store {
       let silenced = silencing(channels[i].settings)
       guard silenced != channels[i].silenced else { continue }
       channels[i].silenced = silenced
-      if silenced != nil { endPulse(&channels[i]) }
+      if silenced != nil { endPulse(at: i) }
       changed(channels[i])
     }
   }

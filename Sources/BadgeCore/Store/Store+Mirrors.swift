@@ -41,7 +41,7 @@ extension Store {
   ///
   /// - Throws: `MutationError.outboxFull` when the outbox is full.
   public func forwardPulse(_ name: ChannelName, ms: Int?, now: UInt64) throws(MutationError) -> Outcome? {
-    guard let position = index[name], channels[position].mirror != nil else { return nil }
+    guard let position = slot(of: name), channels[position].mirror != nil else { return nil }
     if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
     let before = channels[position]
     var after = before

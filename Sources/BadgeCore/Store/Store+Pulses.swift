@@ -9,14 +9,12 @@ extension Store {
   /// - Returns: the channel when its window started or moved later (to push to watchers).
   @discardableResult
   public func pulse(_ name: ChannelName, for ms: Int? = nil, now: UInt64) -> Channel? {
-    guard let position = index[name] else { return nil }  // never written: count 0
-    var channel = channels[position]
-    let until = pulseDeadline(channel, ms: ms, now: now)
-    guard until > channel.pulseUntil else { return nil }
-    channel.pulseUntil = until
-    pulses.schedule(until, for: name)
-    channels[position] = channel
-    return channel
+    guard let position = slot(of: name) else { return nil }  // never written: count 0
+    let until = pulseDeadline(channels[position], ms: ms, now: now)
+    guard until > channels[position].pulseUntil else { return nil }
+    channels[position].pulseUntil = until
+    queuePulse(at: position)
+    return channels[position]
   }
 
   /// When the next pulse window ends, if any channel pulses.
@@ -28,9 +26,8 @@ extension Store {
   /// window is not a change: `seq` stays.
   public func expirePulses(now: UInt64, ended: (Channel) -> Void) {
     while let due = pulses.popDue(at: now) {
-      guard let i = index[due.channel] else { continue }
-      channels[i].pulseUntil = 0
-      ended(channels[i])
+      channels[due.channel].pulseUntil = 0
+      ended(channels[due.channel])
     }
   }
 
@@ -38,26 +35,36 @@ extension Store {
   /// increases (for tests of that bound).
   var queuedPulseCount: Int { pulses.count }
 
+  /// When the window of the channel called `name` ends by the pulse queue, if it is queued
+  /// (for tests that its entry follows the channel's slot).
+  func queuedPulseDeadline(of name: ChannelName) -> UInt64? {
+    slot(of: name).flatMap { pulses.deadline(of: $0) }
+  }
+
   /// Every increase restarts the window; reaching 0, being muted or silenced ends it. With
   /// `pulse_ms` at 0 the restarted window is empty, so an increase ends a window begun under a
-  /// longer one.
+  /// longer one. The queue follows when the channel is stored (`store`).
   func updatePulse(_ channel: inout Channel, grew: Bool, now: UInt64) {
     if grew {
-      let until = pulseDeadline(channel, ms: nil, now: now)
-      if until > 0 {
-        channel.pulseUntil = until
-        pulses.schedule(until, for: channel.name)
-      } else {
-        endPulse(&channel)
-      }
+      channel.pulseUntil = pulseDeadline(channel, ms: nil, now: now)
     } else if channel.count == 0 || channel.settings.muted || channel.silenced != nil {
-      endPulse(&channel)
+      channel.pulseUntil = 0
     }
   }
 
-  func endPulse(_ channel: inout Channel) {
-    if channel.pulseUntil != 0 { pulses.remove(channel.name) }
-    channel.pulseUntil = 0
+  /// Ends the window of the channel at `slot`, if it pulses.
+  func endPulse(at slot: Int) {
+    guard channels[slot].pulseUntil != 0 else { return }
+    channels[slot].pulseUntil = 0
+    pulses.remove(slot)
+  }
+
+  /// Puts the pulse queue's entry of the channel at `slot` in line with its `pulseUntil`: the
+  /// one place, with `forget`, that the queue changes, so that it holds an entry for a slot
+  /// exactly while its channel pulses.
+  func queuePulse(at slot: Int) {
+    let until = channels[slot].pulseUntil
+    if until != 0 { pulses.schedule(until, for: slot) } else { pulses.remove(slot) }
   }
 
   /// When a window started at `now` ends: `ms` (or `pulse_ms`) later, or 0 (no window) for a

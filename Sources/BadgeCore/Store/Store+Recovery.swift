@@ -13,9 +13,9 @@ extension Store {
     channel.override = override
     channel.mirror = mirror
     channel.seq = channelSeq
-    endPulse(&channel)
+    channel.pulseUntil = 0
     channel.silenced = silencing(channel.settings)
-    store(channel, at: index[name])
+    store(channel, at: slot(of: name))
     seq = max(seq, channelSeq)
   }
 
@@ -32,7 +32,7 @@ extension Store {
 
   /// Puts back one day of a channel's history as it was persisted (recovery).
   public func restoreHistory(of name: ChannelName, _ entry: HistoryDay) {
-    history.restore(name, entry)
+    dayHistory.restore(at: historyPlace(of: name), entry)
   }
 
   /// Moves the sequence number up to at least `value` (recovery: changes of channels that no
@@ -43,6 +43,6 @@ extension Store {
 
   /// Drops history older than `History.keptDays` before `today` (compaction).
   public func pruneHistory() {
-    history.prune(today: today)
+    dayHistory.prune(today: today)
   }
 }

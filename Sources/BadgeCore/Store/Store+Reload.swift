@@ -11,7 +11,9 @@ extension Store {
     while i < channels.count {
       let before = channels[i].settings
       let wasSilenced = channels[i].silenced
+      let pulsed = channels[i].pulseUntil
       applyConfig(to: &channels[i])
+      if channels[i].pulseUntil != pulsed { queuePulse(at: i) }
       if channels[i].settings != before || channels[i].silenced != wasSilenced { changed(channels[i]) }
       if channels[i].isListed {
         i += 1
@@ -25,18 +27,18 @@ extension Store {
   }
 
   /// Puts the config's settings for the channel in force; a muted or silenced channel stops
-  /// pulsing.
+  /// pulsing (the caller puts the pulse queue in line).
   func applyConfig(to channel: inout Channel) {
     let (configured, matched) = config.settings(for: channel.name)
     channel.configure(configured, hasConfigSection: matched)
     channel.silenced = silencing(channel.settings)
-    if channel.settings.muted || channel.silenced != nil { endPulse(&channel) }
+    if channel.settings.muted || channel.silenced != nil { channel.pulseUntil = 0 }
   }
 
   /// Channels named by an exact `[channel NAME]` section exist (and are listed) from the start.
   func createConfiguredChannels(created: (Channel) -> Void = { _ in }) {
     for section in config.sections {
-      if let name = section.pattern.exactName, index[name] == nil {
+      if let name = section.pattern.exactName, slot(of: name) == nil {
         let channel = newChannel(name)
         store(channel, at: nil)
         created(channel)

@@ -22,17 +22,13 @@ extension Store {
     // The floor first: a channel the changes made is made anew below as it was then.
     if let before = undo.totalFloorBefore { totalFloor = before }
     for entry in undo.entries.reversed() {
-      history.putBack(entry.history, of: entry.name, on: entry.day)
+      dayHistory.putBack(entry.history, at: historyPlace(of: entry.name), on: entry.day)
       // The change may have forgotten the channel (cleared to 0), or made it (`before` is
       // nil): `store` puts back, or forgets, whatever it was.
+      // The pulse queue follows the window put back (`store`).
       var channel = entry.before ?? newChannel(entry.name)
       applyConfig(to: &channel)
-      if channel.pulseUntil > 0 {
-        pulses.schedule(channel.pulseUntil, for: entry.name)
-      } else {
-        pulses.remove(entry.name)
-      }
-      store(channel, at: index[entry.name])
+      store(channel, at: slot(of: entry.name))
       undone(entry.name)
     }
     for forgotten in undo.forgottenIDs.reversed() { requestIDs.removeNewest(restoring: forgotten) }

@@ -7,11 +7,16 @@
 /// With `keepsUndo` on (the daemon), the store remembers how to undo every change since the
 /// last `forgetUndo()`, so that changes the disk refused can be taken back (`undoChanges`).
 ///
-/// This file holds the state, the lookups and `apply`; the rest is by subject beside it: a
-/// mutation's arithmetic (Mutation.swift), request ids (Store+RequestIDs, RequestIDTable),
-/// pulse windows (Store+Pulses), do-not-disturb (Store+DoNotDisturb), taking back unsaved
-/// changes (UndoLog, Store+Undo), a new config (Store+Reload), and what persistence puts back
-/// (Store+Recovery).
+/// This file holds the state, the lookups and `apply`, and keeps the channels' slots; the rest
+/// is by subject beside it: the name index (ChannelIndex), a mutation's arithmetic
+/// (Mutation.swift), request ids (Store+RequestIDs, RequestIDTable), pulse windows
+/// (Store+Pulses), history read by name (Store+History), do-not-disturb (Store+DoNotDisturb),
+/// taking back unsaved changes (UndoLog, Store+Undo), a new config (Store+Reload), and what
+/// persistence puts back (Store+Recovery).
+///
+/// A channel's place in `channels` is its slot. What is kept by slot (the index, the pulse
+/// queue, history) changes only where slots do: `store` adds one at the end, `forget(at:)`
+/// moves the last channel into the freed slot.
 public final class Store {
   /// What `apply` did.
   public struct Outcome {
@@ -47,20 +52,22 @@ public final class Store {
   /// of the items that arrived after it was forgotten. It never falls (but when a change is
   /// taken back), and the snapshot keeps it.
   public internal(set) var totalFloor = 0
-  /// Where each channel is in `channels`.
-  var index: [ChannelName: Int] = [:]
+  /// Where each channel is in `channels` (its slot), by name; names are compared through the
+  /// table (`slot(of:)`).
+  var index = ChannelIndex()
   /// How many of `channels` each pool holds: each pool's limit bounds its own count
   /// (`DaemonConfig.channelLimit(of:)`).
   public internal(set) var pooled = ChannelPool.Counts()
-  /// One entry per pulsing channel, for the earliest end.
-  var pulses = PulseQueue()
+  /// One entry per pulsing channel, by its slot in `channels`, for the earliest end.
+  var pulses = SlotPulseQueue()
   /// Do-not-disturb, daemon-wide.
   public internal(set) var dnd = DoNotDisturb.off
   /// Where and when do-not-disturb last changed, when known: the newest change wins between
   /// machines (`DND … from= at=`).
   public internal(set) var dndStamp: DNDStamp?
-  /// Arrivals, clears and peaks per channel and local day (`STATS`).
-  public internal(set) var history = History()
+  /// Arrivals, clears and peaks per channel and local day (`STATS`), kept by slot for the
+  /// channels in `channels` (read by name through `history`).
+  var dayHistory = History()
   /// The local day number (days since 1970-01-01 in local time) that changes are counted on.
   /// The daemon sets it from the wall clock before it applies requests; the store reads no
   /// clock.
@@ -83,8 +90,14 @@ public final class Store {
 
   /// The channel called `name`, or how it reads if it was never written (count 0, seq 0).
   public func channel(named name: ChannelName) -> Channel {
-    if let i = index[name] { return channels[i] }
+    if let i = slot(of: name) { return channels[i] }
     return newChannel(name)
+  }
+
+  /// Where the channel called `name` is in `channels`, if it is kept.
+  @inline(__always)
+  func slot(of name: ChannelName) -> Int? {
+    index.slot(hash: name.hashValue) { channels[$0].name == name }
   }
 
   /// The channels `LIST` shows (a count or a setting), sorted by name.
@@ -107,7 +120,7 @@ public final class Store {
   /// - Throws: `MutationError` when the mutation is refused; nothing changed then.
   @discardableResult
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
-    let position = index[name]
+    let position = slot(of: name)
     let before = position.map { channels[$0] } ?? newChannel(name)
     // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
     // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
@@ -127,7 +140,11 @@ public final class Store {
     // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
     updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
     // A mirrored channel's history is kept by its owner.
-    let (historyBefore, day) = local ? recordHistory(of: name, from: before.count, to: after.count) : (.unchanged, nil)
+    let historyPlace: History.Place = position.map { .slot($0) } ?? .name(name)
+    let (historyBefore, day) =
+      local ? recordHistory(at: historyPlace, from: before.count, to: after.count) : (.unchanged, nil)
+    // A settings change leaves the day as it was; read here, before `store` may move slots.
+    let dayOfChange = local ? day ?? dayHistory.entry(at: historyPlace, on: today) : nil
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
     seq += 1
     after.seq = seq
@@ -140,9 +157,7 @@ public final class Store {
       return Outcome(
         channel: after, changed: true, previousCount: before.count, day: nil, forwarded: entry.map(Forwarded.init))
     }
-    return Outcome(
-      channel: after, changed: true, previousCount: before.count,
-      day: day ?? history.entry(of: name, on: today))  // a settings change: the day unchanged
+    return Outcome(channel: after, changed: true, previousCount: before.count, day: dayOfChange)
   }
 
   /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
@@ -171,9 +186,9 @@ public final class Store {
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
   private func recordHistory(
-    of name: ChannelName, from before: Int, to after: Int
+    at place: History.Place, from before: Int, to after: Int
   ) -> (before: History.EntryBefore, after: HistoryDay?) {
-    history.record(name, from: before, to: after, on: today)
+    dayHistory.record(at: place, from: before, to: after, on: today)
   }
 
   /// How the channel called `name` reads before it is written: the config's settings,
@@ -188,32 +203,54 @@ public final class Store {
 
   /// Keeps `channel` at `position` (a new one at the end), or forgets it when it has neither a
   /// count nor a setting (one never kept, as recovery puts back the last record of a channel
-  /// that was forgotten, leaves its total in `totalFloor` all the same).
+  /// that was forgotten, leaves its total in `totalFloor` all the same). The pulse queue
+  /// follows the channel's `pulseUntil` (`queuePulse`), and a new channel takes the days of
+  /// history kept under its name.
   func store(_ channel: Channel, at position: Int?) {
     if let position {
+      let pulseBefore = channels[position].pulseUntil
       channels[position] = channel
-      if !channel.isListed { forget(at: position) }
+      if !channel.isListed {
+        forget(at: position)
+      } else if channel.pulseUntil != pulseBefore {
+        queuePulse(at: position)
+      }
     } else if channel.isListed {
-      index[channel.name] = channels.count
+      let slot = channels.count
+      if slot == channels.capacity { channels.reserveCapacity(Store.grownCapacity(slot)) }
       channels.append(channel)
+      index.insert(slot, hash: channel.name.hashValue)
+      dayHistory.adopt(channel.name, at: slot)
       pooled[ChannelPool(of: channel.name)] += 1
+      if channel.pulseUntil != 0 { queuePulse(at: slot) }
     } else {
       raiseTotalFloor(past: channel.total)
     }
   }
 
-  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1). Its total
-  /// stays in `totalFloor`.
+  /// The table's room once `count` slots are full: half as much again, where an array's own
+  /// growth doubles it (16,384 slots for 10,000 channels), so that at most a third of it lies
+  /// unused.
+  static func grownCapacity(_ count: Int) -> Int {
+    max(16, count + count / 2)
+  }
+
+  /// Drops the channel at `i`: the last one takes its place, so forgetting is O(1). What is kept
+  /// by slot (the index, the pulse queue, history) moves with it; the forgotten channel's days
+  /// stay, under its name. Its total stays in `totalFloor`.
   func forget(at i: Int) {
     let name = channels[i].name
     raiseTotalFloor(past: channels[i].total)
-    pulses.remove(name)
-    index[name] = nil
+    pulses.remove(i)
+    index.remove(i, hash: name.hashValue)
+    dayHistory.release(name, at: i)
     pooled[ChannelPool(of: name)] -= 1
     let last = channels.removeLast()
-    if i < channels.count {
+    let lastSlot = channels.count
+    if i < lastSlot {
       channels[i] = last
-      index[last.name] = i
+      index.move(lastSlot, to: i, hash: last.name.hashValue)
+      pulses.rekey(lastSlot, to: i)
     }
   }
 
