@@ -13,13 +13,24 @@ import Glibc
 /// place and flushes the folder before it starts a new journal, so a crash at any point
 /// leaves files that load to the same counts: records a snapshot already covers are skipped
 /// by their sequence numbers.
+///
+/// With `always` the journal keeps room ahead of its end (`AppendOnlyFile.makeRoom`): zeros
+/// written and flushed a chunk at a time, so that each turn's flush carries its records alone
+/// and not also the file's new length. Each start and each compaction begins a new journal, so
+/// a journal's room is never reopened: loading reads it as room, not damage.
 final class Persistence: ChangeLog {
+  /// The room made at a time: each chunk costs one turn a write of this many zeros and a flush
+  /// of the file's new length; the file on disk holds up to this much past its records.
+  static let roomChunk = 1 << 20
+
   static let journalName = "journal"
   static let snapshotName = "snapshot"
 
   let journalPath: String
   let snapshotPath: String
   var sync: SyncMode
+  /// The room made at a time with `always` (`roomChunk`; smaller in tests).
+  private let roomChunk: Int
   private let store: Store
   private let logger: Logger
   private let loop: EventLoop
@@ -45,8 +56,9 @@ final class Persistence: ChangeLog {
   /// turn's records were saved (the core sets it when it takes the change log).
   var failures: StorageFailurePolicy?
 
-  /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
-  /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
+  /// The journal is compacted once its records (not its room) are larger than this: at least
+  /// 4 MiB, and at least twice the snapshot, so that compaction costs stay proportional to the
+  /// changes they absorb.
   var compactionThreshold: Int { max(4 << 20, 2 * snapshotSize) }
 
   /// Creates the state folder (mode 0700) if needed, loads it into `store` (snapshot, then the
@@ -54,11 +66,15 @@ final class Persistence: ChangeLog {
   ///
   /// - Throws: `SystemError` when the folder cannot be created, read or written: the daemon
   ///   must not start then, as it could not keep its promise.
-  init(folder: String, store: Store, sync: SyncMode, loop: EventLoop, logger: Logger) throws(SystemError) {
+  init(
+    folder: String, store: Store, sync: SyncMode, loop: EventLoop, logger: Logger,
+    roomChunk: Int = Persistence.roomChunk
+  ) throws(SystemError) {
     journalPath = folder + "/" + Persistence.journalName
     snapshotPath = folder + "/" + Persistence.snapshotName
     self.store = store
     self.sync = sync
+    self.roomChunk = roomChunk
     self.loop = loop
     self.logger = logger
     pending.reserveCapacity(4096)
@@ -119,7 +135,11 @@ final class Persistence: ChangeLog {
     return DoNotDisturb(isOn: true, until: now + (until - wallNow))
   }
 
-  /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
+  /// Writes this turn's records; with `always` also flushes them, before any reply goes out,
+  /// into room made ahead: the turn whose records do not fit in the room makes the next chunk
+  /// first (one more write and flush, once a chunk). The other modes fill what room there is
+  /// (left by a reload from `always`) and then append: their flushes are a second apart or
+  /// none, so a change of length costs them next to nothing.
   /// A compaction that follows and fails does not undo the records (they are on disk, in the
   /// old journal or in the new snapshot) but is reported to `failures`.
   func commit() throws(SystemError) {
@@ -130,6 +150,7 @@ final class Persistence: ChangeLog {
     }
     let before = journal.size
     do {
+      if sync == .always { try journal.makeRoom(for: pending.count, chunk: roomChunk) }
       try journal.append(pending)
       if sync == .always { try journal.flush() }
     } catch {
