@@ -90,7 +90,7 @@ final class Persistence: ChangeLog {
     }
     store.finishRestoringMirrors(since: Int(Environment.wallClockMicroseconds / 1_000_000))
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+      of: store, snapshot: snapshotPath, journal: journalPath, room: sync == .always ? roomChunk : 0, now: loop.now)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
     backgroundFlush = try BackgroundFlush(loop: loop) { [unowned self] error in deferredFlushFinished(error) }
   }
@@ -170,13 +170,15 @@ final class Persistence: ChangeLog {
     }
   }
 
-  /// Writes the whole state to a new snapshot and starts an empty journal. Until every step
-  /// succeeded, nothing more is appended (`commit` throws).
-  func compact() throws(SystemError) {
+  /// Writes the whole state to a new snapshot and starts an empty journal, with its first
+  /// chunk of room when `sync` is `always` and `makingRoom` (not at shutdown: nothing follows).
+  /// Until every step succeeded, nothing more is appended (`commit` throws).
+  func compact(makingRoom: Bool = true) throws(SystemError) {
     backgroundFlush?.wait()  // never replace the journal while a flush of it is in flight
     journalIsCurrent = false
+    let room = makingRoom && sync == .always ? roomChunk : 0
     let (fresh, size) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+      of: store, snapshot: snapshotPath, journal: journalPath, room: room, now: loop.now)
     journal.close()
     journal = fresh
     journalIsCurrent = true
@@ -188,15 +190,18 @@ final class Persistence: ChangeLog {
   /// The snapshot of `store` (its history pruned to the kept days first), then an empty
   /// journal, each replaced crash-safely and in this order: once the snapshot is on disk, the
   /// old journal's records are all covered by it. Returns the new journal, open for appending,
-  /// and the snapshot's size.
+  /// with `room` bytes of room made (a start and a compaction already wait for several
+  /// flushes; the first turns of changes then need not), and the snapshot's size.
   private static func writeFreshFiles(
-    of store: Store, snapshot: String, journal: String, now: UInt64
+    of store: Store, snapshot: String, journal: String, room: Int, now: UInt64
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
     store.pruneHistory()
     let bytes = Snapshot(of: store, dndUntil: wallClock(store.dnd, now: now)).encoded()
     try StateFiles.replace(snapshot, with: bytes)
     try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
-    return (try AppendOnlyFile(path: journal), bytes.count)
+    let file = try AppendOnlyFile(path: journal)
+    try file.makeRoom(for: room - file.size, chunk: room)
+    return (file, bytes.count)
   }
 
   /// After a failed commit: a compaction writes the whole state, including the changes whose
@@ -208,7 +213,7 @@ final class Persistence: ChangeLog {
   /// Shutdown: the last records, then a compaction so the next start reads one snapshot.
   func close() throws(SystemError) {
     try commit()
-    try compact()
+    try compact(makingRoom: false)
     journal.close()
   }
 
