@@ -31,6 +31,11 @@ final class Persistence: ChangeLog {
   var sync: SyncMode
   /// The room made at a time with `always` (`roomChunk`; smaller in tests).
   private let roomChunk: Int
+  /// Whether making room in this journal failed (a full disk, a file size limit): it then
+  /// grows by appends, which save what still fits, until a compaction starts the next one.
+  private var roomFailed = false
+  /// Whether the daemon said so: once a life.
+  private var roomWarned = false
   private let store: Store
   private let logger: Logger
   private let loop: EventLoop
@@ -90,7 +95,8 @@ final class Persistence: ChangeLog {
     }
     store.finishRestoringMirrors(since: Int(Environment.wallClockMicroseconds / 1_000_000))
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, room: sync == .always ? roomChunk : 0, now: loop.now)
+      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+    makeRoom(for: roomChunk - journal.size)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
     backgroundFlush = try BackgroundFlush(loop: loop) { [unowned self] error in deferredFlushFinished(error) }
   }
@@ -150,7 +156,7 @@ final class Persistence: ChangeLog {
     }
     let before = journal.size
     do {
-      if sync == .always { try journal.makeRoom(for: pending.count, chunk: roomChunk) }
+      makeRoom(for: pending.count)
       try journal.append(pending)
       if sync == .always { try journal.flush() }
     } catch {
@@ -176,11 +182,12 @@ final class Persistence: ChangeLog {
   func compact(makingRoom: Bool = true) throws(SystemError) {
     backgroundFlush?.wait()  // never replace the journal while a flush of it is in flight
     journalIsCurrent = false
-    let room = makingRoom && sync == .always ? roomChunk : 0
     let (fresh, size) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, room: room, now: loop.now)
+      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     journal.close()
     journal = fresh
+    roomFailed = false
+    if makingRoom { makeRoom(for: roomChunk - journal.size) }
     journalIsCurrent = true
     snapshotSize = size
     unflushed = false
@@ -190,18 +197,34 @@ final class Persistence: ChangeLog {
   /// The snapshot of `store` (its history pruned to the kept days first), then an empty
   /// journal, each replaced crash-safely and in this order: once the snapshot is on disk, the
   /// old journal's records are all covered by it. Returns the new journal, open for appending,
-  /// with `room` bytes of room made (a start and a compaction already wait for several
-  /// flushes; the first turns of changes then need not), and the snapshot's size.
+  /// and the snapshot's size.
   private static func writeFreshFiles(
-    of store: Store, snapshot: String, journal: String, room: Int, now: UInt64
+    of store: Store, snapshot: String, journal: String, now: UInt64
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
     store.pruneHistory()
     let bytes = Snapshot(of: store, dndUntil: wallClock(store.dnd, now: now)).encoded()
     try StateFiles.replace(snapshot, with: bytes)
     try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
-    let file = try AppendOnlyFile(path: journal)
-    try file.makeRoom(for: room - file.size, chunk: room)
-    return (file, bytes.count)
+    return (try AppendOnlyFile(path: journal), bytes.count)
+  }
+
+  /// With `always`, makes sure the journal's room holds `count` more bytes (a chunk is made
+  /// when it does not). A new journal gets its first chunk when it is made, at start and at
+  /// each compaction, which wait for several flushes already, so the first turns of changes
+  /// need not. Room is what makes a flush cheaper, not what saves a change: when it cannot be
+  /// made, the journal grows by appends (which save what still fits; a write that does not
+  /// fails the turn as before), with one warning.
+  private func makeRoom(for count: Int) {
+    guard sync == .always, !roomFailed else { return }
+    do {
+      try journal.makeRoom(for: count, chunk: roomChunk)
+    } catch {
+      roomFailed = true
+      if !roomWarned {
+        roomWarned = true
+        logger.warning("Cannot make room ahead in the journal (\(error)); appending without it.")
+      }
+    }
   }
 
   /// After a failed commit: a compaction writes the whole state, including the changes whose

@@ -131,11 +131,17 @@ public final class AppendOnlyFile {
   /// Makes sure the room holds `count` bytes: when it does not, writes zeros past the end of
   /// the file, to a multiple of `chunk` bytes that leaves room for `count`, and flushes them
   /// (their data and the file's new length), so that the appends that fill them flush no
-  /// change of length. Costs a write and a flush once per `chunk` bytes appended.
+  /// change of length. Costs a write and a flush once per `chunk` bytes appended. A write that
+  /// fails (a full disk, a file size limit) is cut off again, leaving the room as it was.
   public func makeRoom(for count: Int, chunk: Int) throws(SystemError) {
     guard size + count > allocated, chunk > 0 else { return }
     let target = (size + count + chunk - 1) / chunk * chunk
-    try write([UInt8](repeating: 0, count: target - allocated), at: allocated)
+    do {
+      try write([UInt8](repeating: 0, count: target - allocated), at: allocated)
+    } catch {
+      truncate(to: allocated)
+      throw error
+    }
     allocated = target
     try flush()
   }
@@ -170,11 +176,11 @@ public final class AppendOnlyFile {
     return copy
   }
 
-  /// Cuts the file back to `length` bytes (dropping a write that failed half-way, and the
-  /// room with it: the next `makeRoom` makes it again).
+  /// Cuts the file back to `length` bytes (dropping a write that failed half-way, and any room
+  /// past `length` with it: the next `makeRoom` makes it again).
   public func truncate(to length: Int) {
     if ftruncate(fd, off_t(length)) == 0 {
-      size = length
+      size = min(size, length)
       allocated = length
       StorageTrace.record(.truncate(path: path, length: length))
     }

@@ -78,4 +78,11 @@ import Testing
       #expect((reopened.size, reopened.room) == (32, 0))
     }
   }
+
+  @Test func roomThatCannotBeWrittenIsNotCounted() throws {
+    // /dev/full refuses every write with ENOSPC, as a full disk does.
+    let file = try AppendOnlyFile(path: "/dev/full")
+    #expect(throws: SystemError.self) { try file.makeRoom(for: 10, chunk: 64) }
+    #expect((file.size, file.allocated, file.room) == (0, 0, 0))
+  }
 }

@@ -90,8 +90,9 @@ import Testing
   }
 
   /// With `always` the journal's records go into room made ahead, which a file size limit at
-  /// the journal's length on disk does not stop; the turn that makes the next chunk fails and
-  /// is undone like any failed write, and everything acknowledged before it loads.
+  /// the journal's length on disk does not stop; once the room is full the next chunk cannot
+  /// be made, the records' own write past the limit fails and is undone like any failed write,
+  /// and everything acknowledged before it loads.
   @Test func withSyncAlwaysTheTurnThatMakesRoomPastTheLimitFailsAndIsUndone() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
@@ -122,6 +123,7 @@ import Testing
     // its first chunk, all within the limit) then works and changes are accepted again.
     #expect(try waitUntil { try daemon.client().request("INCR ok").last == "OK" })
     #expect(Self.errorLines(daemon.log, containing: "/journal': File too large") == 1, "\(daemon.log)")
+    #expect(daemon.log.contains("Cannot make room ahead in the journal"), "\(daemon.log)")
     #expect(try field(daemon.client().request("GET mail")[0], "count") == String(acknowledged))
     daemon.crash()
     let restarted = try DaemonProcess(folder: daemon.folder)
