@@ -13,13 +13,29 @@ import Glibc
 /// place and flushes the folder before it starts a new journal, so a crash at any point
 /// leaves files that load to the same counts: records a snapshot already covers are skipped
 /// by their sequence numbers.
+///
+/// With `always` the journal keeps room ahead of its end (`AppendOnlyFile.makeRoom`): zeros
+/// written and flushed a chunk at a time, so that each turn's flush carries its records alone
+/// and not also the file's new length. Each start and each compaction begins a new journal, so
+/// a journal's room is never reopened: loading reads it as room, not damage.
 final class Persistence: ChangeLog {
+  /// The room made at a time: each chunk costs one turn a write of this many zeros and a flush
+  /// of the file's new length; the file on disk holds up to this much past its records.
+  static let roomChunk = 1 << 20
+
   static let journalName = "journal"
   static let snapshotName = "snapshot"
 
   let journalPath: String
   let snapshotPath: String
   var sync: SyncMode
+  /// The room made at a time with `always` (`roomChunk`; smaller in tests).
+  private let roomChunk: Int
+  /// Whether making room in this journal failed (a full disk, a file size limit): it then
+  /// grows by appends, which save what still fits, until a compaction starts the next one.
+  private var roomFailed = false
+  /// Whether the daemon said so: once a life.
+  private var roomWarned = false
   private let store: Store
   private let logger: Logger
   private let loop: EventLoop
@@ -45,8 +61,9 @@ final class Persistence: ChangeLog {
   /// turn's records were saved (the core sets it when it takes the change log).
   var failures: StorageFailurePolicy?
 
-  /// The journal is compacted once it is larger than this: at least 4 MiB, and at least twice
-  /// the snapshot, so that compaction costs stay proportional to the changes they absorb.
+  /// The journal is compacted once its records (not its room) are larger than this: at least
+  /// 4 MiB, and at least twice the snapshot, so that compaction costs stay proportional to the
+  /// changes they absorb.
   var compactionThreshold: Int { max(4 << 20, 2 * snapshotSize) }
 
   /// Creates the state folder (mode 0700) if needed, loads it into `store` (snapshot, then the
@@ -54,11 +71,15 @@ final class Persistence: ChangeLog {
   ///
   /// - Throws: `SystemError` when the folder cannot be created, read or written: the daemon
   ///   must not start then, as it could not keep its promise.
-  init(folder: String, store: Store, sync: SyncMode, loop: EventLoop, logger: Logger) throws(SystemError) {
+  init(
+    folder: String, store: Store, sync: SyncMode, loop: EventLoop, logger: Logger,
+    roomChunk: Int = Persistence.roomChunk
+  ) throws(SystemError) {
     journalPath = folder + "/" + Persistence.journalName
     snapshotPath = folder + "/" + Persistence.snapshotName
     self.store = store
     self.sync = sync
+    self.roomChunk = roomChunk
     self.loop = loop
     self.logger = logger
     pending.reserveCapacity(4096)
@@ -75,6 +96,7 @@ final class Persistence: ChangeLog {
     store.finishRestoringMirrors(since: Int(Environment.wallClockMicroseconds / 1_000_000))
     (journal, snapshotSize) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+    makeRoom(for: roomChunk - journal.size)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
     backgroundFlush = try BackgroundFlush(loop: loop) { [unowned self] error in deferredFlushFinished(error) }
   }
@@ -119,7 +141,11 @@ final class Persistence: ChangeLog {
     return DoNotDisturb(isOn: true, until: now + (until - wallNow))
   }
 
-  /// Writes this turn's records; with `always` also flushes them, before any reply goes out.
+  /// Writes this turn's records; with `always` also flushes them, before any reply goes out,
+  /// into room made ahead: the turn whose records do not fit in the room makes the next chunk
+  /// first (one more write and flush, once a chunk). The other modes fill what room there is
+  /// (left by a reload from `always`) and then append: their flushes are a second apart or
+  /// none, so a change of length costs them next to nothing.
   /// A compaction that follows and fails does not undo the records (they are on disk, in the
   /// old journal or in the new snapshot) but is reported to `failures`.
   func commit() throws(SystemError) {
@@ -130,6 +156,7 @@ final class Persistence: ChangeLog {
     }
     let before = journal.size
     do {
+      makeRoom(for: pending.count)
       try journal.append(pending)
       if sync == .always { try journal.flush() }
     } catch {
@@ -149,15 +176,18 @@ final class Persistence: ChangeLog {
     }
   }
 
-  /// Writes the whole state to a new snapshot and starts an empty journal. Until every step
-  /// succeeded, nothing more is appended (`commit` throws).
-  func compact() throws(SystemError) {
+  /// Writes the whole state to a new snapshot and starts an empty journal, with its first
+  /// chunk of room when `sync` is `always` and `makingRoom` (not at shutdown: nothing follows).
+  /// Until every step succeeded, nothing more is appended (`commit` throws).
+  func compact(makingRoom: Bool = true) throws(SystemError) {
     backgroundFlush?.wait()  // never replace the journal while a flush of it is in flight
     journalIsCurrent = false
     let (fresh, size) = try Persistence.writeFreshFiles(
       of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
     journal.close()
     journal = fresh
+    roomFailed = false
+    if makingRoom { makeRoom(for: roomChunk - journal.size) }
     journalIsCurrent = true
     snapshotSize = size
     unflushed = false
@@ -178,6 +208,25 @@ final class Persistence: ChangeLog {
     return (try AppendOnlyFile(path: journal), bytes.count)
   }
 
+  /// With `always`, makes sure the journal's room holds `count` more bytes (a chunk is made
+  /// when it does not). A new journal gets its first chunk when it is made, at start and at
+  /// each compaction, which wait for several flushes already, so the first turns of changes
+  /// need not. Room is what makes a flush cheaper, not what saves a change: when it cannot be
+  /// made, the journal grows by appends (which save what still fits; a write that does not
+  /// fails the turn as before), with one warning.
+  private func makeRoom(for count: Int) {
+    guard sync == .always, !roomFailed else { return }
+    do {
+      try journal.makeRoom(for: count, chunk: roomChunk)
+    } catch {
+      roomFailed = true
+      if !roomWarned {
+        roomWarned = true
+        logger.warning("Cannot make room ahead in the journal (\(error)); appending without it.")
+      }
+    }
+  }
+
   /// After a failed commit: a compaction writes the whole state, including the changes whose
   /// records were lost, and starts a clean journal.
   func repair() throws(SystemError) {
@@ -187,7 +236,7 @@ final class Persistence: ChangeLog {
   /// Shutdown: the last records, then a compaction so the next start reads one snapshot.
   func close() throws(SystemError) {
     try commit()
-    try compact()
+    try compact(makingRoom: false)
     journal.close()
   }
 

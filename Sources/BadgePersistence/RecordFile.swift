@@ -8,7 +8,8 @@ public enum RecordFile {
   /// What is wrong with a file.
   public enum Damage: Equatable, Sendable {
     /// The file ends inside a record, or in bytes that hold no valid record at all: the trace
-    /// of an append that did not finish (a crash). Everything before `offset` is good.
+    /// of an append that did not finish (a crash). Everything before `offset` is good;
+    /// `droppedBytes` runs to the last byte that is not zero (the zeros after it are room).
     case tornTail(offset: Int, droppedBytes: Int)
     /// A bad record with valid records after it: real damage, not a crash. Everything before
     /// `offset` is good.
@@ -29,7 +30,9 @@ public enum RecordFile {
   public static func header(magic: [UInt8]) -> [UInt8] { magic }
 
   /// Reads the records of a whole file. An empty file has no records and no damage (a file
-  /// created just before a crash).
+  /// created just before a crash), and neither has a file whose records are followed by zeros
+  /// alone: room a journal made ahead of its end (`AppendOnlyFile.makeRoom`), which a crash
+  /// may also leave half made. A torn record followed by zeros is a torn tail.
   public static func scan(_ bytes: [UInt8], magic: [UInt8]) -> Contents {
     var contents = Contents()
     guard !bytes.isEmpty else { return contents }
@@ -52,10 +55,12 @@ public enum RecordFile {
           offset = next
           contents.validLength = offset
         case .bad(let reason):
-          if hasValidRecord(in: raw, after: offset) {
+          let end = endOfContent(in: raw, from: offset)
+          if end == offset { return }  // room: zeros to the end
+          if hasValidRecord(in: raw, after: offset, before: end) {
             contents.damage = .corrupt(offset: offset, reason: reason)
           } else {
-            contents.damage = .tornTail(offset: offset, droppedBytes: raw.count - offset)
+            contents.damage = .tornTail(offset: offset, droppedBytes: end - offset)
           }
           return
         }
@@ -82,11 +87,20 @@ public enum RecordFile {
     return .record(record, next: start + length)
   }
 
-  /// Whether a valid record starts anywhere after `offset`: then the damage at `offset` is not
-  /// the end of an unfinished append but something in the middle.
-  private static func hasValidRecord(in raw: UnsafeRawBufferPointer, after offset: Int) -> Bool {
+  /// The offset just past the last byte that is not zero, at `offset` or after it (`offset`
+  /// when every byte from there on is zero).
+  private static func endOfContent(in raw: UnsafeRawBufferPointer, from offset: Int) -> Int {
+    var end = raw.count
+    while end > offset && raw[end - 1] == 0 { end -= 1 }
+    return end
+  }
+
+  /// Whether a valid record starts after `offset` and before `end` (a record's length is not
+  /// zero, so one starts before the last byte that is not zero): then the damage at `offset`
+  /// is not the end of an unfinished append but something in the middle.
+  private static func hasValidRecord(in raw: UnsafeRawBufferPointer, after offset: Int, before end: Int) -> Bool {
     var candidate = offset + 1
-    while candidate + RecordLimits.headerSize < raw.count {
+    while candidate < end && candidate + RecordLimits.headerSize < raw.count {
       if case .record = frame(in: raw, at: candidate) { return true }
       candidate += 1
     }

@@ -83,16 +83,27 @@ public enum StateFiles {
   public static var wallClockSeconds: Int { Int(time(nil)) }
 }
 
-/// A file opened for appending (mode 0600), as the journal is.
+/// A file written only at its end (mode 0600), as the journal is: each write goes at `size`
+/// with `pwrite`, not through `O_APPEND`, so that the file can hold room ahead of its end.
+///
+/// Room is zeros written past `size` and flushed (`makeRoom`): bytes the file system has
+/// already allocated and recorded, so a later write into them followed by `fdatasync` flushes
+/// that data alone, where a write that makes the file longer also commits its new size (on
+/// ext4 a journal commit). Readers take zeros after the last record for room (`RecordFile`).
 public final class AppendOnlyFile {
   public let path: String
   private var fd: CInt
-  /// The file's size: what was there when opened plus everything appended.
+  /// The end of what was written: what was there when opened plus everything appended. The
+  /// room, if any, lies past it.
   public private(set) var size: Int
+  /// The file's length on disk: `size` plus the room.
+  public private(set) var allocated: Int
 
+  /// Opens (creating) the file at `path`, its end at its length on disk: a file with room is
+  /// not reopened for appending (the daemon starts each life with a new journal).
   public init(path: String, truncate: Bool = false) throws(SystemError) {
     self.path = path
-    var flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC
+    var flags = O_WRONLY | O_CREAT | O_CLOEXEC
     if truncate { flags |= O_TRUNC }
     fd = open(path, flags, 0o600)
     guard fd >= 0 else { throw SystemError("open '\(path)' for writing", .current) }
@@ -100,20 +111,55 @@ public final class AppendOnlyFile {
     var st = stat()
     fstat(fd, &st)
     size = Int(st.st_size)
+    allocated = size
   }
 
   deinit { close() }
 
-  /// Writes all of `bytes` at the end of the file. After a failure, `size` is what it was
-  /// before: `truncate(to: size)` drops whatever part of `bytes` was written.
+  /// The zeros written ahead of `size`, which appends fill before the file grows.
+  public var room: Int { allocated - size }
+
+  /// Writes all of `bytes` at the end of the file, into the room first. After a failure,
+  /// `size` is what it was before: `truncate(to: size)` drops whatever part of `bytes` was
+  /// written.
   public func append(_ bytes: [UInt8]) throws(SystemError) {
-    do {
-      try FileDescriptor(rawValue: fd).writeAll(bytes)
-    } catch {
-      throw SystemError("write to '\(path)'", error)
-    }
+    try write(bytes, at: size)
     size += bytes.count
-    StorageTrace.record(.append(path: path, bytes: bytes))
+    allocated = max(allocated, size)
+  }
+
+  /// Makes sure the room holds `count` bytes: when it does not, writes zeros past the end of
+  /// the file, to a multiple of `chunk` bytes that leaves room for `count`, and flushes them
+  /// (their data and the file's new length), so that the appends that fill them flush no
+  /// change of length. Costs a write and a flush once per `chunk` bytes appended. A write that
+  /// fails (a full disk, a file size limit) is cut off again, leaving the room as it was.
+  public func makeRoom(for count: Int, chunk: Int) throws(SystemError) {
+    guard size + count > allocated, chunk > 0 else { return }
+    let target = (size + count + chunk - 1) / chunk * chunk
+    do {
+      try write([UInt8](repeating: 0, count: target - allocated), at: allocated)
+    } catch {
+      truncate(to: allocated)
+      throw error
+    }
+    allocated = target
+    try flush()
+  }
+
+  /// `pwrite` of all of `bytes` at `offset`, retrying on `EINTR` and short writes.
+  private func write(_ bytes: [UInt8], at offset: Int) throws(SystemError) {
+    var written = 0
+    while written < bytes.count {
+      let n = bytes.withUnsafeBytes { raw in
+        pwrite(fd, raw.baseAddress! + written, raw.count - written, off_t(offset + written))
+      }
+      if n < 0 {
+        if Errno.current == .interrupted { continue }
+        throw SystemError("write to '\(path)'", .current)
+      }
+      written += n
+    }
+    StorageTrace.record(.write(path: path, offset: offset, bytes: bytes))
   }
 
   /// Flushes the file's data to disk (`fdatasync`).
@@ -130,10 +176,12 @@ public final class AppendOnlyFile {
     return copy
   }
 
-  /// Cuts the file back to `length` bytes (dropping a write that failed half-way).
+  /// Cuts the file back to `length` bytes (dropping a write that failed half-way, and any room
+  /// past `length` with it: the next `makeRoom` makes it again).
   public func truncate(to length: Int) {
     if ftruncate(fd, off_t(length)) == 0 {
-      size = length
+      size = min(size, length)
+      allocated = length
       StorageTrace.record(.truncate(path: path, length: length))
     }
   }

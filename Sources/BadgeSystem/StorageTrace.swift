@@ -10,8 +10,8 @@ public enum StorageTrace {
   public enum Event: Equatable, Sendable {
     /// `open` for writing, creating the file if needed; `truncate`: with O_TRUNC.
     case open(path: String, truncate: Bool)
-    /// Bytes appended to the file at `path`.
-    case append(path: String, bytes: [UInt8])
+    /// Bytes written into the file at `path` from `offset` (its end, or room made ahead).
+    case write(path: String, offset: Int, bytes: [UInt8])
     /// `fdatasync` of the file at `path` returned: its data is on disk.
     case flush(path: String)
     /// The file at `path` was cut to `length` bytes.

@@ -72,6 +72,24 @@ import Testing
     return outcome
   }
 
+  /// How the run's journals used room made ahead: the chunks of zeros written, and the writes
+  /// of records that went into room (not past the file's end).
+  static func roomUse(_ run: RecordedRun) -> (chunks: Int, intoRoom: Int) {
+    let journal = run.folder + "/journal"
+    var (chunks, intoRoom, roomEnd) = (0, 0, 0)
+    for case .storage(let event) in run.steps {
+      switch event {
+      case .open(journal, _): roomEnd = 0
+      case .write(journal, let offset, let bytes) where bytes.allSatisfy({ $0 == 0 }):
+        chunks += 1
+        roomEnd = offset + bytes.count
+      case .write(journal, let offset, let bytes) where offset + bytes.count <= roomEnd: intoRoom += 1
+      default: break
+      }
+    }
+    return (chunks, intoRoom)
+  }
+
   @Test func withSyncAlwaysEveryAcknowledgedChangeSurvivesEveryPowerCut() throws {
     let folder = try RecordedRun.makeFolder()
     defer { RecordedRun.removeFolder(folder) }
@@ -95,6 +113,17 @@ import Testing
     // Start, 6 compactions, stop: 2 files each.
     #expect(run.steps.filter { if case .storage(.rename) = $0 { true } else { false } }.count == 16)
     #expect(outcome.crashStates > outcome.points)
+    // The journal kept room ahead: chunks made (a power cut right after one, or while one was
+    // made, is among the points), most turns' records written into room (torn there by the
+    // model), compactions of journals holding room, and a start that loaded a journal whose
+    // records a crash left with room after them.
+    let room = Self.roomUse(run)
+    print("room: \(room.chunks) chunks made, \(room.intoRoom) writes into room")
+    #expect(room.chunks > 10 && room.intoRoom > 2 * room.chunks)
+    let loaded = try #require(run.initialFiles["journal"])
+    #expect(loaded.count == RecordedRun.roomChunk)
+    #expect(RecordFile.scan(loaded, magic: RecordFile.journalMagic).records.count == 3)
+    #expect(RecordFile.scan(loaded, magic: RecordFile.journalMagic).damage == nil)
   }
 
   @Test func withSyncNeverThePowerCutsLoseAcknowledgedChanges() throws {
@@ -106,5 +135,6 @@ import Testing
     let outcome = try Self.check(run)
     print("sync=never: \(outcome.crashStates) crash states checked, \(outcome.violations.count) violations")
     #expect(!outcome.violations.isEmpty)
+    #expect(Self.roomUse(run).chunks == 0, "room is made only with always: the journal grows by appends")
   }
 }

@@ -15,6 +15,9 @@ struct PowerCutModel {
   private struct Inode {
     var seen: [UInt8] = []
     var durable: [UInt8] = []
+    /// Whether the file was cut (truncated) since its last flush: its unflushed change is then
+    /// not a write a power cut can tear.
+    var cut = false
   }
 
   let folder: String
@@ -43,20 +46,29 @@ struct PowerCutModel {
     case .open(let path, let truncate):
       guard let name = name(path) else { return }
       if let inode = names[name] {
-        if truncate { inodes[inode].seen = [] }
+        if truncate {
+          inodes[inode].seen = []
+          inodes[inode].cut = true
+        }
       } else {
         inodes.append(Inode())
         names[name] = inodes.count - 1
       }
-    case .append(let path, let bytes):
+    case .write(let path, let offset, let bytes):
       guard let name = name(path), let inode = names[name] else { return }
-      inodes[inode].seen += bytes
+      let end = offset + bytes.count
+      if inodes[inode].seen.count < end {
+        inodes[inode].seen += [UInt8](repeating: 0, count: end - inodes[inode].seen.count)
+      }
+      inodes[inode].seen.replaceSubrange(offset..<end, with: bytes)
     case .flush(let path):
       guard let name = name(path), let inode = names[name] else { return }
       inodes[inode].durable = inodes[inode].seen
+      inodes[inode].cut = false
     case .truncate(let path, let length):
       guard let name = name(path), let inode = names[name] else { return }
       inodes[inode].seen = Array(inodes[inode].seen.prefix(length))
+      inodes[inode].cut = true
     case .rename(let from, let to):
       guard let source = name(from), let target = name(to), let inode = names[source] else { return }
       names[source] = nil
@@ -69,7 +81,9 @@ struct PowerCutModel {
     }
   }
 
-  /// How much of a file's unflushed bytes reached the disk.
+  /// How much of a file's unflushed bytes reached the disk. The unflushed bytes run from the
+  /// first byte where the file as seen differs from the file on disk to the last (or to the
+  /// end of the file as seen, when it grew): bytes appended, or written into room made ahead.
   enum Tear: CaseIterable {
     /// None: the file holds what was last flushed.
     case nothing
@@ -85,23 +99,38 @@ struct PowerCutModel {
 
   /// The files a power cut now could leave: with the folder's names as flushed or as seen (an
   /// unflushed rename undone or made), and each file's unflushed bytes torn as `tear` says.
-  /// A file whose unflushed change is not an append (a truncation) is either as flushed or
-  /// as seen.
+  /// A file whose unflushed change includes a truncation is either as flushed or as seen.
   func crashState(durableFolder: Bool, tear: Tear) -> Files {
     var files: Files = [:]
     for (name, index) in durableFolder ? durableNames : names {
       let inode = inodes[index]
-      guard inode.seen.starts(with: inode.durable) else {
+      guard !inode.cut else {
         files[name] = tear == .nothing ? inode.durable : inode.seen
         continue
       }
-      let pending = inode.seen[inode.durable.count...]
+      let (seen, durable) = (inode.seen, inode.durable)
+      var start = 0
+      while start < min(seen.count, durable.count) && seen[start] == durable[start] { start += 1 }
+      var end = seen.count
+      if end <= durable.count {
+        while end > start && seen[end - 1] == durable[end - 1] { end -= 1 }
+      }
+      /// The file on disk with the unflushed bytes' first `count` arrived (or zeros for all).
+      func torn(_ count: Int, zeros: Bool = false) -> [UInt8] {
+        var file = durable
+        let arrived = zeros ? [UInt8](repeating: 0, count: end - start) : Array(seen[start..<start + count])
+        if file.count < start + arrived.count {
+          file += [UInt8](repeating: 0, count: start + arrived.count - file.count)
+        }
+        file.replaceSubrange(start..<start + arrived.count, with: arrived)
+        return file
+      }
       switch tear {
-      case .nothing: files[name] = inode.durable
-      case .half: files[name] = inode.durable + pending.prefix(pending.count / 2)
-      case .allButOne: files[name] = inode.durable + pending.dropLast()
-      case .zeros: files[name] = inode.durable + [UInt8](repeating: 0, count: pending.count)
-      case .everything: files[name] = inode.seen
+      case .nothing: files[name] = durable
+      case .half: files[name] = torn((end - start) / 2)
+      case .allButOne: files[name] = torn(max(0, end - start - 1))
+      case .zeros: files[name] = torn(0, zeros: true)
+      case .everything: files[name] = seen
       }
     }
     return files

@@ -87,6 +87,10 @@ struct RecordedRun {
     }
   }
 
+  /// The room the journal makes at a time: small, so that the run makes many chunks and
+  /// writes into each, and compacts journals that hold room.
+  static let roomChunk = 2048
+
   /// Runs `turns` turns of `clients` clients with `sync`, after a first daemon life that left
   /// a state behind, in `folder` (from `makeFolder`).
   static func record(
@@ -97,15 +101,17 @@ struct RecordedRun {
     var random = SplitMix(seed: seed)
     var bridgeRandom = SplitMix(seed: seed &+ 0x6272_6964_6765)
 
-    // The first life: a few changes, a clean stop.
+    // The first life: a few changes, then a crash, which leaves them in a journal with room
+    // after them for the recorded life to load.
     do {
       let store = Store()
-      let persistence = try Persistence(folder: folder, store: store, sync: .always, loop: loop, logger: quiet)
+      let persistence = try Persistence(
+        folder: folder, store: store, sync: .always, loop: loop, logger: quiet, roomChunk: roomChunk)
       for name in names.prefix(3) {
         let outcome = try store.apply(.increment(2), to: name, now: 0)
         persistence.record(outcome.channel, day: outcome.day, id: nil)
       }
-      try persistence.close()
+      try persistence.commit()
     }
     var run = RecordedRun(folder: folder, initialFiles: try files(in: folder))
 
@@ -116,7 +122,7 @@ struct RecordedRun {
     StorageTrace.recorder = { event in
       let path: String
       switch event {
-      case .open(let p, _), .append(let p, _), .flush(let p), .truncate(let p, _), .remove(let p): path = p
+      case .open(let p, _), .write(let p, _, _), .flush(let p), .truncate(let p, _), .remove(let p): path = p
       case .rename(let from, _): path = from
       case .flushFolder(let p): path = p + "/"
       }
@@ -130,7 +136,7 @@ struct RecordedRun {
 
     let store = Store(requestIDCapacity: requestIDCapacity)
     let persistence = try whenUnlocked { () throws(SystemError) in
-      try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet)
+      try Persistence(folder: folder, store: store, sync: sync, loop: loop, logger: quiet, roomChunk: roomChunk)
     }
     flushEvents()
     run.states.append(view(of: store))

@@ -16,7 +16,8 @@ import Testing
     let daemon = try DaemonProcess(
       folder: folder,
       wrapper: SyscallTrace.wrapper(
-        output: trace, calls: ["read", "recvfrom", "write", "sendto", "sendmsg", "fdatasync", "epoll_ctl"]))
+        output: trace,
+        calls: ["read", "recvfrom", "write", "pwrite64", "sendto", "sendmsg", "fdatasync", "epoll_ctl"]))
     let fast = try daemon.client()
     _ = try fast.request("WATCH")
     // A watcher that reads nothing until half the changes are made, then reads on its own
@@ -57,13 +58,15 @@ import Testing
     var unsaved = false
     var sends = 0
     var flushes = 0
+    var journalWrites = 0
     var early: [Substring] = []
     for call in try SyscallTrace.calls(in: trace) {
       let onSocket = call.contains("<socket:")
       if (call.hasPrefix("read(") || call.hasPrefix("recvfrom(")) && onSocket && call.contains("INCR ") {
         unsaved = true
-      } else if call.hasPrefix("write(") && call.contains(journal) {
+      } else if call.hasPrefix("pwrite64(") && call.contains(journal) {
         unsaved = true
+        journalWrites += 1
       } else if call.hasPrefix("fdatasync(") && call.contains(journal) && call.hasSuffix("= 0") {
         unsaved = false
         flushes += 1
@@ -74,6 +77,7 @@ import Testing
     }
     #expect(early.isEmpty, "sent before the journal was flushed: \(early.prefix(3))")
     #expect(flushes >= 400, "one flush per turn with changes")
+    #expect(journalWrites >= 400, "one write per turn with changes, at the journal's end")
     #expect(sends > 100)
     let armedOutput = try SyscallTrace.calls(in: trace).filter { $0.hasPrefix("epoll_ctl(") && $0.contains("EPOLLOUT") }
     #expect(!armedOutput.isEmpty, "the slow watcher waited for EPOLLOUT")

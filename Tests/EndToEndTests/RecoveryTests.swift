@@ -1,3 +1,4 @@
+import BadgePersistence
 import Foundation
 import TestSupport
 import Testing
@@ -15,6 +16,21 @@ import Testing
 
   static func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
   static func write(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+  /// `tail` written where the journal at `path` ends: into the room the daemon made ahead of
+  /// its records (as a write a crash cut short leaves it), or, with `room` false, after the
+  /// records of the journal cut back to them (as a journal without room leaves it).
+  static func writeAtTheEnd(_ tail: [UInt8], journal path: String, room: Bool) throws {
+    var bytes = try Self.bytes(path)
+    let end = RecordFile.scan(bytes, magic: RecordFile.journalMagic).validLength
+    #expect(bytes.count - end > tail.count, "the daemon made room after its records")
+    if room {
+      bytes.replaceSubrange(end..<end + tail.count, with: tail)
+    } else {
+      bytes = Array(bytes[..<end]) + tail
+    }
+    try Self.write(bytes, path)
+  }
 
   static func counts(_ daemon: DaemonProcess, _ channels: [String]) throws -> [String] {
     let client = try daemon.client()
@@ -55,15 +71,14 @@ import Testing
     #expect(try field(daemon.client().request("INCR c")[0], "seq") == "5")
   }
 
-  @Test(arguments: [1, 5, 11])
-  func aTornRecordAtTheEndIsCutOffWithOneWarning(cut: Int) throws {
+  /// Cut after a byte that is not zero (the room's zeros follow the cut), inside the room or
+  /// at the end of a journal without room.
+  @Test(arguments: [1, 5, 10, 19], [true, false])
+  func aTornRecordAtTheEndIsCutOffWithOneWarning(cut: Int, room: Bool) throws {
     let (folder, crashed) = try Self.crashedAfter(["SET mail 3", "SET ci 4", "INCR mail"])
-    let journal = crashed.stateFile("journal")
-    var bytes = try Self.bytes(journal)
     // The start of a record for `SET other 9`, cut after `cut` bytes.
     let partial: [UInt8] = [27, 0, 0, 0, 0x11, 0x22, 0x33, 0x44, 1, 4, 0, 0, 0, 0, 0, 0, 0, 5, 0x6F]
-    bytes += partial.prefix(cut)
-    try Self.write(bytes, journal)
+    try Self.writeAtTheEnd(Array(partial.prefix(cut)), journal: crashed.stateFile("journal"), room: room)
     let daemon = try DaemonProcess(folder: folder)
     #expect(try Self.counts(daemon, ["mail", "ci", "other"]) == ["4", "4", "0"])
     let warnings = daemon.log.split(separator: "\n").filter { $0.contains("torn") }
@@ -72,15 +87,48 @@ import Testing
     #expect(!daemon.log.contains("damaged"))
   }
 
-  @Test func randomBytesAfterTheLastRecordAreATornTail() throws {
+  @Test(arguments: [true, false])
+  func randomBytesAfterTheLastRecordAreATornTail(room: Bool) throws {
     let (folder, crashed) = try Self.crashedAfter(["SET mail 3", "INCR mail"])
-    let journal = crashed.stateFile("journal")
     var generator = SplitMix(seed: 42)
-    let garbage = (0..<333).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    try Self.write(try Self.bytes(journal) + garbage, journal)
+    let garbage = (0..<332).map { _ in UInt8.random(in: 0...255, using: &generator) } + [0xA5]
+    try Self.writeAtTheEnd(garbage, journal: crashed.stateFile("journal"), room: room)
     let daemon = try DaemonProcess(folder: folder)
     #expect(try Self.counts(daemon, ["mail"]) == ["4"])
     #expect(daemon.log.contains("Dropped 333 bytes of a torn record"))
+  }
+
+  /// With `sync = always` a crashed daemon's journal holds room after its records: the next
+  /// start loads them without a word about damage, starts a new journal, makes room again
+  /// and keeps appending; a crash after that loads every change again.
+  @Test func aJournalWithRoomLoadsQuietlyAndTheNextLifeKeepsAppending() throws {
+    let (folder, crashed) = try Self.crashedAfter(["SET mail 3", "INCR ci 2"])
+    let chunk = 1 << 20
+    let first = try Self.bytes(crashed.stateFile("journal"))
+    #expect(first.count == chunk, "a chunk of room made ahead")
+    let records = RecordFile.scan(first, magic: RecordFile.journalMagic)
+    #expect(records.records.count == 2 && records.damage == nil)
+    var daemon = try DaemonProcess(folder: folder)
+    #expect(try Self.counts(daemon, ["mail", "ci"]) == ["3", "2"])
+    #expect(!daemon.log.contains("<4>") && !daemon.log.contains("<3>"), "\(daemon.log)")
+    let client = try daemon.client()
+    for _ in 0..<3 { #expect(try client.request("INCR mail").last == "OK") }
+    daemon.crash()
+    let second = try Self.bytes(crashed.stateFile("journal"))
+    #expect(second.count == chunk)
+    #expect(RecordFile.scan(second, magic: RecordFile.journalMagic).records.count == 3, "a new journal")
+    daemon = try DaemonProcess(folder: folder)
+    #expect(try Self.counts(daemon, ["mail", "ci"]) == ["6", "2"])
+    #expect(!daemon.log.contains("<4>") && !daemon.log.contains("<3>"), "\(daemon.log)")
+  }
+
+  /// The other modes make no room: their flushes are a second apart or none.
+  @Test func withSyncEverysecTheJournalEndsAtItsLastRecord() throws {
+    let (_, crashed) = try Self.crashedAfter(["SET mail 3", "INCR ci 2"], config: "[daemon]\nsync = everysec\n")
+    let bytes = try Self.bytes(crashed.stateFile("journal"))
+    let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
+    #expect(contents.records.count == 2 && contents.damage == nil)
+    #expect(contents.validLength == bytes.count)
   }
 
   @Test func aCorruptRecordInTheMiddleIsKeptLoadedUpToAndReportedLoudly() throws {

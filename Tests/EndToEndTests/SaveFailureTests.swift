@@ -27,7 +27,10 @@ import Testing
     try setup.send(batch)
     for _ in 0..<500 { _ = try setup.readReply() }
     #expect(first.stop() == 0)
-    let daemon = try DaemonProcess(folder: first.folder)
+    // `everysec`, whose journal has no room made ahead: its writes make the file longer, so the
+    // limit below stops them at once (with `always` they fill the room first: the test after
+    // this one).
+    let daemon = try DaemonProcess(folder: first.folder, config: "[daemon]\nsync = everysec\n")
     // A round trip: the daemon has loaded the state and written its start-up snapshot.
     #expect(try daemon.client().request("PING") == ["OK pong"])
     #expect(try Self.size(daemon.stateFile("snapshot")) > 2 * Self.limit)
@@ -84,5 +87,47 @@ import Testing
     daemon.crash()
     let restarted = try DaemonProcess(folder: daemon.folder)
     #expect(try field(restarted.client().request("GET mail")[0], "count") == String(acknowledged))
+  }
+
+  /// With `always` the journal's records go into room made ahead, which a file size limit at
+  /// the journal's length on disk does not stop; once the room is full the next chunk cannot
+  /// be made, the records' own write past the limit fails and is undone like any failed write,
+  /// and everything acknowledged before it loads.
+  @Test func withSyncAlwaysTheTurnThatMakesRoomPastTheLimitFailsAndIsUndone() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    #expect(try client.request("PING") == ["OK pong"])
+    let room = 1 << 20
+    #expect(try Self.size(daemon.stateFile("journal")) == room, "the start made the first chunk")
+    #expect(try run("/usr/bin/prlimit", ["--pid", "\(daemon.pid)", "--fsize=\(room):unlimited"]).status == 0)
+    // Batches of 500 changes until one is refused: about 36 bytes each, the room holds some
+    // 29,000.
+    var acknowledged = 0
+    var refusal: String?
+    batches: for _ in 0..<200 {
+      try client.send(String(repeating: "INCR mail\n", count: 500))
+      for _ in 0..<500 {
+        guard let line = try client.readLine() else { break batches }  // closed without a reply
+        if line.hasPrefix("ERR ") {
+          refusal = line
+          break batches
+        }
+        #expect(line.hasPrefix("STATE mail count=\(acknowledged + 1) "))
+        #expect(try client.readLine() == "OK")
+        acknowledged += 1
+      }
+    }
+    #expect(acknowledged > 20_000, "the room took the records of \(acknowledged) changes")
+    #expect(refusal == nil, "the turn that failed is closed without replies: \(refusal ?? "")")
+    // The failure is logged once; a repair (a compaction: a small snapshot, a new journal and
+    // its first chunk, all within the limit) then works and changes are accepted again.
+    #expect(try waitUntil { try daemon.client().request("INCR ok").last == "OK" })
+    #expect(Self.errorLines(daemon.log, containing: "/journal': File too large") == 1, "\(daemon.log)")
+    #expect(daemon.log.contains("Cannot make room ahead in the journal"), "\(daemon.log)")
+    #expect(try field(daemon.client().request("GET mail")[0], "count") == String(acknowledged))
+    daemon.crash()
+    let restarted = try DaemonProcess(folder: daemon.folder)
+    #expect(try field(restarted.client().request("GET mail")[0], "count") == String(acknowledged))
+    #expect(!restarted.log.contains("damaged"), "\(restarted.log)")
   }
 }
