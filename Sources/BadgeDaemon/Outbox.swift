@@ -27,8 +27,7 @@ final class Outbox {
   /// burst's lines), so a turn that reached a thousand busy watchers kept every other client,
   /// a new one included, waiting for all of them. Timed rather than counted: what a client
   /// waits for is time, and a count small enough for a burst's sends would split the cheap
-  /// fan-out of one change over several turns (BENCHMARKS.md, "A fresh client's PING during a
-  /// burst").
+  /// fan-out of one change over several turns (BENCHMARKS.md, "A turn's send budget").
   static let sendingMicroseconds: UInt64 = 2000
   /// The clock is read once every so many sends: a send costs far more than a reading of it.
   static let sendsPerClockReading = 16
