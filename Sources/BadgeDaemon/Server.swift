@@ -74,8 +74,10 @@ final class Server: ClientTransport {
     acceptor = nil
   }
 
-  /// Ends the turn, sends what can be sent and closes every connection (shutdown).
+  /// Ends the turn, sends what can be sent (whatever the send budget) and closes every
+  /// connection (shutdown).
   func closeAll() {
+    outbox.budgeted = false
     endTurn()
     for connection in Array(connections.values) { close(connection) }
   }
@@ -142,7 +144,7 @@ final class Server: ClientTransport {
       to: &connection.output)
     connection.closeAfterFlush = true
     connection.readPaused = true
-    core.sendQueue.add(connection)
+    core.sendQueue.addReply(connection)
     connection.armEvents()
   }
 

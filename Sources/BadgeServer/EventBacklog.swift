@@ -42,16 +42,33 @@ struct EventBacklog {
     behind += 1
   }
 
-  /// A watcher caught up, or left while behind. `oldestBehind` is the first missed event of
-  /// the oldest watcher still behind (none: everything can go).
-  mutating func leave(oldestBehind: UInt64?) {
+  /// A watcher caught up, or left while behind. `oldestBehind` finds the first missed event of
+  /// the oldest watcher still behind (none: everything can go); it looks at every watcher, so
+  /// it is asked only once the entries have doubled since they were last pruned: watchers that
+  /// fall behind and catch up turn after turn (a burst to more watchers than a turn sends to)
+  /// then cost no pass over the watchers each, and entries no watcher needs are kept at most
+  /// until then (`entries` leaves them out, and there is never more than one per channel).
+  mutating func leave(oldestBehind: () -> UInt64?) {
     behind -= 1
-    guard let oldest = oldestBehind, behind > 0 else {
+    guard behind > 0 else {
       latest.removeAll(keepingCapacity: false)
+      pruned = 0
+      return
+    }
+    guard latest.count > max(EventBacklog.unprunedEntries, 2 * pruned) else { return }
+    guard let oldest = oldestBehind() else {
+      latest.removeAll(keepingCapacity: false)
+      pruned = 0
       return
     }
     latest = latest.filter { $0.value.event >= oldest }
+    pruned = latest.count
   }
+
+  /// How many entries there were after the last pruning (`leave`).
+  private var pruned = 0
+  /// Entries kept without pruning while a watcher is behind: a look at every watcher costs more.
+  static let unprunedEntries = 64
 
   /// The entries from event `first` on that `watches` accepts, in event order.
   func entries(from first: UInt64, where watches: (ChannelName) -> Bool) -> [(event: UInt64, channel: Channel)] {

@@ -44,8 +44,16 @@ open class Peer {
   /// Whether the peer changed, or read, state this turn that is not saved yet: if the commit
   /// fails, it is closed without its replies.
   final var dependsOnTurn = false
-  /// Whether it waits in the `SendQueue` for the end of the turn.
+  /// Whether it waits in the `SendQueue` for the end of the turn (this one, or the next when
+  /// the turn's send budget did not reach it).
   public final internal(set) var queuedForSend = false
+  /// Whether the send budget of an earlier turn did not reach it: it keeps its place at the
+  /// head of the queue, and waits for room to write meanwhile, which wakes the loop for the
+  /// next turn at once.
+  public final internal(set) var carriedOver = false
+  /// Whether its unsent output holds a reply (a request carried out, a long reply's chunk):
+  /// it is sent every turn whatever the send budget, until everything is sent.
+  public final var owesReply = false
   /// The peer sent end-of-file or asked to `QUIT`: close once the output is sent.
   public final var closeAfterFlush = false
   public final var closed = false
@@ -70,6 +78,7 @@ open class Peer {
   @inlinable
   public final func outputSent() -> Int {
     outputOffset = 0
+    owesReply = false
     let capacity = output.capacity
     guard capacity > Peer.keptOutputCapacity, !isReplying else {
       output.removeAll(keepingCapacity: true)
@@ -109,5 +118,6 @@ open class Peer {
   public final func discardOutput() {
     output = []
     outputOffset = 0
+    owesReply = false
   }
 }

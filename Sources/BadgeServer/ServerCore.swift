@@ -75,12 +75,15 @@ public final class ServerCore<Client: Peer> {
   /// The turn's instant (monotonic microseconds).
   public var now: UInt64 { turn.now }
 
-  /// Carries out one request line of `client`, its reply appended to the client's output.
+  /// Carries out one request line of `client`, its reply appended to the client's output and
+  /// the client queued to have it sent in this turn.
   @inline(__always)
   public func handleLine(_ line: UnsafeRawBufferPointer, from client: Client) {
     assert(turn.phase == .handling, "nothing is read while the turn ends")
     assert(!client.isReplying, "a request waits for the end of the reply under way")
+    let before = client.output.count
     executor.handleLine(line, from: client, now: turn.now)
+    if client.output.count != before { sendQueue.addReply(client) }  // an empty line has none
   }
 
   /// Applies `mutation` to `name` for no client (a bus bridge), on the path of every request's
@@ -95,6 +98,7 @@ public final class ServerCore<Client: Peer> {
   public func continueReply(_ client: Client) {
     assert(turn.phase == .handling, "no reply is produced while the turn ends")
     executor.continueReply(client, now: turn.now)
+    sendQueue.addReply(client)
   }
 
   /// Starts or extends the channel's pulse window without changing its count (`Store.pulse`),
@@ -165,7 +169,7 @@ public final class ServerCore<Client: Peer> {
     commit.commit(transport)
     turn.enter(.sending)
     transport.send(sendQueue)
-    assert(sendQueue.isEmpty, "nothing stays queued for sending past the end of its turn")
+    assert(sendQueue.isEmpty, "nothing stays queued past the end of its turn but what its send budget left")
     turn.ended()
   }
 

@@ -97,7 +97,7 @@ final class Subscriptions<Client: Peer> {
     if let index = watchers.firstIndex(where: { $0 === client }) { watchers.remove(at: index) }
     if client.behindFrom != nil {
       client.behindFrom = nil
-      backlog.leave(oldestBehind: oldestBehind)
+      backlog.leave { oldestBehind }
     }
   }
 
@@ -282,7 +282,7 @@ final class Subscriptions<Client: Peer> {
       client.behindFrom = missed[appended].event
     } else {
       client.behindFrom = nil
-      backlog.leave(oldestBehind: oldestBehind)
+      backlog.leave { oldestBehind }
     }
     return dnd || appended > 0
   }

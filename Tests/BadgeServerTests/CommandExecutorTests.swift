@@ -35,7 +35,7 @@ import Testing
     turns.send(writer, "INCR mail", "INCR other")
     #expect(watcher.output.isEmpty, "nothing for a watcher before the turn's changes are saved")
     let queued = turns.endTurn()
-    #expect(queued.map(\.id) == [watcher.id])
+    #expect(queued.map(\.id) == [writer.id, watcher.id], "the writer's replies, then the watcher's events")
     #expect(
       turns.take(watcher) == [
         "EVENT mail count=1 label=1 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=1 total=1"

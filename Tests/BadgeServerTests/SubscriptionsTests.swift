@@ -132,4 +132,39 @@ import Testing
     #expect(watcher.behindFrom != nil)
     #expect(turns.subscriptions.backlog.count == 10, "one entry per channel, not per event")
   }
+
+  /// When a watcher catches up, entries no watcher still behind needs are dropped only once
+  /// there are more than 64 and twice as many as after the last pruning (finding the oldest
+  /// watcher behind looks at every watcher); the ones kept meanwhile reach nobody.
+  @Test func theBacklogIsPrunedOnceItHasGrownAndKeepsOnlyWhatIsNeeded() {
+    let first = turns.congestedWatcher()
+    let writer = turns.peer()
+    for round in 0..<10 { turns.send(writer, "INCR old\(round)") }
+    turns.endTurn()
+    let second = turns.congestedWatcher()
+    for round in 0..<5 { turns.send(writer, "INCR new\(round)") }
+    turns.endTurn()
+    first.discardOutput()
+    turns.appendMerged(to: first)
+    #expect(turns.take(first).count == 15)
+    #expect(turns.subscriptions.backlog.count == 15, "15 entries: not pruned")
+    turns.send(first, "UNWATCH")
+    for round in 5..<100 { turns.send(writer, "INCR new\(round)") }
+    turns.endTurn()
+    let third = turns.congestedWatcher()
+    turns.send(writer, "INCR last")
+    turns.endTurn()
+    var caughtUp: [String] = []
+    while second.behindFrom != nil {  // up to the high-water mark at a time
+      second.discardOutput()
+      turns.appendMerged(to: second)
+      caughtUp += turns.take(second)
+    }
+    #expect(caughtUp.map { String($0.split(separator: " ")[1]) } == (0..<100).map { "new\($0)" } + ["last"])
+    #expect(turns.subscriptions.backlog.count == 1, "111 entries pruned to the one the third watcher missed")
+    third.discardOutput()
+    turns.appendMerged(to: third)
+    #expect(turns.take(third).map { String($0.split(separator: " ")[1]) } == ["last"])
+    #expect(turns.subscriptions.backlog.isEmpty)
+  }
 }

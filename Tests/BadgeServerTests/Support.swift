@@ -114,6 +114,8 @@ final class Turns: ClientTransport {
   private var sent: [Peer] = []
   /// What the turn's sending does besides draining the queue (the outbox's part).
   private var sending: () -> Void = {}
+  /// How many clients without a reply each end of turn sends to (the outbox's budget).
+  var budget = Int.max
   private var nextID = 1
 
   init(config: DaemonConfig = DaemonConfig()) {
@@ -190,7 +192,12 @@ final class Turns: ClientTransport {
   }
 
   func send(_ queue: SendQueue<Peer>) {
-    queue.drain { sent.append($0) }
+    var left = budget
+    func withinBudget() -> Bool {
+      left -= 1
+      return left >= 0
+    }
+    queue.drain(while: withinBudget) { sent.append($0) }
     sending()
   }
 

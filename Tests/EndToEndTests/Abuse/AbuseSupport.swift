@@ -74,3 +74,11 @@ func expectedReplyCount(_ bytes: [UInt8]) -> Int {
   }
   return replies
 }
+
+/// The state letter of `/proc/PID/stat` (`R`, `S`, `T` when stopped, …).
+func processState(_ pid: Int32) -> String? {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return nil }
+  return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+}

@@ -86,11 +86,3 @@ import Testing
     return count
   }
 }
-
-/// The state letter of `/proc/PID/stat` (`R`, `S`, `T` when stopped, …).
-private func processState(_ pid: Int32) -> String? {
-  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-    let close = stat.lastIndex(of: ")")
-  else { return nil }
-  return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
-}
