@@ -29,11 +29,12 @@ import Testing
     #expect(kill(daemon.pid, SIGCONT) == 0)
   }
 
-  /// The daemon's debug log says a turn left watchers to the next: the events of 600 watchers
-  /// take longer to send than a turn's budget, so the tests above went through the carry-over.
-  private func expectCarriedOver(_ daemon: DaemonProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+  /// Says whether a turn left watchers to the next (the daemon's debug log). The 2 ms budget
+  /// is time, so whether 600 watchers' events outlast it depends on the machine's speed: the
+  /// carry-over itself is asserted in process, where the budget is counted (SendBudgetTests);
+  /// here, what every watcher gets is asserted either way.
+  private func reportCarryOver(_ daemon: DaemonProcess) {
     let lines = daemon.log.split(separator: "\n").filter { $0.contains("more wait for the next.") }
-    #expect(!lines.isEmpty, "no turn carried watchers over", sourceLocation: sourceLocation)
     print("carry-over: \(lines.first ?? "none")")
   }
 
@@ -63,28 +64,27 @@ import Testing
         reply.count == 2 && reply[0].hasPrefix("STATE b ") && field(reply[0], "count") == String(Self.changes),
         "\(reply)")
     }
-    expectCarriedOver(daemon)
+    reportCarryOver(daemon)
     try expectHealthy(daemon, peakMiB: 64, "\(Self.changes) changes to 600 watchers")
   }
 
-  /// 600 watchers hang up (end their input) while a new client's changes wait with its
-  /// connection: the listening socket and the poll set are two sources, dispatched in either
-  /// order, and a connection is read as soon as it is accepted, so the changes are carried out
-  /// in a turn of their own. A watcher whose end is read before them goes at once (nothing was
-  /// sent to it: at most the 256 one `epoll_wait` reports, `PollSet.batch`); the others get the
-  /// events, and those carried over when their end is read still get them before their
-  /// connection ends.
+  /// 600 watchers hang up (end their input) just after a writer's changes reached the daemon.
+  /// One `epoll_wait` reports ready descriptors in the order they became ready, so the
+  /// writer's changes are carried out in the first turn, which also reads the ends of the
+  /// first watchers, as many as one wait reports (`PollSet.batch`): those go at once, as the
+  /// turn's events are published after every end it read (nothing was sent to them). The
+  /// others' ends are read in the turns after, while their events are carried over: they still
+  /// get every event before their connection ends.
   @Test func aWatcherThatHangsUpWhileCarriedOverStillGetsEverything() throws {
     let daemon = try DaemonProcess(arguments: ["--log-level", "debug"])
     let watchers = try (0..<600).map { _ in try daemon.client() }
     for watcher in watchers { #expect(try watcher.request("WATCH b").last == "OK watching") }
-    var writer: RawClient?
+    let writer = try daemon.client()
+    #expect(try writer.request("PING") == ["OK pong"], "the writer is accepted before the daemon stops")
     try stopped(daemon) {
+      try writer.send(Array(repeating: "INCR b\n", count: Self.changes).joined())
       for watcher in watchers { shutdown(watcher.fd, Int32(SHUT_WR)) }
-      writer = try daemon.client()  // waits in the listening socket's queue
-      try writer?.send(Array(repeating: "INCR b\n", count: Self.changes).joined())
     }
-    guard let writer else { return }
     try expectReplies(of: writer)
     let events = (1...Self.changes).map(String.init)
     var served = 0
@@ -92,11 +92,11 @@ import Testing
       var lines: [String] = []
       while let line = try watcher.readLine() { lines.append(line) }  // until the daemon closes it
       #expect(lines.isEmpty || counts(lines) == events, "watcher \(i): \(lines)")
+      #expect(served == 0 || !lines.isEmpty, "watcher \(i) got nothing, yet one whose end came before it did")
       if !lines.isEmpty { served += 1 }
     }
-    print("carry-over: \(served) of 600 watchers that hung up got the events first")
-    expectCarriedOver(daemon)
-    #expect(served >= 344, "all but the 256 the first turn may have read: \(served)")
+    reportCarryOver(daemon)
+    #expect(served >= 600 - 256, "all but the ends the first turn read: \(served)")
     try expectHealthy(daemon, peakMiB: 64, "600 watchers hanging up during \(Self.changes) changes")
   }
 }
