@@ -105,8 +105,12 @@ import Testing
       #expect(shown.hasPrefix("bridge: host \(machine.name), not connected (broker \(url))\n"), "\(shown)")
     }
     try desktop.request("INCR mail")
-    let connected = try badgectl(["mqtt"], socket: desktop.socket).stdout
-    #expect(connected.hasPrefix("bridge: host desktop, connected to \(url)\n"), "\(connected)")
+    var connected = ""
+    let up = try waitUntil(timeout: Machine.patience) {
+      connected = try badgectl(["mqtt"], socket: desktop.socket).stdout
+      return connected.hasPrefix("bridge: host desktop, connected to \(url)\n")
+    }
+    #expect(up, "\(connected)\n\(desktop.diagnostics)")
     for machine in [laptop, server] {
       #expect(!(try machine.request("LIST")).contains { $0.hasPrefix("STATE mail ") }, "\(machine.name)")
     }
