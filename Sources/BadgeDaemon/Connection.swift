@@ -63,11 +63,11 @@ final class Connection: Peer {
   private var armedEvents: IOEvents = .readable
 
   /// Watches for input unless reading is paused, and for room to write while output waits
-  /// and the connection is not already queued to send it, or was carried over by a turn's
-  /// send budget: then room to write is what starts the next turn at once.
+  /// and the connection is not already queued to send it (one carried over by a turn's send
+  /// budget is: the next turn begins without waiting and sends it).
   func armEvents() {
     var events: IOEvents = readPaused ? [] : .readable
-    if pendingOutput > 0 && (!queuedForSend || carriedOver) { events.insert(.writable) }
+    if pendingOutput > 0 && !queuedForSend { events.insert(.writable) }
     guard events != armedEvents else { return }
     armedEvents = events
     poll?.modify(fd, events: events)

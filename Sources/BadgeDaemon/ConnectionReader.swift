@@ -113,11 +113,13 @@ final class ConnectionReader {
   }
 
   /// The turn ended: every connection's allowance is renewed, sized for the number of
-  /// `watchers` now, and the connections waiting are served next turn, first.
-  func turnEnded(watchers: Int) {
+  /// `watchers` now, and the connections waiting are served next turn, first. That turn begins
+  /// without waiting when connections wait, or when the turn's send budget left output to it
+  /// (`outputCarried`), which the end of that turn sends first.
+  func turnEnded(watchers: Int, outputCarried: Bool) {
     turn &+= 1
     lineAllowance = ConnectionReader.lineAllowance(watchers: watchers)
-    if !waiting.isEmpty { poll.serveNextTurn() }
+    if !waiting.isEmpty || outputCarried { poll.serveNextTurn() }
   }
 
   /// The connection's output drained: it is read again in a turn of its own.

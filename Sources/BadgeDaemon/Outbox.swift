@@ -6,8 +6,8 @@ import BadgeSystem
 /// connection in the core's `SendQueue` that owes a reply, and as many others as the turn's
 /// `sendingMicroseconds` allow, is sent its output (one `send` each while the socket takes
 /// it). A connection whose socket is full waits for `EPOLLOUT`, which only queues it again for
-/// the next turn's sending; one the budget did not reach stays queued for the next turn and
-/// waits for `EPOLLOUT` too, which the next `epoll_wait` reports at once.
+/// the next turn's sending; one the budget did not reach stays queued for the next turn, which
+/// then begins without waiting (`ConnectionReader.turnEnded`).
 ///
 /// Output buffers freed when they drain or their connection closes are reported to the
 /// `HeapTrimmer`, which gives the memory back to the kernel once a burst is over.
@@ -48,9 +48,8 @@ final class Outbox {
   }
 
   /// Sends the output of every queued connection that owes a reply and of as many others as
-  /// `sendingMicroseconds` allow (when `budgeted`), and has the rest wait for room to write,
-  /// which starts the next turn at once (a debug line says when a turn begins to carry some
-  /// over). A watcher whose output drained gets the events it is owed since it fell behind
+  /// `sendingMicroseconds` allow (when `budgeted`), and leaves the rest queued for the next
+  /// turn (a debug line says when a turn begins to carry some over). A watcher whose output drained gets the events it is owed since it fell behind
   /// (only when it owes some) and is sent to again. A connection whose output is all sent goes
   /// to `server.drained`, one whose peer is gone is closed.
   func sendAll(_ queue: SendQueue<Connection>, for server: Server) {
@@ -61,7 +60,6 @@ final class Outbox {
       sends += 1
       return !budgeted || sends % Outbox.sendsPerClockReading != 0 || Environment.monotonicMicroseconds < deadline
     }
-    func carry(_ connection: Connection) { connection.armEvents() }
     let carriedBefore = queue.carriedCount
     defer {
       if queue.carriedCount > 0 && carriedBefore == 0 {
@@ -69,7 +67,7 @@ final class Outbox {
           "Sent to \(sends - 1) connections without a reply this turn; \(queue.carriedCount) more wait for the next.")
       }
     }
-    queue.drain(while: budget, carry: carry) { connection in
+    queue.drain(while: budget) { connection in
       guard !connection.closed else { return }
       var done = false
       let before = connection.pendingOutput

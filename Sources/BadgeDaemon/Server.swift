@@ -109,7 +109,7 @@ final class Server: ClientTransport {
       warningsTimer?.arm(at: core.warnings.nextFlush)
     }
     logOutput?.watchForRoom(on: loop)
-    reader.turnEnded(watchers: core.watcherCount)
+    reader.turnEnded(watchers: core.watcherCount, outputCarried: core.sendQueue.carriedCount > 0)
     if timed, let turn = turnTimer.ended(began: began) {
       logger.debug("Longest turn so far: \(turn.cpu) µs of CPU time, \(turn.wall) µs from its start to its end.")
     }

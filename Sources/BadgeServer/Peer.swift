@@ -48,8 +48,7 @@ open class Peer {
   /// the turn's send budget did not reach it).
   public final internal(set) var queuedForSend = false
   /// Whether the send budget of an earlier turn did not reach it: it keeps its place at the
-  /// head of the queue, and waits for room to write meanwhile, which wakes the loop for the
-  /// next turn at once.
+  /// head of the queue, and the next turn begins without waiting to send it.
   public final internal(set) var carriedOver = false
   /// Whether its unsent output holds a reply (a request carried out, a long reply's chunk):
   /// it is sent every turn whatever the send budget, until everything is sent.

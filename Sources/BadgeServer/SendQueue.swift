@@ -47,9 +47,9 @@ public final class SendQueue<Client: Peer> {
   /// Hands queued clients to `send`, each taken off the queue first: every client that owes a
   /// reply, then, the carried ones first, the others while `budget` allows one more (it is
   /// asked before each, until it says no); a client queued meanwhile is handed over too. The
-  /// rest go to `carry`, in order, and stay queued for the next turn. Only at the end of the
+  /// rest stay queued, in order, for the next turn (`carriedCount`). Only at the end of the
   /// turn.
-  public func drain(while budget: () -> Bool = { true }, carry: (Client) -> Void = { _ in }, _ send: (Client) -> Void) {
+  public func drain(while budget: () -> Bool = { true }, _ send: (Client) -> Void) {
     assert(turn.phase == .sending, "output is sent only at the end of a turn")
     swap(&carried, &earlier)
     func hand(_ client: Client) {
@@ -78,7 +78,6 @@ public final class SendQueue<Client: Peer> {
         spent = true
         client.carriedOver = true
         carried.append(client)
-        carry(client)
       }
     }
     for client in earlier { handWithin(client) }
