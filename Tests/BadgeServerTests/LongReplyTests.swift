@@ -142,6 +142,44 @@ import Testing
     #expect(turns.take(watcher).map { String($0.prefix(20)) } == ["EVENT c00001 count=5"])
   }
 
+  /// PROTOCOL.md, "Slow readers": the held events come in the order of each channel's latest
+  /// event, and a pulse window's end is one. A channel changed before another, whose window ends
+  /// after the other's change while the events are held, comes after that change, at its latest
+  /// state: so a client that reads the held events only until a later change's event does not
+  /// have every channel's state yet.
+  @Test func aWindowEndingWhileHeldPutsItsChannelAfterLaterChanges() {
+    makeChannels(3000)
+    turns.now += 4_000_000  // every window of those channels ends with no one watching
+    turns.core.expirePulses()
+    turns.endTurn()
+    let writer = turns.peer()
+    let watcher = turns.peer()
+    turns.send(watcher, "WATCH c*")
+    #expect(watcher.isReplying)
+    turns.endTurn()
+    // Both shown already by the snapshot's first chunk, at count 1.
+    turns.send(writer, "INCR c00001")
+    turns.endTurn()
+    turns.now += 1_000_000
+    turns.send(writer, "INCR c00002")
+    turns.endTurn()
+    // The window of c00001 (pulse_ms, 3 s) ends, that of c00002 not yet, while the snapshot is
+    // still under way.
+    turns.now += 2_500_000
+    turns.core.expirePulses()
+    turns.endTurn()
+    let (lines, _) = readAll(watcher)
+    #expect(lines.last == "OK watching")
+    let shown = lines.filter { $0.hasPrefix("STATE c00001 ") || $0.hasPrefix("STATE c00002 ") }
+    #expect(shown.map { field($0, "count") } == ["1", "1"])
+    #expect(turns.appendMerged(to: watcher))
+    let events = turns.take(watcher).map {
+      "\($0.split(separator: " ")[1]) count=\(field($0, "count")!) pulse=\(field($0, "pulse")!)"
+    }
+    // c00001's INCR came first, but its latest event is its window's end, after c00002's INCR.
+    #expect(events == ["c00002 count=2 pulse=500", "c00001 count=2 pulse=0"])
+  }
+
   @Test func aClosedClientDropsItsReply() {
     makeChannels(3000)
     let peer = turns.peer()
