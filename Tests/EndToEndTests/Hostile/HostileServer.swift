@@ -15,6 +15,9 @@ final class HostileServer: @unchecked Sendable {
   let folder: TemporaryFolder
   let socket: String
   private let listener: Int32
+  /// Whether the listener is closed: `stop()` runs once, whether a test calls it or `deinit`
+  /// does (a second `close` would close a descriptor number another test may hold by then).
+  private var stopped = false
   private let parts: [Part]
   private let lock = NSLock()
   private var connections: [HostileConnection] = []
@@ -37,6 +40,7 @@ final class HostileServer: @unchecked Sendable {
     }
     guard bound == 0, listen(listener, 8) == 0 else {
       let error = errno
+      stopped = true
       Glibc.close(listener)
       throw TestFailure("listening at \(socket) failed: errno \(error)")
     }
@@ -55,6 +59,8 @@ final class HostileServer: @unchecked Sendable {
   /// Ends every part (their reads see the end of the connection) and the listener, and waits
   /// for their threads.
   func stop() {
+    guard !stopped else { return }
+    stopped = true
     shutdown(listener, Int32(SHUT_RDWR))
     for connection in lock.withLock({ connections }) { connection.shutDown() }
     _ = running.wait(timeout: .now() + 30)
