@@ -144,7 +144,8 @@ extension MeshCore {
     statusDirty = true
   }
 
-  /// Sends the writes not yet sent on this connection, in order.
+  /// Sends the writes not yet sent on this connection that are the first of their channels,
+  /// in order.
   func sendForwards(at time: MeshTime) {
     guard synced else { return }
     for write in forwards.toSend(now: time.monotonic) { publishWrite(write) }
@@ -188,6 +189,8 @@ extension MeshCore {
       }
       if daemonReady { send(DaemonLink.delivered(id), .other("DELIVERED \(id)")) }
       statusDirty = true
+      // The next write of its channel, which waited for this answer.
+      sendForwards(at: time)
     case .retry(let write, let reason):
       logger.debug(
         "The owner of \(write.channel) could not apply \(write.command.op.word) yet (\(reason)); it is sent again later."
