@@ -66,6 +66,16 @@ public struct ForwardQueue: Sendable {
     send(now) { $0.sentAt == nil || again($0.channel) }
   }
 
+  /// The first write of `channel` when it waits to be sent (the one after a write just
+  /// answered, or a new write of a channel with nothing on its way), marked sent at `now`.
+  public mutating func next(in channel: ChannelName, now: UInt64) -> ForwardedWrite? {
+    guard let index = writes.firstIndex(where: { $0.channel == channel }), writes[index].sentAt == nil else {
+      return nil
+    }
+    writes[index].sentAt = now
+    return writes[index]
+  }
+
   /// The first write of each channel that `pick` picks, in order, marked sent at `now`.
   private mutating func send(_ now: UInt64, _ pick: (ForwardedWrite) -> Bool) -> [ForwardedWrite] {
     var out: [ForwardedWrite] = []
@@ -93,7 +103,7 @@ public struct ForwardQueue: Sendable {
   }
 
   /// The owner's answer to the write `id`. Once it is delivered, the next write of its
-  /// channel is the first (`toSend`).
+  /// channel is the first (`next(in:now:)`).
   public mutating func answered(_ id: String, _ answer: CommandAnswer) -> Outcome {
     guard let index = writes.firstIndex(where: { $0.id == id }) else { return .unknown }
     retryInterval = firstRetryInterval
