@@ -22,12 +22,17 @@ public struct ForwardedWrite: Equatable, Sendable {
 ///
 /// The daemon keeps every write durably until the bridge says `DELIVERED`, so this queue is
 /// only what the bridge knows of it now: filled from `FORWARDS` on each connection to the
-/// daemon, emptied when that connection ends. A write is sent once per broker connection
-/// (the broker keeps QoS 1 messages for an owner that is away, in order, for as long as its
-/// session lasts), sent again, in order with the others of its owner, when its owner comes
-/// back online, and sent again when no answer came for `retryInterval` (which doubles while
-/// nothing is answered, up to `maxRetryInterval`). Redelivery is harmless: the owner's daemon
-/// counts a request id once.
+/// daemon, emptied when that connection ends. Only the first write of each channel is on its
+/// way at a time: the next goes once it is answered. An owner can miss a write it was sent
+/// (its subscriptions made anew after the broker lost them, part way through a burst; a
+/// command it had to drop; libmosquitto sending a dead connection's messages again on the
+/// next) and get it only when it is sent again: had later writes of the channel gone out
+/// meanwhile, it would carry them out first (a clear's watermark taken before an increase
+/// would take that increase too). The first write is sent once per broker connection (the
+/// broker keeps QoS 1 messages for an owner that is away for as long as its session lasts),
+/// sent again when its owner comes back online, and sent again when no answer came for
+/// `retryInterval` (which doubles while nothing is answered, up to `maxRetryInterval`).
+/// Redelivery is harmless: the owner's daemon counts a request id once.
 public struct ForwardQueue: Sendable {
   public private(set) var writes: [ForwardedWrite] = []
   private var ids: Set<String> = []
@@ -55,16 +60,27 @@ public struct ForwardQueue: Sendable {
     return true
   }
 
-  /// The writes to send at `now`: those never sent, plus (`again`) every write whose channel
-  /// `again` picks, all in queue order. They count as sent at `now`.
+  /// The writes to send at `now`, each the first of its channel: those never sent, plus
+  /// (`again`) those whose channel `again` picks, in queue order. They count as sent at `now`.
   public mutating func toSend(now: UInt64, again: (ChannelName) -> Bool = { _ in false }) -> [ForwardedWrite] {
     send(now) { $0.sentAt == nil || again($0.channel) }
   }
 
-  /// The writes `pick` picks, in order, marked sent at `now`.
+  /// The first write of `channel` when it waits to be sent (the one after a write just
+  /// answered, or a new write of a channel with nothing on its way), marked sent at `now`.
+  public mutating func next(in channel: ChannelName, now: UInt64) -> ForwardedWrite? {
+    guard let index = writes.firstIndex(where: { $0.channel == channel }), writes[index].sentAt == nil else {
+      return nil
+    }
+    writes[index].sentAt = now
+    return writes[index]
+  }
+
+  /// The first write of each channel that `pick` picks, in order, marked sent at `now`.
   private mutating func send(_ now: UInt64, _ pick: (ForwardedWrite) -> Bool) -> [ForwardedWrite] {
     var out: [ForwardedWrite] = []
-    for index in writes.indices where pick(writes[index]) {
+    var seen: Set<ChannelName> = []
+    for index in writes.indices where seen.insert(writes[index].channel).inserted && pick(writes[index]) {
       writes[index].sentAt = now
       out.append(writes[index])
     }
@@ -86,7 +102,8 @@ public struct ForwardQueue: Sendable {
     case unknown
   }
 
-  /// The owner's answer to the write `id`.
+  /// The owner's answer to the write `id`. Once it is delivered, the next write of its
+  /// channel is the first (`next(in:now:)`).
   public mutating func answered(_ id: String, _ answer: CommandAnswer) -> Outcome {
     guard let index = writes.firstIndex(where: { $0.id == id }) else { return .unknown }
     retryInterval = firstRetryInterval
@@ -104,8 +121,8 @@ public struct ForwardQueue: Sendable {
     writes.compactMap(\.sentAt).min().map { $0 + retryInterval }
   }
 
-  /// The writes to send again at `now` because their answers are overdue: every sent write of
-  /// the channels of the overdue ones, in order. The interval then doubles.
+  /// The writes to send again at `now` because their answers are overdue, in order. The
+  /// interval then doubles.
   public mutating func overdue(now: UInt64) -> [ForwardedWrite] {
     guard let due = nextRetry, now >= due else { return [] }
     let late = Set(writes.filter { $0.sentAt.map { $0 + retryInterval <= now } ?? false }.map(\.channel))

@@ -140,14 +140,21 @@ extension MeshCore {
   /// The daemon handed over a write to a mirrored channel.
   func forwardTaken(_ write: ForwardedWrite, at time: MeshTime) {
     guard forwards.add(write) else { return }
-    sendForwards(at: time)
+    sendNext(in: write.channel, at: time)
     statusDirty = true
   }
 
-  /// Sends the writes not yet sent on this connection, in order.
+  /// Sends the writes not yet sent on this connection that are the first of their channels,
+  /// in order.
   func sendForwards(at time: MeshTime) {
     guard synced else { return }
     for write in forwards.toSend(now: time.monotonic) { publishWrite(write) }
+  }
+
+  /// Sends the channel's first write if it waits: nothing else of the channel is on its way.
+  func sendNext(in channel: ChannelName, at time: MeshTime) {
+    guard synced, let write = forwards.next(in: channel, now: time.monotonic) else { return }
+    publishWrite(write)
   }
 
   func publishWrite(_ write: ForwardedWrite) {
@@ -188,6 +195,8 @@ extension MeshCore {
       }
       if daemonReady { send(DaemonLink.delivered(id), .other("DELIVERED \(id)")) }
       statusDirty = true
+      // The next write of its channel, which waited for this answer.
+      sendNext(in: write.channel, at: time)
     case .retry(let write, let reason):
       logger.debug(
         "The owner of \(write.channel) could not apply \(write.command.op.word) yet (\(reason)); it is sent again later."
