@@ -30,7 +30,7 @@ mesh_broker() {
   local attempt _
   for attempt in 1 2 3 4 5; do
     mesh_port=$((20000 + RANDOM % 40000))
-    printf '%s\n' "user $(id -un)" "allow_anonymous true" "persistence false" "listener $mesh_port 127.0.0.1" \
+    printf '%s\n' "user $(id -un)" "allow_anonymous true" "persistence false" "set_tcp_nodelay true" "listener $mesh_port 127.0.0.1" \
       > "$mesh/mosquitto.conf"
     mesh_start broker /usr/sbin/mosquitto -c "$mesh/mosquitto.conf"
     for _ in $(seq 100); do

@@ -146,6 +146,7 @@ final class Broker {
       password_file \(folder.file("passwd"))
       acl_file \(folder.file("acl"))
       persistence false
+      set_tcp_nodelay true
       log_type error
       log_type warning
       log_type notice
