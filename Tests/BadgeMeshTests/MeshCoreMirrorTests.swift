@@ -184,9 +184,10 @@ import Testing
     ])
     let first = bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 1))])
     #expect(first.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":3,"id":"desktop:ab:1"}"#])
-    #expect(bridge.message("badged/ana/host/nas/status", "online").payloads(on: "badged/ana/ch/news/cmd") == [
-      #"{"op":"incr","n":3,"id":"desktop:ab:1"}"#
-    ])
+    #expect(
+      bridge.message("badged/ana/host/nas/status", "online").payloads(on: "badged/ana/ch/news/cmd") == [
+        #"{"op":"incr","n":3,"id":"desktop:ab:1"}"#
+      ])
     var sent: [String] = []
     for id in 1...3 {
       sent += bridge.message(
