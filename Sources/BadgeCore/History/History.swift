@@ -31,6 +31,11 @@ public struct History: Sendable {
     case slot(Int)
     /// Under the name, while the store keeps no channel of that name.
     case name(ChannelName)
+
+    /// The place of `name`'s days, whose channel is at `slot` in the store's table, if kept.
+    init(slot: Int?, name: ChannelName) {
+      self = slot.map { .slot($0) } ?? .name(name)
+    }
   }
 
   /// The days of each channel the store keeps, by slot, oldest first (empty for a channel

@@ -4,7 +4,7 @@ extension Store {
 
   /// Where the days of `name` are kept: under its channel's slot while the store keeps one.
   func historyPlace(of name: ChannelName) -> History.Place {
-    slot(of: name).map { .slot($0) } ?? .name(name)
+    History.Place(slot: slot(of: name), name: name)
   }
 }
 

@@ -140,7 +140,7 @@ public final class Store {
     // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
     updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
     // A mirrored channel's history is kept by its owner.
-    let historyPlace: History.Place = position.map { .slot($0) } ?? .name(name)
+    let historyPlace = History.Place(slot: position, name: name)
     let (historyBefore, day) =
       local ? recordHistory(at: historyPlace, from: before.count, to: after.count) : (.unchanged, nil)
     // A settings change leaves the day as it was; read here, before `store` may move slots.
