@@ -49,9 +49,10 @@ final class Outbox {
 
   /// Sends the output of every queued connection that owes a reply and of as many others as
   /// `sendingMicroseconds` allow (when `budgeted`), and leaves the rest queued for the next
-  /// turn (a debug line says when a turn begins to carry some over). A watcher whose output drained gets the events it is owed since it fell behind
-  /// (only when it owes some) and is sent to again. A connection whose output is all sent goes
-  /// to `server.drained`, one whose peer is gone is closed.
+  /// turn (a debug line says when a turn begins to carry some over). A watcher whose output
+  /// drained gets the events it is owed since it fell behind (only when it owes some) and is
+  /// sent to again. A connection whose output is all sent goes to `server.drained`, one whose
+  /// peer is gone is closed.
   func sendAll(_ queue: SendQueue<Connection>, for server: Server) {
     let deadline = Environment.monotonicMicroseconds + Outbox.sendingMicroseconds
     let budgeted = budgeted
