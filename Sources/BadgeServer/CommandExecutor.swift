@@ -49,12 +49,12 @@ final class CommandExecutor<Client: Peer> {
   /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
   func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
-    case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
-    case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
-    case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
-    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR")
-    case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
-    case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
+    case .increment(let name, let n): mutate(.write(.incr(n)), name, client, now, command: "INCR")
+    case .decrement(let name, let n): mutate(.write(.decr(n)), name, client, now, command: "DECR")
+    case .set(let name, let n): mutate(.write(.set(n)), name, client, now, command: "SET")
+    case .clear(let name, let upTo): mutate(.write(.clear(upTo: upTo)), name, client, now, command: "CLEAR")
+    case .mute(let name): mutate(.write(.mute), name, client, now, command: "MUTE")
+    case .unmute(let name): mutate(.write(.unmute), name, client, now, command: "UNMUTE")
     case .configure(let name, let set, let reset):
       mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
     case .clearAll:
@@ -64,7 +64,7 @@ final class CommandExecutor<Client: Peer> {
       }
       if let id = requestID { saveAlone(id, by: client) }
       ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
+    case .seen(let name, let upTo): mutate(.write(.seen(upTo: upTo)), name, client, now, command: "SEEN")
     case .seenAll: seeAll(client, now: now, id: requestID)
     case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND:

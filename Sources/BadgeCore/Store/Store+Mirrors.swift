@@ -14,13 +14,17 @@ extension Store {
     switch mutation {
     case .mirror, .mirrorState, .forgetMirror: return nil
     case .configure: throw .mirrored(owner: mirror.owner)
-    case .increment(let n): line = "INCR \(name) \(n)"
-    case .decrement(let n): line = "DECR \(name) \(n)"
-    case .set(let n): line = "SET \(name) \(n)"
-    case .clear(let upTo): line = "CLEAR \(name) upto=\(upTo == .max ? channel.total : upTo)"
-    case .seen(let upTo): line = "SEEN \(name) upto=\(upTo == .max ? channel.total : upTo)"
-    case .mute: line = "MUTE \(name)"
-    case .unmute: line = "UNMUTE \(name)"
+    case .write(let write):
+      switch write.forwarded(shownTotal: channel.total) {
+      case .incr(let n): line = "INCR \(name) \(n)"
+      case .decr(let n): line = "DECR \(name) \(n)"
+      case .set(let n): line = "SET \(name) \(n)"
+      case .clear(let upTo): line = "CLEAR \(name) upto=\(upTo ?? channel.total)"
+      case .seen(let upTo): line = "SEEN \(name) upto=\(upTo ?? channel.total)"
+      case .mute: line = "MUTE \(name)"
+      case .unmute: line = "UNMUTE \(name)"
+      case .pulse: return nil
+      }
     }
     if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
     return line

@@ -165,7 +165,7 @@ public final class Store {
     for channel in listed where channel.count > 0 {
       // A clear is refused only for a mirrored channel while the forward outbox is full: that
       // channel is left as it is.
-      if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.write(.clear(upTo: nil)), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
@@ -175,7 +175,7 @@ public final class Store {
   /// unseen items, in name order.
   public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
     for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.seen(upTo: .max), to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.write(.seen(upTo: nil)), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
