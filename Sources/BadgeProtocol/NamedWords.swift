@@ -16,8 +16,8 @@ extension RequestParser {
     if let word = named.upTo {
       let total = try upTo(word)
       switch request {
-      case .clear(let name, nil): request = .clear(name, upTo: total)
-      case .seen(let name, nil): request = .seen(name, upTo: total)
+      case .write(let name, .clear(nil)): request = .write(name, .clear(upTo: total))
+      case .write(let name, .seen(nil)): request = .write(name, .seen(upTo: total))
       case .clearAll, .seenAll:
         throw ProtocolError(
           .badArguments, "upto= takes one channel, not *: each channel has its own total; usage: \(usage(command))")

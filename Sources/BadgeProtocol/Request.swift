@@ -4,24 +4,17 @@ import BadgeCore
 public enum Request: Equatable, Sendable {
   case hello
   case ping
-  case increment(ChannelName, by: Int)
-  case decrement(ChannelName, by: Int)
-  case set(ChannelName, to: Int)
-  /// The channel's items up to the running total `upTo` are read (`nil`: every item).
-  case clear(ChannelName, upTo: Int? = nil)
+  /// A write to one channel: `INCR`, `DECR`, `SET`, `CLEAR <channel>`, `SEEN <channel>`,
+  /// `MUTE`, `UNMUTE` and `PULSE`.
+  case write(ChannelName, ChannelWrite)
+  /// `CLEAR *`: every channel's items are read.
   case clearAll
   case get(ChannelName)
   case list
-  /// The channel's items up to the running total `upTo` are seen (`nil`: every item, so
-  /// `unseen` goes to 0).
-  case seen(ChannelName, upTo: Int? = nil)
+  /// `SEEN *`: every channel's items are seen.
   case seenAll
-  /// Start or extend the pulse window without changing the count; `nil`: the channel's `pulse_ms`.
-  case pulse(ChannelName, ms: Int?)
   /// Do-not-disturb: query, turn on (for `ms`, or until turned off), off, or toggle.
   case dnd(DNDRequest)
-  case mute(ChannelName)
-  case unmute(ChannelName)
   /// Settings made over the socket, in the config file's words (`max_label=9 style=dot`);
   /// `key=default` drops a setting so that the config's value applies again.
   case configure(ChannelName, set: SettingsOverride, reset: [SettingKey])
@@ -109,9 +102,10 @@ extension Request {
   /// do-not-disturb), so carrying it out twice could count twice.
   public var takesID: Bool {
     switch self {
-    case .increment, .decrement, .set, .clear, .clearAll, .seen, .seenAll, .mute, .unmute, .configure: return true
+    case .write(_, .pulse): return false
+    case .write, .clearAll, .seenAll, .configure: return true
     case .dnd(let request): return request != .query
-    case .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: return false
+    case .hello, .ping, .get, .list, .watch, .unwatch, .stats, .reload, .quit: return false
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return false
     }
   }
@@ -168,25 +162,25 @@ extension Request {
       w.write(decimal: value)
     }
     switch self {
-    case .increment(let name, let n):
+    case .write(let name, .incr(let n)):
       word("INCR", name)
       number(" ", n)
-    case .decrement(let name, let n):
+    case .write(let name, .decr(let n)):
       word("DECR", name)
       number(" ", n)
-    case .set(let name, let n):
+    case .write(let name, .set(let n)):
       word("SET", name)
       number(" ", n)
-    case .clear(let name, let upTo):
+    case .write(let name, .clear(let upTo)):
       word("CLEAR", name)
       if let upTo { number(" upto=", upTo) }
     case .clearAll: word("CLEAR *")
-    case .seen(let name, let upTo):
+    case .write(let name, .seen(let upTo)):
       word("SEEN", name)
       if let upTo { number(" upto=", upTo) }
     case .seenAll: word("SEEN *")
-    case .mute(let name): word("MUTE", name)
-    case .unmute(let name): word("UNMUTE", name)
+    case .write(let name, .mute): word("MUTE", name)
+    case .write(let name, .unmute): word("UNMUTE", name)
     case .configure(let name, let set, let reset):
       word("CONFIGURE", name)
       for key in SettingKey.allCases {
@@ -205,7 +199,7 @@ extension Request {
       }
     case .dnd(.off): word("DND off")
     case .dnd(.toggle): word("DND toggle")
-    case .dnd(.query), .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: break
+    case .dnd(.query), .hello, .ping, .get, .list, .write(_, .pulse), .watch, .unwatch, .stats, .reload, .quit: break
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: break
     }
   }

@@ -88,32 +88,32 @@ public enum RequestParser {
     switch command {
     case .incr:
       let name = try channel(&words, command)
-      return .increment(name, by: try optionalAmount(&words))
+      return .write(name, .incr(try optionalAmount(&words)))
     case .decr:
       let name = try channel(&words, command)
-      return .decrement(name, by: try optionalAmount(&words))
+      return .write(name, .decr(try optionalAmount(&words)))
     case .set:
       let name = try channel(&words, command)
       guard let word = words.next() else {
         throw ProtocolError(.badArguments, "Missing count; usage: \(usage(command))")
       }
-      return .set(name, to: try number(word, allowZero: true))
+      return .write(name, .set(try number(word, allowZero: true)))
     case .clear:
       guard let word = words.next() else {
         throw ProtocolError(.badArguments, "Missing channel; usage: \(usage(command))")
       }
       if word.count == 1 && word[0] == UInt8(ascii: "*") { return .clearAll }
-      return .clear(try name(word))
+      return .write(try name(word), .clear(upTo: nil))
     case .seen:
       guard let word = words.next() else {
         throw ProtocolError(.badArguments, "Missing channel; usage: \(usage(command))")
       }
       if word.count == 1 && word[0] == UInt8(ascii: "*") { return .seenAll }
-      return .seen(try name(word))
+      return .write(try name(word), .seen(upTo: nil))
     case .pulse:
       let name = try channel(&words, command)
-      guard let word = words.nextPositional() else { return .pulse(name, ms: nil) }
-      return .pulse(name, ms: try pulseLength(word))
+      guard let word = words.nextPositional() else { return .write(name, .pulse(ms: nil)) }
+      return .write(name, .pulse(ms: try pulseLength(word)))
     case .dnd:
       return try dnd(&words)
     case .bridge: return .bridge(try bridge(&words))
@@ -122,8 +122,8 @@ public enum RequestParser {
     case .forwards: return .forwards
     case .delivered: return try delivered(&words)
     case .get: return .get(try channel(&words, command))
-    case .mute: return .mute(try channel(&words, command))
-    case .unmute: return .unmute(try channel(&words, command))
+    case .mute: return .write(try channel(&words, command), .mute)
+    case .unmute: return .write(try channel(&words, command), .unmute)
     case .configure:
       let name = try channel(&words, command)
       var set = SettingsOverride.empty

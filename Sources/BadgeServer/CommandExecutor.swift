@@ -49,12 +49,8 @@ final class CommandExecutor<Client: Peer> {
   /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
   func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
-    case .increment(let name, let n): mutate(.write(.incr(n)), name, client, now, command: "INCR")
-    case .decrement(let name, let n): mutate(.write(.decr(n)), name, client, now, command: "DECR")
-    case .set(let name, let n): mutate(.write(.set(n)), name, client, now, command: "SET")
-    case .clear(let name, let upTo): mutate(.write(.clear(upTo: upTo)), name, client, now, command: "CLEAR")
-    case .mute(let name): mutate(.write(.mute), name, client, now, command: "MUTE")
-    case .unmute(let name): mutate(.write(.unmute), name, client, now, command: "UNMUTE")
+    case .write(let name, .pulse(let ms)): pulse(name, for: ms, client, now: now)
+    case .write(let name, let write): mutate(.write(write), name, client, now, command: Self.word(of: write))
     case .configure(let name, let set, let reset):
       mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
     case .clearAll:
@@ -64,9 +60,7 @@ final class CommandExecutor<Client: Peer> {
       }
       if let id = requestID { saveAlone(id, by: client) }
       ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name, let upTo): mutate(.write(.seen(upTo: upTo)), name, client, now, command: "SEEN")
     case .seenAll: seeAll(client, now: now, id: requestID)
-    case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND:
       bridgeRequest(request, client, now: now)
     case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
@@ -167,8 +161,7 @@ final class CommandExecutor<Client: Peer> {
     case .repeated:
       logger.debug("Client \(client.id): a retry of '\(request.canonical)', answered without carrying it out.")
       switch request {
-      case .increment(let name, _), .decrement(let name, _), .set(let name, _), .clear(let name, _),
-        .seen(let name, _), .mute(let name), .unmute(let name), .configure(let name, _, _):
+      case .write(let name, _), .configure(let name, _, _):
         appendState(store.channel(named: name), to: client, now: now)
       case .dnd:
         appendDND(to: client, now: now)
@@ -194,6 +187,20 @@ final class CommandExecutor<Client: Peer> {
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
       appendRefusal(error, command: command, name, client)
+    }
+  }
+
+  /// The command word of a write, for its log line and its refusal.
+  private static func word(of write: ChannelWrite) -> String {
+    switch write {
+    case .incr: return "INCR"
+    case .decr: return "DECR"
+    case .set: return "SET"
+    case .clear: return "CLEAR"
+    case .seen: return "SEEN"
+    case .mute: return "MUTE"
+    case .unmute: return "UNMUTE"
+    case .pulse: return "PULSE"
     }
   }
 

@@ -9,8 +9,8 @@ import Testing
   @Test func theTotalComesLastAfterTheStep() throws {
     let store = Store()
     _ = try store.apply(.configure(set: SettingsOverride(pulseMs: 0, step: 5), reset: []), to: name("ci"), now: 0)
-    _ = try store.apply(.increment(7), to: name("ci"), now: 0)
-    _ = try store.apply(.clear(upTo: 5), to: name("ci"), now: 0)
+    _ = try store.apply(.write(.incr(7)), to: name("ci"), now: 0)
+    _ = try store.apply(.write(.clear(upTo: 5)), to: name("ci"), now: 0)
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("ci")), kind: .state, now: 0, to: &out)
     #expect(
