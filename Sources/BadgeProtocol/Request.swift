@@ -44,43 +44,6 @@ public enum Request: Equatable, Sendable {
   case delivered(String)
   /// `DND on|off … from=<host> at=<unix ms>`: another machine's do-not-disturb (bridge only).
   case remoteDND(RemoteDND)
-
-  /// The command words, as clients send them (in any case).
-  public enum Command: String, CaseIterable, Sendable {
-    case hello = "HELLO"
-    case ping = "PING"
-    case incr = "INCR"
-    case decr = "DECR"
-    case set = "SET"
-    case clear = "CLEAR"
-    case get = "GET"
-    case list = "LIST"
-    case mute = "MUTE"
-    case unmute = "UNMUTE"
-    case configure = "CONFIGURE"
-    case watch = "WATCH"
-    case unwatch = "UNWATCH"
-    case reload = "RELOAD"
-    case quit = "QUIT"
-    case stats = "STATS"
-    case seen = "SEEN"
-    case pulse = "PULSE"
-    case dnd = "DND"
-    case bridge = "BRIDGE"
-    case mirror = "MIRROR"
-    case stale = "STALE"
-    case forwards = "FORWARDS"
-    case delivered = "DELIVERED"
-  }
-
-  /// Whether only the bridge's connection may send it.
-  public var isBridgeOnly: Bool {
-    switch self {
-    case .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return true
-    case .bridge(.status): return true
-    default: return false
-    }
-  }
 }
 
 /// A request line: the request, and the id it came with (`id=<token>`), if any.
@@ -98,18 +61,6 @@ public struct RequestLine: Equatable, Sendable {
 }
 
 extension Request {
-  /// Whether the request may carry an id: it changes something that is saved (a channel, or
-  /// do-not-disturb), so carrying it out twice could count twice.
-  public var takesID: Bool {
-    switch self {
-    case .write(_, .pulse): return false
-    case .write, .clearAll, .seenAll, .configure: return true
-    case .dnd(let request): return request != .query
-    case .hello, .ping, .get, .list, .watch, .unwatch, .stats, .reload, .quit: return false
-    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return false
-    }
-  }
-
   /// The request in its canonical form, one way of writing each request: what its id's
   /// fingerprint is taken of, so `INCR mail` and `incr  mail 1` are the same request. Only for
   /// requests that take an id (others have none: "").

@@ -24,7 +24,7 @@ extension CommandExecutor {
       do throws(Store.MutationError) {
         if let outcome = try store.forwardPulse(name, ms: ms, now: now) { commit.changed(outcome, by: client) }
       } catch {
-        appendRefusal(.refused(error), command: "PULSE", name, client)
+        appendRefusal(.refused(error), command: .pulse, name, client)
         return
       }
     }

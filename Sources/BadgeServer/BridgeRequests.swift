@@ -77,7 +77,7 @@ extension CommandExecutor {
       appendState(channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: "MIRROR", name, client)
+      appendRefusal(error, command: .mirror, name, client)
     }
   }
 
@@ -101,7 +101,7 @@ extension CommandExecutor {
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: "MIRROR", name, client)
+      appendRefusal(error, command: .mirror, name, client)
     }
   }
 
@@ -118,7 +118,7 @@ extension CommandExecutor {
         let (outcome, line) = try apply(.mirrorState(mirror), to: channel.name, by: client, now: now)
         if let client { appendState(outcome.channel, line: line, to: client, now: now) }
       } catch {
-        if let client { appendRefusal(error, command: "STALE", channel.name, client) }
+        if let client { appendRefusal(error, command: .stale, channel.name, client) }
         return false
       }
     }
@@ -145,21 +145,22 @@ extension CommandExecutor {
   }
 
   /// The error reply for a change that was not made.
-  func appendRefusal(_ error: ChangeRefusal, command: String, _ name: ChannelName, _ client: Client) {
+  func appendRefusal(_ error: ChangeRefusal, command: Request.Command, _ name: ChannelName, _ client: Client) {
     let reply: ProtocolError
     switch error {
     case .notSaved(let refusal): reply = refusal
     case .refused(.countOutOfRange(let current)):
       reply = ProtocolError(
-        .outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)")
+        .outOfRange, "\(command.word) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)")
     case .refused(.full(let limit)):
       reply = ProtocolError(
         .full,
-        "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first")
+        "\(command.word) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first"
+      )
     case .refused(.outboxFull(let capacity)):
       reply = ProtocolError(
         .full,
-        "\(command) of '\(name)' would be forwarded to its owner, and \(capacity) writes wait for their owners already; nothing changed"
+        "\(command.word) of '\(name)' would be forwarded to its owner, and \(capacity) writes wait for their owners already; nothing changed"
       )
     case .refused(.mirrored(let owner)):
       reply = ProtocolError(.mirrored, "'\(name)' is owned by \(owner); configure it there")

@@ -50,9 +50,9 @@ final class CommandExecutor<Client: Peer> {
   func execute(_ request: Request, from client: Client, now: UInt64) {
     switch request {
     case .write(let name, .pulse(let ms)): pulse(name, for: ms, client, now: now)
-    case .write(let name, let write): mutate(.write(write), name, client, now, command: Self.word(of: write))
+    case .write(let name, let write): mutate(.write(write), name, client, now, command: write.command)
     case .configure(let name, let set, let reset):
-      mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
+      mutate(.configure(set: set, reset: reset), name, client, now, command: .configure)
     case .clearAll:
       if refuseChange(client) { return }
       store.clearAll(now: now) { outcome in
@@ -174,33 +174,20 @@ final class CommandExecutor<Client: Peer> {
   }
 
   /// Applies a change and replies with the channel's state line.
-  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String)
-  {
+  private func mutate(
+    _ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: Request.Command
+  ) {
     do throws(ChangeRefusal) {
       let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
       if outcome.changed {
         logger.debug(
-          "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
+          "Client \(client.id): \(command.word) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
       }
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
       appendRefusal(error, command: command, name, client)
-    }
-  }
-
-  /// The command word of a write, for its log line and its refusal.
-  private static func word(of write: ChannelWrite) -> String {
-    switch write {
-    case .incr: return "INCR"
-    case .decr: return "DECR"
-    case .set: return "SET"
-    case .clear: return "CLEAR"
-    case .seen: return "SEEN"
-    case .mute: return "MUTE"
-    case .unmute: return "UNMUTE"
-    case .pulse: return "PULSE"
     }
   }
 

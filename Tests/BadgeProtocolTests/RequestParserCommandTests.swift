@@ -110,13 +110,13 @@ import Testing
 
   @Test func everyCommandWordIsKnown() {
     #expect(
-      Request.Command.allCases.map(\.rawValue) == [
+      Request.Command.all.map(\.word.description) == [
         "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH",
         "UNWATCH", "RELOAD", "QUIT",
         "STATS", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE", "FORWARDS", "DELIVERED",
       ])
-    for command in Request.Command.allCases {
-      let result = parse(command.rawValue.lowercased())
+    for command in Request.Command.all {
+      let result = parse(command.word.description.lowercased())
       if case .failure(let error) = result {
         #expect(error.code != .unknownCommand, "\(command)")
       }
@@ -132,7 +132,7 @@ import Testing
     (.watch, "WATCH [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
   ])
   func usageLines(_ command: Request.Command, _ usage: String) {
-    #expect(RequestParser.usage(command) == usage)
+    #expect(command.usage == usage)
   }
 
   @Test func protocolFacts() {
