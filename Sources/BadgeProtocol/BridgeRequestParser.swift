@@ -5,8 +5,10 @@ import BadgeCore
 extension RequestParser {
   /// `BRIDGE`, `BRIDGE host=<host>` or `BRIDGE status connected= broker= pending= error=`; the
   /// error text is the rest of the line, spaces and all.
-  static func bridge(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    .bridge(try bridgeRequest(&words, command))
+  enum BridgeArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      .bridge(try bridgeRequest(&words, command))
+    }
   }
 
   private static func bridgeRequest(
@@ -15,7 +17,7 @@ extension RequestParser {
     guard let first = words.next() else { return .query }
     if let host = value(of: "host=", in: first) {
       if let extra = words.next() { throw unexpected(extra, command) }
-      return .attach(host: try self.host(host))
+      return .attach(host: try RequestParser.host(host))
     }
     guard String(decoding: first, as: UTF8.self).lowercased() == "status" else { throw unexpected(first, command) }
     var status = BridgeStatus(connected: false)
@@ -43,79 +45,86 @@ extension RequestParser {
   /// `count=` are required; `unseen=` (default: the count), `total=` (default: the count),
   /// `muted=`, `dot=`, `pulse=`, `oseq=` optional; `label=` is taken and not used (the label is
   /// drawn here from the count and the local display settings).
-  static func mirror(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let nameWord = words.next() else {
-      throw ProtocolError(.badArguments, "Missing channel; usage: \(command.usage)")
-    }
-    let name = try self.name(nameWord)
-    guard let first = words.next() else {
-      throw ProtocolError(.badArguments, "Missing owner= and count=; usage: \(command.usage)")
-    }
-    if String(decoding: first, as: UTF8.self) == "forget" {
-      if let extra = words.next() { throw unexpected(extra, command) }
-      return .forgetMirror(name)
-    }
-    var fields: [String: UnsafeRawBufferPointer] = [:]
-    var next: UnsafeRawBufferPointer? = first
-    while let word = next {
-      let (key, value) = try pair(word, command)
-      guard ["owner", "count", "unseen", "total", "muted", "dot", "label", "pulse", "oseq"].contains(key) else {
-        throw unexpected(word, command)
+  enum MirrorArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let nameWord = words.next() else {
+        throw ProtocolError(.badArguments, "Missing channel; usage: \(command.usage)")
       }
-      guard fields.updateValue(value, forKey: key) == nil else { throw given(twice: key, command) }
-      next = words.next()
+      let name = try RequestParser.name(nameWord)
+      guard let first = words.next() else {
+        throw ProtocolError(.badArguments, "Missing owner= and count=; usage: \(command.usage)")
+      }
+      if String(decoding: first, as: UTF8.self) == "forget" {
+        if let extra = words.next() { throw unexpected(extra, command) }
+        return .forgetMirror(name)
+      }
+      var fields: [String: UnsafeRawBufferPointer] = [:]
+      var next: UnsafeRawBufferPointer? = first
+      while let word = next {
+        let (key, value) = try pair(word, command)
+        guard ["owner", "count", "unseen", "total", "muted", "dot", "label", "pulse", "oseq"].contains(key) else {
+          throw unexpected(word, command)
+        }
+        guard fields.updateValue(value, forKey: key) == nil else { throw given(twice: key, command) }
+        next = words.next()
+      }
+      guard let owner = fields["owner"], let countWord = fields["count"] else {
+        throw ProtocolError(.badArguments, "Missing owner= or count=; usage: \(command.usage)")
+      }
+      let count = try RequestParser.count(countWord, "count")
+      let unseen =
+        try fields["unseen"].map { word throws(ProtocolError) in try RequestParser.count(word, "unseen") } ?? count
+      guard unseen <= count else {
+        throw ProtocolError(.badNumber, "unseen=\(unseen) is above count=\(count)")
+      }
+      let total = try fields["total"].map { word throws(ProtocolError) in try big(word, "total") } ?? count
+      guard total >= count else {
+        throw ProtocolError(.badNumber, "total=\(total) is below count=\(count)")
+      }
+      let pulse = try fields["pulse"].map { word throws(ProtocolError) in try big(word, "pulse") } ?? 0
+      guard pulse <= Limits.pulseMs.upperBound else {
+        throw ProtocolError(.badNumber, "pulse=\(pulse) is over the longest window, \(Limits.pulseMs.upperBound) ms")
+      }
+      let update = MirrorUpdate(
+        owner: try host(owner), count: count, unseen: unseen, total: total,
+        muted: try fields["muted"].map { word throws(ProtocolError) in try flag(word, "muted") } ?? false,
+        dot: try fields["dot"].map { word throws(ProtocolError) in try flag(word, "dot") } ?? false,
+        pulseMs: pulse,
+        ownerSeq: UInt64(try fields["oseq"].map { word throws(ProtocolError) in try big(word, "oseq") } ?? 0))
+      return .mirror(name, update)
     }
-    guard let owner = fields["owner"], let countWord = fields["count"] else {
-      throw ProtocolError(.badArguments, "Missing owner= or count=; usage: \(command.usage)")
-    }
-    let count = try self.count(countWord, "count")
-    let unseen = try fields["unseen"].map { word throws(ProtocolError) in try self.count(word, "unseen") } ?? count
-    guard unseen <= count else {
-      throw ProtocolError(.badNumber, "unseen=\(unseen) is above count=\(count)")
-    }
-    let total = try fields["total"].map { word throws(ProtocolError) in try big(word, "total") } ?? count
-    guard total >= count else {
-      throw ProtocolError(.badNumber, "total=\(total) is below count=\(count)")
-    }
-    let pulse = try fields["pulse"].map { word throws(ProtocolError) in try big(word, "pulse") } ?? 0
-    guard pulse <= Limits.pulseMs.upperBound else {
-      throw ProtocolError(.badNumber, "pulse=\(pulse) is over the longest window, \(Limits.pulseMs.upperBound) ms")
-    }
-    let update = MirrorUpdate(
-      owner: try host(owner), count: count, unseen: unseen, total: total,
-      muted: try fields["muted"].map { word throws(ProtocolError) in try flag(word, "muted") } ?? false,
-      dot: try fields["dot"].map { word throws(ProtocolError) in try flag(word, "dot") } ?? false,
-      pulseMs: pulse,
-      ownerSeq: UInt64(try fields["oseq"].map { word throws(ProtocolError) in try big(word, "oseq") } ?? 0))
-    return .mirror(name, update)
   }
 
   /// `STALE <host> <0|1> [since=<unix seconds>]`.
-  static func stale(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let hostWord = words.next(), let flagWord = words.next() else {
-      throw ProtocolError(.badArguments, "Missing host or 0|1; usage: \(command.usage)")
+  enum StaleArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let hostWord = words.next(), let flagWord = words.next() else {
+        throw ProtocolError(.badArguments, "Missing host or 0|1; usage: \(command.usage)")
+      }
+      let host = try RequestParser.host(hostWord)
+      let stale = try flag(flagWord, "the staleness")
+      var since: Int?
+      if let word = words.next() {
+        guard let value = value(of: "since=", in: word) else { throw unexpected(word, command) }
+        since = try big(value, "since")
+        if let extra = words.next() { throw unexpected(extra, command) }
+      }
+      return .stale(host: host, stale: stale, since: since)
     }
-    let host = try self.host(hostWord)
-    let stale = try flag(flagWord, "the staleness")
-    var since: Int?
-    if let word = words.next() {
-      guard let value = value(of: "since=", in: word) else { throw unexpected(word, command) }
-      since = try big(value, "since")
-      if let extra = words.next() { throw unexpected(extra, command) }
-    }
-    return .stale(host: host, stale: stale, since: since)
   }
 
   /// `DELIVERED <id>`: a forwarded write's id.
-  static func delivered(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let word = words.next() else {
-      throw ProtocolError(.badArguments, "Missing id; usage: \(command.usage)")
+  enum DeliveredArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let word = words.next() else {
+        throw ProtocolError(.badArguments, "Missing id; usage: \(command.usage)")
+      }
+      guard RequestID.isValidToken(word) else {
+        throw ProtocolError(.badArguments, "Invalid id '\(quoted(word))'; \(RequestID.tokenRule)")
+      }
+      if let extra = words.next() { throw unexpected(extra, command) }
+      return .delivered(String(decoding: word, as: UTF8.self))
     }
-    guard RequestID.isValidToken(word) else {
-      throw ProtocolError(.badArguments, "Invalid id '\(quoted(word))'; \(RequestID.tokenRule)")
-    }
-    if let extra = words.next() { throw unexpected(extra, command) }
-    return .delivered(String(decoding: word, as: UTF8.self))
   }
 
   /// Whether a `DND` word is one of another machine's change (`from=`, `at=`).

@@ -14,42 +14,49 @@ extension Request {
   /// Some words have forms with other rights than the word's (`CLEAR *` takes no `upto=`, `DND`
   /// alone asks and takes no id, `BRIDGE status` is the bridge's alone): each such form is a
   /// row of its own (`form`), with the word and usage of its word's row, which reads it.
+  ///
+  /// A row holds no reference (its texts are static, its reader a type), so it is copied as
+  /// plain bytes: finding a row and reading with it is on the path of every request.
   public struct Command: Sendable {
     /// The command word, in upper case: what the encoder writes (a client may send it in any
     /// case).
     public let word: StaticString
     /// The usage line, as errors and docs/PROTOCOL.md quote it.
-    public let usage: String
+    let usageLine: StaticString
     public let flags: Flags
     /// Reads the words after the command word into its request (a form of the word, maybe);
     /// `nil` for a form's row, which is never looked up by its word.
     let arguments: Arguments?
     /// Why this form refuses `upto=`, when it says more than that the word takes none.
-    let upToRefusal: String?
+    let upToRefusal: StaticString?
 
-    /// Reads a command's arguments; the row is handed in for the usage its errors quote.
-    typealias Arguments = @Sendable (inout Words, Command) throws(ProtocolError) -> Request
+    /// How a command reads its arguments (`ArgumentReader`): a type, so that the row holds no
+    /// reference and is copied as plain bytes.
+    typealias Arguments = any ArgumentReader.Type
 
-    init(_ word: StaticString, _ usage: String, _ flags: Flags, _ arguments: @escaping Arguments) {
+    init(_ word: StaticString, _ usage: StaticString, _ flags: Flags, _ arguments: Arguments) {
       self.word = word
-      self.usage = usage
+      usageLine = usage
       self.flags = flags
       self.arguments = arguments
       upToRefusal = nil
     }
 
-    private init(formOf command: Command, _ flags: Flags, upToRefusal: String?) {
+    private init(formOf command: Command, _ flags: Flags, upToRefusal: StaticString?) {
       word = command.word
-      usage = command.usage
+      usageLine = command.usageLine
       self.flags = flags
       arguments = nil
       self.upToRefusal = upToRefusal
     }
 
     /// A form of this command with rights of its own.
-    func form(_ flags: Flags, upToRefusal: String? = nil) -> Command {
+    func form(_ flags: Flags, upToRefusal: StaticString? = nil) -> Command {
       Command(formOf: self, flags, upToRefusal: upToRefusal)
     }
+
+    /// The usage line, as errors and docs/PROTOCOL.md quote it.
+    public var usage: String { usageLine.description }
 
     /// What a request may carry and who may send it.
     public struct Flags: OptionSet, Sendable {
@@ -67,38 +74,47 @@ extension Request {
   }
 }
 
+/// How a command reads the words after its command word into its request: a type for each
+/// command word (RequestArguments.swift, BridgeRequestParser.swift), named in its row.
+protocol ArgumentReader: Sendable {
+  /// Reads `words` into the request; `command` is the row, whose usage the errors quote.
+  static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request
+}
+
 // MARK: - The rows
 
 extension Request.Command {
-  public static let hello = Request.Command("HELLO", "HELLO", []) { _, _ in .hello }
-  public static let ping = Request.Command("PING", "PING", []) { _, _ in .ping }
-  public static let incr = Request.Command("INCR", "INCR <channel> [n]", .takesID, RequestParser.incr)
-  public static let decr = Request.Command("DECR", "DECR <channel> [n]", .takesID, RequestParser.decr)
-  public static let set = Request.Command("SET", "SET <channel> <n>", .takesID, RequestParser.set)
+  public static let hello = Request.Command("HELLO", "HELLO", [], RequestParser.HelloArguments.self)
+  public static let ping = Request.Command("PING", "PING", [], RequestParser.PingArguments.self)
+  public static let incr = Request.Command("INCR", "INCR <channel> [n]", .takesID, RequestParser.IncrArguments.self)
+  public static let decr = Request.Command("DECR", "DECR <channel> [n]", .takesID, RequestParser.DecrArguments.self)
+  public static let set = Request.Command("SET", "SET <channel> <n>", .takesID, RequestParser.SetArguments.self)
   public static let clear = Request.Command(
-    "CLEAR", "CLEAR <channel> [upto=<total>] | CLEAR *", [.takesID, .takesUpTo], RequestParser.clear)
+    "CLEAR", "CLEAR <channel> [upto=<total>] | CLEAR *", [.takesID, .takesUpTo], RequestParser.ClearArguments.self)
   /// `CLEAR *`: each channel has a total of its own, so no `upto=`.
   public static let clearAll = clear.form(.takesID, upToRefusal: everyChannelsTotal)
-  public static let get = Request.Command("GET", "GET <channel>", [], RequestParser.get)
-  public static let list = Request.Command("LIST", "LIST", []) { _, _ in .list }
-  public static let mute = Request.Command("MUTE", "MUTE <channel>", .takesID, RequestParser.mute)
-  public static let unmute = Request.Command("UNMUTE", "UNMUTE <channel>", .takesID, RequestParser.unmute)
+  public static let get = Request.Command("GET", "GET <channel>", [], RequestParser.GetArguments.self)
+  public static let list = Request.Command("LIST", "LIST", [], RequestParser.ListArguments.self)
+  public static let mute = Request.Command("MUTE", "MUTE <channel>", .takesID, RequestParser.MuteArguments.self)
+  public static let unmute = Request.Command("UNMUTE", "UNMUTE <channel>", .takesID, RequestParser.UnmuteArguments.self)
   public static let configure = Request.Command(
-    "CONFIGURE", "CONFIGURE <channel> <key>=<value|default> ...", .takesID, RequestParser.configure)
-  public static let watch = Request.Command("WATCH", "WATCH [<channel or glob> ...]", [], RequestParser.watch)
-  public static let unwatch = Request.Command("UNWATCH", "UNWATCH", []) { _, _ in .unwatch }
-  public static let reload = Request.Command("RELOAD", "RELOAD", []) { _, _ in .reload }
-  public static let quit = Request.Command("QUIT", "QUIT", []) { _, _ in .quit }
+    "CONFIGURE", "CONFIGURE <channel> <key>=<value|default> ...", .takesID, RequestParser.ConfigureArguments.self)
+  public static let watch = Request.Command(
+    "WATCH", "WATCH [<channel or glob> ...]", [], RequestParser.WatchArguments.self)
+  public static let unwatch = Request.Command("UNWATCH", "UNWATCH", [], RequestParser.UnwatchArguments.self)
+  public static let reload = Request.Command("RELOAD", "RELOAD", [], RequestParser.ReloadArguments.self)
+  public static let quit = Request.Command("QUIT", "QUIT", [], RequestParser.QuitArguments.self)
   public static let stats = Request.Command(
-    "STATS", "STATS [day|week|month|year] [<channel or glob> ...]", [], RequestParser.stats)
+    "STATS", "STATS [day|week|month|year] [<channel or glob> ...]", [], RequestParser.StatsArguments.self)
   public static let seen = Request.Command(
-    "SEEN", "SEEN <channel> [upto=<total>] | SEEN *", [.takesID, .takesUpTo], RequestParser.seen)
+    "SEEN", "SEEN <channel> [upto=<total>] | SEEN *", [.takesID, .takesUpTo], RequestParser.SeenArguments.self)
   /// `SEEN *`: each channel has a total of its own, so no `upto=`.
   public static let seenAll = seen.form(.takesID, upToRefusal: everyChannelsTotal)
   /// `PULSE` changes nothing that is saved: no id.
-  public static let pulse = Request.Command("PULSE", "PULSE <channel> [ms]", [], RequestParser.pulse)
+  public static let pulse = Request.Command("PULSE", "PULSE <channel> [ms]", [], RequestParser.PulseArguments.self)
   /// `DND on|off|toggle`: a change of do-not-disturb.
-  public static let dnd = Request.Command("DND", "DND [on [<duration>] | off | toggle]", .takesID, RequestParser.dnd)
+  public static let dnd = Request.Command(
+    "DND", "DND [on [<duration>] | off | toggle]", .takesID, RequestParser.DNDArguments.self)
   /// `DND` alone asks for the state and changes nothing: no id.
   public static let dndQuery = dnd.form([])
   /// `DND on|off … from=<host> at=<unix ms>`: another machine's change, the bridge's to send;
@@ -106,18 +122,19 @@ extension Request.Command {
   public static let remoteDND = dnd.form(.bridgeOnly)
   public static let bridge = Request.Command(
     "BRIDGE", "BRIDGE [host=<host> | status connected=<0|1> broker=<url> pending=<n> error=<text>]", [],
-    RequestParser.bridge)
+    RequestParser.BridgeArguments.self)
   /// `BRIDGE status …`: the bridge's report of its own state.
   public static let bridgeStatus = bridge.form(.bridgeOnly)
   public static let mirror = Request.Command(
     "MIRROR",
     "MIRROR <channel> owner=<host> count=<n> [unseen=<n>] [total=<n>] [muted=<0|1>] [dot=<0|1>] [label=<text>] [pulse=<ms>] [oseq=<n>] | MIRROR <channel> forget",
-    .bridgeOnly, RequestParser.mirror)
+    .bridgeOnly, RequestParser.MirrorArguments.self)
   public static let stale = Request.Command(
-    "STALE", "STALE <host> <0|1> [since=<unix seconds>]", .bridgeOnly, RequestParser.stale)
-  public static let forwards = Request.Command("FORWARDS", "FORWARDS", .bridgeOnly) { _, _ in .forwards }
+    "STALE", "STALE <host> <0|1> [since=<unix seconds>]", .bridgeOnly, RequestParser.StaleArguments.self)
+  public static let forwards = Request.Command(
+    "FORWARDS", "FORWARDS", .bridgeOnly, RequestParser.ForwardsArguments.self)
   public static let delivered = Request.Command(
-    "DELIVERED", "DELIVERED <id>", .bridgeOnly, RequestParser.delivered)
+    "DELIVERED", "DELIVERED <id>", .bridgeOnly, RequestParser.DeliveredArguments.self)
 
   /// Every command word's row, as docs/PROTOCOL.md lists them.
   public static let all: [Request.Command] = [
@@ -125,7 +142,7 @@ extension Request.Command {
     seen, pulse, dnd, bridge, mirror, stale, forwards, delivered,
   ]
 
-  private static let everyChannelsTotal = "upto= takes one channel, not *: each channel has its own total"
+  private static let everyChannelsTotal: StaticString = "upto= takes one channel, not *: each channel has its own total"
 }
 
 // MARK: - A request's row

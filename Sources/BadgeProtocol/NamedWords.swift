@@ -19,7 +19,7 @@ extension RequestParser {
     if let word = named.upTo {
       let total = try upTo(word)
       guard form.flags.contains(.takesUpTo) else {
-        let refusal = form.upToRefusal ?? "\(command.word) takes no upto="
+        let refusal = form.upToRefusal?.description ?? "\(command.word) takes no upto="
         throw ProtocolError(.badArguments, "\(refusal); usage: \(command.usage)")
       }
       request = request.reaching(total)

@@ -4,71 +4,97 @@ import BadgeCore
 /// table (`Request.Command`), handed the row for the usage its errors quote. The bridge's
 /// commands read theirs in BridgeRequestParser.swift.
 extension RequestParser {
+  // MARK: - Without arguments
+
+  enum HelloArguments: NoArguments { static var request: Request { .hello } }
+  enum PingArguments: NoArguments { static var request: Request { .ping } }
+  enum ListArguments: NoArguments { static var request: Request { .list } }
+  enum UnwatchArguments: NoArguments { static var request: Request { .unwatch } }
+  enum ReloadArguments: NoArguments { static var request: Request { .reload } }
+  enum QuitArguments: NoArguments { static var request: Request { .quit } }
+  enum ForwardsArguments: NoArguments { static var request: Request { .forwards } }
+
   // MARK: - Writes
 
   /// `INCR <channel> [n]`
-  static func incr(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    let name = try channel(&words, command)
-    return .write(name, .incr(try optionalAmount(&words)))
+  enum IncrArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      let name = try channel(&words, command)
+      return .write(name, .incr(try optionalAmount(&words)))
+    }
   }
 
   /// `DECR <channel> [n]`
-  static func decr(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    let name = try channel(&words, command)
-    return .write(name, .decr(try optionalAmount(&words)))
+  enum DecrArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      let name = try channel(&words, command)
+      return .write(name, .decr(try optionalAmount(&words)))
+    }
   }
 
   /// `SET <channel> <n>`
-  static func set(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    let name = try channel(&words, command)
-    guard let word = words.next() else {
-      throw ProtocolError(.badArguments, "Missing count; usage: \(command.usage)")
+  enum SetArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      let name = try channel(&words, command)
+      guard let word = words.next() else {
+        throw ProtocolError(.badArguments, "Missing count; usage: \(command.usage)")
+      }
+      return .write(name, .set(try number(word, allowZero: true)))
     }
-    return .write(name, .set(try number(word, allowZero: true)))
   }
 
   /// `CLEAR <channel>` (its `upto=` is a named word) or `CLEAR *`.
-  static func clear(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let name = try channelOrAll(&words, command) else { return .clearAll }
-    return .write(name, .clear(upTo: nil))
+  enum ClearArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let name = try channelOrAll(&words, command) else { return .clearAll }
+      return .write(name, .clear(upTo: nil))
+    }
   }
 
   /// `SEEN <channel>` (its `upto=` is a named word) or `SEEN *`.
-  static func seen(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let name = try channelOrAll(&words, command) else { return .seenAll }
-    return .write(name, .seen(upTo: nil))
+  enum SeenArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let name = try channelOrAll(&words, command) else { return .seenAll }
+      return .write(name, .seen(upTo: nil))
+    }
   }
 
   /// `MUTE <channel>`
-  static func mute(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    .write(try channel(&words, command), .mute)
+  enum MuteArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      .write(try channel(&words, command), .mute)
+    }
   }
 
   /// `UNMUTE <channel>`
-  static func unmute(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    .write(try channel(&words, command), .unmute)
+  enum UnmuteArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      .write(try channel(&words, command), .unmute)
+    }
   }
 
   /// `PULSE <channel> [ms]`: the window's length is 1 … the largest `pulse_ms`.
-  static func pulse(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    let name = try channel(&words, command)
-    guard let word = words.nextPositional() else { return .write(name, .pulse(ms: nil)) }
-    guard let ms = DecimalParser.parse(word), ChannelWrite.pulseLengths.contains(ms) else {
-      throw ProtocolError(
-        .badNumber,
-        "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
+  enum PulseArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      let name = try channel(&words, command)
+      guard let word = words.nextPositional() else { return .write(name, .pulse(ms: nil)) }
+      guard let ms = DecimalParser.parse(word), ChannelWrite.pulseLengths.contains(ms) else {
+        throw ProtocolError(
+          .badNumber,
+          "Invalid pulse length '\(quoted(word))'; expected milliseconds from 1 to \(Limits.pulseMs.upperBound)")
+      }
+      return .write(name, .pulse(ms: ms))
     }
-    return .write(name, .pulse(ms: ms))
   }
 
   /// `INCR`'s and `DECR`'s amount: 1 unless given.
-  private static func optionalAmount(_ words: inout Words) throws(ProtocolError) -> Int {
+  static func optionalAmount(_ words: inout Words) throws(ProtocolError) -> Int {
     guard let word = words.nextPositional() else { return 1 }
     return try number(word, allowZero: false)
   }
 
   /// A channel, or `nil` for `*` (every channel).
-  private static func channelOrAll(
+  static func channelOrAll(
     _ words: inout Words, _ command: Request.Command
   ) throws(ProtocolError) -> ChannelName? {
     guard let word = words.next() else {
@@ -81,43 +107,51 @@ extension RequestParser {
   // MARK: - Reads and settings
 
   /// `GET <channel>`
-  static func get(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    .get(try channel(&words, command))
+  enum GetArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      .get(try channel(&words, command))
+    }
   }
 
   /// `WATCH [<channel or glob> ...]`
-  static func watch(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    .watch(try patterns(&words))
+  enum WatchArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      .watch(try patterns(&words))
+    }
   }
 
   /// `STATS [period] [patterns]`: a first word that is a period word (in any case) is the
   /// period, else the period is `day` and the word is the first pattern. A first word that is
   /// neither is refused with the usage; a later bad pattern is a bad name, as in `WATCH`.
-  static func stats(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let first = words.nextPositional() else { return .stats(.day, []) }
-    let word = String(decoding: first, as: UTF8.self)
-    if let period = StatsPeriod(rawValue: word.lowercased()) {
-      return .stats(period, try patterns(&words))
+  enum StatsArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let first = words.nextPositional() else { return .stats(.day, []) }
+      let word = String(decoding: first, as: UTF8.self)
+      if let period = StatsPeriod(rawValue: word.lowercased()) {
+        return .stats(period, try patterns(&words))
+      }
+      guard ChannelPattern(bytes: Array(first)) != nil else {
+        let periods = StatsPeriod.allCases.map(\.rawValue).joined(separator: ", ")
+        throw ProtocolError(
+          .badArguments,
+          "'\(quoted(first))' is neither a period (\(periods)) nor a channel or pattern; usage: \(command.usage)")
+      }
+      return .stats(.day, try patterns(&words, first: first))
     }
-    guard ChannelPattern(bytes: Array(first)) != nil else {
-      let periods = StatsPeriod.allCases.map(\.rawValue).joined(separator: ", ")
-      throw ProtocolError(
-        .badArguments,
-        "'\(quoted(first))' is neither a period (\(periods)) nor a channel or pattern; usage: \(command.usage)")
-    }
-    return .stats(.day, try patterns(&words, first: first))
   }
 
   /// `CONFIGURE <channel> <key>=<value|default> ...`
-  static func configure(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    let name = try channel(&words, command)
-    var set = SettingsOverride.empty
-    var reset: [SettingKey] = []
-    while let word = words.nextPositional() { try setting(word, into: &set, reset: &reset) }
-    guard !set.isEmpty || !reset.isEmpty else {
-      throw ProtocolError(.badArguments, "Missing setting; usage: \(command.usage)")
+  enum ConfigureArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      let name = try channel(&words, command)
+      var set = SettingsOverride.empty
+      var reset: [SettingKey] = []
+      while let word = words.nextPositional() { try setting(word, into: &set, reset: &reset) }
+      guard !set.isEmpty || !reset.isEmpty else {
+        throw ProtocolError(.badArguments, "Missing setting; usage: \(command.usage)")
+      }
+      return .configure(name, set: set, reset: reset)
     }
-    return .configure(name, set: set, reset: reset)
   }
 
   /// One `key=value` of `CONFIGURE`, in the config file's words; `key=default` resets the key.
@@ -155,38 +189,50 @@ extension RequestParser {
 
   /// `DND`'s arguments: none, `on [<duration>]`, `off` or `toggle`, in any case; `on` and
   /// `off` also with `from=<host> at=<unix ms>`, another machine's change (`RemoteDND`).
-  static func dnd(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-    guard let word = words.nextPositional() else { return .dnd(.query) }
-    var request: DNDRequest
-    switch String(decoding: word, as: UTF8.self).lowercased() {
-    case "off": request = .off
-    case "toggle": request = .toggle
-    case "on":
-      request = .on(ms: nil)
-      if let length = words.nextPositional() {
-        guard !isRemoteWord(length) else { return try remoteDND(on: true, ms: nil, first: length, &words, command) }
-        let text = String(decoding: length, as: UTF8.self)
-        guard let ms = DurationParser.milliseconds(text) else {
-          throw ProtocolError(
-            .badNumber,
-            "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+  enum DNDArguments: ArgumentReader {
+    static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
+      guard let word = words.nextPositional() else { return .dnd(.query) }
+      var request: DNDRequest
+      switch String(decoding: word, as: UTF8.self).lowercased() {
+      case "off": request = .off
+      case "toggle": request = .toggle
+      case "on":
+        request = .on(ms: nil)
+        if let length = words.nextPositional() {
+          guard !isRemoteWord(length) else { return try remoteDND(on: true, ms: nil, first: length, &words, command) }
+          let text = String(decoding: length, as: UTF8.self)
+          guard let ms = DurationParser.milliseconds(text) else {
+            throw ProtocolError(
+              .badNumber,
+              "Invalid duration '\(quoted(length))'; expected a whole number and a unit: 1500ms, 90s, 30m or 2h")
+          }
+          guard Limits.dndMs.contains(ms) else {
+            throw ProtocolError(
+              .outOfRange,
+              "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
+          }
+          request = .on(ms: ms)
         }
-        guard Limits.dndMs.contains(ms) else {
-          throw ProtocolError(
-            .outOfRange,
-            "The duration '\(quoted(length))' is over the longest, \(Limits.dndMs.upperBound / 86_400_000) days")
-        }
-        request = .on(ms: ms)
+      default:
+        throw ProtocolError(.badArguments, "Unknown DND argument '\(quoted(word))'; usage: \(command.usage)")
       }
-    default:
-      throw ProtocolError(.badArguments, "Unknown DND argument '\(quoted(word))'; usage: \(command.usage)")
-    }
-    guard let next = words.nextPositional() else { return .dnd(request) }
-    switch request {
-    case .on(let ms): return try remoteDND(on: true, ms: ms, first: next, &words, command)
-    case .off: return try remoteDND(on: false, ms: nil, first: next, &words, command)
-    default:
-      throw ProtocolError(.badArguments, "Unexpected argument '\(quoted(next))'; usage: \(command.usage)")
+      guard let next = words.nextPositional() else { return .dnd(request) }
+      switch request {
+      case .on(let ms): return try remoteDND(on: true, ms: ms, first: next, &words, command)
+      case .off: return try remoteDND(on: false, ms: nil, first: next, &words, command)
+      default:
+        throw ProtocolError(.badArguments, "Unexpected argument '\(quoted(next))'; usage: \(command.usage)")
+      }
     }
   }
+}
+
+/// A command without arguments: its request, whatever follows it (a word after it is refused as
+/// unexpected, with the usage, as any word left over).
+protocol NoArguments: ArgumentReader {
+  static var request: Request { get }
+}
+
+extension NoArguments {
+  static func read(_ words: inout Words, _ command: Request.Command) -> Request { request }
 }

@@ -30,7 +30,7 @@ public enum RequestParser {
       return .failure(ProtocolError(.unknownCommand, "Unknown command '\(quoted(first))'"))
     }
     do throws(ProtocolError) {
-      let request = try arguments(&words, command)
+      let request = try arguments.read(&words, command)
       guard var extra = words.next() else { return .success(request) }
       // Every word left is a named one.
       var named = NamedWords()

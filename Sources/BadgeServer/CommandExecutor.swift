@@ -175,19 +175,20 @@ final class CommandExecutor<Client: Peer> {
 
   /// Applies a change and replies with the channel's state line.
   private func mutate(
-    _ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: Request.Command
+    _ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64,
+    command: @autoclosure () -> Request.Command
   ) {
     do throws(ChangeRefusal) {
       let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
       if outcome.changed {
         logger.debug(
-          "Client \(client.id): \(command.word) '\(name)', count \(outcome.channel.count).",
+          "Client \(client.id): \(command().word) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
       }
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: command, name, client)
+      appendRefusal(error, command: command(), name, client)
     }
   }
 
