@@ -43,8 +43,8 @@ extension RequestParser {
 
   /// `MIRROR <channel> forget`, or `MIRROR <channel>` with the owner's state: `owner=` and
   /// `count=` are required; `unseen=` (default: the count), `total=` (default: the count),
-  /// `muted=`, `dot=`, `pulse=`, `oseq=` optional; `label=` is taken and not used (the label is
-  /// drawn here from the count and the local display settings).
+  /// `muted=`, `dot=`, `pulse=`, `oseq=` optional; `label=` is taken and kept with the state,
+  /// not shown (the label is drawn here from the count and the local display settings).
   enum MirrorArguments: ArgumentReader {
     static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
       guard let nameWord = words.next() else {
@@ -90,7 +90,8 @@ extension RequestParser {
         muted: try fields["muted"].map { word throws(ProtocolError) in try flag(word, "muted") } ?? false,
         dot: try fields["dot"].map { word throws(ProtocolError) in try flag(word, "dot") } ?? false,
         pulseMs: pulse,
-        ownerSeq: UInt64(try fields["oseq"].map { word throws(ProtocolError) in try big(word, "oseq") } ?? 0))
+        ownerSeq: UInt64(try fields["oseq"].map { word throws(ProtocolError) in try big(word, "oseq") } ?? 0),
+        label: fields["label"].map { String(decoding: $0, as: UTF8.self) } ?? "")
       return .mirror(name, update)
     }
   }

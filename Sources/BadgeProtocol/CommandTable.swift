@@ -43,6 +43,7 @@ extension Request {
     }
 
     private init(formOf command: Command, _ flags: Flags, upToRefusal: StaticString?) {
+      assert(command.flags.contains(.hasForms), "a form of a word whose row says it has forms")
       word = command.word
       usageLine = command.usageLine
       self.flags = flags
@@ -70,6 +71,9 @@ extension Request {
       public static let takesUpTo = Flags(rawValue: 1 << 1)
       /// Only the bridge's connection (`BRIDGE host=<host>`) may send it.
       public static let bridgeOnly = Flags(rawValue: 1 << 2)
+      /// The word has forms with rights of their own (`form`): what a request of it takes is
+      /// its form's row's (`Request.command`); a word without forms is its requests' row.
+      public static let hasForms = Flags(rawValue: 1 << 3)
     }
   }
 }
@@ -90,7 +94,8 @@ extension Request.Command {
   public static let decr = Request.Command("DECR", "DECR <channel> [n]", .takesID, RequestParser.DecrArguments.self)
   public static let set = Request.Command("SET", "SET <channel> <n>", .takesID, RequestParser.SetArguments.self)
   public static let clear = Request.Command(
-    "CLEAR", "CLEAR <channel> [upto=<total>] | CLEAR *", [.takesID, .takesUpTo], RequestParser.ClearArguments.self)
+    "CLEAR", "CLEAR <channel> [upto=<total>] | CLEAR *", [.takesID, .takesUpTo, .hasForms],
+    RequestParser.ClearArguments.self)
   /// `CLEAR *`: each channel has a total of its own, so no `upto=`.
   public static let clearAll = clear.form(.takesID, upToRefusal: everyChannelsTotal)
   public static let get = Request.Command("GET", "GET <channel>", [], RequestParser.GetArguments.self)
@@ -107,21 +112,22 @@ extension Request.Command {
   public static let stats = Request.Command(
     "STATS", "STATS [day|week|month|year] [<channel or glob> ...]", [], RequestParser.StatsArguments.self)
   public static let seen = Request.Command(
-    "SEEN", "SEEN <channel> [upto=<total>] | SEEN *", [.takesID, .takesUpTo], RequestParser.SeenArguments.self)
+    "SEEN", "SEEN <channel> [upto=<total>] | SEEN *", [.takesID, .takesUpTo, .hasForms],
+    RequestParser.SeenArguments.self)
   /// `SEEN *`: each channel has a total of its own, so no `upto=`.
   public static let seenAll = seen.form(.takesID, upToRefusal: everyChannelsTotal)
   /// `PULSE` changes nothing that is saved: no id.
   public static let pulse = Request.Command("PULSE", "PULSE <channel> [ms]", [], RequestParser.PulseArguments.self)
   /// `DND on|off|toggle`: a change of do-not-disturb.
   public static let dnd = Request.Command(
-    "DND", "DND [on [<duration>] | off | toggle]", .takesID, RequestParser.DNDArguments.self)
+    "DND", "DND [on [<duration>] | off | toggle]", [.takesID, .hasForms], RequestParser.DNDArguments.self)
   /// `DND` alone asks for the state and changes nothing: no id.
   public static let dndQuery = dnd.form([])
   /// `DND on|off … from=<host> at=<unix ms>`: another machine's change, the bridge's to send;
   /// its stamp, not an id, makes it count once.
   public static let remoteDND = dnd.form(.bridgeOnly)
   public static let bridge = Request.Command(
-    "BRIDGE", "BRIDGE [host=<host> | status connected=<0|1> broker=<url> pending=<n> error=<text>]", [],
+    "BRIDGE", "BRIDGE [host=<host> | status connected=<0|1> broker=<url> pending=<n> error=<text>]", .hasForms,
     RequestParser.BridgeArguments.self)
   /// `BRIDGE status …`: the bridge's report of its own state.
   public static let bridgeStatus = bridge.form(.bridgeOnly)
@@ -150,6 +156,8 @@ extension Request.Command {
 extension Request {
   /// The row of the command table this request is a form of.
   public var command: Command {
+    // A write first, the request nearly every line is: one check of the case.
+    if case .write(_, let write) = self { return write.command }
     switch self {
     case .hello: return .hello
     case .ping: return .ping

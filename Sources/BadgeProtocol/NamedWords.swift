@@ -4,10 +4,10 @@ import BadgeCore
 /// request its positional words gave, and every way they are refused.
 extension RequestParser {
   /// The request with what its named words say: a clear or a seen up to a total, and the id.
-  /// What a request takes is its row's (`request.command`, the form the positional words
-  /// made); `command` is the word's row, whose usage the errors quote. A name given twice, a
-  /// name the request does not take, an `upto` that is not a number and a token that breaks
-  /// the rule are refused, so nothing is carried out.
+  /// What a request takes is its row's: the word's (`command`, whose usage the errors quote),
+  /// or, for a word that has forms, the row of the form its positional words made
+  /// (`request.command`). A name given twice, a name the request does not take, an `upto` that
+  /// is not a number and a token that breaks the rule are refused, so nothing is carried out.
   static func named(
     _ named: NamedWords, _ request: Request, _ command: Request.Command
   ) throws(ProtocolError) -> RequestLine {
@@ -15,7 +15,7 @@ extension RequestParser {
       throw ProtocolError(.badArguments, "'\(repeated.rawValue)=' is given twice; usage: \(command.usage)")
     }
     var request = request
-    let form = request.command
+    let form = command.flags.contains(.hasForms) ? request.command : command
     if let word = named.upTo {
       let total = try upTo(word)
       guard form.flags.contains(.takesUpTo) else {

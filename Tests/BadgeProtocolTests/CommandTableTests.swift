@@ -55,12 +55,17 @@ import Testing
   ) throws {
     let command = request.command
     #expect(command.word.description == word)
+    #expect(!command.flags.contains(.hasForms) || command.arguments != nil)
     #expect(request.takesID == id && command.flags.contains(.takesID) == id)
     #expect(command.flags.contains(.takesUpTo) == upTo)
     #expect(request.isBridgeOnly == bridgeOnly && command.flags.contains(.bridgeOnly) == bridgeOnly)
-    // The word finds the row that reads every form of it, whose usage the form's errors quote.
+    // The word finds the row that reads every form of it, whose usage the form's errors quote;
+    // a request whose row is not its word's is a form of a word that says it has forms.
     let row = try #require(Request.Command.all.first { $0.word.description == word })
     #expect(row.arguments != nil && row.usage == command.usage)
+    if command.arguments == nil || command.flags != row.flags {
+      #expect(row.flags.contains(.hasForms))
+    }
   }
 
   /// The forms whose rights differ from their word's are rows of their own, never found by
