@@ -49,8 +49,10 @@ let package = Package(
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
     // The dashboard of `badgectl top`: its components, state and drawing, on a canvas.
     .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
-    // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
-    .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"], swiftSettings: daemonSettings),
+    // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O; a
+    // forwarded write is kept as its request line, written and read by BadgeProtocol.
+    .target(
+      name: "BadgePersistence", dependencies: ["BadgeCore", "BadgeProtocol", "CZlib"], swiftSettings: daemonSettings),
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),

@@ -37,11 +37,11 @@ import Testing
     #expect(incr.channel.mirror?.pending == true)
     #expect(
       incr.forward
-        == ForwardEntry(id: "laptop:1f:1", counter: 1, channel: name("ci"), line: "INCR ci 2 id=laptop:1f:1", seq: 2))
+        == ForwardEntry(id: "laptop:1f:1", counter: 1, channel: name("ci"), write: .incr(2), seq: 2))
     // A plain clear goes as a clear up to the total shown here; an explicit one as given.
-    #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).forward?.line == "CLEAR ci upto=12 id=laptop:1f:2")
+    #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).forward?.write == .clear(upTo: 12))
     apply(.write(.incr(1)), "ci", on: store)
-    #expect(apply(.write(.seen(upTo: 13)), "ci", on: store).forward?.line == "SEEN ci upto=13 id=laptop:1f:4")
+    #expect(apply(.write(.seen(upTo: 13)), "ci", on: store).forward?.write == .seen(upTo: 13))
     #expect(store.outbox.entries.map(\.counter) == [1, 2, 3, 4])
     // The owner's state replaces the view; pending stays while writes wait.
     let owners = apply(.mirror(Self.ci), "ci", on: store).channel
@@ -49,7 +49,7 @@ import Testing
     // A write that changes nothing here is not forwarded.
     apply(.write(.clear(upTo: nil)), "ci", on: store)
     #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).forward == nil)
-    #expect(store.deliver("laptop:1f:1")?.line == "INCR ci 2 id=laptop:1f:1")
+    #expect(store.deliver("laptop:1f:1")?.write == .incr(2))
     #expect(store.deliver("laptop:1f:1") == nil, "delivered once")
     #expect(store.outbox.hasPending(name("ci")))
   }

@@ -126,7 +126,7 @@ public final class Store {
     // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
     // channel's write, nearly every change, passes none of them.
     let local = !before.isMirrored && mutation.isWrite
-    let forward = local ? nil : try forwardedLine(mutation, before, at: position)
+    let forward = local ? nil : try forwardedWrite(mutation, before, at: position)
     var after = before
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
