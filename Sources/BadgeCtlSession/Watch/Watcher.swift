@@ -179,7 +179,7 @@ final class Watcher {
     case .error(let code, let message) where !watching:
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .state, .ok, .data, .error:
+    case .state, .ok, .data, .error, .forward:
       replied(line)
     case .dnd(_, let pushed):
       // Each channel's own line says how do-not-disturb shows it; a `DND` request's reply is
