@@ -48,7 +48,7 @@ let package = Package(
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
     // The dashboard of `badgectl top`: its components, state and drawing, on a canvas.
-    .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
+    .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMotion", "BadgeRender"]),
     // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O; a
     // forwarded write is kept as its request line, written and read by BadgeProtocol.
     .target(
@@ -141,7 +141,8 @@ let package = Package(
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(
-      name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
+      name: "BadgeTopTests",
+      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.

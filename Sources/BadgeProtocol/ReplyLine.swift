@@ -67,8 +67,7 @@ public enum ReplyLine: Equatable, Sendable {
     let rest = text.drop { $0 == " " }
     let id = String(rest.prefix { $0 != " " })
     guard RequestID.isValidToken(id) else { return nil }
-    var line = String(rest.dropFirst(id.utf8.count))
-    guard case .success(let parsed)? = line.withUTF8({ RequestParser.parse(UnsafeRawBufferPointer($0)) }),
+    guard case .success(let parsed)? = RequestParser.parse(String(rest.dropFirst(id.utf8.count))),
       case .write(let channel, let write) = parsed.request,
       parsed.id == nil || parsed.id == RequestID(token: id, fingerprint: parsed.request.fingerprint)
     else { return nil }

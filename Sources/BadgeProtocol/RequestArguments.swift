@@ -161,9 +161,24 @@ extension RequestParser {
   static func setting(
     _ word: UnsafeRawBufferPointer, into set: inout SettingsOverride, reset: inout [SettingKey]
   ) throws(ProtocolError) {
-    let text = String(decoding: word, as: UTF8.self)
+    try setting(String(decoding: word, as: UTF8.self), into: &set, reset: &reset)
+  }
+
+  /// `CONFIGURE`'s settings as a client has them, one `key=value` a word (`badgectl
+  /// configure`): read as the daemon reads them, so a client refuses what the daemon would, in
+  /// the daemon's words, and sends the request it would read.
+  public static func settings(_ words: [String]) throws(ProtocolError) -> (set: SettingsOverride, reset: [SettingKey]) {
+    var set = SettingsOverride.empty
+    var reset: [SettingKey] = []
+    for word in words { try setting(word, into: &set, reset: &reset) }
+    return (set, reset)
+  }
+
+  private static func setting(
+    _ text: String, into set: inout SettingsOverride, reset: inout [SettingKey]
+  ) throws(ProtocolError) {
     guard let eq = text.firstIndex(of: "=") else {
-      throw ProtocolError(.badSetting, "Expected key=value, got '\(quoted(word))'")
+      throw ProtocolError(.badSetting, "Expected key=value, got '\(quoted(text))'")
     }
     let keyText = String(text[..<eq])
     let value = String(text[text.index(after: eq)...])

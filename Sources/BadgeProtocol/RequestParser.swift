@@ -16,6 +16,13 @@ public enum RequestParser {
     return parse(line, id: &id).map { $0.map { RequestLine($0, id: id) } }
   }
 
+  /// The request in the text `line`, read as the daemon reads its bytes (a client reading a
+  /// request line it was handed, as the bridge a `FORWARD`'s).
+  public static func parse(_ line: String) -> Result<RequestLine, ProtocolError>? {
+    var line = line
+    return line.withUTF8 { parse(UnsafeRawBufferPointer($0)) }
+  }
+
   /// The request in `line`, with its id put in `id` (left `nil` without one): the server's
   /// form, which moves no `RequestLine` around for the many requests without an id.
   public static func parse(_ line: UnsafeRawBufferPointer, id: inout RequestID?) -> Result<Request, ProtocolError>? {
@@ -113,8 +120,11 @@ public enum RequestParser {
 
   /// User input for a message: decoded, and cut at 64 characters.
   static func quoted(_ word: UnsafeRawBufferPointer) -> String {
-    let text = String(decoding: word, as: UTF8.self)
-    return text.count > 64 ? String(text.prefix(64)) + "…" : text
+    quoted(String(decoding: word, as: UTF8.self))
+  }
+
+  static func quoted(_ text: String) -> String {
+    text.count > 64 ? String(text.prefix(64)) + "…" : text
   }
 }
 
