@@ -38,7 +38,7 @@ import Testing
     apply(.write(.decr(9)), "mail", on: store)  // DECR past 0
     apply(.write(.incr(1)), "mail", on: store)
     apply(.write(.incr(1)), "news", on: store)
-    store.clearAll(now: 0) { _ in }  // CLEAR *: both
+    store.writeAll(.clear(upTo: nil), now: 0) { _ in }  // CLEAR *: both
     #expect(Self.figures(store, "mail") == DayFigures(arrivals: 8, clears: 3, peak: 5))
     #expect(Self.figures(store, "news") == DayFigures(arrivals: 1, clears: 1, peak: 1))
   }

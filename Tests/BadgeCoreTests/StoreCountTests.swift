@@ -174,14 +174,16 @@ import Testing
     apply(.write(.mute), "idle", on: store)
     apply(.write(.incr(5)), "mail", on: store)
     var cleared: [(String, Int, UInt64)] = []
-    store.clearAll(now: 0) { cleared.append(($0.channel.name.description, $0.channel.count, $0.channel.seq)) }
+    store.writeAll(.clear(upTo: nil), now: 0) {
+      cleared.append(($0.channel.name.description, $0.channel.count, $0.channel.seq))
+    }
     #expect(cleared.map(\.0) == ["chat", "mail", "news"])
     #expect(cleared.map(\.1) == [0, 0, 0])
     #expect(cleared.map(\.2) == [5, 6, 7])
     #expect(store.seq == 7)
     #expect(store.channels.allSatisfy { $0.count == 0 })
     var again = 0
-    store.clearAll(now: 0) { _ in again += 1 }
+    store.writeAll(.clear(upTo: nil), now: 0) { _ in again += 1 }
     #expect(again == 0)
     #expect(store.seq == 7)
   }

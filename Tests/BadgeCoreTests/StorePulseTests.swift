@@ -93,7 +93,7 @@ import Testing
   @Test mutating func clearAllEndsEveryWindow() {
     apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     apply(.write(.incr(1)), "chat", on: store, at: clock.now)
-    store.clearAll(now: clock.now) { #expect($0.channel.pulseUntil == 0) }
+    store.writeAll(.clear(upTo: nil), now: clock.now) { #expect($0.channel.pulseUntil == 0) }
     clock.advance(ms: 3000)
     #expect(expire().isEmpty)
   }

@@ -76,7 +76,9 @@ import Testing
     apply(.write(.incr(1)), "c", on: store)
     apply(.write(.seen(upTo: nil)), "c", on: store)
     var seen: [(String, Int, Int)] = []
-    store.seeAll(now: 0) { seen.append(($0.channel.name.description, $0.channel.count, $0.previousCount)) }
+    store.writeAll(.seen(upTo: nil), now: 0) {
+      seen.append(($0.channel.name.description, $0.channel.count, $0.previousCount))
+    }
     #expect(seen.map(\.0) == ["a", "b"])
     #expect(seen.map(\.1) == [1, 2])
     #expect(store.listed.allSatisfy { $0.unseen == 0 })

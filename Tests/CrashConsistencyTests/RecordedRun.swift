@@ -206,7 +206,7 @@ struct RecordedRun {
           switch Int.random(in: 0..<20, using: &random) {
           case 0 where id != nil:
             // `CLEAR *` with an id: its channels' records, then the id's.
-            store.clearAll(now: now) { outcome in
+            store.writeAll(.clear(upTo: nil), now: now) { outcome in
               persistence.record(outcome.channel, day: outcome.day, id: nil, forward: outcome.forwarded)
               if outcome.forwarded != nil { run.bridge.forwarded += 1 }
               step()

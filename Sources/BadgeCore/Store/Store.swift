@@ -160,22 +160,13 @@ public final class Store {
     return Outcome(channel: after, changed: true, previousCount: before.count, day: dayOfChange)
   }
 
-  /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
-  public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
+  /// Applies `write`, a clear or a sight of every item, to every channel it changes (`CLEAR *`,
+  /// `SEEN *`), calling `changed` for each, in name order. A channel the store refuses it for (a
+  /// mirrored one while the forward outbox is full) is left as it is.
+  public func writeAll(_ write: ChannelWrite, now: UInt64, changed: (Outcome) -> Void) {
+    // A channel without items has nothing to clear or see.
     for channel in listed where channel.count > 0 {
-      // A clear is refused only for a mirrored channel while the forward outbox is full: that
-      // channel is left as it is.
-      if let outcome = try? apply(.write(.clear(upTo: nil)), to: channel.name, now: now), outcome.changed {
-        changed(outcome)
-      }
-    }
-  }
-
-  /// Marks every channel's items seen (`SEEN *`), calling `changed` for each channel that had
-  /// unseen items, in name order.
-  public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
-    for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.write(.seen(upTo: nil)), to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.write(write), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }
