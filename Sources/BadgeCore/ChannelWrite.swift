@@ -1,7 +1,12 @@
 /// One write to a channel: what a client asks of a channel's count, its unseen items, its
 /// `muted` setting or its pulse window.
 ///
-/// The store's mutation of a channel by a client (`Store.Mutation.write`) is one.
+/// It is the one form of a write wherever it goes: a parsed request (BadgeProtocol's
+/// `Request.write`), the store's mutation (`Store.Mutation.write`), a write waiting in the
+/// forward outbox for a mirrored channel's owner (`ForwardEntry`), and a command between
+/// machines (BadgeMesh's `ChannelCommand`). Its protocol line and its JSON are spelled where
+/// those are (BadgeProtocol's `RequestEncoder`, BadgeMesh's payloads); this type names no word
+/// of either.
 ///
 /// The ranges are the protocol's; the parsers and decoders that make a write hold to them, so
 /// a write never carries a value the store would have to refuse for its form alone.

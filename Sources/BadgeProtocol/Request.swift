@@ -1,6 +1,7 @@
 import BadgeCore
 
-/// One parsed request line of protocol v1.
+/// One request of protocol v1: what `RequestParser` reads a line as, and what `RequestEncoder`
+/// writes as one. Its row in the command table (CommandTable.swift) is `command`.
 public enum Request: Equatable, Sendable {
   case hello
   case ping
