@@ -77,9 +77,11 @@ public enum DaemonLink {
   /// The longest timed do-not-disturb the daemon takes (30 days).
   public static let maxDNDMs = Int64(Limits.dndMs.upperBound)
 
-  /// The bridge's state, for `badgectl` and the daemon's status line.
+  /// The bridge's state, for `badgectl` and the daemon's status line; a line break of any kind
+  /// in the error reads as a space.
   public static func status(connected: Bool, broker: String, pending: Int, error: String?) -> Request {
-    .bridge(.status(BridgeStatus(connected: connected, broker: broker, pending: pending, error: error ?? "")))
+    let error = error.map { String($0.map { $0.isNewline ? " " : $0 }) } ?? ""
+    return .bridge(.status(BridgeStatus(connected: connected, broker: broker, pending: pending, error: error)))
   }
 
   // MARK: Lines from the daemon

@@ -30,7 +30,12 @@ extension RequestParser {
       case "broker": status.broker = String(decoding: value, as: UTF8.self)
       case "pending": status.pending = try count(value, key)
       case "error":
-        status.error = String(decoding: value, as: UTF8.self) + words.rest()
+        // The rest of the line, spaces and all, but for what ends it: a CR there would not
+        // survive the line's own end (a CR before the LF is not part of the line), so an error
+        // is kept as a line can carry it, and written back as it was read.
+        var error = String(decoding: value, as: UTF8.self) + words.rest()
+        while let last = error.utf8.last, last == 0x0D || last == 0x20 || last == 0x09 { error.removeLast() }
+        status.error = error
         return .status(status)
       default: throw unexpected(word, command)
       }

@@ -160,8 +160,8 @@ public enum RequestEncoder {
   }
 
   /// `BRIDGE`'s words: none (a query), `host=<host>`, or `status …` with `error=` last, the
-  /// rest of the line, when there is one (a line break in it written as a space: it must stay
-  /// on its line).
+  /// rest of the line, when there is one (a LF in it written as a space: the request must stay
+  /// one line).
   private static func bridge(_ request: BridgeRequest, to w: inout ByteWriter) {
     switch request {
     case .query: break
@@ -174,7 +174,7 @@ public enum RequestEncoder {
       number(" pending=", status.pending, to: &w)
       guard !status.error.isEmpty else { return }
       w.write(" error=")
-      text(String(status.error.map { $0.isNewline ? " " : $0 }), to: &w)
+      for byte in status.error.utf8 { w.write(byte == 0x0A ? 0x20 : byte) }
     }
   }
 

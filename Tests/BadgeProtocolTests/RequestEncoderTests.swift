@@ -84,6 +84,12 @@ import Testing
       "BRIDGE status connected=1 broker=mqtts://b:8883 pending=2 error=no  route"
     ),
     ("BRIDGE status connected=0", "BRIDGE status connected=0 broker= pending=0"),
+    // The error is kept as a line can carry it: a CR at its end would not survive the line's own.
+    ("BRIDGE status connected=0 error=refused\r\t", "BRIDGE status connected=0 broker= pending=0 error=refused"),
+    (
+      "BRIDGE status connected=0 error=a\u{0C}b\rc\u{0}",
+      "BRIDGE status connected=0 broker= pending=0 error=a\u{0C}b\rc\u{0}"
+    ),
     (
       "MIRROR ci count=3 owner=nas",
       "MIRROR ci owner=nas count=3 unseen=3 total=3 muted=0 dot=0 label= pulse=0 oseq=0"

@@ -107,7 +107,8 @@ enum RequestValues {
         pulseMs: number(Limits.pulseMs), ownerSeq: UInt64(number(0...Int.max)), label: String(number(0...99)))
       return .mirror(name, update)
     case 13:
-      let error = ["", "refused", "TLS: certificate expired", "x  y"].randomElement(using: &random)!
+      let error = ["", "refused", "TLS: certificate expired", "x  y", "a\u{0C}b\rc\u{0}d", " lead"].randomElement(
+        using: &random)!
       let status = BridgeStatus(
         connected: Bool.random(using: &random), broker: "mqtts://b\(number(0...9)):8883",
         pending: number(0...Limits.maxCount), error: error)
