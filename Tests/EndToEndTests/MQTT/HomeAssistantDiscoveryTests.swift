@@ -190,18 +190,12 @@ extension Broker {
   }
 }
 
-/// Tests/Tools/ha-discovery-check in Home Assistant's venv (scripts/install-deps --test makes
-/// it; `HA_VENV` names another).
+/// Tests/Tools/ha-discovery-check in Home Assistant's venv (`HomeAssistantVenv`).
 struct DiscoveryChecker {
   let python: String
 
   init() throws {
-    let venv = ProcessInfo.processInfo.environment["HA_VENV"] ?? "/opt/badged-test/homeassistant"
-    python = venv + "/bin/python3"
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-      throw TestFailure(
-        "Home Assistant is not installed in \(venv): run scripts/install-deps --test (make test and CI do)")
-    }
+    python = try HomeAssistantVenv.python()
   }
 
   struct Result {

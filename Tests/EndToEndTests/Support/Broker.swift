@@ -7,7 +7,7 @@ import Foundation
 /// Debian's mosquitto, started for one test on 127.0.0.1 and a free port: TLS with a CA and a
 /// certificate made by openssl for this broker (for `localhost` only, so that a connection to
 /// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and an ACL with
-/// one user per host and a read-only phone, as docs/MQTT.md advises.
+/// one user per host and a read-only phone, as docs/MQTT.md advises, and one for Home Assistant.
 ///
 /// Or, given a `Placement`, in a network namespace of its own (`MeshNetwork`), listening on that
 /// namespace's address alone, with a certificate that names the address.
@@ -30,9 +30,11 @@ final class Broker {
   private let logPath: String
 
   /// The accounts: the hosts may read and write everything under `badged/ana/` (and Home
-  /// Assistant's discovery), the phone only read.
+  /// Assistant's discovery), the phone only read; Home Assistant reads both and writes only the
+  /// do-not-disturb switch's commands and its own status.
   static let passwords = [
     "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
+    "homeassistant": "homeassistant-secret",
   ]
 
   /// More lines of mosquitto.conf (`max_queued_messages 5`).
@@ -63,6 +65,11 @@ final class Broker {
       topic readwrite badged/ana/#
       user phone
       topic read badged/ana/#
+      user homeassistant
+      topic read badged/ana/#
+      topic read homeassistant/#
+      topic write badged/ana/dnd/set
+      topic write homeassistant/status
 
       """)
     try start()
