@@ -219,7 +219,8 @@ public final class DaemonClient {
     }
     while sent < pending.count {
       let result: Result<IOResult, Errno> = pending.withUnsafeBytes { raw in
-        Result { () throws(Errno) in try connection.write(UnsafeRawBufferPointer(rebasing: raw[sent...]), socket: true) }
+        Result { () throws(Errno) in try connection.write(UnsafeRawBufferPointer(rebasing: raw[sent...]), socket: true)
+        }
       }
       switch result {
       case .success(.processed(let n)): sent += n

@@ -21,15 +21,17 @@ import Testing
     init(socket: String, limit: Int = 64) throws {
       loop = try EventLoop()
       client = DaemonClient(
-        socket: socket, loop: loop, limit: limit, log: { [unowned self] in logLines.append($0.text) }
-      ) { [unowned self] event in
-        switch event {
-        case .connected: break
-        case .received(.channel(let snapshot)): channels.append(snapshot)
-        case .received(.watching): watchings += 1
-        case .received: break
-        case .disconnected: disconnections += 1
-        }
+        socket: socket, loop: loop, limit: limit, log: { [unowned self] in logLines.append($0.text) },
+        onEvent: { [unowned self] in heard($0) })
+    }
+
+    private func heard(_ event: DaemonClient.Event) {
+      switch event {
+      case .connected: break
+      case .received(.channel(let snapshot)): channels.append(snapshot)
+      case .received(.watching): watchings += 1
+      case .received: break
+      case .disconnected: disconnections += 1
       }
     }
 
@@ -49,14 +51,16 @@ import Testing
       var lines: [ReplyLine] = []
       var ended = false
       guard
-        client.send(request, id: id, reply: { reply in
-          switch reply {
-          case .line(let line):
-            lines.append(line)
-            ended = line.isStatus
-          case .connectionLost: ended = true
-          }
-        })
+        client.send(
+          request, id: id,
+          reply: { reply in
+            switch reply {
+            case .line(let line):
+              lines.append(line)
+              ended = line.isStatus
+            case .connectionLost: ended = true
+            }
+          })
       else { return nil }
       return run { ended } ? lines : nil
     }
@@ -127,7 +131,8 @@ import Testing
     let peer = "badged at \(daemon.socket)"
     #expect(rig.logLines.count == 4, "\(rig.logLines)")
     #expect(rig.logLines.first == "Connected to \(peer).")
-    #expect(rig.logLines.dropFirst().first == "Lost the connection to \(peer): badged closed the connection; reconnecting.")
+    #expect(
+      rig.logLines.dropFirst().first == "Lost the connection to \(peer): badged closed the connection; reconnecting.")
     #expect(rig.logLines.dropFirst(2).first?.hasPrefix("Failed to connect to \(peer): ") == true)
     #expect(rig.logLines.last?.hasPrefix("Connected to \(peer) after ") == true)
     #expect(rig.logLines.last?.hasSuffix(" failed attempts.") == true)
