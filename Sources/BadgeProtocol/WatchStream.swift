@@ -82,11 +82,17 @@ public struct WatchStream: Sendable {
   /// An `EVENT` line for a channel, checked by the rule.
   mutating func event(_ snapshot: ChannelSnapshot) -> Verdict {
     if phase == .healing { return .dropped }
-    if let seq = held[snapshot.channel], snapshot.seq != 0, snapshot.seq < seq, patterns != nil {
+    // One lookup for the check and the update: this runs for every event a watcher reads.
+    guard snapshot.seq != 0, let index = held.index(forKey: snapshot.channel) else {
+      hold(snapshot)
+      return .channel(snapshot)
+    }
+    let seq = held.values[index]
+    if snapshot.seq < seq, patterns != nil {
       phase = .healing
       return .gap(channel: snapshot.channel, seq: snapshot.seq, held: seq)
     }
-    hold(snapshot)
+    held.values[index] = snapshot.seq
     return .channel(snapshot)
   }
 
