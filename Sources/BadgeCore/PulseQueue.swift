@@ -3,27 +3,30 @@
 /// the number of pulsing channels, not the rate of increases. The store keys it by the
 /// channel's slot in its table (`SlotPositions`); `HookScheduler` keeps the ends of channels'
 /// `hook_interval_ms` in one keyed by name (`NamedPulseQueue`), since a waiting hook outlives
-/// its channel's slot.
+/// its channel's slot; the daemon keeps every deadline of its server in one keyed by the
+/// deadline's slot in its table (`Deadlines`).
 ///
 /// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
 /// between); ending one early removes it. A position index makes both O(log n).
-struct PulseQueue<Positions: PulsePositions>: Sendable {
-  typealias Key = Positions.Key
+public struct PulseQueue<Positions: PulsePositions>: Sendable {
+  public typealias Key = Positions.Key
   private var heap: [(deadline: UInt64, channel: Key)] = []
   /// Where each channel's entry is in `heap`.
   private var position = Positions()
 
-  var earliest: UInt64? { heap.first?.deadline }
-  var isEmpty: Bool { heap.isEmpty }
+  public init() {}
+
+  public var earliest: UInt64? { heap.first?.deadline }
+  public var isEmpty: Bool { heap.isEmpty }
   /// The number of entries, which is the number of channels with a window queued.
-  var count: Int { heap.count }
+  public var count: Int { heap.count }
 
   /// When `channel`'s window ends, if it is queued.
-  func deadline(of channel: Key) -> UInt64? {
+  public func deadline(of channel: Key) -> UInt64? {
     position[channel].map { heap[$0].deadline }
   }
 
-  mutating func removeAll() {
+  public mutating func removeAll() {
     if heap.capacity <= Self.keptCapacity {
       heap.removeAll(keepingCapacity: true)
       position.removeAll(keepingCapacity: true)
@@ -34,7 +37,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
-  mutating func schedule(_ deadline: UInt64, for channel: Key) {
+  public mutating func schedule(_ deadline: UInt64, for channel: Key) {
     if let i = position[channel] {
       let earlier = deadline < heap[i].deadline
       heap[i].deadline = deadline
@@ -54,7 +57,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   var capacity: Int { heap.capacity }
 
   /// Drops `channel`'s entry, if it has one (its window ended early).
-  mutating func remove(_ channel: Key) {
+  public mutating func remove(_ channel: Key) {
     guard let i = position[channel] else { return }
     position[channel] = nil
     let last = heap.removeLast()
@@ -80,7 +83,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Removes and returns the earliest entry if it is due at `now`.
-  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
+  public mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
     guard let first = heap.first, first.deadline <= now else { return nil }
     remove(first.channel)
     return first
@@ -124,7 +127,7 @@ typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
 typealias SlotPulseQueue = PulseQueue<SlotPositions>
 
 /// Where each key's entry is in a `PulseQueue`'s heap.
-protocol PulsePositions: Sendable {
+public protocol PulsePositions: Sendable {
   associatedtype Key: Sendable
   init()
   subscript(key: Key) -> Int? { get set }
@@ -135,11 +138,13 @@ extension Dictionary: PulsePositions where Value == Int {}
 
 /// Heap positions by slot: an array with one place per slot up to the highest slot queued, so
 /// that an entry costs no name and a look-up no hash.
-struct SlotPositions: PulsePositions {
+public struct SlotPositions: PulsePositions {
   /// The position of slot `i`'s entry plus one; 0 for none.
   private var places: [UInt32] = []
 
-  subscript(slot: Int) -> Int? {
+  public init() {}
+
+  public subscript(slot: Int) -> Int? {
     get {
       guard slot < places.count, places[slot] != 0 else { return nil }
       return Int(places[slot]) - 1
@@ -153,7 +158,7 @@ struct SlotPositions: PulsePositions {
     }
   }
 
-  mutating func removeAll(keepingCapacity: Bool) {
+  public mutating func removeAll(keepingCapacity: Bool) {
     places.removeAll(keepingCapacity: keepingCapacity)
   }
 }

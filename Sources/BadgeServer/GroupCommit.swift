@@ -191,7 +191,7 @@ final class GroupCommit<Client: Peer> {
   /// back out of the outbox).
   private func pushForwards(saved: Bool) {
     guard !forwards.isEmpty else { return }
-    if saved, let target = forwardTarget, !target.closed {
+    if saved, let target = forwardTarget {  // a closed bridge is no target
       for entry in forwards { ReplyEncoder.appendForward(entry, to: &target.output) }
       subscriptions.sendQueue.add(target)
     }

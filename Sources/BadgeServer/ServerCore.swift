@@ -183,9 +183,11 @@ public final class ServerCore<Client: Peer> {
     subscriptions.appendMergedEvents(to: client, from: store, now: turn.now)
   }
 
-  /// `client` is gone: it watches nothing any more, and the rest of its reply is dropped.
+  /// `client` is gone: it watches nothing any more, is sent nothing more, and the rest of its
+  /// reply is dropped.
   public func closed(_ client: Client) {
     subscriptions.stop(client)
+    sendQueue.forget(client)
     client.reply = nil
     if commit.forwardTarget === client { commit.forwardTarget = nil }
     if executor.bridge.closed(client) { logger.info("The bridge (client \(client.id)) went away.") }

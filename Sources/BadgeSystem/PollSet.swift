@@ -20,7 +20,10 @@ public final class PollSet {
   private let epoll: FileDescriptor
   /// sd-event's epoll, in the set beside the clients.
   private let loopDescriptor: CInt
-  private let handler: () -> Void
+  /// What runs once in every turn in which some descriptor in the set is ready (or after
+  /// `serveNextTurn()`); it should call `ready(_:)`. Given when the set is made, or set once by
+  /// an owner that makes the set in its own initializer.
+  public var handler: () -> Void
   /// Where `epoll_wait` writes the ready descriptors (a batch, and sd-event's). `struct
   /// epoll_event` is packed on x86-64 (12 bytes, its data at offset 4), and Swift imports it
   /// so (PollSetTests checks the layout and reads several events back).
@@ -30,9 +33,8 @@ public final class PollSet {
   /// Whether the handler runs next turn whatever the clients' sockets say.
   public private(set) var servesNextTurn = false
 
-  /// Creates the set, which `loop` then waits on; `handler` runs once in every turn in which
-  /// some descriptor in it is ready (or after `serveNextTurn()`), and should call `ready(_:)`.
-  public init(loop: EventLoop, _ handler: @escaping () -> Void) throws(SystemError) {
+  /// Creates the set, which `loop` then waits on, with its `handler`.
+  public init(loop: EventLoop, _ handler: @escaping () -> Void = {}) throws(SystemError) {
     let raw = epoll_create1(CInt(EPOLL_CLOEXEC))
     guard raw >= 0 else { throw SystemError("create an epoll set", Errno.current) }
     epoll = FileDescriptor(rawValue: raw)
