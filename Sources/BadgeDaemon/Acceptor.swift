@@ -107,13 +107,21 @@ final class Acceptor {
       .outOfDescriptors,
       "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free."
     )
-    connections.listen(false)
+    do throws(SystemError) {
+      try connections.listen(false)
+    } catch {
+      core.logger.error("\(error); accepting goes on without a pause.")
+    }
     connections.deadlines.set(resumeSlot, after: Acceptor.backoff)
   }
 
   private func resume() {
     guard watched else { return }
-    connections.listen(true)
+    do throws(SystemError) {
+      try connections.listen(true)
+    } catch {
+      core.logger.error("\(error); new connections are no longer accepted.")
+    }
     acceptAll()
   }
 }

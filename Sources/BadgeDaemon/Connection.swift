@@ -248,7 +248,12 @@ final class Connection: Peer {
     if pendingOutput > 0 && !queuedForSend { events.insert(.writable) }
     if events != armedEvents {
       armedEvents = events
-      connections.poll.modify(fd, events: events)
+      do throws(SystemError) {
+        try connections.poll.modify(fd, events: events)
+      } catch {
+        core.logger.warning("Client \(id): \(error), closing.")
+        return handle(.failed)
+      }
     }
     if insideLineSince != nil || unreadSince != nil || deadlineSlot != nil { setDeadline() }
   }

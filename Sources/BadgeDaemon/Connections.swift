@@ -86,7 +86,11 @@ final class Connections {
   /// out of the core. When it was the bridge, a turn of its own makes every mirrored channel
   /// stale (the connection may close while a turn ends, when nothing may change).
   func remove(_ connection: Connection) {
-    poll.remove(connection.fd)
+    do throws(SystemError) {
+      try poll.remove(connection.fd)
+    } catch {
+      core.logger.warning("Client \(connection.id): \(error), ignoring.")
+    }
     let index = Int(connection.fd.rawValue)
     if index < byDescriptor.count, byDescriptor[index] === connection {
       byDescriptor[index] = nil
@@ -133,16 +137,22 @@ final class Connections {
   }
 
   /// Stops (or resumes) watching the listening socket, which stays in the poll set.
-  func listen(_ on: Bool) {
+  ///
+  /// - Throws: `SystemError` when the poll set cannot change it.
+  func listen(_ on: Bool) throws(SystemError) {
     guard let listener else { return }
-    poll.modify(listener.fd, events: on ? .readable : [])
+    try poll.modify(listener.fd, events: on ? .readable : [])
   }
 
   /// Stops watching the listening socket for good (shutdown).
   func forgetListener() {
     guard let listener else { return }
-    poll.remove(listener.fd)
     self.listener = nil
+    do throws(SystemError) {
+      try poll.remove(listener.fd)
+    } catch {
+      core.logger.warning("\(error), ignoring.")
+    }
   }
 
   // MARK: - A turn
@@ -155,6 +165,7 @@ final class Connections {
       if let listener, fd == listener.fd.rawValue { return listener.accept() }
       guard Int(fd) < byDescriptor.count, let connection = byDescriptor[Int(fd)] else { return }
       if events.contains(.writable) { connection.handle(.writable) }
+      guard connection.state != .closed else { return }  // its poll events could not be changed
       if !events.isDisjoint(with: [.readable, .hangUp, .error]) { connection.handle(.readable) }
     }
   }
