@@ -26,19 +26,23 @@ final class Acceptor {
   private let listener: FileDescriptor
   private let connections: Connections
   private let core: DaemonCore
+  private let deadlines: Deadlines
   private let accept: Accept
   /// The end of a pause, in the server's deadlines (taken at the first pause).
-  private lazy var resumeSlot = connections.deadlines.slot { [unowned self] in resume() }
+  private lazy var resumeSlot = deadlines.slot { [unowned self] in resume() }
   /// Whether the listener is watched (until `stop()`).
   private var watched = false
 
-  /// Accepts on `listener` with `accept` and admits into `connections`, which watches it.
+  /// Accepts on `listener` with `accept` and admits into `connections`, which watches it; a
+  /// pause ends at a deadline in `deadlines`.
   init(
-    listener: FileDescriptor, connections: Connections, core: DaemonCore, accept: @escaping Accept
+    listener: FileDescriptor, connections: Connections, core: DaemonCore, deadlines: Deadlines,
+    accept: @escaping Accept
   ) throws(SystemError) {
     self.listener = listener
     self.connections = connections
     self.core = core
+    self.deadlines = deadlines
     self.accept = accept
     try connections.watchListener(listener) { [unowned self] in acceptAll() }
     watched = true
@@ -48,7 +52,7 @@ final class Acceptor {
   func stop() {
     if watched { connections.forgetListener() }
     watched = false
-    connections.deadlines.release(resumeSlot)
+    deadlines.release(resumeSlot)
   }
 
   private func acceptAll() {
@@ -112,7 +116,7 @@ final class Acceptor {
     } catch {
       core.logger.error("\(error); accepting goes on without a pause.")
     }
-    connections.deadlines.set(resumeSlot, after: Acceptor.backoff)
+    deadlines.set(resumeSlot, after: Acceptor.backoff)
   }
 
   private func resume() {

@@ -37,9 +37,9 @@ extension Connection {
     case (let either, nil), (nil, let either): deadline = either
     }
     if deadline == nil && deadlineSlot == nil { return }
-    let slot = deadlineSlot ?? connections.deadlines.slot { [unowned self] in deadlineReached() }
+    let slot = deadlineSlot ?? deadlines.slot { [unowned self] in deadlineReached() }
     deadlineSlot = slot
-    connections.deadlines.set(slot, at: deadline)
+    deadlines.set(slot, at: deadline)
   }
 
   /// The connection's deadline came: the line's, the output's, or both (each taken as its

@@ -20,7 +20,7 @@ extension Connection {
       }
       if done {
         let freed = outputSent()
-        if freed > 0 { connections.heap.released(freed) }
+        if freed > 0 { heap.released(freed) }
       }
     } while done && owesMergedEvents && core.appendMergedEvents(to: self)
     if done { handle(.outputDrained) } else { handle(.socketFull(progressed: pendingOutput < before)) }

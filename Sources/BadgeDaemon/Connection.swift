@@ -131,8 +131,15 @@ final class Connection: Peer {
   private(set) var state = State.reading
   /// The core, which carries out its lines.
   let core: DaemonCore
-  /// The set it is in: the poll set, the turn's allowance, the server's deadlines.
+  /// The set it is in, which serves it first in the next turn and gives it the turn's
+  /// allowance.
   let connections: Connections
+  /// The poll set that watches its socket.
+  let poll: PollSet
+  /// The server's deadlines, where its own is.
+  let deadlines: Deadlines
+  /// What counts the buffers it frees, for the heap's trim.
+  let heap: HeapTrimmer
   var input = LineReader(maxLineLength: ProtocolInfo.maxLineLength, initialCapacity: Connection.initialInputCapacity)
   /// The `Connections.turn` `linesLeft` belongs to.
   var allowanceTurn: UInt64 = 0
@@ -152,11 +159,17 @@ final class Connection: Peer {
   /// doubles on each full read up to the reader's capacity.
   static let initialInputCapacity = 256
 
-  /// A connection on `fd`, in `connections`' poll set already, whose lines `core` carries out.
-  init(id: Int, fd: FileDescriptor, pid: Int32?, core: DaemonCore, connections: Connections) {
+  /// A connection on `fd`, in `poll` already, of `connections`, whose lines `core` carries out.
+  init(
+    id: Int, fd: FileDescriptor, pid: Int32?, core: DaemonCore, connections: Connections, poll: PollSet,
+    deadlines: Deadlines, heap: HeapTrimmer
+  ) {
     self.fd = fd
     self.core = core
     self.connections = connections
+    self.poll = poll
+    self.deadlines = deadlines
+    self.heap = heap
     super.init(id: id, pid: pid)
   }
 
@@ -225,11 +238,11 @@ final class Connection: Peer {
   private func tearDown() {
     insideLineSince = nil
     unreadSince = nil
-    if let deadlineSlot { connections.deadlines.release(deadlineSlot) }
+    if let deadlineSlot { deadlines.release(deadlineSlot) }
     deadlineSlot = nil
     connections.remove(self)
     fd.close()
-    connections.heap.released(output.capacity + input.storageCapacity + Connection.footprint)
+    heap.released(output.capacity + input.storageCapacity + Connection.footprint)
     core.logger.debug("Client \(id) disconnected.")
   }
 
@@ -249,7 +262,7 @@ final class Connection: Peer {
     if events != armedEvents {
       armedEvents = events
       do throws(SystemError) {
-        try connections.poll.modify(fd, events: events)
+        try poll.modify(fd, events: events)
       } catch {
         core.logger.warning("Client \(id): \(error), closing.")
         return handle(.failed)

@@ -10,8 +10,8 @@ import BadgeSystem
 ///
 /// It hands each connection its events from the poll set (`readable`, `writable`), and serves
 /// first, in the next turn, those that paused until then (`servedNextTurn`): lines left beyond
-/// their allowance, or reading resumed after their output drained. It keeps what the
-/// connections share: the turn's line allowance, the deadlines' table, the heap's accounting.
+/// their allowance, or reading resumed after their output drained. It keeps the turn's line
+/// allowance, and hands each connection it admits what it works with.
 final class Connections {
   /// Reads at most this much from one connection per turn.
   static let readBudget = 256 << 10
@@ -29,10 +29,9 @@ final class Connections {
     min(maxLinesPerTurn, max(minLinesPerTurn, fanOutPerTurn / max(1, watchers)))
   }
 
-  let poll: PollSet
-  let deadlines: Deadlines
-  /// Counts the buffers connections free, for the heap's trim.
-  let heap: HeapTrimmer
+  private let poll: PollSet
+  private let deadlines: Deadlines
+  private let heap: HeapTrimmer
   private let core: DaemonCore
   /// The connections by file descriptor number, for the poll set's reports.
   private var byDescriptor: [Connection?] = []
@@ -68,7 +67,8 @@ final class Connections {
   @discardableResult
   func admit(_ fd: FileDescriptor, pid: Int32?) throws(SystemError) -> Connection {
     try poll.add(fd, events: .readable)
-    let connection = Connection(id: nextID, fd: fd, pid: pid, core: core, connections: self)
+    let connection = Connection(
+      id: nextID, fd: fd, pid: pid, core: core, connections: self, poll: poll, deadlines: deadlines, heap: heap)
     nextID += 1
     let index = Int(fd.rawValue)
     if index >= byDescriptor.count {

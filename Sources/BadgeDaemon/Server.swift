@@ -68,7 +68,8 @@ final class Server {
     heap.trimmed = { [logger] in logger.debug("Gave the heap's free memory back to the kernel (malloc_trim).") }
     connections = try Connections(loop: loop, core: core, deadlines: deadlines, heap: heap)
     outbox = Outbox(logger: logger, budget: sendBudget)
-    acceptor = try Acceptor(listener: listener, connections: connections, core: core, accept: accept)
+    acceptor = try Acceptor(
+      listener: listener, connections: connections, core: core, deadlines: deadlines, accept: accept)
     postSource = try loop.addPost { [unowned self] in endTurn() }
   }
 
