@@ -193,7 +193,10 @@ final class Connection: Peer {
     state = to
     if to != from { enter(to) }
     switch event {
-    case .readable, .servedNextTurn: if to == .reading { readRequests() }  // its lines raise events of their own
+    case .readable, .servedNextTurn:
+      // Reading raises events of its own, each arming what follows; reading nothing leaves the
+      // connection as it was armed (reading and paused until the next turn watch alike).
+      if to == .reading { return readRequests() }
     default: break
     }
     arm()
