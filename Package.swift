@@ -48,9 +48,11 @@ let package = Package(
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
     // The dashboard of `badgectl top`: its components, state and drawing, on a canvas.
-    .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeMotion", "BadgeRender"]),
-    // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O.
-    .target(name: "BadgePersistence", dependencies: ["BadgeCore", "CZlib"], swiftSettings: daemonSettings),
+    .target(name: "BadgeTop", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMotion", "BadgeRender"]),
+    // The on-disk format: records with lengths and checksums (zlib's CRC-32), no file I/O; a
+    // forwarded write is kept as its request line, written and read by BadgeProtocol.
+    .target(
+      name: "BadgePersistence", dependencies: ["BadgeCore", "BadgeProtocol", "CZlib"], swiftSettings: daemonSettings),
     // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
     .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
@@ -132,14 +134,15 @@ let package = Package(
       name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
-    .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol"]),
+    .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "TestSupport"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
     .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(
-      name: "BadgeTopTests", dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "TestSupport"]),
+      name: "BadgeTopTests",
+      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
@@ -163,7 +166,9 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport",
-      ]),
+      ],
+      // State folders an older badged wrote, read by OlderStateTests from the checkout.
+      exclude: ["Fixtures"]),
   ]
 )
 

@@ -52,14 +52,6 @@ public struct ChannelSnapshot: Equatable, Sendable {
   /// Whether the channel is in its pulse window.
   public var isPulsing: Bool { pulseMs > 0 }
 
-  /// The request that clears what this state shows and nothing newer: `CLEAR <channel>
-  /// upto=<total>`, so an item that arrived after it stays; a plain `CLEAR` when the daemon sent
-  /// no total. What every client's click sends (`watch`, `top`).
-  public var clearRequest: String {
-    guard let total else { return "CLEAR \(channel)" }
-    return "CLEAR \(channel) upto=\(total)"
-  }
-
   /// Whether the badge is the quiet dot: unread items, all of them seen, on a `badge = unseen`
   /// channel.
   public var isQuiet: Bool { badge == .unseen && count > 0 && unseen == 0 }

@@ -45,10 +45,13 @@ public struct MirrorUpdate: Equatable, Sendable {
   /// Milliseconds left of the owner's pulse window (0: resting).
   public var pulseMs: Int
   public var ownerSeq: UInt64
+  /// The label as the owner drew it (`label=`): carried on the line, never shown, since the
+  /// label of a mirror is drawn here from its count and the local display settings.
+  public var label: String
 
   public init(
     owner: String, count: Int, unseen: Int, total: Int, muted: Bool, dot: Bool, pulseMs: Int = 0,
-    ownerSeq: UInt64 = 0
+    ownerSeq: UInt64 = 0, label: String = ""
   ) {
     self.owner = owner
     self.count = count
@@ -58,5 +61,6 @@ public struct MirrorUpdate: Equatable, Sendable {
     self.dot = dot
     self.pulseMs = pulseMs
     self.ownerSeq = ownerSeq
+    self.label = label
   }
 }

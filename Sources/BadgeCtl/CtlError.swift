@@ -2,7 +2,8 @@
 package enum CtlError: Error {
   /// The daemon could not be reached: exit 69 (`EX_UNAVAILABLE`).
   case unreachable(socket: String, cause: String)
-  /// The daemon answered `ERR`: exit 1.
+  /// The daemon answered `ERR`, or would: a request its own parser refuses is not sent
+  /// (`configure`'s settings), and is reported in its words. Exit 1.
   case daemon(code: String, message: String)
   /// The arguments are wrong: exit 64 (`EX_USAGE`).
   case usage(UsageError)

@@ -26,14 +26,16 @@ final class DaemonConnection {
 
   deinit { fd.close() }
 
-  /// Sends one request line and hands each data line of its reply to `body`, in order; the
-  /// status line must be `OK`.
+  /// Sends `request` (with `id`, when it takes one) as its line (`RequestEncoder`) and hands
+  /// each data line of its reply to `body`, in order; the status line must be `OK`.
   ///
   /// - Throws: `CtlError.daemon` when the reply is `ERR`, `.unreachable` when the connection
   ///   breaks.
-  func request(_ line: String, _ body: (ReplyLine) -> Void) throws(CtlError) {
+  func request(_ request: Request, id: String? = nil, _ body: (ReplyLine) -> Void) throws(CtlError) {
+    var line: [UInt8] = []
+    RequestEncoder.append(request, id: id, to: &line)
     do {
-      try fd.writeAll((line + "\n").utf8, socket: true)
+      try fd.writeAll(line, socket: true)
     } catch {
       // A daemon that refuses the connection (`ERR busy`, `ERR denied`) says why, then closes
       // it, maybe before the request was written: its line is the better reason to report.

@@ -63,18 +63,3 @@ final class BusBridges {
     }
   }
 }
-
-extension ChangeRefusal {
-  /// What a bridge's refused change is counted under in the log: one reason per bridge and
-  /// kind of refusal, so that an app that keeps sending costs a line and a count per interval,
-  /// not a line per signal, and nothing is kept per channel it named.
-  func warningReason(_ bridge: String) -> RepeatedWarnings.Reason {
-    switch self {
-    case .notSaved: return RepeatedWarnings.Reason("\(bridge): changes not saved")
-    case .refused(.countOutOfRange): return RepeatedWarnings.Reason("\(bridge): counts past \(Limits.maxCount)")
-    case .refused(.full(let limit)): return RepeatedWarnings.Reason("\(bridge): channels past \(limit.key)")
-    case .refused(.outboxFull): return RepeatedWarnings.Reason("\(bridge): writes to mirrored channels past the outbox")
-    case .refused(.mirrored), .refused(.local): return RepeatedWarnings.Reason("\(bridge): mirrored channels")
-    }
-  }
-}

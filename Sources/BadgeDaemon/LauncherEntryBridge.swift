@@ -119,7 +119,7 @@ final class LauncherEntryBridge: EventObserver {
   @discardableResult
   private func set(_ channel: ChannelName, _ count: Int, why: String) -> Bool {
     do throws(ChangeRefusal) {
-      let outcome = try core.apply(.set(count), to: channel)
+      let outcome = try core.apply(.write(.set(count)), to: channel)
       if outcome.changed {
         logger.debug("Set '\(channel)' to \(count) (\(why)).", [.channel(channel)])
       }

@@ -71,7 +71,7 @@ final class NotificationMonitor {
     case .methodCall where message.member == "Notify":
       guard let caller = message.sender, let serial = message.serial else { return }
       if let channel = counter.notify(caller: caller, serial: serial, arguments: message.arguments()) {
-        change(.increment(1), channel, why: "a notification from \(caller)")
+        change(.write(.incr(1)), channel, why: "a notification from \(caller)")
       }
     case .methodReturn:
       guard let server = message.sender, let caller = message.destination, let serial = message.replySerial else {
@@ -89,7 +89,7 @@ final class NotificationMonitor {
         acted
         ? counter.actionInvoked(sender: sender, arguments: arguments)
         : counter.closed(sender: sender, arguments: arguments)
-      if let done { change(.decrement(1), done, why: "a notification was \(acted ? "acted on" : "dismissed")") }
+      if let done { change(.write(.decr(1)), done, why: "a notification was \(acted ? "acted on" : "dismissed")") }
     default:
       return
     }

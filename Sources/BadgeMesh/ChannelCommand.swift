@@ -3,53 +3,38 @@ import BadgeCore
 /// A write to a channel, as a mirror forwards it to the owner on `<prefix>/ch/<channel>/cmd`:
 /// `{"op":"incr","n":1,"id":"laptop:9f3a:41"}`, `{"op":"clear","upto":17,"id":…}`.
 ///
-/// The same write is a request line between a bridge and its daemon (`DaemonLink`): a mirror's
-/// daemon hands it over as one, an owner's bridge carries it out as one.
+/// The write is BadgeCore's `ChannelWrite`, the one form of a write everywhere: a mirror's
+/// daemon hands it over as a request line (`ReplyLine.forward`), an owner's bridge carries it
+/// out as one (`RequestEncoder`); here are only its JSON words.
 public struct ChannelCommand: Equatable, Sendable {
-  public enum Op: Equatable, Sendable {
-    case incr(Int)
-    case decr(Int)
-    case set(Int)
-    /// Clears, up to the total the writer showed (a watermark), or everything.
-    case clear(upto: Int64?)
-    case seen(upto: Int64?)
-    case mute
-    case unmute
-    /// Starts or extends the pulse window, for `ms` or the channel's own length.
-    case pulse(ms: Int?)
-
-    /// The op's word in JSON and, upper-cased, the request's command.
-    public var word: String {
-      switch self {
-      case .incr: return "incr"
-      case .decr: return "decr"
-      case .set: return "set"
-      case .clear: return "clear"
-      case .seen: return "seen"
-      case .mute: return "mute"
-      case .unmute: return "unmute"
-      case .pulse: return "pulse"
-      }
-    }
-  }
-
-  public var op: Op
+  public var write: ChannelWrite
   /// The request id that makes a redelivered write count once on the owner.
   public var id: String?
 
-  public init(_ op: Op, id: String? = nil) {
-    self.op = op
+  public init(_ write: ChannelWrite, id: String? = nil) {
+    self.write = write
     self.id = id
   }
 
-  /// The amounts an `incr`, `decr` or `set` accepts (a `set` may be 0).
-  static let amounts: ClosedRange<Int64> = 1...Int64(Limits.maxCount)
+  /// The write's word in JSON (`op`), and in log lines.
+  public var op: String {
+    switch write {
+    case .incr: return "incr"
+    case .decr: return "decr"
+    case .set: return "set"
+    case .clear: return "clear"
+    case .seen: return "seen"
+    case .mute: return "mute"
+    case .unmute: return "unmute"
+    case .pulse: return "pulse"
+    }
+  }
 
   public var json: JSONValue {
-    var members: [(key: String, value: JSONValue)] = [("op", .string(op.word))]
-    switch op {
+    var members: [(key: String, value: JSONValue)] = [("op", .string(op))]
+    switch write {
     case .incr(let n), .decr(let n), .set(let n): members.append(("n", .integer(Int64(n))))
-    case .clear(let upto), .seen(let upto): if let upto { members.append(("upto", .integer(upto))) }
+    case .clear(let upTo), .seen(let upTo): if let upTo { members.append(("upto", .integer(Int64(upTo)))) }
     case .pulse(let ms): if let ms { members.append(("ms", .integer(Int64(ms)))) }
     case .mute, .unmute: break
     }
@@ -60,29 +45,30 @@ public struct ChannelCommand: Equatable, Sendable {
   public var payload: [UInt8] { Array(json.encoded.utf8) }
 
   /// Decodes a command strictly: a known op, only the members that op takes, each of its type
-  /// and range. Unlike a state, a command with a member this version does not know is refused:
-  /// carrying out a write without a condition a newer writer attached would be wrong.
+  /// and within the write's range (`ChannelWrite`). Unlike a state, a command with a member this
+  /// version does not know is refused: carrying out a write without a condition a newer writer
+  /// attached would be wrong.
   public init(payload: some Collection<UInt8>) throws(PayloadError) {
     let reader = try PayloadReader(payload)
     let word = try reader.requiredString("op", maxBytes: 16)
     switch word {
     case "incr", "decr":
       try reader.onlyKeys(["op", "n", "id"])
-      let n = Int(try reader.integer("n", in: ChannelCommand.amounts) ?? 1)
-      op = word == "incr" ? .incr(n) : .decr(n)
+      let n = Int(try reader.integer("n", in: ClosedRange(ChannelWrite.amounts)) ?? 1)
+      write = word == "incr" ? .incr(n) : .decr(n)
     case "set":
       try reader.onlyKeys(["op", "n", "id"])
-      op = .set(Int(try reader.required("n", in: .counts)))
+      write = .set(Int(try reader.required("n", in: ClosedRange(ChannelWrite.counts))))
     case "clear", "seen":
       try reader.onlyKeys(["op", "upto", "id"])
-      let upto = try reader.integer("upto", in: .nonNegative)
-      op = word == "clear" ? .clear(upto: upto) : .seen(upto: upto)
+      let upTo = try reader.integer("upto", in: .nonNegative).map(Int.init)
+      write = word == "clear" ? .clear(upTo: upTo) : .seen(upTo: upTo)
     case "mute", "unmute":
       try reader.onlyKeys(["op", "id"])
-      op = word == "mute" ? .mute : .unmute
+      write = word == "mute" ? .mute : .unmute
     case "pulse":
       try reader.onlyKeys(["op", "ms", "id"])
-      op = .pulse(ms: try reader.integer("ms", in: 1...Int64(Limits.pulseMs.upperBound)).map(Int.init))
+      write = .pulse(ms: try reader.integer("ms", in: ClosedRange(ChannelWrite.pulseLengths)).map(Int.init))
     default:
       throw PayloadError("unknown op '\(word)'")
     }

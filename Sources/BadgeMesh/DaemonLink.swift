@@ -1,67 +1,55 @@
 import BadgeCore
 import BadgeProtocol
 
-/// Everything the bridge says to its daemon and reads from it, in one place: the lines of
-/// docs/PROTOCOL.md that sharing between machines adds (`BRIDGE`, `FORWARDS`, `MIRROR`,
-/// `STALE`, `DELIVERED`, `DND … from= at=`) and the fields it reads on state lines (`total`,
-/// `owner`) and on the do-not-disturb line (`from`, `at`).
+/// Everything the bridge says to its daemon and reads from it, in one place: the requests of
+/// docs/PROTOCOL.md that sharing between machines adds (`BRIDGE`, `FORWARDS`, `MIRROR`, `STALE`,
+/// `DELIVERED`, `DND … from= at=`), made from what the bridge knows, and the fields it reads on
+/// state lines (`total`, `owner`) and on the do-not-disturb line (`from`, `at`).
 ///
-/// Nothing else in the bridge spells a protocol word; a change in the daemon's side of the
-/// contract is a change here.
+/// The bridge spells no protocol word: it makes `Request` values, which `MeshCore.send` writes
+/// with the daemon's own encoder (`RequestEncoder`), and reads lines with the client's decoder
+/// (`ReplyLine`). A change in the daemon's side of the contract is a change here.
 public enum DaemonLink {
   // MARK: Requests
 
   /// The first line on the connection: this connection is the bridge of `host`.
-  public static func hello(host: String) -> String { "BRIDGE host=\(host)" }
+  public static func hello(host: String) -> Request { .bridge(.attach(host: host)) }
 
   /// Takes the forward outbox: every pending write as `FORWARD` lines, then each new one pushed.
-  public static let takeForwards = "FORWARDS"
+  public static let takeForwards = Request.forwards
 
   /// Watches the shared channels (their events, and do-not-disturb's, which every watcher
   /// gets); without patterns, every channel.
-  public static func watch(_ patterns: [ChannelPattern]) -> String {
-    (["WATCH"] + patterns.map(\.description)).joined(separator: " ")
-  }
+  public static func watch(_ patterns: [ChannelPattern]) -> Request { .watch(patterns) }
 
-  /// Puts another machine's state of a channel into this machine's daemon.
-  public static func mirror(_ channel: ChannelName, _ state: ChannelState) -> String {
+  /// Puts another machine's state of a channel into this machine's daemon. An owner that sends
+  /// no running total (an older version) has one of its count, as the daemon takes a `MIRROR`
+  /// without one.
+  public static func mirror(_ channel: ChannelName, _ state: ChannelState) -> Request {
     let figures = state.figures
-    var line = "MIRROR \(channel) owner=\(state.owner) count=\(figures.count) unseen=\(figures.unseen)"
-    if let total = figures.total { line += " total=\(total)" }
-    line += " muted=\(figures.muted ? 1 : 0) dot=\(figures.dot ? 1 : 0) label=\(figures.label) pulse=\(figures.pulseMs)"
-    return line + " oseq=\(figures.seq)"
+    let update = MirrorUpdate(
+      owner: state.owner, count: figures.count, unseen: figures.unseen,
+      total: figures.total.map { Int(clamping: $0) } ?? figures.count, muted: figures.muted, dot: figures.dot,
+      pulseMs: figures.pulseMs, ownerSeq: figures.seq, label: figures.label)
+    return .mirror(channel, update)
   }
 
   /// The owner stopped sharing the channel: the daemon drops its mirror.
-  public static func forget(_ channel: ChannelName) -> String { "MIRROR \(channel) forget" }
+  public static func forget(_ channel: ChannelName) -> Request { .forgetMirror(channel) }
 
   /// Whether `host`'s channels are stale (the host or the broker unreachable), and since when
   /// this machine last heard from it (unix seconds).
-  public static func stale(host: String, _ stale: Bool, since: Int64?) -> String {
-    "STALE \(host) \(stale ? 1 : 0)" + (stale ? since.map { " since=\($0)" } ?? "" : "")
+  public static func stale(host: String, _ stale: Bool, since: Int64?) -> Request {
+    .stale(host: host, stale: stale, since: stale ? since.map { Int(clamping: $0) } : nil)
   }
 
   /// The owner answered a forwarded write: the daemon drops it from its outbox.
-  public static func delivered(_ id: String) -> String { "DELIVERED \(id)" }
+  public static func delivered(_ id: String) -> Request { .delivered(id) }
 
-  /// A write as a request line: what an owner's bridge sends its daemon for a command, and
-  /// what a mirror's daemon hands its bridge in a `FORWARD` line.
-  public static func request(_ channel: ChannelName, _ command: ChannelCommand) -> String {
-    var words = [command.op.word.uppercased(), channel.description]
-    switch command.op {
-    case .incr(let n), .decr(let n), .set(let n): words.append(String(n))
-    case .clear(let upto), .seen(let upto): if let upto { words.append("upto=\(upto)") }
-    case .pulse(let ms): if let ms { words.append(String(ms)) }
-    case .mute, .unmute: break
-    }
-    // A pulse changes nothing that persists, so it has no id to count it once.
-    if let id = command.id, !isPulse(command.op) { words.append("id=\(id)") }
-    return words.joined(separator: " ")
-  }
-
-  private static func isPulse(_ op: ChannelCommand.Op) -> Bool {
-    if case .pulse = op { return true }
-    return false
+  /// A write as a request: what an owner's bridge sends its daemon for a command (its id goes
+  /// with it, and is left out of a `PULSE`, which takes none).
+  public static func request(_ channel: ChannelName, _ command: ChannelCommand) -> Request {
+    .write(channel, command.write)
   }
 
   /// Applies another machine's do-not-disturb change, which the daemon does not hand back as
@@ -69,29 +57,31 @@ public enum DaemonLink {
   /// applied a newer one. The daemon takes a timed end as a duration: what is left of it at
   /// `nowMs` (this machine's wall clock, which the daemon shares), at most 30 days; an end
   /// already past is sent as off, which it is by now on the machine that made it.
-  public static func remoteDND(_ state: DNDState, nowMs: Int64) -> String {
-    let stamp = " from=\(state.host) at=\(state.at)"
-    guard state.on else { return "DND off" + stamp }
-    guard state.until > 0 else { return "DND on" + stamp }
+  public static func remoteDND(_ state: DNDState, nowMs: Int64) -> Request {
+    func change(_ on: Bool, ms: Int64? = nil) -> Request {
+      .remoteDND(RemoteDND(on: on, ms: ms.map(Int.init), from: state.host, at: UInt64(max(0, state.at))))
+    }
+    guard state.on else { return change(false) }
+    guard state.until > 0 else { return change(true) }
     let left = state.until - nowMs
-    guard left > 0 else { return "DND off" + stamp }
-    return "DND on \(min(left, maxDNDMs))ms" + stamp
+    guard left > 0 else { return change(false) }
+    return change(true, ms: min(left, maxDNDMs))
   }
 
   /// A change asked for on `<prefix>/dnd/set`, made here like a local one (and so published).
-  public static func localDND(on: Bool, forMs: Int64?) -> String {
-    guard on else { return "DND off" }
-    return forMs.map { "DND on \($0)ms" } ?? "DND on"
+  public static func localDND(on: Bool, forMs: Int64?) -> Request {
+    guard on else { return .dnd(.off) }
+    return .dnd(.on(ms: forMs.map(Int.init)))
   }
 
   /// The longest timed do-not-disturb the daemon takes (30 days).
-  public static let maxDNDMs: Int64 = 30 * 24 * 3_600_000
+  public static let maxDNDMs = Int64(Limits.dndMs.upperBound)
 
-  /// The bridge's state, for `badgectl` and the daemon's status line.
-  public static func status(connected: Bool, broker: String, pending: Int, error: String?) -> String {
-    var line = "BRIDGE status connected=\(connected ? 1 : 0) broker=\(broker) pending=\(pending)"
-    if let error { line += " error=" + error.map { $0.isNewline ? " " : $0 }.map(String.init).joined() }
-    return line
+  /// The bridge's state, for `badgectl` and the daemon's status line; a line break of any kind
+  /// in the error reads as a space.
+  public static func status(connected: Bool, broker: String, pending: Int, error: String?) -> Request {
+    let error = error.map { String($0.map { $0.isNewline ? " " : $0 }) } ?? ""
+    return .bridge(.status(BridgeStatus(connected: connected, broker: broker, pending: pending, error: error)))
   }
 
   // MARK: Lines from the daemon
@@ -151,7 +141,6 @@ public enum DaemonLink {
   }
 
   public static func parse(_ line: String) -> Line {
-    if line.hasPrefix("FORWARD ") { return forward(line.dropFirst(8)) }
     switch ReplyLine(line) {
     case .ok(let text): return .ok(text)
     case .error(let code, let message): return .error(code: code, message: message)
@@ -170,46 +159,13 @@ public enum DaemonLink {
       // `from=`, which ReplyLine read, must be a name this side takes.
       let from = dnd.from.flatMap { MeshConfig.isHostName($0) ? $0 : nil }
       return .dnd(LocalDND(on: dnd.isOn, leftMs: dnd.leftMs, from: from, at: dnd.at), pushed: pushed)
-    case .data:
-      return .other(line)
+    case .forward(let id, let channel, let write):
+      return .forward(id: id, channel: channel, command: ChannelCommand(write, id: id))
+    case .data(let text):
+      // A `FORWARD` line ReplyLine could not read: a write of a later version, which stays in
+      // the daemon's outbox.
+      guard text.hasPrefix("FORWARD ") else { return .other(line) }
+      return .unreadableForward(String(text.dropFirst(8)))
     }
-  }
-
-  /// `FORWARD <id> <request line>`.
-  private static func forward(_ rest: Substring) -> Line {
-    let words = protocolWords(rest)
-    guard words.count >= 3, RequestID.isValidToken(String(words[0])), let name = ChannelName(words[2]) else {
-      return .unreadableForward(String(rest))
-    }
-    let id = String(words[0])
-    var numbers: [Int64] = []
-    var upto: Int64?
-    for word in words[3...] {
-      if word.hasPrefix("upto=") {
-        guard let value = Int64(word.dropFirst(5)), value >= 0 else { return .unreadableForward(String(rest)) }
-        upto = value
-      } else if word.hasPrefix("id=") {
-        guard word.dropFirst(3) == id else { return .unreadableForward(String(rest)) }
-      } else if let number = Int64(word), number >= 0, number <= Int64(Limits.maxCount) {
-        numbers.append(number)
-      } else {
-        return .unreadableForward(String(rest))
-      }
-    }
-    let op: ChannelCommand.Op
-    switch (words[1].uppercased(), numbers.count, upto) {
-    case ("INCR", 0...1, nil): op = .incr(Int(numbers.first ?? 1))
-    case ("DECR", 0...1, nil): op = .decr(Int(numbers.first ?? 1))
-    case ("SET", 1, nil): op = .set(Int(numbers[0]))
-    case ("CLEAR", 0, _): op = .clear(upto: upto)
-    case ("SEEN", 0, _): op = .seen(upto: upto)
-    case ("MUTE", 0, nil): op = .mute
-    case ("UNMUTE", 0, nil): op = .unmute
-    case ("PULSE", 0...1, nil): op = .pulse(ms: numbers.first.map(Int.init))
-    default: return .unreadableForward(String(rest))
-    }
-    if case .incr(let n) = op, n < 1 { return .unreadableForward(String(rest)) }
-    if case .decr(let n) = op, n < 1 { return .unreadableForward(String(rest)) }
-    return .forward(id: id, channel: name, command: ChannelCommand(op, id: id))
   }
 }

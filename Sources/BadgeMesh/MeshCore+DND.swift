@@ -77,7 +77,7 @@ extension MeshCore {
 
   func applyRemoteDND(_ state: DNDState, at time: MeshTime) {
     appliedDND = (state, time.monotonic)
-    send(DaemonLink.remoteDND(state, nowMs: time.wallMs), .other("do-not-disturb from \(state.host)"))
+    send(DaemonLink.remoteDND(state, nowMs: time.wallMs))
   }
 
   /// `ON`, `OFF` or a timed one, from Home Assistant's switch or anything else: made here as a
@@ -97,7 +97,7 @@ extension MeshCore {
     }
     switch request {
     case .off:
-      send(DaemonLink.localDND(on: false, forMs: nil), .other("DND off"))
+      send(DaemonLink.localDND(on: false, forMs: nil))
     case .on(let until):
       var forMs: Int64?
       if let until {
@@ -108,7 +108,7 @@ extension MeshCore {
         }
         forMs = left
       }
-      send(DaemonLink.localDND(on: true, forMs: forMs), .other("DND on"))
+      send(DaemonLink.localDND(on: true, forMs: forMs))
     }
   }
 }

@@ -89,7 +89,7 @@ extension MeshCore {
         hidden.remove(channel)
       }
     case .apply(let channel, let command, let route):
-      if let refusal { logger.debug("badged refused \(command.op.word) on \(channel) for another machine: \(refusal)") }
+      if let refusal { logger.debug("badged refused \(command.op) on \(channel) for another machine: \(refusal)") }
       guard let route else { return }
       let answer = CommandAnswer(id: command.id, error: refusal)
       publish(MeshMessage(topic: route.topic, payload: answer.payload, retain: false, correlation: route.correlation))
@@ -112,22 +112,22 @@ extension MeshCore {
       applyRemoteDND(remote, at: time)
     }
     if brokerPhase != .down { publishOwnStatus() }
-    lastStatusLine = nil
+    lastStatus = nil
     reconcile(at: time)
     reportStatus(at: time, now: true)
   }
 
   func sendStale(_ name: String, _ info: HostInfo, brokerUp: Bool) {
     let stale = !(brokerUp && info.online == true)
-    send(DaemonLink.stale(host: name, stale, since: info.lastHeard), .other("STALE \(name)"))
+    send(DaemonLink.stale(host: name, stale, since: info.lastHeard))
   }
 
   /// The bridge's state for the daemon (`badgectl`) and the service manager: at once when
   /// `now`, else at most once a second.
   func reportStatus(at time: MeshTime, now: Bool) {
-    let line = DaemonLink.status(
+    let status = DaemonLink.status(
       connected: synced, broker: config.broker.description, pending: forwards.count, error: synced ? nil : brokerError)
-    guard line != lastStatusLine else {
+    guard status != lastStatus else {
       statusDirty = false
       return
     }
@@ -137,8 +137,8 @@ extension MeshCore {
     }
     statusDirty = false
     lastStatusAt = time.monotonic
-    lastStatusLine = line
-    if daemonReady { send(line, .other("the bridge's status")) }
+    lastStatus = status
+    if daemonReady { send(status) }
     actions.append(.status(summary))
   }
 

@@ -80,7 +80,7 @@ extension MeshCore {
     guard let previous = claims.release(channel) else { return }
     if mirrors.removeValue(forKey: channel) != nil {
       hidden.remove(channel)
-      if daemonReady { send(DaemonLink.forget(channel), .other("MIRROR \(channel) forget")) }
+      if daemonReady { send(DaemonLink.forget(channel)) }
     }
     logger.info("\(previous.host) stopped sharing \(channel).", [.channel(channel)])
     yielded.remove(channel)
@@ -159,7 +159,7 @@ extension MeshCore {
 
   func publishWrite(_ write: ForwardedWrite) {
     var expiry: UInt32?
-    if case .pulse(let ms) = write.command.op {
+    if case .pulse(let ms) = write.command.write {
       // A pulse that arrives late is pointless: let the broker drop it when its window is over.
       expiry = UInt32(max(1, ((ms ?? 3000) + 999) / 1000))
     }
@@ -190,16 +190,16 @@ extension MeshCore {
       if let refusal {
         let owner = claims.owner(of: write.channel)?.host ?? "its owner"
         logger.notice(
-          "\(owner) refused \(write.command.op.word) on \(write.channel): \(refusal); its state stands.",
+          "\(owner) refused \(write.command.op) on \(write.channel): \(refusal); its state stands.",
           [.channel(write.channel)])
       }
-      if daemonReady { send(DaemonLink.delivered(id), .other("DELIVERED \(id)")) }
+      if daemonReady { send(DaemonLink.delivered(id)) }
       statusDirty = true
       // The next write of its channel, which waited for this answer.
       sendNext(in: write.channel, at: time)
     case .retry(let write, let reason):
       logger.debug(
-        "The owner of \(write.channel) could not apply \(write.command.op.word) yet (\(reason)); it is sent again later."
+        "The owner of \(write.channel) could not apply \(write.command.op) yet (\(reason)); it is sent again later."
       )
     case .unknown:
       logger.debug("Dropped an answer to \(id): no such write waits.")

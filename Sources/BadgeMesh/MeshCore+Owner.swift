@@ -90,14 +90,14 @@ extension MeshCore {
   /// Carries out a command on a channel this machine owns; others' commands are ignored.
   func carryOut(_ channel: ChannelName, _ command: ChannelCommand, _ route: ReplyRoute?) {
     guard claims.isHeldHere(channel) else {
-      logger.debug("Ignored \(command.op.word) on \(channel): not owned here.")
+      logger.debug("Ignored \(command.op) on \(channel): not owned here.")
       return
     }
     guard daemonReady else {
-      logger.debug("Ignored \(command.op.word) on \(channel): badged is not reachable; its sender sends it again.")
+      logger.debug("Ignored \(command.op) on \(channel): badged is not reachable; its sender sends it again.")
       return
     }
-    send(DaemonLink.request(channel, command), .apply(channel, command, route))
+    send(DaemonLink.request(channel, command), id: command.id, .apply(channel, command, route))
   }
 
   /// Home Assistant configs for every channel owned here and the do-not-disturb switch, those

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// A message to publish.
 public struct MeshMessage: Equatable, Sendable {
@@ -128,7 +129,7 @@ public final class MeshCore {
   var switchAnnounced = false
   /// When to send every config again, after Home Assistant's birth message.
   var announceAgainAt: UInt64?
-  var lastStatusLine: String?
+  var lastStatus: Request?
   var lastStatusAt: UInt64 = 0
   var statusDirty = false
 
@@ -153,6 +154,7 @@ public final class MeshCore {
     case watchOne
     case mirror(ChannelName)
     case apply(ChannelName, ChannelCommand, ReplyRoute?)
+    /// Any other request: its line, which a refusal is logged with.
     case other(String)
   }
 
@@ -180,9 +182,12 @@ public final class MeshCore {
   public var isDaemonReady: Bool { daemonReady }
   var synced: Bool { brokerPhase == .synced }
 
-  func send(_ line: String, _ awaiting: Awaiting) {
+  /// Sends `request` (with `id`, when it takes one) to the daemon, written by the daemon's own
+  /// encoder; its reply goes to `awaiting`, or is logged by the line when it is a refusal.
+  func send(_ request: Request, id: String? = nil, _ awaiting: Awaiting? = nil) {
+    let line = RequestEncoder.line(request, id: id)
     actions.append(.send(line))
-    self.awaiting.push(awaiting)
+    self.awaiting.push(awaiting ?? .other(line))
   }
 
   func publish(_ message: MeshMessage) { actions.append(.publish(message)) }

@@ -103,6 +103,11 @@ extension ClosedRange<Int64> {
   /// A count's range, as JSON payloads carry it.
   static var counts: ClosedRange<Int64> { 0...Int64(Limits.maxCount) }
   static var nonNegative: ClosedRange<Int64> { 0...Int64.max }
+
+  /// A range of the model's (`ChannelWrite.amounts`), as JSON's integers are read.
+  init(_ range: ClosedRange<Int>) {
+    self = Int64(range.lowerBound)...Int64(range.upperBound)
+  }
 }
 
 extension String {

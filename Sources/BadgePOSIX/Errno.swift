@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// An error number from a system call or a negative `sd_*` return.
@@ -33,13 +34,10 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
   /// `EMFILE` (this process) or `ENFILE` (the system): no file descriptor is left.
   public var isOutOfDescriptors: Bool { rawValue == EMFILE || rawValue == ENFILE }
 
-  /// The symbolic name for the errors logs name by it.
+  /// The error's symbolic name (`EMFILE`), as glibc's `strerrorname_np` gives it; `nil` for a
+  /// number it does not know.
   public var name: String? {
-    switch rawValue {
-    case EMFILE: return "EMFILE"
-    case ENFILE: return "ENFILE"
-    default: return nil
-    }
+    badged_errno_name(rawValue).map { String(cString: $0) }
   }
 
   /// The C library's text for the error (`strerror`), as systemd's `%m` prints it.

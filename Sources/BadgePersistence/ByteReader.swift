@@ -34,12 +34,6 @@ struct ByteReader {
     return String(decoding: raw, as: UTF8.self)
   }
 
-  /// A text of 16 bits of length and its bytes, valid UTF-8; else `nil`.
-  mutating func text16() -> String? {
-    guard let length: UInt16 = integer(), let raw = bytes(Int(length)) else { return nil }
-    return String(validating: raw, as: UTF8.self)
-  }
-
   mutating func integer<T: FixedWidthInteger>() -> T? {
     guard let raw = bytes(MemoryLayout<T>.size) else { return nil }
     return T(littleEndian: raw.loadUnaligned(as: T.self))

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// Writes records into a byte buffer, framed, and reads them back from a payload: the one place
 /// the records' bytes are defined.
@@ -31,7 +32,7 @@ public enum RecordCodec {
   static let stampTag: UInt8 = 7
   /// Extension tag: the write to forward to a mirrored channel's owner that the change put in
   /// the outbox: its counter (64 bits), id (a byte of length) and request line (16 bits of
-  /// length).
+  /// length; `writeLine`).
   static let forwardTag: UInt8 = 8
   /// Extension tag of a snapshot's start record: the store's `totalFloor` follows, as a
   /// varint, when it is above 0 (a start record without it reads as 0).
@@ -147,7 +148,7 @@ public enum RecordCodec {
   /// The room a channel record's mirror state and forwarded write take at most.
   @inline(never)
   private static func sharingRoom(_ forward: Forwarded?) -> Int {
-    96 + 80 + (forward?.entry.line.utf8.count ?? 0)
+    96 + 80 + (forward.map { lineRoom($0.entry) } ?? 0)
   }
 
   /// A mirrored channel's tags: its mirror state (tag 6) and the write its change forwards (tag
@@ -165,7 +166,7 @@ public enum RecordCodec {
       w.write(forwardTag)
       w.write(littleEndian: entry.counter)
       writeText(entry.id, to: &w)
-      writeText16(entry.line, to: &w)
+      writeLine(entry, to: &w)
     }
   }
 
@@ -179,14 +180,19 @@ public enum RecordCodec {
     }
   }
 
-  /// A text of up to 65,535 bytes (a request line): its length in 16 bits, then its bytes.
-  static func writeText16(_ text: String, to w: inout ByteWriter) {
-    var text = text
-    text.withUTF8 { bytes in
-      let count = min(bytes.count, Int(UInt16.max))
-      w.write(littleEndian: UInt16(count))
-      w.write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[..<count]))
-    }
+  /// A forwarded write as its request line (`RequestEncoder`, with the write's id when it takes
+  /// one: `INCR ci 1 id=<id>`, `PULSE ci`): its length in 16 bits, then its bytes. Every version
+  /// wrote the line, so the records of each read in the others.
+  static func writeLine(_ entry: ForwardEntry, to w: inout ByteWriter) {
+    let start = w.count
+    w.write(littleEndian: UInt16(0))
+    RequestEncoder.write(.write(entry.channel, entry.write), id: entry.id, to: &w)
+    w.overwrite(littleEndian: UInt16(w.count - start - 2), at: start)
+  }
+
+  /// The room `writeLine` takes at most.
+  static func lineRoom(_ entry: ForwardEntry) -> Int {
+    2 + RequestEncoder.room(.write(entry.channel, entry.write), id: entry.id)
   }
 
   /// A request id: the token's hash, high then low half, and the request's fingerprint, each
@@ -238,7 +244,7 @@ public enum RecordCodec {
       w.write(littleEndian: entry.counter)
       writeName(entry.channel, to: &w)
       writeText(entry.id, to: &w)
-      writeText16(entry.line, to: &w)
+      writeLine(entry, to: &w)
     case .delivered(let id):
       w.write(Record.Kind.delivered.rawValue)
       writeText(id, to: &w)

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// Reading records back from their payloads: the other half of `RecordCodec`, which defines
 /// the bytes. A payload that does not make sense reads as `nil`.
@@ -29,6 +30,16 @@ extension RecordCodec {
     else { return nil }
     let figures = DayFigures(arrivals: Int(arrivals), clears: Int(clears), peak: Int(peak))
     return HistoryDay(day: Int(day), figures: figures, endCount: Int(endCount))
+  }
+
+  /// A forwarded write as `writeLine` wrote it, read back with `RequestParser`: a write to
+  /// `channel`, with ` id=<id>` when it takes one and none when not; `nil` for any other line.
+  static func forwardedWrite(_ reader: inout ByteReader, of channel: ChannelName, id: String) -> ChannelWrite? {
+    guard let length: UInt16 = reader.integer(), let line = reader.bytes(Int(length)),
+      case .success(let parsed) = RequestParser.parse(line), case .write(channel, let write) = parsed.request
+    else { return nil }
+    let expected = parsed.request.takesID ? RequestID(token: id, fingerprint: parsed.request.fingerprint) : nil
+    return parsed.id == expected ? write : nil
   }
 
   /// Decodes a payload (checksum already verified); `nil` when it does not make sense.
@@ -85,9 +96,9 @@ extension RecordCodec {
           mirror = MirrorState(owner: owner, stale: flags == 1, since: Int(since), ownerSeq: ownerSeq)
         } else if tag == forwardTag {
           guard forward == nil, let counter: UInt64 = reader.integer(), let forwardID = reader.host(),
-            let line = reader.text16(), !line.isEmpty
+            let write = forwardedWrite(&reader, of: name, id: forwardID)
           else { return nil }
-          forward = ForwardEntry(id: forwardID, counter: counter, channel: name, line: line, seq: seq)
+          forward = ForwardEntry(id: forwardID, counter: counter, channel: name, write: write, seq: seq)
         } else {
           // A setting's tag, once: a repeated or unknown tag is damage.
           guard let key = taggedSettings[tag], !seenTags.contains(tag),
@@ -121,9 +132,9 @@ extension RecordCodec {
       record = .doNotDisturb(until: on == 1 ? until : nil, id: saved, stamp: stamp)
     case .forward:
       guard let seq: UInt64 = reader.integer(), let counter: UInt64 = reader.integer(), let name = reader.name(),
-        let id = reader.host(), let line = reader.text16(), !line.isEmpty
+        let id = reader.host(), let write = forwardedWrite(&reader, of: name, id: id)
       else { return nil }
-      record = .forward(ForwardEntry(id: id, counter: counter, channel: name, line: line, seq: seq))
+      record = .forward(ForwardEntry(id: id, counter: counter, channel: name, write: write, seq: seq))
     case .delivered:
       guard let id = reader.host() else { return nil }
       record = .delivered(id: id)

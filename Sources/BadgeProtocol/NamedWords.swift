@@ -4,31 +4,29 @@ import BadgeCore
 /// request its positional words gave, and every way they are refused.
 extension RequestParser {
   /// The request with what its named words say: a clear or a seen up to a total, and the id.
-  /// A name given twice, a name the request does not take, an `upto` that is not a number and
-  /// a token that breaks the rule are refused, so nothing is carried out.
+  /// What a request takes is its row's: the word's (`command`, whose usage the errors quote),
+  /// or, for a word that has forms, the row of the form its positional words made
+  /// (`request.command`). A name given twice, a name the request does not take, an `upto` that
+  /// is not a number and a token that breaks the rule are refused, so nothing is carried out.
   static func named(
     _ named: NamedWords, _ request: Request, _ command: Request.Command
   ) throws(ProtocolError) -> RequestLine {
     if let repeated = named.repeated {
-      throw ProtocolError(.badArguments, "'\(repeated.rawValue)=' is given twice; usage: \(usage(command))")
+      throw ProtocolError(.badArguments, "'\(repeated.rawValue)=' is given twice; usage: \(command.usage)")
     }
     var request = request
+    let form = command.flags.contains(.hasForms) ? request.command : command
     if let word = named.upTo {
       let total = try upTo(word)
-      switch request {
-      case .clear(let name, nil): request = .clear(name, upTo: total)
-      case .seen(let name, nil): request = .seen(name, upTo: total)
-      case .clearAll, .seenAll:
-        throw ProtocolError(
-          .badArguments, "upto= takes one channel, not *: each channel has its own total; usage: \(usage(command))")
-      default:
-        throw ProtocolError(.badArguments, "\(command.rawValue) takes no upto=; usage: \(usage(command))")
+      guard form.flags.contains(.takesUpTo) else {
+        let refusal = form.upToRefusal?.description ?? "\(command.word) takes no upto="
+        throw ProtocolError(.badArguments, "\(refusal); usage: \(command.usage)")
       }
+      request = request.reaching(total)
     }
     guard let token = named.id else { return RequestLine(request) }
-    guard request.takesID else {
-      throw ProtocolError(
-        .badArguments, "\(command.rawValue) takes no id=: ids are for requests that change something")
+    guard form.flags.contains(.takesID) else {
+      throw ProtocolError(.badArguments, "\(command.word) takes no id=: ids are for requests that change something")
     }
     guard let id = RequestID(token: token, fingerprint: request.fingerprint) else {
       throw ProtocolError(.badArguments, "Invalid id '\(quoted(token))'; \(RequestID.tokenRule)")

@@ -76,13 +76,18 @@ public enum ReplyEncoder {
   }
 
   /// `FORWARD <id> <request line>`: a write to a mirrored channel for the bridge to deliver to
-  /// its owner, in the reply to `FORWARDS` and pushed to the bridge as each is taken.
+  /// its owner, in the reply to `FORWARDS` and pushed to the bridge as each is taken. The line is
+  /// the write's (`RequestEncoder`), with its id when it takes one.
   public static func appendForward(_ entry: ForwardEntry, to out: inout [UInt8]) {
-    out.append(contentsOf: "FORWARD ".utf8)
-    out.append(contentsOf: entry.id.utf8)
-    out.append(0x20)
-    out.append(contentsOf: entry.line.utf8)
-    out.append(0x0A)
+    let request = Request.write(entry.channel, entry.write)
+    out.appendWritten(maxLength: 10 + entry.id.utf8.count + RequestEncoder.room(request, id: entry.id)) { line in
+      line.write("FORWARD ")
+      var id = entry.id
+      id.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+      line.write(0x20)
+      RequestEncoder.write(request, id: entry.id, to: &line)
+      line.write(0x0A)
+    }
   }
 
   /// ` badge=<count|unseen>`: the setting's raw value (`ReplyEncoderTests` holds them equal).

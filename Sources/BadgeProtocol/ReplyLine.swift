@@ -8,6 +8,9 @@ public enum ReplyLine: Equatable, Sendable {
   case event(ChannelSnapshot)
   /// The `*` line: do-not-disturb's state, in a reply (`pushed` false) or pushed to a watcher.
   case dnd(DNDSnapshot, pushed: Bool)
+  /// `FORWARD <id> <request line>`: a write to a mirrored channel for its owner, which the daemon
+  /// hands the bridge in the reply to `FORWARDS` and pushes as each is taken.
+  case forward(id: String, channel: ChannelName, write: ChannelWrite)
   /// Any other data line (`HELLO`'s version line).
   case data(String)
 
@@ -17,7 +20,8 @@ public enum ReplyLine: Equatable, Sendable {
 
   /// Classifies a line received from the daemon (without its LF).
   ///
-  /// A `STATE` or `EVENT` line that does not parse is returned as `.data`, so a newer daemon
+  /// A `STATE`, `EVENT` or `FORWARD` line that does not parse is returned as `.data` (a forward
+  /// whose request a later version wrote, among them), so a newer daemon
   /// with more fields never breaks an older client. Nor does one whose values the daemon could
   /// never send (a name that breaks the naming rules, a count, unseen count or pulse window
   /// out of its range, a label over `maxLabelLength`): whatever a client keeps from a state
@@ -42,6 +46,8 @@ public enum ReplyLine: Equatable, Sendable {
       self = .state(snapshot)
     } else if line.hasPrefix("EVENT "), let snapshot = ReplyLine.snapshot(line.dropFirst(6)) {
       self = .event(snapshot)
+    } else if line.hasPrefix("FORWARD "), let forward = ReplyLine.forward(line.dropFirst(8)) {
+      self = forward
     } else {
       self = .data(line)
     }
@@ -53,6 +59,19 @@ public enum ReplyLine: Equatable, Sendable {
     case .ok, .error: return true
     default: return false
     }
+  }
+
+  /// Parses `<id> <request line>`: the id of a forwarded write, then its request, read as the
+  /// daemon reads requests (`RequestParser`): a write, whose line carries no id or this one.
+  static func forward(_ text: Substring) -> ReplyLine? {
+    let rest = text.drop { $0 == " " }
+    let id = String(rest.prefix { $0 != " " })
+    guard RequestID.isValidToken(id) else { return nil }
+    guard case .success(let parsed)? = RequestParser.parse(String(rest.dropFirst(id.utf8.count))),
+      case .write(let channel, let write) = parsed.request,
+      parsed.id == nil || parsed.id == RequestID(token: id, fingerprint: parsed.request.fingerprint)
+    else { return nil }
+    return .forward(id: id, channel: channel, write: write)
   }
 
   /// Parses `<channel> key=value ...`; unknown keys are skipped (forward compatibility), and

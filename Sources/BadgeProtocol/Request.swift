@@ -1,27 +1,21 @@
 import BadgeCore
 
-/// One parsed request line of protocol v1.
+/// One request of protocol v1: what `RequestParser` reads a line as, and what `RequestEncoder`
+/// writes as one. Its row in the command table (CommandTable.swift) is `command`.
 public enum Request: Equatable, Sendable {
   case hello
   case ping
-  case increment(ChannelName, by: Int)
-  case decrement(ChannelName, by: Int)
-  case set(ChannelName, to: Int)
-  /// The channel's items up to the running total `upTo` are read (`nil`: every item).
-  case clear(ChannelName, upTo: Int? = nil)
+  /// A write to one channel: `INCR`, `DECR`, `SET`, `CLEAR <channel>`, `SEEN <channel>`,
+  /// `MUTE`, `UNMUTE` and `PULSE`.
+  case write(ChannelName, ChannelWrite)
+  /// `CLEAR *`: every channel's items are read.
   case clearAll
   case get(ChannelName)
   case list
-  /// The channel's items up to the running total `upTo` are seen (`nil`: every item, so
-  /// `unseen` goes to 0).
-  case seen(ChannelName, upTo: Int? = nil)
+  /// `SEEN *`: every channel's items are seen.
   case seenAll
-  /// Start or extend the pulse window without changing the count; `nil`: the channel's `pulse_ms`.
-  case pulse(ChannelName, ms: Int?)
   /// Do-not-disturb: query, turn on (for `ms`, or until turned off), off, or toggle.
   case dnd(DNDRequest)
-  case mute(ChannelName)
-  case unmute(ChannelName)
   /// Settings made over the socket, in the config file's words (`max_label=9 style=dot`);
   /// `key=default` drops a setting so that the config's value applies again.
   case configure(ChannelName, set: SettingsOverride, reset: [SettingKey])
@@ -51,43 +45,6 @@ public enum Request: Equatable, Sendable {
   case delivered(String)
   /// `DND on|off … from=<host> at=<unix ms>`: another machine's do-not-disturb (bridge only).
   case remoteDND(RemoteDND)
-
-  /// The command words, as clients send them (in any case).
-  public enum Command: String, CaseIterable, Sendable {
-    case hello = "HELLO"
-    case ping = "PING"
-    case incr = "INCR"
-    case decr = "DECR"
-    case set = "SET"
-    case clear = "CLEAR"
-    case get = "GET"
-    case list = "LIST"
-    case mute = "MUTE"
-    case unmute = "UNMUTE"
-    case configure = "CONFIGURE"
-    case watch = "WATCH"
-    case unwatch = "UNWATCH"
-    case reload = "RELOAD"
-    case quit = "QUIT"
-    case stats = "STATS"
-    case seen = "SEEN"
-    case pulse = "PULSE"
-    case dnd = "DND"
-    case bridge = "BRIDGE"
-    case mirror = "MIRROR"
-    case stale = "STALE"
-    case forwards = "FORWARDS"
-    case delivered = "DELIVERED"
-  }
-
-  /// Whether only the bridge's connection may send it.
-  public var isBridgeOnly: Bool {
-    switch self {
-    case .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return true
-    case .bridge(.status): return true
-    default: return false
-    }
-  }
 }
 
 /// A request line: the request, and the id it came with (`id=<token>`), if any.
@@ -102,113 +59,6 @@ public struct RequestLine: Equatable, Sendable {
 
   /// The text of the `OK` that answers a retried request (`OK repeated`).
   public static let repeatedText = "repeated"
-}
-
-extension Request {
-  /// Whether the request may carry an id: it changes something that is saved (a channel, or
-  /// do-not-disturb), so carrying it out twice could count twice.
-  public var takesID: Bool {
-    switch self {
-    case .increment, .decrement, .set, .clear, .clearAll, .seen, .seenAll, .mute, .unmute, .configure: return true
-    case .dnd(let request): return request != .query
-    case .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: return false
-    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: return false
-    }
-  }
-
-  /// The request in its canonical form, one way of writing each request: what its id's
-  /// fingerprint is taken of, so `INCR mail` and `incr  mail 1` are the same request. Only for
-  /// requests that take an id (others have none: "").
-  public var canonical: String {
-    var bytes: [UInt8] = []
-    bytes.appendWritten(maxLength: maxCanonical) { writeCanonical(to: &$0) }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  /// The fingerprint of `canonical` (FNV-1a 64), which an id is saved with: the form is written
-  /// on the stack and hashed there (a `CONFIGURE`'s, which may be as long as its line, on the
-  /// heap).
-  public var fingerprint: UInt64 {
-    var fingerprint = Fingerprint()
-    guard case .configure = self else {
-      withUnsafeTemporaryAllocation(byteCount: Request.maxCanonicalOfOneChannel, alignment: 1) { buffer in
-        var writer = ByteWriter(buffer)
-        writeCanonical(to: &writer)
-        fingerprint.add(writer.written(from: 0))
-      }
-      return fingerprint.value
-    }
-    Array(canonical.utf8).withUnsafeBytes { fingerprint.add($0) }
-    return fingerprint.value
-  }
-
-  /// The longest canonical form but a `CONFIGURE`'s: a command word, a channel name and an
-  /// `upto=` (or a duration) with room to spare, small enough for the stack.
-  static let maxCanonicalOfOneChannel = 128
-
-  /// The room `writeCanonical` needs: a `CONFIGURE`'s form is at most its line's bytes and each
-  /// setting written in full.
-  private var maxCanonical: Int {
-    if case .configure = self { return ProtocolInfo.maxLineLength + 512 }
-    return Request.maxCanonicalOfOneChannel
-  }
-
-  /// Writes `canonical`: the command word, the channel and each argument as parsed, one space
-  /// apart; `CONFIGURE`'s settings each once, in the settings' order, set to its value or reset.
-  func writeCanonical(to w: inout ByteWriter) {
-    func word(_ text: StaticString, _ name: ChannelName? = nil) {
-      w.write(text)
-      if let name {
-        w.write(UInt8(ascii: " "))
-        name.withBytes { w.write($0) }
-      }
-    }
-    func number(_ prefix: StaticString, _ value: Int) {
-      w.write(prefix)
-      w.write(decimal: value)
-    }
-    switch self {
-    case .increment(let name, let n):
-      word("INCR", name)
-      number(" ", n)
-    case .decrement(let name, let n):
-      word("DECR", name)
-      number(" ", n)
-    case .set(let name, let n):
-      word("SET", name)
-      number(" ", n)
-    case .clear(let name, let upTo):
-      word("CLEAR", name)
-      if let upTo { number(" upto=", upTo) }
-    case .clearAll: word("CLEAR *")
-    case .seen(let name, let upTo):
-      word("SEEN", name)
-      if let upTo { number(" upto=", upTo) }
-    case .seenAll: word("SEEN *")
-    case .mute(let name): word("MUTE", name)
-    case .unmute(let name): word("UNMUTE", name)
-    case .configure(let name, let set, let reset):
-      word("CONFIGURE", name)
-      for key in SettingKey.allCases {
-        var without = set
-        key.reset(in: &without)
-        let value = reset.contains(key) ? "default" : without == set ? nil : key.format(set.applied(to: .defaults))
-        guard let value else { continue }
-        var text = " " + key.rawValue + "=" + value
-        text.withUTF8 { w.write(UnsafeRawBufferPointer($0)) }
-      }
-    case .dnd(.on(let ms)):
-      word("DND on")
-      if let ms {
-        number(" ", ms)
-        w.write("ms")
-      }
-    case .dnd(.off): word("DND off")
-    case .dnd(.toggle): word("DND toggle")
-    case .dnd(.query), .hello, .ping, .get, .list, .pulse, .watch, .unwatch, .stats, .reload, .quit: break
-    case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND: break
-    }
-  }
 }
 
 /// What a `DND` request asks for.

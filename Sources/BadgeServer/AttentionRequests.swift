@@ -1,19 +1,9 @@
 import BadgeCore
 import BadgeProtocol
 
-/// The requests that control when badges ask for attention: `SEEN *`, `PULSE` and `DND`.
-/// (`SEEN <channel>` is a plain mutation.)
+/// The requests that control when badges ask for attention: `PULSE` and `DND`. (`SEEN` is a
+/// write like the others.)
 extension CommandExecutor {
-  /// `SEEN *`: every channel with unseen items, each with a state line.
-  func seeAll(_ client: Client, now: UInt64, id: RequestID?) {
-    if refuseChange(client) { return }
-    store.seeAll(now: now) { outcome in
-      appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
-    }
-    if let id { saveAlone(id, by: client) }
-    ReplyEncoder.appendOK(to: &client.output)
-  }
-
   /// `PULSE <channel> [ms]`: starts or extends the pulse window without changing the count; a
   /// muted, silenced or empty channel is left alone, silently, as an increase would be. Not a
   /// change: its event is staged like a pulse window's end. Replies with the channel's state.
@@ -24,7 +14,7 @@ extension CommandExecutor {
       do throws(Store.MutationError) {
         if let outcome = try store.forwardPulse(name, ms: ms, now: now) { commit.changed(outcome, by: client) }
       } catch {
-        appendRefusal(.refused(error), command: "PULSE", name, client)
+        appendRefusal(.refused(error), command: .pulse, name, client)
         return
       }
     }

@@ -68,7 +68,7 @@ extension CommandExecutor {
   /// stays while the outbox holds writes to it), and the owner's pulse window runs here too.
   private func mirror(_ name: ChannelName, _ update: MirrorUpdate, _ client: Client, now: UInt64) {
     do throws(ChangeRefusal) {
-      var (shown, line) = try apply(.mirror(update), to: name, by: client, now: now)
+      var (shown, line) = try apply(.mirror(update), to: name, by: client, id: nil, now: now)
       var channel = shown.channel
       if update.pulseMs > 0, let pulsed = store.pulse(name, for: update.pulseMs, now: now) {
         channel = pulsed
@@ -77,7 +77,7 @@ extension CommandExecutor {
       appendState(channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: "MIRROR", name, client)
+      appendRefusal(error, command: .mirror, name, client)
     }
   }
 
@@ -97,11 +97,11 @@ extension CommandExecutor {
       return
     }
     do throws(ChangeRefusal) {
-      let (outcome, line) = try apply(.forgetMirror, to: name, by: client, now: now)
+      let (outcome, line) = try apply(.forgetMirror, to: name, by: client, id: nil, now: now)
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: "MIRROR", name, client)
+      appendRefusal(error, command: .mirror, name, client)
     }
   }
 
@@ -115,10 +115,10 @@ extension CommandExecutor {
       mirror.stale = stale
       mirror.since = stale ? since : 0
       do throws(ChangeRefusal) {
-        let (outcome, line) = try apply(.mirrorState(mirror), to: channel.name, by: client, now: now)
+        let (outcome, line) = try apply(.mirrorState(mirror), to: channel.name, by: client, id: nil, now: now)
         if let client { appendState(outcome.channel, line: line, to: client, now: now) }
       } catch {
-        if let client { appendRefusal(error, command: "STALE", channel.name, client) }
+        if let client { appendRefusal(error, command: .stale, channel.name, client) }
         return false
       }
     }
@@ -139,34 +139,13 @@ extension CommandExecutor {
       mirror.pending
     {
       mirror.pending = false
-      _ = try? apply(.mirrorState(mirror), to: entry.channel, by: client, now: now)
+      _ = try? apply(.mirrorState(mirror), to: entry.channel, by: client, id: nil, now: now)
     }
     ReplyEncoder.appendOK(to: &client.output)
   }
 
   /// The error reply for a change that was not made.
-  func appendRefusal(_ error: ChangeRefusal, command: String, _ name: ChannelName, _ client: Client) {
-    let reply: ProtocolError
-    switch error {
-    case .notSaved(let refusal): reply = refusal
-    case .refused(.countOutOfRange(let current)):
-      reply = ProtocolError(
-        .outOfRange, "\(command) would take '\(name)' (now \(current)) past the largest count, \(Limits.maxCount)")
-    case .refused(.full(let limit)):
-      reply = ProtocolError(
-        .full,
-        "\(command) would add channel '\(name)' to the \(limit.value) kept already (\(limit.key)); clear one first")
-    case .refused(.outboxFull(let capacity)):
-      reply = ProtocolError(
-        .full,
-        "\(command) of '\(name)' would be forwarded to its owner, and \(capacity) writes wait for their owners already; nothing changed"
-      )
-    case .refused(.mirrored(let owner)):
-      reply = ProtocolError(.mirrored, "'\(name)' is owned by \(owner); configure it there")
-    case .refused(.local):
-      reply = ProtocolError(
-        .localChannel, "'\(name)' is a channel of this machine (a count or a setting here); it hides the remote one")
-    }
-    ReplyEncoder.appendError(reply, to: &client.output)
+  func appendRefusal(_ error: ChangeRefusal, command: Request.Command, _ name: ChannelName, _ client: Client) {
+    ReplyEncoder.appendError(error.reply(to: command, on: name), to: &client.output)
   }
 }

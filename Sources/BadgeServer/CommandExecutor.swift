@@ -14,10 +14,6 @@ final class CommandExecutor<Client: Peer> {
   let turn: Turn
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
-  /// The id of the request being carried out (`id=<token>`), new (`answeredByID` said so):
-  /// saved with whatever the request changes. `nil` for a request without one, which is most,
-  /// and for the bus bridges' changes.
-  private var requestID: RequestID?
 
   init(
     store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, turn: Turn, logger: Logger
@@ -35,41 +31,27 @@ final class CommandExecutor<Client: Peer> {
     guard let parsed = RequestParser.parse(line, id: &id) else { return }  // an empty line
     switch parsed {
     case .success(let request):
-      guard let id else { return execute(request, from: client, now: now) }
-      if answeredByID(id, request, client, now: now) { return }
-      requestID = id
-      execute(request, from: client, now: now)
-      requestID = nil
+      if let id, answeredByID(id, request, client, now: now) { return }
+      execute(request, id: id, from: client, now: now)
     case .failure(let error):
       logger.debug("Client \(client.id): \(error.description)")
       ReplyEncoder.appendError(error, to: &client.output)
     }
   }
 
-  /// Carries out `request` (with `requestID`, if it has one, saved with what it changes).
-  func execute(_ request: Request, from client: Client, now: UInt64) {
+  /// Carries out `request`; `id` is its id, new (`answeredByID` said so), which is saved with
+  /// whatever the request changes (only requests that take one have one: the parser sees to it).
+  func execute(_ request: Request, id: RequestID?, from client: Client, now: UInt64) {
     switch request {
-    case .increment(let name, let n): mutate(.increment(n), name, client, now, command: "INCR")
-    case .decrement(let name, let n): mutate(.decrement(n), name, client, now, command: "DECR")
-    case .set(let name, let n): mutate(.set(n), name, client, now, command: "SET")
-    case .clear(let name, let upTo): mutate(.clear(upTo: upTo ?? .max), name, client, now, command: "CLEAR")
-    case .mute(let name): mutate(.mute, name, client, now, command: "MUTE")
-    case .unmute(let name): mutate(.unmute, name, client, now, command: "UNMUTE")
+    case .write(let name, .pulse(let ms)): pulse(name, for: ms, client, now: now)
+    case .write(let name, let write): mutate(.write(write), name, id: id, client, now, command: write.command)
     case .configure(let name, let set, let reset):
-      mutate(.configure(set: set, reset: reset), name, client, now, command: "CONFIGURE")
-    case .clearAll:
-      if refuseChange(client) { return }
-      store.clearAll(now: now) { outcome in
-        appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
-      }
-      if let id = requestID { saveAlone(id, by: client) }
-      ReplyEncoder.appendOK(to: &client.output)
-    case .seen(let name, let upTo): mutate(.seen(upTo: upTo ?? .max), name, client, now, command: "SEEN")
-    case .seenAll: seeAll(client, now: now, id: requestID)
-    case .pulse(let name, let ms): pulse(name, for: ms, client, now: now)
+      mutate(.configure(set: set, reset: reset), name, id: id, client, now, command: .configure)
+    case .clearAll: writeAll(.clear(upTo: nil), id: id, client, now: now)
+    case .seenAll: writeAll(.seen(upTo: nil), id: id, client, now: now)
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND:
       bridgeRequest(request, client, now: now)
-    case .dnd(let request): doNotDisturb(request, client, now: now, id: requestID)
+    case .dnd(let request): doNotDisturb(request, client, now: now, id: id)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
@@ -122,13 +104,14 @@ final class CommandExecutor<Client: Peer> {
     }
   }
 
-  /// Applies `mutation` to `name`; a change is recorded (with `requestID`, when the request has
-  /// one) and its event staged; an id with no change is recorded on its own. The one path of
-  /// every change, whether a client's request or the bus bridges' (no client, no id), so the
-  /// change log and watchers cannot tell them apart.
+  /// Applies `mutation` to `name`; a change is recorded with `id`, the id of the request that
+  /// made it (`nil`: none), and its event staged; an id with no change is recorded on its own.
+  /// The one path of every change, whether a client's request or the bus bridges' (no client,
+  /// no id), so the change log and watchers cannot tell them apart; the id is handed to it by
+  /// every caller, so that no change can leave its request's id unsaved.
   @discardableResult
   func apply(
-    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, now: UInt64
+    _ mutation: Store.Mutation, to name: ChannelName, by client: Client?, id: RequestID?, now: UInt64
   ) throws(ChangeRefusal) -> (outcome: Store.Outcome, line: Range<Int>?) {
     if let refusal = commit.policy.refusal { throw .notSaved(refusal) }
     let outcome: Store.Outcome
@@ -138,10 +121,10 @@ final class CommandExecutor<Client: Peer> {
       throw .refused(error)
     }
     guard outcome.changed else {
-      if let id = requestID, let client { saveAlone(id, by: client) }
+      if let id, let client { saveAlone(id, by: client) }
       return (outcome, nil)
     }
-    guard let id = requestID else { return (outcome, commit.changed(outcome, by: client)) }
+    guard let id else { return (outcome, commit.changed(outcome, by: client)) }
     store.saveID(ofChange: id)
     return (outcome, commit.changed(outcome, by: client, id: id))
   }
@@ -167,8 +150,7 @@ final class CommandExecutor<Client: Peer> {
     case .repeated:
       logger.debug("Client \(client.id): a retry of '\(request.canonical)', answered without carrying it out.")
       switch request {
-      case .increment(let name, _), .decrement(let name, _), .set(let name, _), .clear(let name, _),
-        .seen(let name, _), .mute(let name), .unmute(let name), .configure(let name, _, _):
+      case .write(let name, _), .configure(let name, _, _):
         appendState(store.channel(named: name), to: client, now: now)
       case .dnd:
         appendDND(to: client, now: now)
@@ -180,21 +162,35 @@ final class CommandExecutor<Client: Peer> {
     return true
   }
 
-  /// Applies a change and replies with the channel's state line.
-  private func mutate(_ mutation: Store.Mutation, _ name: ChannelName, _ client: Client, _ now: UInt64, command: String)
-  {
+  /// Applies a change (with its request's `id`) and replies with the channel's state line.
+  private func mutate(
+    _ mutation: Store.Mutation, _ name: ChannelName, id: RequestID?, _ client: Client, _ now: UInt64,
+    command: @autoclosure () -> Request.Command
+  ) {
     do throws(ChangeRefusal) {
-      let (outcome, line) = try apply(mutation, to: name, by: client, now: now)
+      let (outcome, line) = try apply(mutation, to: name, by: client, id: id, now: now)
       if outcome.changed {
         logger.debug(
-          "Client \(client.id): \(command) '\(name)', count \(outcome.channel.count).",
+          "Client \(client.id): \(command().word) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
       }
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
-      appendRefusal(error, command: command, name, client)
+      appendRefusal(error, command: command(), name, client)
     }
+  }
+
+  /// `CLEAR *` and `SEEN *`: `write` (a clear or a sight of every item) to every channel it
+  /// changes, each with a state line; the request's `id` is saved on its own, since no change
+  /// carries it.
+  private func writeAll(_ write: ChannelWrite, id: RequestID?, _ client: Client, now: UInt64) {
+    if refuseChange(client) { return }
+    store.writeAll(write, now: now) { outcome in
+      appendState(outcome.channel, line: commit.changed(outcome, by: client), to: client, now: now)
+    }
+    if let id { saveAlone(id, by: client) }
+    ReplyEncoder.appendOK(to: &client.output)
   }
 
   /// `RELOAD`: `OK reloaded`, or `ERR failed <file:line: reason>` with the old config kept.
@@ -216,24 +212,5 @@ final class CommandExecutor<Client: Peer> {
     guard let refusal = commit.policy.refusal else { return false }
     ReplyEncoder.appendError(refusal, to: &client.output)
     return true
-  }
-}
-
-/// Why a change was not made.
-public enum ChangeRefusal: Error, CustomStringConvertible {
-  /// Changes cannot be saved now (`StorageFailurePolicy`); the error is the reply.
-  case notSaved(ProtocolError)
-  /// The store refused the mutation.
-  case refused(Store.MutationError)
-
-  public var description: String {
-    switch self {
-    case .notSaved(let error): return error.message
-    case .refused(.countOutOfRange): return "the count would pass the largest count, \(Limits.maxCount)"
-    case .refused(.full(let limit)): return "\(limit.value) channels are kept already (\(limit.key))"
-    case .refused(.outboxFull(let capacity)): return "\(capacity) writes wait for their owners already"
-    case .refused(.mirrored(let owner)): return "the channel is owned by \(owner)"
-    case .refused(.local): return "the channel is local"
-    }
   }
 }

@@ -90,7 +90,7 @@ public final class ServerCore<Client: Peer> {
   /// change, so persistence, the group commit and watchers cannot tell them apart.
   @discardableResult
   public func apply(_ mutation: Store.Mutation, to name: ChannelName) throws(ChangeRefusal) -> Store.Outcome {
-    try executor.apply(mutation, to: name, by: nil, now: turn.now).outcome
+    try executor.apply(mutation, to: name, by: nil, id: nil, now: turn.now).outcome
   }
 
   /// Appends the next chunk of `client`'s reply under way (`Peer.isReplying`), once its

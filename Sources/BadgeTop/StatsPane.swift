@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeRender
 
 /// The dashboard's statistics panel for the selected channel: its period control (a small
@@ -39,14 +40,15 @@ public struct StatsPane: Sendable {
     control = LinkedSelection(selected: index, layout: StatsPane.controlLayout, width: Int.max / 2, noMotion: noMotion)
   }
 
-  /// The request for the figures shown.
-  var request: String { "STATS \(period.rawValue) \(channel)" }
+  /// The request for the figures shown: `STATS` of the period and the channel alone (`nil`
+  /// for a name no request can carry; a state line the decoder read has none).
+  var request: Request? { ChannelPattern(channel).map { .stats(period, [$0]) } }
 
   /// The first request, on opening.
-  public mutating func opened() -> String { send(replay: true) }
+  public mutating func opened() -> Request? { send(replay: true) }
 
   /// Switches to `period` at `time`: the control's capsule slides, new figures are asked for.
-  public mutating func select(_ period: StatsPeriod, at time: Double) -> String? {
+  public mutating func select(_ period: StatsPeriod, at time: Double) -> Request? {
     guard period != self.period, let index = StatsPane.periods.firstIndex(of: period) else { return nil }
     self.period = period
     control.select(index, layout: StatsPane.controlLayout, width: Int.max / 2, at: time)
@@ -55,14 +57,14 @@ public struct StatsPane: Sendable {
   }
 
   /// Moves the period by `delta` places (`[` and `]`), stopping at the ends.
-  public mutating func step(by delta: Int, at time: Double) -> String? {
+  public mutating func step(by delta: Int, at time: Double) -> Request? {
     let index = (StatsPane.periods.firstIndex(of: period) ?? 0) + delta
     guard StatsPane.periods.indices.contains(index) else { return nil }
     return select(StatsPane.periods[index], at: time)
   }
 
   /// The selected channel is now `channel`: its figures, counted up anew.
-  public mutating func show(_ channel: String) -> String? {
+  public mutating func show(_ channel: String) -> Request? {
     guard channel != self.channel else { return nil }
     self.channel = channel
     stats = nil
@@ -70,7 +72,7 @@ public struct StatsPane: Sendable {
   }
 
   /// An event showed `channel` changed: a live refresh when it is the one shown.
-  public mutating func changed(_ channel: String) -> String? {
+  public mutating func changed(_ channel: String) -> Request? {
     guard channel == self.channel else { return nil }
     if inFlight > 0 {
       refreshWanted = true
@@ -81,7 +83,7 @@ public struct StatsPane: Sendable {
 
   /// A `STATS` reply arrived at `time` (`nil`: it was refused); returns the refresh that waited
   /// for it, if any.
-  public mutating func arrived(_ reply: [ChannelStats]?, at time: Double) -> String? {
+  public mutating func arrived(_ reply: [ChannelStats]?, at time: Double) -> Request? {
     inFlight = max(0, inFlight - 1)
     if let figures = reply?.first, figures.channel == channel, figures.period == period {
       stats = figures
@@ -102,9 +104,10 @@ public struct StatsPane: Sendable {
   }
 
   /// The daemon is back: fresh figures, without a replay.
-  public mutating func reconnected() -> String { send(replay: replayNext) }
+  public mutating func reconnected() -> Request? { send(replay: replayNext) }
 
-  private mutating func send(replay: Bool) -> String {
+  private mutating func send(replay: Bool) -> Request? {
+    guard let request else { return nil }
     inFlight += 1
     if replay { replayNext = true }
     return request

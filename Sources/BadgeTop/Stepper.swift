@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The stepper's rules: which buttons are enabled and what a press asks of the daemon.
 public enum Stepper {
@@ -10,12 +11,13 @@ public enum Stepper {
 
   /// The request a press makes, or `nil` when the button is disabled. An increase never asks
   /// past the largest count (the daemon would refuse it whole); a decrease stops at 0 anyway.
-  public static func request(channel: String, count: Int, step: Int, up: Bool) -> String? {
+  public static func request(channel: String, count: Int, step: Int, up: Bool) -> Request? {
+    guard let name = ChannelName(channel) else { return nil }
     if up {
       guard canIncrement(count) else { return nil }
-      return "INCR \(channel) \(min(step, Limits.maxCount - count))"
+      return .write(name, .incr(min(step, Limits.maxCount - count)))
     }
     guard canDecrement(count) else { return nil }
-    return "DECR \(channel) \(min(step, Limits.maxCount))"
+    return .write(name, .decr(min(step, Limits.maxCount)))
   }
 }

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeMotion
+import BadgeProtocol
 import BadgeRender
 
 /// How the dashboard was asked to behave.
@@ -25,8 +26,8 @@ public struct TopOptions: Sendable, Equatable {
 
 /// What the dashboard asks of the program around it after an input.
 public enum TopAction: Equatable, Sendable {
-  /// Send this request line to the daemon.
-  case send(String)
+  /// Send this request to the daemon (written where it is sent, by `RequestEncoder`).
+  case send(Request)
   case quit
 }
 
@@ -245,10 +246,13 @@ public struct TopModel: Sendable {
     case .character("p"): openWheel(at: time)
     case .character("c"):
       // Up to the total shown: what arrived since the last frame stays.
-      return selectedName.map { [.send(badges[$0]?.snapshot.clearRequest ?? "CLEAR \($0)")] } ?? []
+      guard let name = selectedName, let request = badges[name]?.snapshot.clearRequest else { return [] }
+      return [.send(request)]
     case .character("m"):
-      guard let name = selectedName, let snapshot = badges[name]?.snapshot else { return [] }
-      return [.send((snapshot.muted ? "UNMUTE " : "MUTE ") + name)]
+      guard let name = selectedName, let snapshot = badges[name]?.snapshot, let channel = ChannelName(name) else {
+        return []
+      }
+      return [.send(.write(channel, snapshot.muted ? .unmute : .mute))]
     case .character("?"): showsHelp = true
     case .character("s"): return toggleStats()
     case .character("["): return stats?.step(by: -1, at: time).map { [.send($0)] } ?? []
@@ -330,8 +334,8 @@ public struct TopModel: Sendable {
     case .character("p"): wheel = nil
     case .enter:
       defer { wheel = nil }
-      guard let wheel, let name = selectedName else { return [] }
-      return [.send("SET \(name) \(wheel.value)")]
+      guard let wheel, let name = selectedName.flatMap(ChannelName.init) else { return [] }
+      return [.send(.write(name, .set(wheel.value)))]
     case .character(let digit): wheel?.type(digit)
     default: break
     }
@@ -405,6 +409,6 @@ public struct TopModel: Sendable {
     var pane = StatsPane(channel: name, noMotion: options.noMotion)
     let request = pane.opened()
     stats = pane
-    return [.send(request)]
+    return request.map { [.send($0)] } ?? []
   }
 }

@@ -27,4 +27,12 @@ static inline int badged_malloc_trim(void) {
   return malloc_trim(0);
 }
 
+/* strerrorname_np(3) (glibc 2.32, a GNU extension): an error number's symbolic name ("EMFILE"),
+ * or a null pointer for a number glibc does not know (`Errno.name`). */
+extern const char *strerrorname_np(int errnum);
+
+static inline const char *badged_errno_name(int errnum) {
+  return strerrorname_np(errnum);
+}
+
 #endif

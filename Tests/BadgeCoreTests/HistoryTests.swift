@@ -20,58 +20,62 @@ import Testing
 
   @Test func increasesAreArrivalsAndTheHighestCountIsThePeak() {
     let store = Self.store()
-    apply(.increment(3), "mail", on: store)
-    apply(.increment(1), "mail", on: store)
-    apply(.set(10), "mail", on: store)  // +6
-    apply(.decrement(4), "mail", on: store)
-    apply(.set(7), "mail", on: store)  // +1
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.set(10)), "mail", on: store)  // +6
+    apply(.write(.decr(4)), "mail", on: store)
+    apply(.write(.set(7)), "mail", on: store)  // +1
     #expect(Self.figures(store, "mail") == DayFigures(arrivals: 11, clears: 0, peak: 10))
   }
 
   @Test func everyWayToZeroIsAClearAndAClearAtZeroIsNot() {
     let store = Self.store()
-    apply(.increment(2), "mail", on: store)
-    apply(.set(0), "mail", on: store)  // SET 0 (CLEAR)
-    apply(.set(0), "mail", on: store)  // CLEAR at 0: nothing
-    apply(.decrement(1), "mail", on: store)  // DECR at 0: nothing
-    apply(.increment(5), "mail", on: store)
-    apply(.decrement(9), "mail", on: store)  // DECR past 0
-    apply(.increment(1), "mail", on: store)
-    apply(.increment(1), "news", on: store)
-    store.clearAll(now: 0) { _ in }  // CLEAR *: both
+    apply(.write(.incr(2)), "mail", on: store)
+    apply(.write(.set(0)), "mail", on: store)  // SET 0 (CLEAR)
+    apply(.write(.set(0)), "mail", on: store)  // CLEAR at 0: nothing
+    apply(.write(.decr(1)), "mail", on: store)  // DECR at 0: nothing
+    apply(.write(.incr(5)), "mail", on: store)
+    apply(.write(.decr(9)), "mail", on: store)  // DECR past 0
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.incr(1)), "news", on: store)
+    store.writeAll(.clear(upTo: nil), now: 0) { _ in }  // CLEAR *: both
     #expect(Self.figures(store, "mail") == DayFigures(arrivals: 8, clears: 3, peak: 5))
     #expect(Self.figures(store, "news") == DayFigures(arrivals: 1, clears: 1, peak: 1))
   }
 
   @Test func settingsChangesAndRefusedChangesLeaveNoHistory() {
     let store = Self.store()
-    apply(.mute, "ci", on: store)
+    apply(.write(.mute), "ci", on: store)
     apply(.configure(set: SettingsOverride(maxLabel: 9), reset: []), "ci", on: store)
-    apply(.increment(5), "mail", on: store)
-    #expect(throws: Store.MutationError.self) { try store.apply(.increment(Limits.maxCount), to: name("mail"), now: 0) }
-    #expect(throws: Store.MutationError.self) { try store.apply(.set(Limits.maxCount + 1), to: name("mail"), now: 0) }
+    apply(.write(.incr(5)), "mail", on: store)
+    #expect(throws: Store.MutationError.self) {
+      try store.apply(.write(.incr(Limits.maxCount)), to: name("mail"), now: 0)
+    }
+    #expect(throws: Store.MutationError.self) {
+      try store.apply(.write(.set(Limits.maxCount + 1)), to: name("mail"), now: 0)
+    }
     #expect(store.history.names == [name("mail")])
     #expect(Self.figures(store, "mail") == DayFigures(arrivals: 5, clears: 0, peak: 5))
   }
 
   @Test func aNewDayStartsFromTheCountTheLastDayLeft() {
     let store = Self.store()
-    apply(.increment(8), "mail", on: store)
-    apply(.decrement(3), "mail", on: store)
+    apply(.write(.incr(8)), "mail", on: store)
+    apply(.write(.decr(3)), "mail", on: store)
     store.today = Self.monday + 1
-    apply(.decrement(1), "mail", on: store)  // 5 → 4: the peak is the 5 held since midnight
+    apply(.write(.decr(1)), "mail", on: store)  // 5 → 4: the peak is the 5 held since midnight
     #expect(Self.figures(store, "mail") == DayFigures(arrivals: 8, clears: 0, peak: 8))
     #expect(Self.figures(store, "mail", on: Self.monday + 1) == DayFigures(arrivals: 0, clears: 0, peak: 5))
   }
 
   @Test func aPeriodHasEveryDayOldestFirstAndDaysWithoutChangesHoldTheCarriedCount() {
     let store = Self.store(on: Self.monday - 10)
-    apply(.increment(4), "mail", on: store)  // outside the week: carried in
+    apply(.write(.incr(4)), "mail", on: store)  // outside the week: carried in
     store.today = Self.monday - 3
-    apply(.increment(2), "mail", on: store)
-    apply(.set(0), "mail", on: store)
+    apply(.write(.incr(2)), "mail", on: store)
+    apply(.write(.set(0)), "mail", on: store)
     store.today = Self.monday - 1
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     let week = store.history.stats(of: name("mail"), period: .week, today: Self.monday)
     #expect(week.firstDay == Self.monday - 6)
     #expect(week.lastDay == Self.monday)
@@ -94,11 +98,11 @@ import Testing
 
   @Test func theDayRollsOverAtTheDayTheCallerGives() {
     let store = Self.store()
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.today += 1
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.today += 1
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     #expect(store.history.days(of: name("mail")).map(\.day) == [Self.monday, Self.monday + 1, Self.monday + 2])
     #expect(store.history.days(of: name("mail")).map(\.figures.arrivals) == [1, 1, 1])
     #expect(store.history.days(of: name("mail")).map(\.figures.peak) == [1, 2, 3])
@@ -107,11 +111,11 @@ import Testing
   @Test func pruningKeeps400DaysAndTheCountCarriedIntoThem() {
     let start = Self.monday - 500
     let store = Self.store(on: start)
-    apply(.increment(1), "gone", on: store)
-    apply(.set(0), "gone", on: store)
+    apply(.write(.incr(1)), "gone", on: store)
+    apply(.write(.set(0)), "gone", on: store)
     for offset in stride(from: 0, through: 500, by: 50) {
       store.today = start + offset
-      apply(.increment(1), "mail", on: store)
+      apply(.write(.incr(1)), "mail", on: store)
     }
     store.pruneHistory()  // today is monday
     let kept = store.history.days(of: name("mail")).map(\.day)

@@ -129,19 +129,19 @@ import Testing
     var config = DaemonConfig()
     config.defaults.pulseMs = 3_600_000
     let store = Store(config: config)
-    for t in 0..<100_000 { apply(.increment(1), "a", on: store, at: UInt64(t)) }
+    for t in 0..<100_000 { apply(.write(.incr(1)), "a", on: store, at: UInt64(t)) }
     #expect(store.queuedPulseCount == 1)
     #expect(store.nextPulseDeadline == 99_999 + 3_600_000_000)
-    for t in 0..<10_000 { apply(.increment(1), "c\(t % 10)", on: store, at: UInt64(t)) }
+    for t in 0..<10_000 { apply(.write(.incr(1)), "c\(t % 10)", on: store, at: UInt64(t)) }
     #expect(store.queuedPulseCount == 11)
   }
 
   @Test func windowsCutShortOrRestartedLeaveNoEntryBehind() {
     let store = Store()
-    apply(.increment(1), "a", on: store, at: 0)  // window to 3 s
-    apply(.increment(1), "a", on: store, at: 1_000_000)  // moved to 4 s
-    apply(.increment(1), "b", on: store, at: 0)  // window to 3 s
-    apply(.set(0), "b", on: store, at: 500_000)  // cut short: removed
+    apply(.write(.incr(1)), "a", on: store, at: 0)  // window to 3 s
+    apply(.write(.incr(1)), "a", on: store, at: 1_000_000)  // moved to 4 s
+    apply(.write(.incr(1)), "b", on: store, at: 0)  // window to 3 s
+    apply(.write(.set(0)), "b", on: store, at: 500_000)  // cut short: removed
     #expect(store.queuedPulseCount == 1)
     #expect(store.nextPulseDeadline == 4_000_000)
     var ended: [String] = []

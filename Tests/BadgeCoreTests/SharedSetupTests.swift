@@ -7,8 +7,8 @@ import Testing
 @Suite struct SharedSetupTests {
   @Test func defaultChannelsShareOneSetupAndConfiguringOneLeavesTheOther() throws {
     let store = Store()
-    apply(.increment(1), "a", on: store)
-    apply(.increment(1), "b", on: store)
+    apply(.write(.incr(1)), "a", on: store)
+    apply(.write(.incr(1)), "b", on: store)
     #expect(store.channel(named: name("a")).setup === store.channel(named: name("b")).setup)
     #expect(store.channel(named: name("a")).setup === ChannelSetup.plain)
 
@@ -32,8 +32,8 @@ import Testing
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("mail")!, override: SettingsOverride(), line: 1)]
     let store = Store(config: config)
-    apply(.increment(1), "mail", on: store)
-    apply(.increment(1), "news", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.incr(1)), "news", on: store)
     #expect(store.channel(named: name("mail")).setup !== ChannelSetup.plain)
     #expect(store.channel(named: name("mail")).hasConfigSection)
     #expect(store.channel(named: name("news")).setup === ChannelSetup.plain)

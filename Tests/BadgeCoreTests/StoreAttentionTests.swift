@@ -19,7 +19,7 @@ import Testing
   func channel(_ text: String) -> Channel { store.channel(named: name(text)) }
 
   @Test mutating func pulseStartsAWindowWithoutAChange() {
-    apply(.increment(2), "mail", on: store, at: clock.now)
+    apply(.write(.incr(2)), "mail", on: store, at: clock.now)
     clock.advance(ms: 5000)
     let seq = store.seq
     let pulsed = store.pulse(name("mail"), now: clock.now)
@@ -29,7 +29,7 @@ import Testing
   }
 
   @Test mutating func pulseTakesItsOwnLengthAndNeverShortensAWindow() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(store.pulse(name("mail"), for: 1000, now: clock.now) == nil, "3000 ms are left: 1000 would shorten it")
     let longer = store.pulse(name("mail"), for: 10_000, now: clock.now)
     #expect(longer?.pulseLeftMs(at: clock.now) == 10_000)
@@ -41,20 +41,20 @@ import Testing
 
   @Test mutating func pulseRefusesSilentlyWhatAnIncreaseWouldNotPulse() {
     #expect(store.pulse(name("never"), now: clock.now) == nil)
-    apply(.increment(1), "muted", on: store, at: clock.now)
-    apply(.mute, "muted", on: store, at: clock.now)
+    apply(.write(.incr(1)), "muted", on: store, at: clock.now)
+    apply(.write(.mute), "muted", on: store, at: clock.now)
     #expect(store.pulse(name("muted"), now: clock.now) == nil)
-    apply(.increment(1), "mail", on: store, at: clock.now)
-    apply(.set(0), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
+    apply(.write(.set(0)), "mail", on: store, at: clock.now)
     #expect(store.pulse(name("mail"), now: clock.now) == nil, "nothing to pulse at 0")
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     store.setDND(DoNotDisturb(isOn: true, until: 0))
     #expect(store.pulse(name("mail"), now: clock.now) == nil)
   }
 
   @Test mutating func dndSilencesObeyingChannelsAndEndsTheirWindows() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
-    apply(.increment(1), "pager", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "pager", on: store, at: clock.now)
     let seq = store.seq
     var changed: [String] = []
     #expect(store.setDND(DoNotDisturb(isOn: true, until: 0)) { changed.append($0.name.description) })
@@ -67,16 +67,16 @@ import Testing
 
   @Test mutating func countsGoOnUnderDNDWithoutPulsing() {
     store.setDND(DoNotDisturb(isOn: true, until: 0))
-    let outcome = apply(.increment(3), "mail", on: store, at: clock.now)
+    let outcome = apply(.write(.incr(3)), "mail", on: store, at: clock.now)
     #expect(outcome.channel.count == 3 && outcome.channel.pulseUntil == 0)
     #expect(outcome.channel.silenced == .dim)
     #expect(channel("never").silenced == .dim, "a channel never written reads as silenced too")
-    let pager = apply(.increment(1), "pager", on: store, at: clock.now)
+    let pager = apply(.write(.incr(1)), "pager", on: store, at: clock.now)
     #expect(pager.channel.pulseLeftMs(at: clock.now) == 3000)
   }
 
   @Test mutating func aTimedDNDEndsOnTime() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     store.setDND(DoNotDisturb(isOn: true, until: clock.now + 1_800_000_000))
     #expect(store.nextDNDDeadline == clock.now + 1_800_000_000)
     #expect(store.dnd.leftMs(at: clock.now) == 1_800_000)
@@ -100,7 +100,7 @@ import Testing
 
   @Test func aReloadFollowsDNDBadgesAndPolicies() {
     store.setDND(DoNotDisturb(isOn: true, until: 0))
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     var config = store.config
     config.dndBadges = .hide
     var changed: [String] = []

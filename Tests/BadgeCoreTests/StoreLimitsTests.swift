@@ -16,30 +16,30 @@ import Testing
 
   @Test func aChannelAtZeroWithNoSettingIsForgotten() {
     let store = Store()
-    apply(.increment(3), "mail", on: store)
+    apply(.write(.incr(3)), "mail", on: store)
     #expect(store.channels.count == 1)
-    let cleared = apply(.set(0), "mail", on: store)
+    let cleared = apply(.write(.set(0)), "mail", on: store)
     #expect(cleared.changed && cleared.channel.seq == 2, "the reply still shows the change")
     #expect(store.channels.isEmpty)
     #expect(store.channel(named: name("mail")).seq == 0, "it reads as never written")
     #expect(store.seq == 2, "the sequence number never goes back")
-    #expect(apply(.increment(1), "mail", on: store).channel.seq == 3)
+    #expect(apply(.write(.incr(1)), "mail", on: store).channel.seq == 3)
   }
 
   @Test func aChannelWithASettingOrASectionIsKeptAtZero() {
     let store = Self.store(maxChannels: 10, sections: "ci")
-    apply(.mute, "quiet", on: store)
-    apply(.increment(1), "quiet", on: store)
-    apply(.set(0), "quiet", on: store)
+    apply(.write(.mute), "quiet", on: store)
+    apply(.write(.incr(1)), "quiet", on: store)
+    apply(.write(.set(0)), "quiet", on: store)
     #expect(store.channels.map(\.name.description).sorted() == ["ci", "quiet"])
-    apply(.unmute, "quiet", on: store)  // the setting goes: now it is forgotten
+    apply(.write(.unmute), "quiet", on: store)  // the setting goes: now it is forgotten
     #expect(store.channels.map(\.name.description) == ["ci"])
   }
 
   @Test func forgettingKeepsEveryOtherChannelFindable() {
     let store = Store()
-    for i in 0..<100 { apply(.set(i + 1), "c\(i)", on: store) }
-    for i in stride(from: 0, to: 100, by: 2) { apply(.set(0), "c\(i)", on: store) }
+    for i in 0..<100 { apply(.write(.set(i + 1)), "c\(i)", on: store) }
+    for i in stride(from: 0, to: 100, by: 2) { apply(.write(.set(0)), "c\(i)", on: store) }
     #expect(store.channels.count == 50)
     for i in 0..<100 {
       #expect(store.channel(named: name("c\(i)")).count == (i % 2 == 0 ? 0 : i + 1))
@@ -48,37 +48,37 @@ import Testing
 
   @Test func aNewChannelPastTheLimitIsRefusedAndChangesNothing() throws {
     let store = Self.store(maxChannels: 3, sections: "ci")
-    apply(.increment(1), "a", on: store)
-    apply(.increment(1), "b", on: store)
+    apply(.write(.incr(1)), "a", on: store)
+    apply(.write(.incr(1)), "b", on: store)
     #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[limits] max_channels"))) {
-      try store.apply(.increment(1), to: name("c"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("c"), now: 0)
     }
     #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[limits] max_channels"))) {
-      try store.apply(.mute, to: name("c"), now: 0)
+      try store.apply(.write(.mute), to: name("c"), now: 0)
     }
     #expect(store.seq == 2)
     #expect(store.channels.count == 3)
     // Existing channels still change, and a request that makes nothing new is not refused.
-    #expect(apply(.increment(5), "a", on: store).channel.count == 6)
-    #expect(!apply(.decrement(1), "c", on: store).changed)
-    #expect(!apply(.set(0), "c", on: store).changed)
+    #expect(apply(.write(.incr(5)), "a", on: store).channel.count == 6)
+    #expect(!apply(.write(.decr(1)), "c", on: store).changed)
+    #expect(!apply(.write(.set(0)), "c", on: store).changed)
     // Clearing one makes room.
-    apply(.set(0), "b", on: store)
-    #expect(apply(.increment(1), "c", on: store).channel.count == 1)
+    apply(.write(.set(0)), "b", on: store)
+    #expect(apply(.write(.incr(1)), "c", on: store).channel.count == 1)
   }
 
   @Test func aReloadForgetsChannelsWhoseSectionWentAndRefusesPastALowerLimit() {
     let store = Self.store(maxChannels: 10, sections: "ci", "news")
-    apply(.increment(1), "news", on: store)
-    apply(.increment(1), "a", on: store)
+    apply(.write(.incr(1)), "news", on: store)
+    apply(.write(.incr(1)), "a", on: store)
     var config = DaemonConfig()
     config.limits.maxChannels = 1
     store.reconfigure(config) { _ in }
     #expect(store.channels.map(\.name.description).sorted() == ["a", "news"], "ci had only its section")
     #expect(throws: Store.MutationError.full(ChannelLimit(1, key: "[limits] max_channels"))) {
-      try store.apply(.increment(1), to: name("b"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("b"), now: 0)
     }
-    #expect(apply(.increment(1), "a", on: store).channel.count == 2, "what is kept still changes")
+    #expect(apply(.write(.incr(1)), "a", on: store).channel.count == 2, "what is kept still changes")
   }
 
   @Test func recoveryDoesNotKeepChannelsThatHaveNothing() {
@@ -101,28 +101,28 @@ import Testing
 
   @Test func theBridgesChannelsAreCountedApartFromTheClients() throws {
     let store = Self.pooledStore()
-    for app in ["app:a", "app:b", "app:c"] { apply(.increment(1), app, on: store) }
+    for app in ["app:a", "app:b", "app:c"] { apply(.write(.incr(1)), app, on: store) }
     #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[bridge] max_channels"))) {
-      try store.apply(.increment(1), to: name("app:d"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("app:d"), now: 0)
     }
-    apply(.increment(1), "notify:x", on: store)
+    apply(.write(.incr(1)), "notify:x", on: store)
     #expect(throws: Store.MutationError.full(ChannelLimit(1, key: "[notifications] max_channels"))) {
-      try store.apply(.increment(1), to: name("notify:y"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("notify:y"), now: 0)
     }
     // The bridges' channels took none of the clients' room.
-    apply(.increment(1), "mail", on: store)
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     #expect(throws: Store.MutationError.full(ChannelLimit(2, key: "[limits] max_channels"))) {
-      try store.apply(.increment(1), to: name("news"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("news"), now: 0)
     }
     #expect(store.channels.count == 6)
     #expect([store.pooled[.clients], store.pooled[.launcherEntry], store.pooled[.notifications]] == [2, 3, 1])
     // Forgetting one makes room in its own pool only.
-    apply(.set(0), "app:a", on: store)
+    apply(.write(.set(0)), "app:a", on: store)
     #expect(throws: Store.MutationError.full(ChannelLimit(2, key: "[limits] max_channels"))) {
-      try store.apply(.increment(1), to: name("news"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("news"), now: 0)
     }
-    #expect(apply(.increment(1), "app:d", on: store).changed)
+    #expect(apply(.write(.incr(1)), "app:d", on: store).changed)
   }
 
   @Test(arguments: [
@@ -142,18 +142,18 @@ import Testing
     }
     #expect(store.pooled[.launcherEntry] == 5, "recovery keeps what was saved, past a lower limit too")
     #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[bridge] max_channels"))) {
-      try store.apply(.increment(1), to: name("app:new"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("app:new"), now: 0)
     }
-    apply(.increment(1), "mail", on: store)
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     #expect(store.pooled[.clients] == 2)
   }
 
   @Test func undoingANewChannelGivesItsRoomBack() throws {
     let store = Self.pooledStore()
     store.keepsUndo = true
-    apply(.increment(1), "app:a", on: store)
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "app:a", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.undoChanges()
     #expect(store.channels.isEmpty)
     #expect([store.pooled[.clients], store.pooled[.launcherEntry]] == [0, 0])

@@ -32,24 +32,24 @@ import Testing
 
   @Test func aLocalWriteChangesTheViewAndIsForwardedWithAnId() {
     let store = Self.mirrored()
-    let incr = apply(.increment(2), "ci", on: store)
+    let incr = apply(.write(.incr(2)), "ci", on: store)
     #expect(incr.channel.count == 5 && incr.channel.total == 12)
     #expect(incr.channel.mirror?.pending == true)
     #expect(
       incr.forward
-        == ForwardEntry(id: "laptop:1f:1", counter: 1, channel: name("ci"), line: "INCR ci 2 id=laptop:1f:1", seq: 2))
+        == ForwardEntry(id: "laptop:1f:1", counter: 1, channel: name("ci"), write: .incr(2), seq: 2))
     // A plain clear goes as a clear up to the total shown here; an explicit one as given.
-    #expect(apply(.clear(upTo: .max), "ci", on: store).forward?.line == "CLEAR ci upto=12 id=laptop:1f:2")
-    apply(.increment(1), "ci", on: store)
-    #expect(apply(.seen(upTo: 13), "ci", on: store).forward?.line == "SEEN ci upto=13 id=laptop:1f:4")
+    #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).forward?.write == .clear(upTo: 12))
+    apply(.write(.incr(1)), "ci", on: store)
+    #expect(apply(.write(.seen(upTo: 13)), "ci", on: store).forward?.write == .seen(upTo: 13))
     #expect(store.outbox.entries.map(\.counter) == [1, 2, 3, 4])
     // The owner's state replaces the view; pending stays while writes wait.
     let owners = apply(.mirror(Self.ci), "ci", on: store).channel
     #expect(owners.count == 3 && owners.mirror?.pending == true)
     // A write that changes nothing here is not forwarded.
-    apply(.clear(upTo: .max), "ci", on: store)
-    #expect(apply(.clear(upTo: .max), "ci", on: store).forward == nil)
-    #expect(store.deliver("laptop:1f:1")?.line == "INCR ci 2 id=laptop:1f:1")
+    apply(.write(.clear(upTo: nil)), "ci", on: store)
+    #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).forward == nil)
+    #expect(store.deliver("laptop:1f:1")?.write == .incr(2))
     #expect(store.deliver("laptop:1f:1") == nil, "delivered once")
     #expect(store.outbox.hasPending(name("ci")))
   }
@@ -59,7 +59,7 @@ import Testing
     #expect(throws: Store.MutationError.mirrored(owner: "server")) {
       try store.apply(.configure(set: SettingsOverride(step: 2), reset: []), to: name("ci"), now: 0)
     }
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     var mail = Self.ci
     mail.owner = "desktop"
     #expect(throws: Store.MutationError.local) { try store.apply(.mirror(mail), to: name("mail"), now: 0) }
@@ -69,11 +69,11 @@ import Testing
   @Test func pastTheOutboxsBoundAWriteIsRefusedAndChangesNothing() {
     let store = Self.mirrored()
     store.outbox.capacity = 2
-    apply(.increment(1), "ci", on: store)
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     let before = store.channel(named: name("ci"))
     #expect(throws: Store.MutationError.outboxFull(capacity: 2)) {
-      try store.apply(.increment(1), to: name("ci"), now: 0)
+      try store.apply(.write(.incr(1)), to: name("ci"), now: 0)
     }
     #expect(store.channel(named: name("ci")).count == before.count && store.seq == before.seq)
     #expect(store.outbox.count == 2)
@@ -83,13 +83,13 @@ import Testing
     let store = Self.mirrored()
     store.keepsUndo = true
     store.forgetUndo()
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     _ = store.deliver("laptop:1f:1")
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     store.undoChanges()
     #expect(store.outbox.count == 0 && store.outbox.nextCounter == 1)
     #expect(store.channel(named: name("ci")).count == 3)
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     store.forgetUndo()
     _ = store.deliver("laptop:1f:1")
     store.undoChanges()
@@ -105,7 +105,7 @@ import Testing
 
   @Test func afterLoadingEveryMirrorIsStaleAndPendingFromTheOutbox() {
     let store = Self.mirrored()
-    apply(.increment(1), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
     var other = Self.ci
     other.owner = "nas"
     apply(.mirror(other), "disk", on: store)

@@ -18,7 +18,7 @@ import Testing
   }
 
   @Test mutating func anIncreaseStartsAWindowOfPulseMs() {
-    let outcome = apply(.increment(1), "mail", on: store, at: clock.now)
+    let outcome = apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(outcome.channel.pulseUntil == clock.now + 3_000_000)
     #expect(store.nextPulseDeadline == clock.now + 3_000_000)
     #expect(pulseLeft("mail") == 3000)
@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test mutating func theWindowEndsByTimeWithoutMovingSeq() {
-    apply(.increment(2), "mail", on: store, at: clock.now)
+    apply(.write(.incr(2)), "mail", on: store, at: clock.now)
     clock.advance(ms: 2999)
     #expect(expire().isEmpty)
     #expect(store.channel(named: name("mail")).pulseUntil != 0)
@@ -49,10 +49,10 @@ import Testing
   }
 
   @Test mutating func everyIncreaseRestartsTheWindow() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     let start = clock.now
     clock.advance(ms: 1000)
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(store.channel(named: name("mail")).pulseUntil == start + 4_000_000)
     clock.advance(ms: 2000)
     #expect(expire().isEmpty, "the first window's deadline no longer counts")
@@ -64,22 +64,23 @@ import Testing
   }
 
   @Test mutating func aSetAboveTheCountIsAnIncrease() {
-    apply(.set(3), "mail", on: store, at: clock.now)
+    apply(.write(.set(3)), "mail", on: store, at: clock.now)
     clock.advance(ms: 2000)
-    apply(.set(5), "mail", on: store, at: clock.now)
+    apply(.write(.set(5)), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 3000)
     clock.advance(ms: 1000)
-    apply(.set(4), "mail", on: store, at: clock.now)
+    apply(.write(.set(4)), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 2000, "a decrease neither restarts nor ends the window")
-    apply(.decrement(1), "mail", on: store, at: clock.now)
+    apply(.write(.decr(1)), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 2000)
   }
 
   @Test(arguments: [
-    Store.Mutation.set(0), .decrement(5), .mute, .configure(set: SettingsOverride(muted: true), reset: []),
+    Store.Mutation.write(.set(0)), .write(.decr(5)), .write(.mute),
+    .configure(set: SettingsOverride(muted: true), reset: []),
   ])
   mutating func reachingZeroOrMutingEndsTheWindow(_ mutation: Store.Mutation) throws {
-    apply(.increment(5), "mail", on: store, at: clock.now)
+    apply(.write(.incr(5)), "mail", on: store, at: clock.now)
     clock.advance(ms: 100)
     let outcome = try store.apply(mutation, to: name("mail"), now: clock.now)
     #expect(outcome.changed)
@@ -90,22 +91,22 @@ import Testing
   }
 
   @Test mutating func clearAllEndsEveryWindow() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
-    apply(.increment(1), "chat", on: store, at: clock.now)
-    store.clearAll(now: clock.now) { #expect($0.channel.pulseUntil == 0) }
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "chat", on: store, at: clock.now)
+    store.writeAll(.clear(upTo: nil), now: clock.now) { #expect($0.channel.pulseUntil == 0) }
     clock.advance(ms: 3000)
     #expect(expire().isEmpty)
   }
 
   @Test mutating func mutedChannelsNeverPulse() {
-    apply(.mute, "mail", on: store, at: clock.now)
-    let outcome = apply(.increment(3), "mail", on: store, at: clock.now)
+    apply(.write(.mute), "mail", on: store, at: clock.now)
+    let outcome = apply(.write(.incr(3)), "mail", on: store, at: clock.now)
     #expect(outcome.changed)
     #expect(outcome.channel.pulseUntil == 0)
     #expect(store.nextPulseDeadline == nil)
-    apply(.unmute, "mail", on: store, at: clock.now)
+    apply(.write(.unmute), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 0, "unmuting is not an increase")
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 3000)
   }
 
@@ -119,7 +120,7 @@ import Testing
     ]
     let store = Store(config: config)
     for channel in ["mail", "quiet:x", "slow", "still"] {
-      _ = try? store.apply(.increment(1), to: name(channel), now: clock.now)
+      _ = try? store.apply(.write(.incr(1)), to: name(channel), now: clock.now)
     }
     let left = ["mail", "quiet:x", "slow", "still"].map { store.channel(named: name($0)).pulseLeftMs(at: clock.now) }
     #expect(left == [500, 0, 10_000, 0])
@@ -127,11 +128,11 @@ import Testing
   }
 
   @Test mutating func anIncreaseWithPulsingOffEndsARunningWindow() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     clock.advance(ms: 1000)
     apply(.configure(set: SettingsOverride(pulseMs: 0), reset: []), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 2000, "a new length applies from the next increase")
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(pulseLeft("mail") == 0, "the increase restarts the window with its length, 0")
     clock.advance(ms: 5000)
     #expect(expire().isEmpty)
@@ -141,7 +142,7 @@ import Testing
     let lengths = ["a": 3000, "b": 1000, "c": 2000, "d": 1000]
     for (channel, ms) in lengths {
       apply(.configure(set: SettingsOverride(pulseMs: ms), reset: []), channel, on: store, at: clock.now)
-      apply(.increment(1), channel, on: store, at: clock.now)
+      apply(.write(.incr(1)), channel, on: store, at: clock.now)
     }
     #expect(store.nextPulseDeadline == clock.now + 1_000_000)
     clock.advance(ms: 2500)
@@ -155,16 +156,16 @@ import Testing
   @Test mutating func expiryReportsInDeadlineOrderWhenLate() {
     for (channel, ms) in [("a", 3000), ("b", 1000), ("c", 2000)] {
       apply(.configure(set: SettingsOverride(pulseMs: ms), reset: []), channel, on: store, at: clock.now)
-      apply(.increment(1), channel, on: store, at: clock.now)
+      apply(.write(.incr(1)), channel, on: store, at: clock.now)
     }
     clock.advance(ms: 60_000)
     #expect(expire() == ["b", "c", "a"])
   }
 
   @Test mutating func aWindowRestartedAtTheSameInstantEndsOnce() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
-    apply(.set(0), "mail", on: store, at: clock.now)
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
+    apply(.write(.set(0)), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     clock.advance(ms: 3000)
     #expect(expire() == ["mail"])
   }
@@ -176,7 +177,7 @@ import Testing
   let store = Store()
 
   @Test mutating func aPulseStartsAWindowAndKeepsCountAndSeq() {
-    apply(.increment(2), "mail", on: store, at: clock.now)
+    apply(.write(.incr(2)), "mail", on: store, at: clock.now)
     clock.advance(ms: 5000)
     #expect(store.channel(named: name("mail")).pulseLeftMs(at: clock.now) == 0)
     let seq = store.seq
@@ -191,7 +192,7 @@ import Testing
   }
 
   @Test mutating func aPulseExtendsARunningWindowButNeverShortensIt() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     let first = clock.now + 3_000_000
     #expect(store.pulse(name("mail"), now: clock.now) == nil, "the same deadline: nothing moved")
     clock.advance(ms: 1000)
@@ -203,10 +204,10 @@ import Testing
   }
 
   @Test mutating func mutedChannelsAndChannelsAtZeroDoNotPulse() throws {
-    apply(.increment(1), "muted", on: store, at: clock.now)
-    apply(.mute, "muted", on: store, at: clock.now)
+    apply(.write(.incr(1)), "muted", on: store, at: clock.now)
+    apply(.write(.mute), "muted", on: store, at: clock.now)
     #expect(store.pulse(name("muted"), now: clock.now) == nil)
-    apply(.set(0), "zero", on: store, at: clock.now)
+    apply(.write(.set(0)), "zero", on: store, at: clock.now)
     #expect(store.pulse(name("zero"), now: clock.now) == nil)
     #expect(store.pulse(name("never-written"), now: clock.now) == nil)
     #expect(!store.channels.contains { $0.name == name("never-written") })
@@ -214,7 +215,7 @@ import Testing
 
   @Test mutating func pulseMsZeroDoesNotPulse() {
     apply(.configure(set: SettingsOverride(pulseMs: 0), reset: []), "quiet", on: store, at: clock.now)
-    apply(.increment(1), "quiet", on: store, at: clock.now)
+    apply(.write(.incr(1)), "quiet", on: store, at: clock.now)
     #expect(store.pulse(name("quiet"), now: clock.now) == nil)
   }
 }

@@ -10,7 +10,7 @@ import Testing
 
   @Test func anIdIsSavedWithItsChangeAndTheChangeKeepsItsNumber() {
     let store = Store()
-    let outcome = apply(.increment(1), "mail", on: store)
+    let outcome = apply(.write(.incr(1)), "mail", on: store)
     store.saveID(ofChange: Self.a)
     #expect(store.seq == 1 && outcome.channel.seq == 1)
     #expect(store.lookup(Self.a) == .repeated)
@@ -18,20 +18,20 @@ import Testing
 
   @Test func anIdWithNoChangeIsSavedOnANumberOfItsOwn() {
     let store = Store()
-    #expect(!apply(.clear(upTo: .max), "mail", on: store).changed)
+    #expect(!apply(.write(.clear(upTo: nil)), "mail", on: store).changed)
     #expect(store.saveID(Self.a) == 1, "the id's own number")
     #expect(store.channel(named: name("mail")).seq == 0)
     #expect(store.lookup(Self.a) == .repeated)
-    #expect(apply(.increment(1), "mail", on: store).channel.seq == 2)
+    #expect(apply(.write(.incr(1)), "mail", on: store).channel.seq == 2)
   }
 
   @Test func undoTakesBackTheIdsAndTheirNumbers() {
     let store = Store(requestIDCapacity: 1)
     store.keepsUndo = true
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.saveID(ofChange: Self.a)
     store.forgetUndo()
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.saveID(ofChange: Self.b)  // forgets a
     store.saveID(RequestID(token: "c", fingerprint: 1)!)
     #expect(store.lookup(Self.a) == .unknown && store.seq == 3)

@@ -16,7 +16,7 @@ import Testing
 
   @Test func configureSetsAndResets() {
     let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
-    apply(.set(12), "mail", on: store)
+    apply(.write(.set(12)), "mail", on: store)
     #expect(store.channel(named: name("mail")).label == "9+")
 
     let set = apply(.configure(set: SettingsOverride(maxLabel: 20, style: .dot), reset: []), "mail", on: store)
@@ -41,9 +41,9 @@ import Testing
   @Test func aChannelSaysWhetherAClientMadeSettings() {
     let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
     #expect(!store.channel(named: name("mail")).hasOverride, "a config section is no override")
-    #expect(apply(.mute, "mail", on: store).channel.hasOverride)
-    #expect(apply(.increment(1), "mail", on: store).channel.hasOverride)
-    #expect(!apply(.unmute, "mail", on: store).channel.hasOverride)
+    #expect(apply(.write(.mute), "mail", on: store).channel.hasOverride)
+    #expect(apply(.write(.incr(1)), "mail", on: store).channel.hasOverride)
+    #expect(!apply(.write(.unmute), "mail", on: store).channel.hasOverride)
     #expect(apply(.configure(set: SettingsOverride(step: 2), reset: []), "news", on: store).channel.hasOverride)
     #expect(!apply(.configure(set: SettingsOverride(), reset: [.step]), "news", on: store).channel.hasOverride)
   }
@@ -67,13 +67,13 @@ import Testing
     let store = Store(
       config: Self.config(
         Self.section("zeta", SettingsOverride(style: .dot)), Self.section("app:*", SettingsOverride(muted: true))))
-    apply(.increment(1), "mail", on: store)
-    apply(.increment(1), "Chat", on: store)
-    apply(.increment(1), "gone", on: store)
-    apply(.decrement(1), "gone", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
+    apply(.write(.incr(1)), "Chat", on: store)
+    apply(.write(.incr(1)), "gone", on: store)
+    apply(.write(.decr(1)), "gone", on: store)
     apply(.configure(set: SettingsOverride(pulseMs: 0), reset: []), "beta", on: store)
-    apply(.increment(1), "app:x", on: store)
-    apply(.decrement(1), "app:x", on: store)
+    apply(.write(.incr(1)), "app:x", on: store)
+    apply(.write(.decr(1)), "app:x", on: store)
     #expect(store.listed.map(\.name.description) == ["Chat", "app:x", "beta", "mail", "zeta"])
     #expect(store.channels.count == 5, "a channel back at 0 with no setting is forgotten")
     #expect(store.listed.allSatisfy { $0.isListed })
@@ -97,9 +97,9 @@ import Testing
 
   @Test func reconfigureReportsChannelsWhoseSettingsChanged() {
     let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
-    apply(.increment(3), "mail", on: store)
-    apply(.increment(4), "chat", on: store)
-    apply(.increment(5), "news", on: store)
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.incr(4)), "chat", on: store)
+    apply(.write(.incr(5)), "news", on: store)
     apply(.configure(set: SettingsOverride(maxLabel: 50), reset: []), "news", on: store)
     let seq = store.seq
 
@@ -134,7 +134,7 @@ import Testing
 
   @Test func aReloadThatMutesEndsTheWindow() {
     let store = Store()
-    apply(.increment(1), "mail", on: store, at: 0)
+    apply(.write(.incr(1)), "mail", on: store, at: 0)
     #expect(store.channel(named: name("mail")).pulseUntil != 0)
     var changed: [Channel] = []
     store.reconfigure(Self.config(Self.section("mail", SettingsOverride(muted: true)))) { changed.append($0) }
@@ -157,7 +157,7 @@ import Testing
     #expect(store.channel(named: name("chat")).count == 3)
     #expect(store.seq == 40, "seq moves up to the largest restored, never down")
     #expect(store.listed.map(\.name) == [name("chat"), name("mail")])
-    #expect(apply(.increment(1), "chat", on: store).channel.seq == 41)
+    #expect(apply(.write(.incr(1)), "chat", on: store).channel.seq == 41)
   }
 
   @Test func restoreClampsCounts() {
@@ -174,14 +174,14 @@ import Testing
     #expect(store.seq == 10)
     store.restoreSeq(atLeast: 3)
     #expect(store.seq == 10)
-    #expect(apply(.increment(1), "mail", on: store).channel.seq == 11)
+    #expect(apply(.write(.incr(1)), "mail", on: store).channel.seq == 11)
   }
 
   @Test func snapshotsCarryWhatClientsSee() {
     let store = Store(config: Self.config(Self.section("mail", SettingsOverride(style: .dot))))
-    apply(.increment(3), "mail", on: store, at: 1_000_000)
-    apply(.mute, "chat", on: store, at: 1_000_000)
-    apply(.increment(120), "chat", on: store, at: 1_000_000)
+    apply(.write(.incr(3)), "mail", on: store, at: 1_000_000)
+    apply(.write(.mute), "chat", on: store, at: 1_000_000)
+    apply(.write(.incr(120)), "chat", on: store, at: 1_000_000)
     let mail = store.channel(named: name("mail")).snapshot(at: 2_000_000)
     #expect(
       mail

@@ -13,7 +13,7 @@ import Testing
   static func sixChannels(_ store: Store) {
     for (i, channel) in names.enumerated() {
       store.today = 100 + i
-      apply(.increment(i + 1), channel, on: store, at: seconds(i + 1))
+      apply(.write(.incr(i + 1)), channel, on: store, at: seconds(i + 1))
     }
     store.today = 110
   }
@@ -39,8 +39,8 @@ import Testing
   @Test func forgettingChannelsInTheMiddleMovesTheLastOnesWithTheirWindowsAndDays() {
     let store = Store()
     Self.sixChannels(store)
-    apply(.set(0), "b", on: store, at: Self.seconds(7))  // b ends its window; f moves to slot 1
-    apply(.set(0), "d", on: store, at: Self.seconds(7))  // e moves to slot 3
+    apply(.write(.set(0)), "b", on: store, at: Self.seconds(7))  // b ends its window; f moves to slot 1
+    apply(.write(.set(0)), "d", on: store, at: Self.seconds(7))  // e moves to slot 3
     #expect(store.channels.map(\.name.description) == ["a", "f", "c", "e"])
     #expect(
       Self.byName(store) == [
@@ -55,8 +55,8 @@ import Testing
     #expect(store.history.names == Self.names.map(name))
 
     // The moved channels are changed where they are now, and nothing else is.
-    apply(.increment(1), "f", on: store, at: Self.seconds(8))  // window to 11 s
-    apply(.increment(2), "e", on: store, at: Self.seconds(8))  // window to 11 s
+    apply(.write(.incr(1)), "f", on: store, at: Self.seconds(8))  // window to 11 s
+    apply(.write(.incr(2)), "e", on: store, at: Self.seconds(8))  // window to 11 s
     #expect(
       store.history.days(of: name("f")).last
         == HistoryDay(day: 110, figures: DayFigures(arrivals: 1, peak: 7), endCount: 7))
@@ -80,8 +80,8 @@ import Testing
   @Test func aChannelMadeAnewTakesBackTheDaysOfItsName() {
     let store = Store()
     Self.sixChannels(store)
-    apply(.set(0), "a", on: store, at: Self.seconds(7))  // f moves to slot 0
-    apply(.increment(2), "a", on: store, at: Self.seconds(8))  // made anew at the end
+    apply(.write(.set(0)), "a", on: store, at: Self.seconds(7))  // f moves to slot 0
+    apply(.write(.incr(2)), "a", on: store, at: Self.seconds(8))  // made anew at the end
     #expect(store.channels.map(\.name.description) == ["f", "b", "c", "d", "e", "a"])
     #expect(
       store.history.days(of: name("a")) == [
@@ -102,11 +102,11 @@ import Testing
     let saved = Self.byName(store, Self.names + ["g"])
     let savedDays = store.history.entryCount
 
-    apply(.set(0), "b", on: store, at: Self.seconds(5))  // f to slot 1
-    apply(.increment(1), "g", on: store, at: Self.seconds(5))  // g at slot 5
-    apply(.increment(1), "e", on: store, at: Self.seconds(6))  // e's window to 9 s
-    apply(.set(0), "a", on: store, at: Self.seconds(5))  // g to slot 0
-    apply(.set(0), "f", on: store, at: Self.seconds(5))  // e to slot 1
+    apply(.write(.set(0)), "b", on: store, at: Self.seconds(5))  // f to slot 1
+    apply(.write(.incr(1)), "g", on: store, at: Self.seconds(5))  // g at slot 5
+    apply(.write(.incr(1)), "e", on: store, at: Self.seconds(6))  // e's window to 9 s
+    apply(.write(.set(0)), "a", on: store, at: Self.seconds(5))  // g to slot 0
+    apply(.write(.set(0)), "f", on: store, at: Self.seconds(5))  // e to slot 1
     #expect(store.channels.map(\.name.description) == ["g", "e", "c", "d"])
     store.undoChanges()
 
@@ -140,10 +140,10 @@ import Testing
     #expect(Store.grownCapacity(0) == 16)
     #expect(Store.grownCapacity(6927) == 10_390)
     let store = Store()
-    for i in 0..<10_000 { apply(.increment(1), "c\(i)", on: store) }
+    for i in 0..<10_000 { apply(.write(.incr(1)), "c\(i)", on: store) }
     #expect(store.channels.count == 10_000)
     #expect(store.channels.capacity < 15_000)
-    for i in stride(from: 0, to: 10_000, by: 7) { apply(.set(0), "c\(i)", on: store) }
+    for i in stride(from: 0, to: 10_000, by: 7) { apply(.write(.set(0)), "c\(i)", on: store) }
     for i in 0..<10_000 {
       #expect(store.channel(named: name("c\(i)")).count == (i % 7 == 0 ? 0 : 1))
     }

@@ -14,32 +14,32 @@ import Testing
 
   @Test func aStaleClearUpToAnOlderTotalClearsNothingOfANewChannel() {
     let store = Store()
-    apply(.increment(3), "mail", on: store)
-    apply(.clear(upTo: .max), "mail", on: store)  // forgotten, at total 3
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.clear(upTo: nil)), "mail", on: store)  // forgotten, at total 3
     #expect(store.totalFloor == 3)
-    let new = apply(.increment(1), "mail", on: store).channel
+    let new = apply(.write(.incr(1)), "mail", on: store).channel
     #expect(new.count == 1 && new.total == 4, "the new channel's totals run on above 3")
-    let stale = apply(.clear(upTo: 3), "mail", on: store)
+    let stale = apply(.write(.clear(upTo: 3)), "mail", on: store)
     #expect(!stale.changed)
     #expect(store.channel(named: name("mail")).count == 1)
   }
 
   @Test func aStaleClearKeepsEveryItemThatCameAfterTheForget() {
     let store = Store()
-    apply(.increment(3), "mail", on: store)
-    apply(.clear(upTo: .max), "mail", on: store)
-    #expect(apply(.increment(5), "mail", on: store).channel.total == 8, "the new items are 4 … 8")
-    #expect(!apply(.clear(upTo: 3), "mail", on: store).changed)
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.clear(upTo: nil)), "mail", on: store)
+    #expect(apply(.write(.incr(5)), "mail", on: store).channel.total == 8, "the new items are 4 … 8")
+    #expect(!apply(.write(.clear(upTo: 3)), "mail", on: store).changed)
     #expect(store.channel(named: name("mail")).count == 5)
     // A clear up to a total of the new channel clears what it says: items 4 … 6 of the five.
-    let cleared = apply(.clear(upTo: 6), "mail", on: store).channel
+    let cleared = apply(.write(.clear(upTo: 6)), "mail", on: store).channel
     #expect(cleared.count == 2 && cleared.total == 8)
   }
 
   @Test func theFloorIsTheLargestTotalForgottenAndAChannelNeverWrittenReadsAtIt() {
     let store = Store()
-    for (channel, n) in [("a", 3), ("b", 10), ("c", 2)] { apply(.increment(n), channel, on: store) }
-    for channel in ["b", "a", "c"] { apply(.clear(upTo: .max), channel, on: store) }
+    for (channel, n) in [("a", 3), ("b", 10), ("c", 2)] { apply(.write(.incr(n)), channel, on: store) }
+    for channel in ["b", "a", "c"] { apply(.write(.clear(upTo: nil)), channel, on: store) }
     #expect(store.totalFloor == 10, "the largest, not the last")
     #expect(store.channel(named: name("never")).total == 10)
     #expect(store.channel(named: name("never")).count == 0)
@@ -49,8 +49,8 @@ import Testing
   @Test func aChannelKeptAtZeroKeepsItsTotalAndLeavesTheFloor() {
     let store = Store()
     apply(.configure(set: SettingsOverride(step: 2), reset: []), "ci", on: store)
-    apply(.increment(7), "ci", on: store)
-    #expect(apply(.clear(upTo: .max), "ci", on: store).channel.total == 7)
+    apply(.write(.incr(7)), "ci", on: store)
+    #expect(apply(.write(.clear(upTo: nil)), "ci", on: store).channel.total == 7)
     #expect(store.totalFloor == 0, "a channel with a setting is not forgotten")
     // Its setting reset at 0: now it is forgotten, and its total is the floor.
     apply(.configure(set: SettingsOverride(), reset: [.step]), "ci", on: store)
@@ -61,8 +61,8 @@ import Testing
   @Test func aForgottenMirrorsTotalIsInTheFloorAndAMirrorTakesItsOwnersTotal() {
     let store = Store()
     store.setForwardIDs(host: "laptop", epoch: 1)
-    apply(.increment(50), "news", on: store)
-    apply(.clear(upTo: .max), "news", on: store)
+    apply(.write(.incr(50)), "news", on: store)
+    apply(.write(.clear(upTo: nil)), "news", on: store)
     #expect(store.totalFloor == 50)
     let update = MirrorUpdate(owner: "server", count: 3, unseen: 3, total: 3, muted: false, dot: false, ownerSeq: 9)
     #expect(apply(.mirror(update), "mail", on: store).channel.total == 3, "the owner's total, not the floor")
@@ -73,13 +73,13 @@ import Testing
     #expect(forgotten.channel.count == 0 && forgotten.channel.total == 80)
     #expect(store.channels.isEmpty)
     #expect(store.totalFloor == 80, "a reader here saw the owner's 80")
-    #expect(apply(.increment(1), "mail", on: store).channel.total == 81)
+    #expect(apply(.write(.incr(1)), "mail", on: store).channel.total == 81)
   }
 
   @Test func aReloadThatForgetsAChannelRaisesTheFloor() {
     let store = Store(config: Self.configured("ci"))
-    apply(.increment(6), "ci", on: store)
-    apply(.clear(upTo: .max), "ci", on: store)
+    apply(.write(.incr(6)), "ci", on: store)
+    apply(.write(.clear(upTo: nil)), "ci", on: store)
     #expect(store.totalFloor == 0)
     store.reconfigure(DaemonConfig()) { _ in }
     #expect(store.channels.isEmpty)
@@ -92,12 +92,12 @@ import Testing
   @Test func undoingAChangeThatForgotAChannelPutsTheFloorBack() {
     let store = Store()
     store.keepsUndo = true
-    apply(.increment(3), "mail", on: store)
-    apply(.increment(1), "chat", on: store)
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.incr(1)), "chat", on: store)
     store.forgetUndo()
-    apply(.clear(upTo: .max), "mail", on: store)  // floor 3
-    apply(.increment(2), "mail", on: store)  // a new mail, total 5
-    apply(.clear(upTo: .max), "chat", on: store)  // floor stays 3
+    apply(.write(.clear(upTo: nil)), "mail", on: store)  // floor 3
+    apply(.write(.incr(2)), "mail", on: store)  // a new mail, total 5
+    apply(.write(.clear(upTo: nil)), "chat", on: store)  // floor stays 3
     store.undoChanges()
     #expect(store.totalFloor == 0)
     let mail = store.channel(named: name("mail"))
@@ -105,10 +105,10 @@ import Testing
     #expect(store.channel(named: name("chat")).total == 1)
     #expect(store.channel(named: name("new")).total == 0)
     // Saved changes stay: only those since the last save go back.
-    apply(.clear(upTo: .max), "mail", on: store)
+    apply(.write(.clear(upTo: nil)), "mail", on: store)
     store.forgetUndo()
-    apply(.increment(20), "news", on: store)
-    apply(.clear(upTo: .max), "news", on: store)
+    apply(.write(.incr(20)), "news", on: store)
+    apply(.write(.clear(upTo: nil)), "news", on: store)
     store.undoChanges()
     #expect(store.totalFloor == 3)
   }
@@ -116,11 +116,11 @@ import Testing
   @Test func undoKeepsTheFloorAReloadInTheSameTurnRaised() {
     let store = Store(config: Self.configured("ci"))
     store.keepsUndo = true
-    apply(.increment(9), "ci", on: store)
-    apply(.clear(upTo: .max), "ci", on: store)
-    apply(.increment(4), "mail", on: store)
+    apply(.write(.incr(9)), "ci", on: store)
+    apply(.write(.clear(upTo: nil)), "ci", on: store)
+    apply(.write(.incr(4)), "mail", on: store)
     store.forgetUndo()
-    apply(.clear(upTo: .max), "mail", on: store)  // floor 4, to be undone
+    apply(.write(.clear(upTo: nil)), "mail", on: store)  // floor 4, to be undone
     store.reconfigure(DaemonConfig()) { _ in }  // forgets ci at 9: not undone
     #expect(store.totalFloor == 9)
     store.undoChanges()

@@ -7,13 +7,13 @@ import Testing
   @Test func theTotalIsTheSumOfIncreasesAndNeverFalls() {
     let store = Store(config: DaemonConfig())
     _ = apply(.configure(set: SettingsOverride(step: 2), reset: []), "ci", on: store)  // kept at 0
-    #expect(apply(.increment(5), "ci", on: store).channel.total == 5)
-    #expect(apply(.decrement(2), "ci", on: store).channel.total == 5)
-    let set = apply(.set(10), "ci", on: store).channel
+    #expect(apply(.write(.incr(5)), "ci", on: store).channel.total == 5)
+    #expect(apply(.write(.decr(2)), "ci", on: store).channel.total == 5)
+    let set = apply(.write(.set(10)), "ci", on: store).channel
     #expect(set.total == 12, "SET from 3 to 10 is an increase of 7")
-    #expect(apply(.set(4), "ci", on: store).channel.total == 12)
-    #expect(apply(.increment(1), "ci", on: store).channel.total == 13)
-    let cleared = apply(.clear(upTo: .max), "ci", on: store).channel
+    #expect(apply(.write(.set(4)), "ci", on: store).channel.total == 12)
+    #expect(apply(.write(.incr(1)), "ci", on: store).channel.total == 13)
+    let cleared = apply(.write(.clear(upTo: nil)), "ci", on: store).channel
     #expect(cleared.count == 0 && cleared.total == 13)
     #expect(store.channel(named: name("ci")).total == 13, "a channel with a setting keeps its total at 0")
   }
@@ -24,9 +24,9 @@ import Testing
   ])
   func aClearUpToATotalKeepsWhatCameAfter(upTo: Int, left: Int) {
     let store = Store()
-    apply(.increment(5), "mail", on: store)
-    apply(.increment(2), "mail", on: store)  // count 7, total 7
-    let after = apply(.clear(upTo: upTo), "mail", on: store)
+    apply(.write(.incr(5)), "mail", on: store)
+    apply(.write(.incr(2)), "mail", on: store)  // count 7, total 7
+    let after = apply(.write(.clear(upTo: upTo)), "mail", on: store)
     #expect(after.channel.count == left)
     #expect(after.channel.unseen == left)
     #expect(after.channel.total == 7)
@@ -34,26 +34,26 @@ import Testing
 
   @Test func theSameClearTwiceChangesNothingTheSecondTime() {
     let store = Store()
-    apply(.increment(5), "mail", on: store)
-    apply(.increment(2), "mail", on: store)
-    #expect(apply(.clear(upTo: 5), "mail", on: store).changed)
-    let again = apply(.clear(upTo: 5), "mail", on: store)
+    apply(.write(.incr(5)), "mail", on: store)
+    apply(.write(.incr(2)), "mail", on: store)
+    #expect(apply(.write(.clear(upTo: 5)), "mail", on: store).changed)
+    let again = apply(.write(.clear(upTo: 5)), "mail", on: store)
     #expect(!again.changed && again.channel.count == 2)
     // Cleared down below what came after: a later total of its own is left alone too.
-    apply(.decrement(1), "mail", on: store)
-    #expect(!apply(.clear(upTo: 5), "mail", on: store).changed)
+    apply(.write(.decr(1)), "mail", on: store)
+    #expect(!apply(.write(.clear(upTo: 5)), "mail", on: store).changed)
     #expect(store.channel(named: name("mail")).count == 1)
   }
 
   @Test func seenUpToATotalKeepsWhatCameAfterNew() {
     let store = Store()
-    apply(.increment(3), "chat", on: store)
-    let seen = apply(.seen(upTo: 2), "chat", on: store).channel
+    apply(.write(.incr(3)), "chat", on: store)
+    let seen = apply(.write(.seen(upTo: 2)), "chat", on: store).channel
     #expect(seen.count == 3 && seen.unseen == 1 && seen.total == 3)
-    #expect(!apply(.seen(upTo: 2), "chat", on: store).changed)
-    apply(.increment(1), "chat", on: store)
+    #expect(!apply(.write(.seen(upTo: 2)), "chat", on: store).changed)
+    apply(.write(.incr(1)), "chat", on: store)
     #expect(store.channel(named: name("chat")).unseen == 2)
-    #expect(apply(.seen(upTo: 4), "chat", on: store).channel.unseen == 0)
+    #expect(apply(.write(.seen(upTo: 4)), "chat", on: store).channel.unseen == 0)
   }
 
   @Test func restoredTotalsAreNeverBelowTheCount() {
@@ -69,9 +69,9 @@ import Testing
   @Test func undoingAChangeTakesItsTotalBack() {
     let store = Store()
     store.keepsUndo = true
-    apply(.increment(3), "mail", on: store)
+    apply(.write(.incr(3)), "mail", on: store)
     store.forgetUndo()
-    apply(.increment(2), "mail", on: store)
+    apply(.write(.incr(2)), "mail", on: store)
     store.undoChanges()
     #expect(store.channel(named: name("mail")).total == 3)
   }

@@ -18,15 +18,15 @@ import Testing
   func everything() -> [String] { store.channels.map(Self.state) + ["seq=\(store.seq)"] }
 
   @Test mutating func undoRestoresEveryTouchedChannelAndTheSequenceNumber() {
-    apply(.increment(3), "mail", on: store, at: clock.now)
-    apply(.mute, "chat", on: store, at: clock.now)
+    apply(.write(.incr(3)), "mail", on: store, at: clock.now)
+    apply(.write(.mute), "chat", on: store, at: clock.now)
     store.forgetUndo()
     let saved = everything()
     clock.advance(ms: 10)
-    apply(.increment(2), "mail", on: store, at: clock.now)
+    apply(.write(.incr(2)), "mail", on: store, at: clock.now)
     apply(.configure(set: SettingsOverride(maxLabel: 5), reset: []), "mail", on: store, at: clock.now)
-    apply(.unmute, "chat", on: store, at: clock.now)
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.unmute), "chat", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     #expect(store.hasUndo)
     var undone: [String] = []
     store.undoChanges { undone.append($0.description) }
@@ -36,7 +36,7 @@ import Testing
   }
 
   @Test func aChannelFirstWrittenInTheUndoneChangesReadsAsNeverWritten() {
-    apply(.increment(1), "new", on: store)
+    apply(.write(.incr(1)), "new", on: store)
     store.undoChanges()
     let channel = store.channel(named: name("new"))
     #expect(Self.state(channel) == Self.state(Store().channel(named: name("new"))))
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func forgottenChangesStay() {
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     store.forgetUndo()
     #expect(!store.hasUndo)
     store.undoChanges()
@@ -55,18 +55,18 @@ import Testing
 
   @Test func withoutKeepsUndoNothingIsKept() {
     let plain = Store()
-    apply(.increment(1), "mail", on: plain)
+    apply(.write(.incr(1)), "mail", on: plain)
     #expect(!plain.hasUndo)
     plain.undoChanges()
     #expect(plain.channel(named: name("mail")).count == 1)
   }
 
   @Test mutating func aRestoredPulseWindowStillEndsOnTime() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     let firstEnd = clock.now + 3_000_000
     store.forgetUndo()
     clock.advance(ms: 1000)
-    apply(.increment(1), "mail", on: store, at: clock.now)  // restarts the window
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)  // restarts the window
     clock.advance(ms: 2500)
     var ended: [String] = []
     store.expirePulses(now: clock.now) { ended.append($0.name.description) }
@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func settingsFromAReloadInBetweenStay() throws {
-    apply(.increment(1), "mail", on: store)
+    apply(.write(.incr(1)), "mail", on: store)
     var config = DaemonConfig()
     config.defaults.maxLabel = 7
     store.reconfigure(config) { _ in }
@@ -91,14 +91,14 @@ import Testing
 
   @Test func historyOfTheDayIsUndoneToo() {
     store.today = 100
-    apply(.increment(2), "mail", on: store)
+    apply(.write(.incr(2)), "mail", on: store)
     store.forgetUndo()
     let saved = store.history.days(of: name("mail"))
-    apply(.increment(3), "mail", on: store)
-    apply(.set(0), "mail", on: store)
+    apply(.write(.incr(3)), "mail", on: store)
+    apply(.write(.set(0)), "mail", on: store)
     store.today = 101
-    apply(.increment(1), "mail", on: store)  // a new day within the same turn
-    apply(.increment(1), "other", on: store)
+    apply(.write(.incr(1)), "mail", on: store)  // a new day within the same turn
+    apply(.write(.incr(1)), "other", on: store)
     store.undoChanges()
     #expect(store.history.days(of: name("mail")) == saved)
     #expect(store.history.days(of: name("other")).isEmpty)
@@ -108,7 +108,7 @@ import Testing
   /// Do-not-disturb goes back to how it was before the first change since the last save, and
   /// each channel it shows differently again is reported.
   @Test mutating func doNotDisturbIsUndoneToItsStateBeforeTheChanges() {
-    apply(.increment(1), "mail", on: store, at: clock.now)
+    apply(.write(.incr(1)), "mail", on: store, at: clock.now)
     store.forgetUndo()
     store.setDND(DoNotDisturb(isOn: true, until: clock.now + 60_000_000))
     store.setDND(DoNotDisturb(isOn: true, until: 0))

@@ -7,29 +7,29 @@ import Testing
   @Test func incrAddsOneUnlessToldHowMany() {
     let one = parse(["incr", "mail"], as: IncrCommand.self)
     #expect(one?.arguments.channel.description == "mail" && one?.arguments.amount == 1 && one?.format == .plain)
-    #expect(one?.request == ["INCR", "mail", "1"])
+    #expect(words(one) == ["INCR", "mail", "1"])
     let many = parse(["incr", "app:org.example.App", "2147483647", "--format", "json"], as: IncrCommand.self)
     #expect(many?.arguments.amount == 2_147_483_647 && many?.format == .json)
-    #expect(many?.request == ["INCR", "app:org.example.App", "2147483647"])
+    #expect(words(many) == ["INCR", "app:org.example.App", "2147483647"])
   }
 
   @Test func decrTakes() {
     let decr = parse(["decr", "mail", "3"], as: DecrCommand.self)
-    #expect(decr?.request == ["DECR", "mail", "3"])
-    #expect(parse(["decr", "mail"], as: DecrCommand.self)?.request == ["DECR", "mail", "1"])
+    #expect(words(decr) == ["DECR", "mail", "3"])
+    #expect(words(parse(["decr", "mail"], as: DecrCommand.self)) == ["DECR", "mail", "1"])
   }
 
   @Test func setTakesZeroToTheLargestCount() {
-    #expect(parse(["set", "ci", "0"], as: SetCommand.self)?.request == ["SET", "ci", "0"])
+    #expect(words(parse(["set", "ci", "0"], as: SetCommand.self)) == ["SET", "ci", "0"])
     let most = parse(["set", "ci", "2147483647", "--format=json"], as: SetCommand.self)
     #expect(most?.count == 2_147_483_647 && most?.format == .json)
   }
 
   @Test func pulseTakesItsLengthOrTheChannels() {
     let own = parse(["pulse", "mail"], as: PulseCommand.self)
-    #expect(own?.milliseconds == nil && own?.request == ["PULSE", "mail"])
+    #expect(own?.milliseconds == nil && words(own) == ["PULSE", "mail"])
     let longest = parse(["pulse", "mail", "3600000"], as: PulseCommand.self)
-    #expect(longest?.milliseconds == 3_600_000 && longest?.request == ["PULSE", "mail", "3600000"])
+    #expect(longest?.milliseconds == 3_600_000 && words(longest) == ["PULSE", "mail", "3600000"])
   }
 
   static let largest = "expected a whole number from 1 to 2147483647"

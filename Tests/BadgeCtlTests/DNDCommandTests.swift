@@ -15,10 +15,10 @@ import Testing
       (["dnd", "on", "250ms"], .on(.after(milliseconds: 250)), ["DND", "on", "250ms"]),
       (["dnd", "on", "720h"], .on(.after(milliseconds: 2_592_000_000)), ["DND", "on", "2592000000ms"]),
     ] as [([String], DNDCommand.Action, [String])])
-  func actions(words: [String], action: DNDCommand.Action, request: [String]) {
-    let dnd = parse(words, as: DNDCommand.self)
+  func actions(words commandLine: [String], action: DNDCommand.Action, line: [String]) {
+    let dnd = parse(commandLine, as: DNDCommand.self)
     #expect(dnd?.action == action)
-    #expect(dnd?.request == request)
+    #expect(words(dnd) == line)
     #expect(dnd?.format == .plain)
   }
 
@@ -30,7 +30,7 @@ import Testing
     #expect(
       parse(["dnd", "on", "until", "0:00"], as: DNDCommand.self)?.action == .on(.clock(.init(hour: 0, minute: 0))))
     // The request counts from the moment it is made: at most a day ahead, at least 1 ms.
-    let request = try #require(parse(["dnd", "on", "until", "23:59"], as: DNDCommand.self)?.request)
+    let request = try #require(words(parse(["dnd", "on", "until", "23:59"], as: DNDCommand.self)))
     #expect(request.count == 3 && request[0] == "DND" && request[1] == "on" && request[2].hasSuffix("ms"))
     let ms = try #require(Int(request[2].dropLast(2)))
     #expect((1...86_400_000).contains(ms), "\(ms)")

@@ -7,28 +7,28 @@ import Testing
 @Suite struct IDAndUptoArgumentTests {
   @Test func anIdEndsTheRequest() {
     #expect(
-      parse(["incr", "ci", "--id", "build:4711"], as: IncrCommand.self)?.request == [
+      words(parse(["incr", "ci", "--id", "build:4711"], as: IncrCommand.self)) == [
         "INCR", "ci", "1", "id=build:4711",
       ])
-    #expect(parse(["decr", "ci", "2", "--id=x"], as: DecrCommand.self)?.request == ["DECR", "ci", "2", "id=x"])
-    #expect(parse(["set", "ci", "0", "--id", "x"], as: SetCommand.self)?.request == ["SET", "ci", "0", "id=x"])
-    #expect(parse(["clear", "ci", "--id", "x"], as: ClearCommand.self)?.request == ["CLEAR", "ci", "id=x"])
-    #expect(parse(["clear", "--all", "--id", "x"], as: ClearCommand.self)?.request == ["CLEAR", "*", "id=x"])
-    #expect(parse(["seen", "--all", "--id", "x"], as: SeenCommand.self)?.request == ["SEEN", "*", "id=x"])
+    #expect(words(parse(["decr", "ci", "2", "--id=x"], as: DecrCommand.self)) == ["DECR", "ci", "2", "id=x"])
+    #expect(words(parse(["set", "ci", "0", "--id", "x"], as: SetCommand.self)) == ["SET", "ci", "0", "id=x"])
+    #expect(words(parse(["clear", "ci", "--id", "x"], as: ClearCommand.self)) == ["CLEAR", "ci", "id=x"])
+    #expect(words(parse(["clear", "--all", "--id", "x"], as: ClearCommand.self)) == ["CLEAR", "*", "id=x"])
+    #expect(words(parse(["seen", "--all", "--id", "x"], as: SeenCommand.self)) == ["SEEN", "*", "id=x"])
     let longest = String(repeating: "t", count: 64)
     #expect(parse(["incr", "ci", "--id", longest], as: IncrCommand.self)?.arguments.id == longest)
   }
 
   @Test func uptoClearsOrSeesUpToATotal() {
-    #expect(parse(["clear", "ci", "--upto", "5"], as: ClearCommand.self)?.request == ["CLEAR", "ci", "upto=5"])
+    #expect(words(parse(["clear", "ci", "--upto", "5"], as: ClearCommand.self)) == ["CLEAR", "ci", "upto=5"])
     #expect(
-      parse(["clear", "ci", "--upto", "0", "--id", "x"], as: ClearCommand.self)?.request == [
+      words(parse(["clear", "ci", "--upto", "0", "--id", "x"], as: ClearCommand.self)) == [
         "CLEAR", "ci", "upto=0", "id=x",
       ])
-    #expect(parse(["seen", "ci", "--upto=9"], as: SeenCommand.self)?.request == ["SEEN", "ci", "upto=9"])
+    #expect(words(parse(["seen", "ci", "--upto=9"], as: SeenCommand.self)) == ["SEEN", "ci", "upto=9"])
     #expect(parse(["clear", "ci"], as: ClearCommand.self)?.arguments.upTo == nil, "plain clear stays a full clear")
     let open = parse(["open", "app:org.example.App", "--upto", "3"], as: OpenCommand.self)
-    #expect(open?.upTo == 3 && open?.request == ["CLEAR", "app:org.example.App", "upto=3"])
+    #expect(open?.upTo == 3 && words(open) == ["CLEAR", "app:org.example.App", "upto=3"])
   }
 
   static let tokenRule = "ids are 1-64 characters from A-Z a-z 0-9 . _ : -"

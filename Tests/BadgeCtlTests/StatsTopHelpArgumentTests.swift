@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import Testing
 
 @testable import BadgeCtl
@@ -13,7 +14,8 @@ import Testing
     let stats = try #require(parse(["stats"], as: StatsCommand.self))
     #expect(stats.patterns == [] && stats.period == .day && stats.format == nil && !stats.noMotion)
     let piped = StatsSettings(stats, surroundings: Self.surroundings(terminal: false))
-    #expect(piped.format == .plain && !piped.motion && piped.width == 80 && piped.request == "STATS day")
+    #expect(
+      piped.format == .plain && !piped.motion && piped.width == 80 && RequestEncoder.line(piped.request) == "STATS day")
     let terminal = StatsSettings(stats, surroundings: Self.surroundings(terminal: true, columns: 1000))
     #expect(terminal.format == .term && terminal.motion && terminal.width == 400)
   }
@@ -23,7 +25,9 @@ import Testing
       parse(["stats", "mail", "app:*", "--period", "year", "--format=json", "--no-motion"], as: StatsCommand.self))
     #expect(stats.patterns.map(\.description) == ["mail", "app:*"] && stats.period == .year)
     #expect(stats.format == .json && stats.noMotion)
-    #expect(StatsSettings(stats, surroundings: Self.surroundings(terminal: true)).request == "STATS year mail app:*")
+    #expect(
+      RequestEncoder.line(StatsSettings(stats, surroundings: Self.surroundings(terminal: true)).request)
+        == "STATS year mail app:*")
     let still = try #require(parse(["stats", "--no-motion", "--format", "term"], as: StatsCommand.self))
     #expect(!StatsSettings(still, surroundings: Self.surroundings(terminal: true, columns: 5)).motion)
     #expect(StatsSettings(still, surroundings: Self.surroundings(terminal: true, columns: 5)).width == 20)

@@ -1,3 +1,4 @@
+import BadgeProtocol
 import Testing
 
 @testable import BadgeCtl
@@ -29,6 +30,19 @@ func parse<T: Subcommand>(
     Issue.record("\(words) refused: \(error.message)", sourceLocation: sourceLocation)
     return nil
   }
+}
+
+/// The words of the line a one-shot command sends: its request as the daemon's encoder writes
+/// it, with its id; `nil` without a command or for a request refused before it is sent.
+func words(_ command: (some RequestCommand)?) -> [String]? {
+  guard let command, let request = try? command.request else { return nil }
+  return RequestEncoder.line(request, id: command.id).split(separator: " ").map(String.init)
+}
+
+/// The request `line` reads as, as the daemon reads it.
+func request(_ line: String) -> Request {
+  guard case .success(let parsed)? = RequestParser.parse(line) else { fatalError("'\(line)' is not a request") }
+  return parsed.request
 }
 
 /// What `badgectl` says, and how it exits, when it refuses `words`; `nil` when it reads them.

@@ -38,21 +38,21 @@ import Testing
   @Test func repliesBelongToTheOldestRequestAndAtMostTheLimitAwait() {
     var awaiting = AwaitedRequests(limit: 3)
     #expect(awaiting.oldest == nil && awaiting.hasRoom(for: 3) && !awaiting.hasRoom(for: 4))
-    awaiting.sent(["CLEAR a", "CLEAR b"])
-    #expect(awaiting.oldest == "CLEAR a" && awaiting.count == 2)
+    awaiting.sent(["CLEAR a", "CLEAR b"].map(request))
+    #expect(awaiting.oldest == request("CLEAR a") && awaiting.count == 2)
     #expect(awaiting.hasRoom(for: 1) && !awaiting.hasRoom(for: 2))
     awaiting.answerOldest()
-    #expect(awaiting.oldest == "CLEAR b" && awaiting.count == 1)
-    awaiting.sent(["STATS week a", "SET a 3"])
+    #expect(awaiting.oldest == request("CLEAR b") && awaiting.count == 1)
+    awaiting.sent(["STATS week a", "SET a 3"].map(request))
     #expect(!awaiting.hasRoom(for: 1))
     for expected in ["CLEAR b", "STATS week a", "SET a 3"] {
-      #expect(awaiting.oldest == expected)
+      #expect(awaiting.oldest == request(expected))
       awaiting.answerOldest()
     }
     #expect(awaiting.oldest == nil && awaiting.count == 0)
     awaiting.answerOldest()  // a status line that answers nothing
     #expect(awaiting.count == 0)
-    awaiting.sent(["PING"])
+    awaiting.sent([.ping])
     awaiting.removeAll()
     #expect(awaiting.oldest == nil && awaiting.hasRoom(for: 3))
   }
@@ -63,14 +63,14 @@ import Testing
     var sent = 0
     var answered = 0
     func answer() {
-      #expect(awaiting.oldest == "R\(answered)")
+      #expect(awaiting.oldest == request("GET r\(answered)"))
       awaiting.answerOldest()
       answered += 1
     }
     for round in 0..<1_000 {
       let more = round % 3 + 1
       #expect(awaiting.hasRoom(for: more))
-      awaiting.sent((sent..<sent + more).map { "R\($0)" })
+      awaiting.sent((sent..<sent + more).map { request("GET r\($0)") })
       sent += more
       for _ in 0..<(round % 2 + 1) { answer() }
       #expect(awaiting.count == sent - answered)

@@ -1,26 +1,32 @@
 import BadgeCore
 import BadgeMesh
+import BadgeProtocol
 import Testing
 
 /// The lines between the bridge and its daemon, word for word.
 @Suite struct DaemonLinkTests {
+  /// A request as the bridge sends it.
+  static func line(_ request: Request, id: String? = nil) -> String { RequestEncoder.line(request, id: id) }
+
   @Test func requests() {
-    #expect(DaemonLink.hello(host: "desktop") == "BRIDGE host=desktop")
-    #expect(DaemonLink.takeForwards == "FORWARDS")
-    #expect(DaemonLink.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!]) == "WATCH mail ci*")
-    #expect(DaemonLink.watch([]) == "WATCH")
+    #expect(Self.line(DaemonLink.hello(host: "desktop")) == "BRIDGE host=desktop")
+    #expect(Self.line(DaemonLink.takeForwards) == "FORWARDS")
+    #expect(Self.line(DaemonLink.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!])) == "WATCH mail ci*")
+    #expect(Self.line(DaemonLink.watch([])) == "WATCH")
     let state = ChannelState(
       count: 3, label: "3", unseen: 2, total: 17, seq: 42, owner: "desktop", pulseMs: 2100, claimed: 9)
     #expect(
-      DaemonLink.mirror(name("mail"), state)
+      Self.line(DaemonLink.mirror(name("mail"), state))
         == "MIRROR mail owner=desktop count=3 unseen=2 total=17 muted=0 dot=0 label=3 pulse=2100 oseq=42")
-    #expect(DaemonLink.forget(name("mail")) == "MIRROR mail forget")
-    #expect(DaemonLink.stale(host: "desktop", true, since: 1_764_620_000) == "STALE desktop 1 since=1764620000")
-    #expect(DaemonLink.stale(host: "desktop", false, since: 1_764_620_000) == "STALE desktop 0")
-    #expect(DaemonLink.stale(host: "nas", true, since: nil) == "STALE nas 1")
-    #expect(DaemonLink.delivered("laptop:9f3a:41") == "DELIVERED laptop:9f3a:41")
+    #expect(Self.line(DaemonLink.forget(name("mail"))) == "MIRROR mail forget")
     #expect(
-      DaemonLink.status(connected: false, broker: "mqtts://b:8883", pending: 2, error: "Connection refused\nagain")
+      Self.line(DaemonLink.stale(host: "desktop", true, since: 1_764_620_000)) == "STALE desktop 1 since=1764620000")
+    #expect(Self.line(DaemonLink.stale(host: "desktop", false, since: 1_764_620_000)) == "STALE desktop 0")
+    #expect(Self.line(DaemonLink.stale(host: "nas", true, since: nil)) == "STALE nas 1")
+    #expect(Self.line(DaemonLink.delivered("laptop:9f3a:41")) == "DELIVERED laptop:9f3a:41")
+    #expect(
+      Self.line(
+        DaemonLink.status(connected: false, broker: "mqtts://b:8883", pending: 2, error: "Connection refused\nagain"))
         == "BRIDGE status connected=0 broker=mqtts://b:8883 pending=2 error=Connection refused again")
   }
 
@@ -28,15 +34,15 @@ import Testing
     (ChannelCommand(.incr(2), id: "l:1:1"), "INCR mail 2 id=l:1:1"),
     (ChannelCommand(.decr(1), id: "l:1:2"), "DECR mail 1 id=l:1:2"),
     (ChannelCommand(.set(0), id: "l:1:3"), "SET mail 0 id=l:1:3"),
-    (ChannelCommand(.clear(upto: 17), id: "l:1:4"), "CLEAR mail upto=17 id=l:1:4"),
-    (ChannelCommand(.clear(upto: nil)), "CLEAR mail"),
-    (ChannelCommand(.seen(upto: 9), id: "l:1:5"), "SEEN mail upto=9 id=l:1:5"),
+    (ChannelCommand(.clear(upTo: 17), id: "l:1:4"), "CLEAR mail upto=17 id=l:1:4"),
+    (ChannelCommand(.clear(upTo: nil)), "CLEAR mail"),
+    (ChannelCommand(.seen(upTo: 9), id: "l:1:5"), "SEEN mail upto=9 id=l:1:5"),
     (ChannelCommand(.mute, id: "l:1:6"), "MUTE mail id=l:1:6"),
     (ChannelCommand(.unmute, id: "l:1:7"), "UNMUTE mail id=l:1:7"),
     (ChannelCommand(.pulse(ms: 2000), id: "l:1:8"), "PULSE mail 2000"),
   ])
   func aWriteIsOneRequestLineAndReadsBackAsAForward(command: ChannelCommand, line: String) {
-    #expect(DaemonLink.request(name("mail"), command) == line)
+    #expect(Self.line(DaemonLink.request(name("mail"), command), id: command.id) == line)
     guard let id = command.id else { return }
     #expect(
       DaemonLink.parse("FORWARD \(id) \(line)") == .forward(id: id, channel: name("mail"), command: command))
@@ -97,9 +103,9 @@ import Testing
     #expect(
       DaemonLink.parse("STATE * dnd=0 left=0 at=5")
         == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
-    #expect(DaemonLink.localDND(on: true, forMs: 90_000) == "DND on 90000ms")
-    #expect(DaemonLink.localDND(on: true, forMs: nil) == "DND on")
-    #expect(DaemonLink.localDND(on: false, forMs: nil) == "DND off")
+    #expect(Self.line(DaemonLink.localDND(on: true, forMs: 90_000)) == "DND on 90000ms")
+    #expect(Self.line(DaemonLink.localDND(on: true, forMs: nil)) == "DND on")
+    #expect(Self.line(DaemonLink.localDND(on: false, forMs: nil)) == "DND off")
   }
 
   /// Another machine's change: a timed end goes as what is left of it at the given wall-clock
@@ -115,7 +121,7 @@ import Testing
   func aRemoteDoNotDisturbIsAppliedWithWhatIsLeftOfIt(
     _ on: Bool, _ until: Int64, _ at: Int64, _ host: String, _ nowMs: Int64, _ line: String
   ) {
-    #expect(DaemonLink.remoteDND(DNDState(on: on, until: until, at: at, host: host), nowMs: nowMs) == line)
+    #expect(Self.line(DaemonLink.remoteDND(DNDState(on: on, until: until, at: at, host: host), nowMs: nowMs)) == line)
   }
 
   @Test func repliesAndOtherLines() {

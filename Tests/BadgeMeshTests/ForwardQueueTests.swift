@@ -5,7 +5,7 @@ import Testing
 /// Forwarded writes: in order, once per connection, again when their owner returns or their
 /// answer is late, until answered.
 @Suite struct ForwardQueueTests {
-  static func write(_ id: String, _ channel: String = "mail", _ op: ChannelCommand.Op = .incr(1)) -> ForwardedWrite {
+  static func write(_ id: String, _ channel: String = "mail", _ op: ChannelWrite = .incr(1)) -> ForwardedWrite {
     ForwardedWrite(id: id, channel: name(channel), command: ChannelCommand(op, id: id))
   }
 
@@ -32,7 +32,7 @@ import Testing
   @Test func aChannelsNextWriteGoesOnceTheOneBeforeIsAnswered() {
     var queue = ForwardQueue()
     queue.add(Self.write("l:1:1", "mail", .incr(3)))
-    queue.add(Self.write("l:1:2", "mail", .clear(upto: 4)))
+    queue.add(Self.write("l:1:2", "mail", .clear(upTo: 4)))
     queue.add(Self.write("l:1:3", "ci"))
     queue.add(Self.write("l:1:4", "mail"))
     let first = queue.toSend(now: 1)

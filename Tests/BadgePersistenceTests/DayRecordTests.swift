@@ -47,11 +47,11 @@ import Testing
   @Test func aSnapshotKeepsEveryDayOfHistoryAndFindsMissingOnes() throws {
     let store = Store()
     store.today = 100
-    try store.apply(.increment(3), to: #require(ChannelName("mail")), now: 0)
+    try store.apply(.write(.incr(3)), to: #require(ChannelName("mail")), now: 0)
     store.today = 101
-    try store.apply(.set(0), to: #require(ChannelName("mail")), now: 0)
-    try store.apply(.increment(1), to: #require(ChannelName("gone")), now: 0)
-    try store.apply(.set(0), to: #require(ChannelName("gone")), now: 0)
+    try store.apply(.write(.set(0)), to: #require(ChannelName("mail")), now: 0)
+    try store.apply(.write(.incr(1)), to: #require(ChannelName("gone")), now: 0)
+    try store.apply(.write(.set(0)), to: #require(ChannelName("gone")), now: 0)
     let snapshot = Snapshot(of: store)
     #expect(snapshot.days.map { "\($0.name) \($0.entry.day)" } == ["gone 101", "mail 100", "mail 101"])
     let decoded = Snapshot.decode(snapshot.encoded())

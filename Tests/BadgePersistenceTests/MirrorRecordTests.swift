@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test func aForwardedWriteHasItsSeqCounterChannelIdAndLine() {
-    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, line: "INCR a 1 id=h:1f:2", seq: 9)
+    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, write: .incr(1), seq: 9)
     let bytes: [UInt8] =
       [7, 9, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, 6] + Array("h:1f:2".utf8) + [18, 0]
       + Array("INCR a 1 id=h:1f:2".utf8)
@@ -53,10 +53,30 @@ import Testing
     #expect(Self.decode(Array(bytes.prefix(20)) + [0, 0]) == nil, "an empty id")
   }
 
+  /// The line is read back with the protocol's parser: a write to the record's channel, with
+  /// the entry's id when it takes one (a `PULSE` takes none); any other line is damage.
+  @Test func aForwardedWritesLineIsReadAsTheRequestItIs() {
+    func record(_ line: String, id: String = "h:1f:2") -> [UInt8] {
+      [7, 9, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0x61, UInt8(id.utf8.count)] + Array(id.utf8)
+        + [UInt8(line.utf8.count), 0] + Array(line.utf8)
+    }
+    let pulse = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, write: .pulse(ms: nil), seq: 9)
+    #expect(Self.payload(.forward(pulse)) == record("PULSE a"))
+    #expect(Self.decode(record("PULSE a")) == .forward(pulse))
+    let clear = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, write: .clear(upTo: 4), seq: 9)
+    #expect(Self.decode(record("clear  a upto=4 id=h:1f:2")) == .forward(clear), "read as the parser reads")
+    for line in [
+      "INCR b 1 id=h:1f:2", "INCR a 1", "INCR a 1 id=h:1f:3", "PULSE a id=h:1f:2", "GET a", "CLEAR * id=h:1f:2",
+      "INCR a 0 id=h:1f:2", "EXPLODE a",
+    ] {
+      #expect(Self.decode(record(line)) == nil, "\(line)")
+    }
+  }
+
   /// In the journal a forwarded write rides in its change's record, so a power cut keeps or
   /// loses the two together.
   @Test func aForwardedWriteRidesInItsChangesRecordAsTagEight() {
-    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, line: "INCR a 1 id=h:1f:2", seq: 7)
+    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, write: .incr(1), seq: 7)
     let record = Record.channel(
       ChannelRecord(name: Self.name, count: 3, override: SettingsOverride(), seq: 7, forward: entry))
     let tail: [UInt8] =
@@ -108,7 +128,7 @@ import Testing
   }
 
   @Test func aSnapshotKeepsMirrorsTheOutboxItsNumberingAndTheStamp() {
-    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, line: "CLEAR a upto=4 id=h:1f:2", seq: 0)
+    let entry = ForwardEntry(id: "h:1f:2", counter: 2, channel: Self.name, write: .clear(upTo: 4), seq: 0)
     let snapshot = Snapshot(
       seq: 9,
       channels: [

@@ -152,9 +152,9 @@ import Testing
   func aChannelIsWrittenAsItsRecordIs(override: SettingsOverride) throws {
     let store = Store()
     let name = try #require(ChannelName("app:org.telegram.desktop"))
-    try store.apply(.increment(5), to: name, now: 0)
-    try store.apply(.seen(upTo: .max), to: name, now: 0)
-    try store.apply(.increment(2), to: name, now: 0)
+    try store.apply(.write(.incr(5)), to: name, now: 0)
+    try store.apply(.write(.seen(upTo: nil)), to: name, now: 0)
+    try store.apply(.write(.incr(2)), to: name, now: 0)
     let outcome = try store.apply(.configure(set: override, reset: []), to: name, now: 0)
     let day = HistoryDay(day: 20787, figures: DayFigures(arrivals: 300, clears: 1, peak: 7), endCount: 7)
     for day in [nil, day] {

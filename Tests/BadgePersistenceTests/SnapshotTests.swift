@@ -7,10 +7,10 @@ import Testing
 @Suite struct SnapshotTests {
   static func store() throws -> Store {
     let store = Store()
-    try store.apply(.set(120), to: #require(ChannelName("mail")), now: 0)
-    try store.apply(.mute, to: #require(ChannelName("ci")), now: 0)
-    try store.apply(.increment(1), to: #require(ChannelName("gone")), now: 0)
-    try store.apply(.set(0), to: #require(ChannelName("gone")), now: 0)
+    try store.apply(.write(.set(120)), to: #require(ChannelName("mail")), now: 0)
+    try store.apply(.write(.mute), to: #require(ChannelName("ci")), now: 0)
+    try store.apply(.write(.incr(1)), to: #require(ChannelName("gone")), now: 0)
+    try store.apply(.write(.set(0)), to: #require(ChannelName("gone")), now: 0)
     try store.apply(
       .configure(set: SettingsOverride(maxLabel: 9, style: .dot), reset: []), to: #require(ChannelName("app:x")), now: 0
     )

@@ -106,9 +106,9 @@ import Testing
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(step: 2), line: 1)]
     let store = Store(config: config)
-    try store.apply(.increment(4), to: ChannelName("ci")!, now: 0)
+    try store.apply(.write(.incr(4)), to: ChannelName("ci")!, now: 0)
     store.saveID(ofChange: Self.id)
-    try store.apply(.clear(upTo: .max), to: ChannelName("ci")!, now: 0)
+    try store.apply(.write(.clear(upTo: nil)), to: ChannelName("ci")!, now: 0)
     let snapshot = Snapshot(of: store)
     #expect(snapshot.channels.map(\.total) == [4])
     #expect(snapshot.requestIDs == [Self.id])

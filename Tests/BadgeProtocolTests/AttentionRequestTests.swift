@@ -6,7 +6,7 @@ import Testing
 /// `SEEN`, `PULSE` and `DND`: parsing, their errors, and the lines that carry their state.
 @Suite struct AttentionRequestTests {
   @Test func seen() {
-    #expect(parse("SEEN mail") == .success(.seen(name("mail"))))
+    #expect(parse("SEEN mail") == .success(.write(name("mail"), .seen(upTo: nil))))
     #expect(parse("seen *") == .success(.seenAll))
     #expect(
       parse("SEEN")
@@ -19,9 +19,9 @@ import Testing
   }
 
   @Test func pulse() {
-    #expect(parse("PULSE mail") == .success(.pulse(name("mail"), ms: nil)))
-    #expect(parse("pulse mail 1500") == .success(.pulse(name("mail"), ms: 1500)))
-    #expect(parse("PULSE mail 3600000") == .success(.pulse(name("mail"), ms: 3_600_000)))
+    #expect(parse("PULSE mail") == .success(.write(name("mail"), .pulse(ms: nil))))
+    #expect(parse("pulse mail 1500") == .success(.write(name("mail"), .pulse(ms: 1500))))
+    #expect(parse("PULSE mail 3600000") == .success(.write(name("mail"), .pulse(ms: 3_600_000))))
     let wanted = "expected milliseconds from 1 to 3600000"
     for bad in ["0", "3600001", "1s", "-5", "99999999999999999999999"] {
       #expect(
@@ -120,8 +120,8 @@ import Testing
     config.dndBadges = .show
     let store = Store(config: config)
     _ = try store.apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), to: name("mail"), now: 0)
-    _ = try store.apply(.increment(4), to: name("mail"), now: 0)
-    _ = try store.apply(.seen(upTo: .max), to: name("mail"), now: 0)
+    _ = try store.apply(.write(.incr(4)), to: name("mail"), now: 0)
+    _ = try store.apply(.write(.seen(upTo: nil)), to: name("mail"), now: 0)
     store.setDND(DoNotDisturb(isOn: true, until: 0))
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("mail")), kind: .state, now: 0, to: &out)

@@ -11,30 +11,30 @@ import Testing
   }
 
   @Test(arguments: [
-    ("CLEAR mail upto=5", Request.clear(name("mail"), upTo: 5)),
-    ("CLEAR mail upto=0", .clear(name("mail"), upTo: 0)),
-    ("clear  mail\tupto=7", .clear(name("mail"), upTo: 7)),
-    ("SEEN chat upto=2", .seen(name("chat"), upTo: 2)),
-    ("CLEAR mail upto=99999999999999999999999", .clear(name("mail"), upTo: Int.max)),
+    ("CLEAR mail upto=5", Request.write(name("mail"), .clear(upTo: 5))),
+    ("CLEAR mail upto=0", .write(name("mail"), .clear(upTo: 0))),
+    ("clear  mail\tupto=7", .write(name("mail"), .clear(upTo: 7))),
+    ("SEEN chat upto=2", .write(name("chat"), .seen(upTo: 2))),
+    ("CLEAR mail upto=99999999999999999999999", .write(name("mail"), .clear(upTo: Int.max))),
   ])
   func uptoClearsOrSeesUpToATotal(line: String, request: Request) {
     #expect(parseLine(line) == .success(RequestLine(request)))
   }
 
   @Test(arguments: [
-    ("INCR ci id=laptop:1", Request.increment(name("ci"), by: 1)),
-    ("INCR ci 3 id=laptop:1", .increment(name("ci"), by: 3)),
-    ("DECR ci id=x", .decrement(name("ci"), by: 1)),
-    ("SET ci 0 id=x", .set(name("ci"), to: 0)),
-    ("CLEAR ci upto=4 id=x", .clear(name("ci"), upTo: 4)),
+    ("INCR ci id=laptop:1", Request.write(name("ci"), .incr(1))),
+    ("INCR ci 3 id=laptop:1", .write(name("ci"), .incr(3))),
+    ("DECR ci id=x", .write(name("ci"), .decr(1))),
+    ("SET ci 0 id=x", .write(name("ci"), .set(0))),
+    ("CLEAR ci upto=4 id=x", .write(name("ci"), .clear(upTo: 4))),
     ("CLEAR * id=x", .clearAll),
     ("SEEN * id=x", .seenAll),
-    ("MUTE ci id=x", .mute(name("ci"))),
-    ("UNMUTE ci id=x", .unmute(name("ci"))),
+    ("MUTE ci id=x", .write(name("ci"), .mute)),
+    ("UNMUTE ci id=x", .write(name("ci"), .unmute)),
     ("CONFIGURE ci step=5 id=x", .configure(name("ci"), set: SettingsOverride(step: 5), reset: [])),
     ("DND on 30m id=x", .dnd(.on(ms: 1_800_000))),
     ("DND toggle id=x", .dnd(.toggle)),
-    ("INCR ci id=" + String(repeating: "t", count: 64), .increment(name("ci"), by: 1)),
+    ("INCR ci id=" + String(repeating: "t", count: 64), .write(name("ci"), .incr(1))),
   ])
   func anyChangingRequestTakesAnId(line: String, request: Request) throws {
     let parsed = try #require(try parseLine(line)?.get())
@@ -110,8 +110,8 @@ import Testing
     #expect(
       parseLine("INCR ci ID=a")
         == .failure(ProtocolError(.badNumber, "Invalid number 'ID=a'; expected a whole number from 1 to 2147483647")))
-    #expect(parseLine("INCR idle") == .success(RequestLine(.increment(name("idle"), by: 1))))
-    #expect(parseLine("INCR upto") == .success(RequestLine(.increment(name("upto"), by: 1))))
+    #expect(parseLine("INCR idle") == .success(RequestLine(.write(name("idle"), .incr(1)))))
+    #expect(parseLine("INCR upto") == .success(RequestLine(.write(name("upto"), .incr(1)))))
     #expect(parseLine("id=a INCR ci") == .failure(ProtocolError(.unknownCommand, "Unknown command 'id=a'")))
   }
 }

@@ -20,7 +20,7 @@ import Testing
 
   @Test func stateAndEventLines() throws {
     let store = Self.store()
-    let mail = try store.apply(.increment(5), to: name("mail"), now: 1_000_000).channel
+    let mail = try store.apply(.write(.incr(5)), to: name("mail"), now: 1_000_000).channel
     #expect(
       Self.state(mail, now: 1_000_000)
         == "STATE mail count=5 label=5 dot=0 pulse=3000 muted=0 seq=1 badge=count dnd=off unseen=5 total=5\n")
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func pulseIsTheTimeLeftRoundedUp() throws {
-    let mail = try Self.store().apply(.increment(1), to: name("mail"), now: 1_000_000).channel
+    let mail = try Self.store().apply(.write(.incr(1)), to: name("mail"), now: 1_000_000).channel
     #expect(Self.state(mail, now: 1_000_001).contains(" pulse=3000 "))
     #expect(Self.state(mail, now: 2_500_000).contains(" pulse=1500 "))
     #expect(Self.state(mail, now: 3_999_999).contains(" pulse=1 "))
@@ -40,15 +40,15 @@ import Testing
 
   @Test func labelsPastMaxLabelAndDots() throws {
     let store = Self.store()
-    let many = try store.apply(.set(100), to: name("chat"), now: 0).channel
+    let many = try store.apply(.write(.set(100)), to: name("chat"), now: 0).channel
     #expect(
       Self.state(many, now: 5_000_000)
         == "STATE chat count=100 label=99+ dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=100 total=100\n")
-    let dot = try store.apply(.increment(3), to: name("dots:a"), now: 0).channel
+    let dot = try store.apply(.write(.incr(3)), to: name("dots:a"), now: 0).channel
     #expect(
       Self.state(dot, now: 0)
         == "STATE dots:a count=3 label=• dot=1 pulse=3000 muted=0 seq=2 badge=count dnd=off unseen=3 total=3\n")
-    let zero = try store.apply(.set(0), to: name("dots:a"), now: 0).channel
+    let zero = try store.apply(.write(.set(0)), to: name("dots:a"), now: 0).channel
     #expect(
       Self.state(zero, .event, now: 0)
         == "EVENT dots:a count=0 label= dot=1 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=0 total=3\n")
@@ -56,8 +56,8 @@ import Testing
 
   @Test func mutedAndNeverWrittenChannels() throws {
     let store = Self.store()
-    _ = try store.apply(.mute, to: name("news"), now: 0)
-    let news = try store.apply(.increment(2), to: name("news"), now: 0).channel
+    _ = try store.apply(.write(.mute), to: name("news"), now: 0)
+    let news = try store.apply(.write(.incr(2)), to: name("news"), now: 0).channel
     #expect(
       Self.state(news, now: 0)
         == "STATE news count=2 label=2 dot=0 pulse=0 muted=1 seq=2 badge=count dnd=off unseen=2 total=2\n")
@@ -71,7 +71,7 @@ import Testing
     store.restoreSeq(atLeast: UInt64.max - 2)
     _ = try store.apply(
       .configure(set: SettingsOverride(maxLabel: Limits.maxCount, pulseMs: 0), reset: []), to: name("big"), now: 0)
-    let big = try store.apply(.set(Limits.maxCount), to: name("big"), now: 0).channel
+    let big = try store.apply(.write(.set(Limits.maxCount)), to: name("big"), now: 0).channel
     #expect(
       Self.state(big, now: 0)
         == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647 total=2147483647\n"
@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func linesAreAppended() throws {
-    let mail = try Self.store().apply(.increment(1), to: name("mail"), now: 0).channel
+    let mail = try Self.store().apply(.write(.incr(1)), to: name("mail"), now: 0).channel
     var out: [UInt8] = []
     ReplyEncoder.appendState(mail, kind: .state, now: 0, to: &out)
     ReplyEncoder.appendOK(to: &out)
@@ -155,7 +155,7 @@ import Testing
         line: 1)
     ]
     let store = Store(config: config)
-    let channel = try store.apply(.set(Limits.maxCount), to: name(longest), now: 0).channel
+    let channel = try store.apply(.write(.set(Limits.maxCount)), to: name(longest), now: 0).channel
     let line = Self.state(channel, .event, now: 0)
     #expect(
       line

@@ -140,10 +140,10 @@ import Testing
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: pattern("d*"), override: SettingsOverride(style: .dot), line: 1)]
     let store = Store(config: config)
-    _ = try store.apply(.increment(7), to: name("mail"), now: 1_000_000)
-    _ = try store.apply(.set(250), to: name("chat"), now: 1_500_000)
-    _ = try store.apply(.mute, to: name("dnd"), now: 1_500_000)
-    _ = try store.apply(.increment(1), to: name("dnd"), now: 1_500_000)
+    _ = try store.apply(.write(.incr(7)), to: name("mail"), now: 1_000_000)
+    _ = try store.apply(.write(.set(250)), to: name("chat"), now: 1_500_000)
+    _ = try store.apply(.write(.mute), to: name("dnd"), now: 1_500_000)
+    _ = try store.apply(.write(.incr(1)), to: name("dnd"), now: 1_500_000)
     _ = try store.apply(.configure(set: SettingsOverride(maxLabel: 9), reset: []), to: name("zero"), now: 0)
     let now: UInt64 = 2_000_000
     for channel in store.listed + [store.channel(named: name("unseen"))] {

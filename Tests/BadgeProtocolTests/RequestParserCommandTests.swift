@@ -7,19 +7,19 @@ import Testing
 @Suite struct RequestParserCommandTests {
   static let table: [(String, Request)] = [
     ("HELLO", .hello), ("PING", .ping), ("LIST", .list), ("UNWATCH", .unwatch), ("QUIT", .quit),
-    ("INCR mail", .increment(name("mail"), by: 1)),
-    ("INCR mail 5", .increment(name("mail"), by: 5)),
-    ("INCR mail 2147483647", .increment(name("mail"), by: 2_147_483_647)),
-    ("INCR mail 0007", .increment(name("mail"), by: 7)),
-    ("DECR mail", .decrement(name("mail"), by: 1)),
-    ("DECR app:mail.x 3", .decrement(name("app:mail.x"), by: 3)),
-    ("SET mail 0", .set(name("mail"), to: 0)),
-    ("SET Mail 42", .set(name("Mail"), to: 42)),
-    ("SET mail 2147483647", .set(name("mail"), to: 2_147_483_647)),
-    ("CLEAR mail", .clear(name("mail"))),
+    ("INCR mail", .write(name("mail"), .incr(1))),
+    ("INCR mail 5", .write(name("mail"), .incr(5))),
+    ("INCR mail 2147483647", .write(name("mail"), .incr(2_147_483_647))),
+    ("INCR mail 0007", .write(name("mail"), .incr(7))),
+    ("DECR mail", .write(name("mail"), .decr(1))),
+    ("DECR app:mail.x 3", .write(name("app:mail.x"), .decr(3))),
+    ("SET mail 0", .write(name("mail"), .set(0))),
+    ("SET Mail 42", .write(name("Mail"), .set(42))),
+    ("SET mail 2147483647", .write(name("mail"), .set(2_147_483_647))),
+    ("CLEAR mail", .write(name("mail"), .clear(upTo: nil))),
     ("CLEAR *", .clearAll),
     ("GET " + String(repeating: "g", count: 64), .get(name(String(repeating: "g", count: 64)))),
-    ("MUTE mail", .mute(name("mail"))),
+    ("MUTE mail", .write(name("mail"), .mute)),
     ("STATS", .stats(.day, [])),
     ("STATS week", .stats(.week, [])),
     ("STATS Month mail", .stats(.month, [pattern("mail")])),
@@ -27,7 +27,7 @@ import Testing
     ("STATS mail", .stats(.day, [pattern("mail")])),
     ("STATS day week", .stats(.day, [pattern("week")])),
     ("STATS fortnight", .stats(.day, [pattern("fortnight")])),
-    ("UNMUTE mail", .unmute(name("mail"))),
+    ("UNMUTE mail", .write(name("mail"), .unmute)),
     ("CONFIGURE mail max_label=9", .configure(name("mail"), set: SettingsOverride(maxLabel: 9), reset: [])),
     (
       "CONFIGURE mail style=dot pulse_ms=0 muted=yes max_label=2147483647",
@@ -110,13 +110,13 @@ import Testing
 
   @Test func everyCommandWordIsKnown() {
     #expect(
-      Request.Command.allCases.map(\.rawValue) == [
+      Request.Command.all.map(\.word.description) == [
         "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH",
         "UNWATCH", "RELOAD", "QUIT",
         "STATS", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE", "FORWARDS", "DELIVERED",
       ])
-    for command in Request.Command.allCases {
-      let result = parse(command.rawValue.lowercased())
+    for command in Request.Command.all {
+      let result = parse(command.word.description.lowercased())
       if case .failure(let error) = result {
         #expect(error.code != .unknownCommand, "\(command)")
       }
@@ -132,7 +132,7 @@ import Testing
     (.watch, "WATCH [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
   ])
   func usageLines(_ command: Request.Command, _ usage: String) {
-    #expect(RequestParser.usage(command) == usage)
+    #expect(command.usage == usage)
   }
 
   @Test func protocolFacts() {

@@ -25,7 +25,7 @@ import Testing
     config.defaults.pulseMs = 0
     let store = Store(config: config)
     _ = try store.apply(.configure(set: override, reset: []), to: name("mail"), now: 0)
-    _ = try store.apply(.increment(4), to: name("mail"), now: 0)
+    _ = try store.apply(.write(.incr(4)), to: name("mail"), now: 0)
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("mail")), kind: .event, now: 0, to: &out)
     return String(decoding: out, as: UTF8.self)

@@ -9,8 +9,8 @@ import Testing
   @Test func theTotalComesLastAfterTheStep() throws {
     let store = Store()
     _ = try store.apply(.configure(set: SettingsOverride(pulseMs: 0, step: 5), reset: []), to: name("ci"), now: 0)
-    _ = try store.apply(.increment(7), to: name("ci"), now: 0)
-    _ = try store.apply(.clear(upTo: 5), to: name("ci"), now: 0)
+    _ = try store.apply(.write(.incr(7)), to: name("ci"), now: 0)
+    _ = try store.apply(.write(.clear(upTo: 5)), to: name("ci"), now: 0)
     var out: [UInt8] = []
     ReplyEncoder.appendState(store.channel(named: name("ci")), kind: .state, now: 0, to: &out)
     #expect(
@@ -27,14 +27,14 @@ import Testing
       return
     }
     #expect(shown.total == 9 && shown.count == 5)
-    #expect(shown.clearRequest == "CLEAR mail upto=9")
+    #expect(shown.clearRequest.map { RequestEncoder.line($0) } == "CLEAR mail upto=9")
     // An older daemon sends no total: the clear is whole, as it always was.
     guard case .state(let old) = ReplyLine("STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4") else {
       Issue.record("a line without total must still parse")
       return
     }
     #expect(old.total == nil)
-    #expect(old.clearRequest == "CLEAR mail")
+    #expect(old.clearRequest.map { RequestEncoder.line($0) } == "CLEAR mail")
     #expect(
       ReplyLine("STATE mail count=5 label=5 dot=0 pulse=0 muted=0 seq=4 total=-1")
         == .data(

@@ -29,7 +29,7 @@ import Testing
     turns.endTurn()
     turns.clock.day = Self.monday + 1  // midnight passes; no request is read
     turns.now += 120_000_000
-    try turns.core.apply(.set(5), to: name("app:chat"))  // the LauncherEntry bridge's path
+    try turns.core.apply(.write(.set(5)), to: name("app:chat"))  // the LauncherEntry bridge's path
     turns.endTurn()
     #expect(
       week() == [
@@ -53,7 +53,7 @@ import Testing
     turns.clock.day = Self.monday + 3
     switch source {
     case "request": turns.send(turns.peer(), "GET mail")
-    case "bridge change": try turns.core.apply(.increment(1), to: name("app:chat"))
+    case "bridge change": try turns.core.apply(.write(.incr(1)), to: name("app:chat"))
     case "bridge pulse": turns.core.pulse(name("app:chat"))
     case "pulse timer": turns.core.expirePulses()
     case "dnd timer": turns.core.expireDND()
@@ -70,7 +70,7 @@ import Testing
     let before = turns.clock.dayReads
     let client = turns.peer()
     turns.send(client, "INCR mail", "INCR chat", "GET mail", "STATS")
-    try turns.core.apply(.increment(1), to: name("app:x"))
+    try turns.core.apply(.write(.incr(1)), to: name("app:x"))
     turns.core.expirePulses()
     #expect(turns.clock.dayReads == before + 1)
     turns.endTurn()

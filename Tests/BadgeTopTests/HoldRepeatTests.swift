@@ -45,9 +45,9 @@ import Testing
 
   @Test func theStepperStopsAtItsBounds() {
     #expect(Stepper.request(channel: "mail", count: 0, step: 1, up: false) == nil)
-    #expect(Stepper.request(channel: "mail", count: 0, step: 5, up: true) == "INCR mail 5")
-    #expect(Stepper.request(channel: "mail", count: 3, step: 5, up: false) == "DECR mail 5")
+    #expect(Stepper.request(channel: "mail", count: 0, step: 5, up: true) == request("INCR mail 5"))
+    #expect(Stepper.request(channel: "mail", count: 3, step: 5, up: false) == request("DECR mail 5"))
     #expect(Stepper.request(channel: "mail", count: Limits.maxCount, step: 1, up: true) == nil)
-    #expect(Stepper.request(channel: "mail", count: Limits.maxCount - 2, step: 10, up: true) == "INCR mail 2")
+    #expect(Stepper.request(channel: "mail", count: Limits.maxCount - 2, step: 10, up: true) == request("INCR mail 2"))
   }
 }

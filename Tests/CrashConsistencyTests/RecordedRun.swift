@@ -108,7 +108,7 @@ struct RecordedRun {
       let persistence = try Persistence(
         folder: folder, store: store, sync: .always, loop: loop, logger: quiet, roomChunk: roomChunk)
       for name in names.prefix(3) {
-        let outcome = try store.apply(.increment(2), to: name, now: 0)
+        let outcome = try store.apply(.write(.incr(2)), to: name, now: 0)
         persistence.record(outcome.channel, day: outcome.day, id: nil)
       }
       try persistence.commit()
@@ -159,7 +159,7 @@ struct RecordedRun {
         step()
       case 1, 2:
         guard store.channel(named: remote).isMirrored else { return }
-        let mutation: Store.Mutation = Bool.random(using: &bridgeRandom) ? .increment(1) : .clear(upTo: .max)
+        let mutation: Store.Mutation = Bool.random(using: &bridgeRandom) ? .write(.incr(1)) : .write(.clear(upTo: nil))
         guard let outcome = try? store.apply(mutation, to: remote, now: now), outcome.changed else { return }
         persistence.record(outcome.channel, day: outcome.day, id: nil, forward: outcome.forwarded)
         run.bridge.forwarded += 1
@@ -206,7 +206,7 @@ struct RecordedRun {
           switch Int.random(in: 0..<20, using: &random) {
           case 0 where id != nil:
             // `CLEAR *` with an id: its channels' records, then the id's.
-            store.clearAll(now: now) { outcome in
+            store.writeAll(.clear(upTo: nil), now: now) { outcome in
               persistence.record(outcome.channel, day: outcome.day, id: nil, forward: outcome.forwarded)
               if outcome.forwarded != nil { run.bridge.forwarded += 1 }
               step()
@@ -278,13 +278,13 @@ struct RecordedRun {
   /// a little behind it, as a client that was shown an older state sends.
   private static func mutation(total: Int, using random: inout SplitMix) -> Store.Mutation {
     switch Int.random(in: 0..<12, using: &random) {
-    case 0..<4: return .increment(Int.random(in: 1...3, using: &random))
-    case 4..<6: return .decrement(Int.random(in: 1...2, using: &random))
-    case 6: return .set(Int.random(in: 0...9, using: &random))
-    case 7: return .mute
-    case 8: return .unmute
-    case 9: return .clear(upTo: max(0, total - Int.random(in: 0...3, using: &random)))
-    case 10: return .seen(upTo: max(0, total - Int.random(in: 0...3, using: &random)))
+    case 0..<4: return .write(.incr(Int.random(in: 1...3, using: &random)))
+    case 4..<6: return .write(.decr(Int.random(in: 1...2, using: &random)))
+    case 6: return .write(.set(Int.random(in: 0...9, using: &random)))
+    case 7: return .write(.mute)
+    case 8: return .write(.unmute)
+    case 9: return .write(.clear(upTo: max(0, total - Int.random(in: 0...3, using: &random))))
+    case 10: return .write(.seen(upTo: max(0, total - Int.random(in: 0...3, using: &random))))
     default:
       return .configure(set: SettingsOverride(maxLabel: Int.random(in: 1...99, using: &random)), reset: [])
     }

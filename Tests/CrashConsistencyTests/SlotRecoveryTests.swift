@@ -24,16 +24,16 @@ import Testing
     let store = Store()
     for (i, channel) in ["a", "b", "c", "d", "e", "f"].enumerated() {
       store.today = 100 + i
-      try store.apply(.increment(i + 1), to: Self.name(channel), now: 0)
+      try store.apply(.write(.incr(i + 1)), to: Self.name(channel), now: 0)
     }
     store.today = 110
-    try store.apply(.set(0), to: Self.name("b"), now: 0)  // f to b's slot
-    try store.apply(.set(0), to: Self.name("d"), now: 0)  // e to d's slot
+    try store.apply(.write(.set(0)), to: Self.name("b"), now: 0)  // f to b's slot
+    try store.apply(.write(.set(0)), to: Self.name("d"), now: 0)  // e to d's slot
     let snapshot = Snapshot(of: store).encoded()
     store.today = 111
     // After the snapshot: b made anew, a forgotten (b to its slot), e increased.
     let journal = try TotalFloorRecoveryTests.journal(
-      [(.increment(1), "b"), (.set(0), "a"), (.increment(2), "e")], on: store)
+      [(.write(.incr(1)), "b"), (.write(.set(0)), "a"), (.write(.incr(2)), "e")], on: store)
     #expect(store.channels.map(\.name.description) == ["b", "f", "c", "e"])
 
     let loaded = try TotalFloorRecoveryTests.load(snapshot: snapshot, journal: TotalFloorRecoveryTests.header + journal)
@@ -52,10 +52,10 @@ import Testing
     // The loaded store forgets f in the middle: e, the last, moves into its slot.
     loaded.today = 112
     #expect(loaded.channels.map(\.name.description) == ["b", "f", "c", "e"])
-    try loaded.apply(.set(0), to: Self.name("f"), now: 1_000_000)
+    try loaded.apply(.write(.set(0)), to: Self.name("f"), now: 1_000_000)
     #expect(loaded.channels.map(\.name.description) == ["b", "e", "c"])
-    try loaded.apply(.increment(1), to: Self.name("e"), now: 2_000_000)  // window to 5 s
-    try loaded.apply(.increment(1), to: Self.name("c"), now: 3_000_000)  // window to 6 s
+    try loaded.apply(.write(.incr(1)), to: Self.name("e"), now: 2_000_000)  // window to 5 s
+    try loaded.apply(.write(.incr(1)), to: Self.name("c"), now: 3_000_000)  // window to 6 s
     #expect(loaded.queuedPulseDeadline(of: Self.name("e")) == 5_000_000)
     #expect(loaded.queuedPulseDeadline(of: Self.name("c")) == 6_000_000)
     #expect(

@@ -46,12 +46,16 @@ import Testing
 
   @Test func theSnapshotsFloorAndTheJournalsForgetsAfterItAreLoaded() throws {
     let store = Store()
-    _ = try Self.journal([(.increment(30), "mail"), (.clear(upTo: .max), "mail"), (.increment(4), "chat")], on: store)
+    _ = try Self.journal(
+      [(.write(.incr(30)), "mail"), (.write(.clear(upTo: nil)), "mail"), (.write(.incr(4)), "chat")], on: store)
     let snapshot = Snapshot(of: store).encoded()
     #expect(store.totalFloor == 30)
     // After the snapshot: chat forgotten at 34, mail made anew at 35 … 37 and forgotten.
     let after = try Self.journal(
-      [(.clear(upTo: .max), "chat"), (.increment(3), "mail"), (.set(0), "mail"), (.increment(1), "news")], on: store)
+      [
+        (.write(.clear(upTo: nil)), "chat"), (.write(.incr(3)), "mail"), (.write(.set(0)), "mail"),
+        (.write(.incr(1)), "news"),
+      ], on: store)
     #expect(store.totalFloor == 37)
     let loaded = try Self.load(snapshot: snapshot, journal: Self.header + after)
     #expect(loaded.totalFloor == 37)
@@ -61,7 +65,7 @@ import Testing
     #expect(try Self.load(snapshot: snapshot, journal: nil).totalFloor == 30)
     // The journal alone (no compaction yet): its forgets.
     let fresh = Store()
-    let whole = try Self.journal([(.increment(30), "mail"), (.clear(upTo: .max), "mail")], on: fresh)
+    let whole = try Self.journal([(.write(.incr(30)), "mail"), (.write(.clear(upTo: nil)), "mail")], on: fresh)
     #expect(try Self.load(snapshot: nil, journal: Self.header + whole).totalFloor == 30)
   }
 
@@ -72,7 +76,10 @@ import Testing
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(), line: 1)]
     let store = Store(config: config)
     let journal = try Self.journal(
-      [(.increment(8), "ci"), (.clear(upTo: .max), "ci"), (.increment(50), "mail"), (.clear(upTo: .max), "mail")],
+      [
+        (.write(.incr(8)), "ci"), (.write(.clear(upTo: nil)), "ci"), (.write(.incr(50)), "mail"),
+        (.write(.clear(upTo: nil)), "mail"),
+      ],
       on: store)
     #expect(store.totalFloor == 50)
     let unconfigured = try Self.load(snapshot: nil, journal: Self.header + journal)

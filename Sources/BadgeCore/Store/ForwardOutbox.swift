@@ -1,5 +1,9 @@
-/// One write to a mirrored channel, waiting until its owner has applied it: the request line
-/// the owner is to carry out, with the id that makes its redelivery harmless.
+/// One write to a mirrored channel, waiting until its owner has applied it: the write the owner
+/// is to carry out, with the id that makes its redelivery harmless.
+///
+/// The daemon hands it to the bridge, and the journal and the snapshot keep it, as its request
+/// line (BadgeProtocol's `RequestEncoder`): `INCR ci 1 id=<id>`, `CLEAR ci upto=17 id=<id>`, and
+/// a `PULSE` without the id, since the owner's `PULSE` takes none.
 public struct ForwardEntry: Equatable, Sendable {
   /// The request id, `<host>:<epoch>:<counter>`: unique across machines (the host) and across
   /// lifetimes of the state folder (the epoch, drawn when the folder is made).
@@ -7,18 +11,18 @@ public struct ForwardEntry: Equatable, Sendable {
   /// The counter in `id`: ids are numbered in the order the writes were taken.
   public var counter: UInt64
   public var channel: ChannelName
-  /// The request line as the owner is to carry it out, with ` id=<id>` at its end (but for
-  /// `PULSE`, which takes no id): `INCR ci 1 id=…`, `CLEAR ci upto=17 id=…`.
-  public var line: String
+  /// The write as the owner is to carry it out: a clear or a sight of every item is one up to
+  /// the total shown here when it was made (`ChannelWrite.forwarded`).
+  public var write: ChannelWrite
   /// The sequence number of the change it came with, so that a snapshot covering that change
   /// makes the journal's copy redundant.
   public var seq: UInt64
 
-  public init(id: String, counter: UInt64, channel: ChannelName, line: String, seq: UInt64) {
+  public init(id: String, counter: UInt64, channel: ChannelName, write: ChannelWrite, seq: UInt64) {
     self.id = id
     self.counter = counter
     self.channel = channel
-    self.line = line
+    self.write = write
     self.seq = seq
   }
 }
@@ -72,12 +76,9 @@ public struct ForwardOutbox: Equatable, Sendable {
     return text
   }
 
-  /// Adds a write of `name`: `line` (without its id) gets the next id, appended unless
-  /// `takesID` is false. Returns the entry.
-  mutating func add(_ name: ChannelName, line: String, takesID: Bool, seq: UInt64) -> ForwardEntry {
-    let id = nextID
-    let entry = ForwardEntry(
-      id: id, counter: nextCounter, channel: name, line: takesID ? line + " id=" + id : line, seq: seq)
+  /// Adds a write of `name` with the next id. Returns the entry.
+  mutating func add(_ name: ChannelName, write: ChannelWrite, seq: UInt64) -> ForwardEntry {
+    let entry = ForwardEntry(id: nextID, counter: nextCounter, channel: name, write: write, seq: seq)
     nextCounter += 1
     restore(entry)
     return entry

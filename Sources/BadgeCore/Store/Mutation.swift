@@ -1,17 +1,9 @@
 extension Store {
   /// A change a request asks for.
   public enum Mutation: Sendable, Equatable {
-    case increment(Int)
-    case decrement(Int)
-    case set(Int)
-    /// `CLEAR`: the items up to the running total `upTo` are read, so the count keeps only those
-    /// that came after it (`Int.max`, or any `upTo` at or above the total: all are read).
-    case clear(upTo: Int)
-    /// `SEEN`: the items up to the running total `upTo` are seen, so `unseen` keeps only those
-    /// that came after it (`Int.max`: all are seen); the count stays.
-    case seen(upTo: Int)
-    case mute
-    case unmute
+    /// A client's write to the channel (a pulse changes none of what `apply` changes: its window
+    /// is `Store.pulse`'s).
+    case write(ChannelWrite)
     /// Settings made over the socket: `set` fields are put over the channel's override, then the
     /// `reset` keys are dropped from it so that the config's value applies again.
     case configure(set: SettingsOverride, reset: [SettingKey])
@@ -27,7 +19,7 @@ extension Store {
     /// the others put the owner's state here.
     var isWrite: Bool {
       switch self {
-      case .increment, .decrement, .set, .clear, .seen, .mute, .unmute, .configure: return true
+      case .write, .configure: return true
       case .mirror, .mirrorState, .forgetMirror: return false
       }
     }
@@ -65,23 +57,25 @@ extension Store.Mutation {
     let total = channel.total
     let setup = channel.setup
     switch self {
-    case .increment(let n):
+    case .write(.incr(let n)):
       guard n <= Limits.maxCount - count else { throw .countOutOfRange(current: count) }
       channel.count = count + n
-    case .decrement(let n):
+    case .write(.decr(let n)):
       channel.count = max(0, count - n)
-    case .set(let n):
+    case .write(.set(let n)):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
       channel.count = n
-    case .clear(let upTo):
+    case .write(.clear(let upTo)):
       channel.count = min(count, Self.after(upTo, total))
-    case .seen(let upTo):
+    case .write(.seen(let upTo)):
       channel.unseen = min(unseen, Self.after(upTo, total))
-    case .mute, .unmute:
+    case .write(.mute), .write(.unmute):
       // Muting to what the config says anyway drops the override, so that UNMUTE after MUTE
       // leaves no setting behind and the channel follows the config again.
-      let muted = self == .mute
+      let muted = self == .write(.mute)
       channel.override.muted = muted == channel.configured.muted ? nil : muted
+    case .write(.pulse):
+      return false
     case .configure(let set, let reset):
       var override = channel.override.merged(with: set)
       for key in reset { key.reset(in: &override) }
@@ -148,9 +142,10 @@ extension Store.Mutation {
   }
 
   /// How many of the items up to `total` came after the running total `upTo`: none when `upTo`
-  /// is at or above it, as a clear of everything; all of them when it is 0 (or below).
+  /// is at or above it, or `nil` (a clear of everything); all of them when it is 0 (or below).
   @inline(__always)
-  private static func after(_ upTo: Int, _ total: Int) -> Int {
-    upTo >= total ? 0 : total - max(0, upTo)
+  private static func after(_ upTo: Int?, _ total: Int) -> Int {
+    guard let upTo, upTo < total else { return 0 }
+    return total - max(0, upTo)
   }
 }

@@ -1,43 +1,39 @@
 extension Store {
   /// The rules of mirrored channels on the path of every change (`apply`): a write to a
-  /// mirrored channel is forwarded to its owner (the request line returned, without its id; a
-  /// plain clear or sight up to the total shown here), `CONFIGURE` of one is refused (its
-  /// settings are its owner's), the owner's state is refused for a channel that is local here,
-  /// and a write is refused while the outbox is full.
-  func forwardedLine(_ mutation: Mutation, _ channel: Channel, at position: Int?) throws(MutationError) -> String? {
+  /// mirrored channel is forwarded to its owner (the write returned, a clear or sight of every
+  /// item up to the total shown here), `CONFIGURE` of one is refused (its settings are its
+  /// owner's), the owner's state is refused for a channel that is local here, and a write is
+  /// refused while the outbox is full.
+  func forwardedWrite(_ mutation: Mutation, _ channel: Channel, at position: Int?) throws(MutationError)
+    -> ChannelWrite?
+  {
     guard let mirror = channel.mirror else {
       if case .mirror = mutation, position != nil { throw .local }
       return nil
     }
-    let name = channel.name.description
-    let line: String
+    let write: ChannelWrite
     switch mutation {
-    case .mirror, .mirrorState, .forgetMirror: return nil
+    case .mirror, .mirrorState, .forgetMirror, .write(.pulse): return nil
     case .configure: throw .mirrored(owner: mirror.owner)
-    case .increment(let n): line = "INCR \(name) \(n)"
-    case .decrement(let n): line = "DECR \(name) \(n)"
-    case .set(let n): line = "SET \(name) \(n)"
-    case .clear(let upTo): line = "CLEAR \(name) upto=\(upTo == .max ? channel.total : upTo)"
-    case .seen(let upTo): line = "SEEN \(name) upto=\(upTo == .max ? channel.total : upTo)"
-    case .mute: line = "MUTE \(name)"
-    case .unmute: line = "UNMUTE \(name)"
+    case .write(let made): write = made.forwarded(shownTotal: channel.total)
     }
     if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
-    return line
+    return write
   }
 
   /// Puts a forwarded write in the outbox with the change it came with (numbered `seq`), and
   /// marks the channel pending.
-  func takeForward(_ line: String, of channel: inout Channel, takesID: Bool = true) -> ForwardEntry {
+  func takeForward(_ write: ChannelWrite, of channel: inout Channel) -> ForwardEntry {
     undo.outboxChanging(from: outbox)
-    let entry = outbox.add(channel.name, line: line, takesID: takesID, seq: seq)
+    let entry = outbox.add(channel.name, write: write, seq: seq)
     channel.mirror?.pending = true
     return entry
   }
 
   /// Forwards `PULSE` of a mirrored channel (no change of its state here beyond the window,
-  /// which `pulse` starts): the outbox takes it (without an id: the owner's `PULSE` takes none)
-  /// and the channel is marked pending. Returns the outcome, `nil` for a channel not mirrored.
+  /// which `pulse` starts): the outbox takes it (its owner's `PULSE` takes no id, so it goes
+  /// without one) and the channel is marked pending. Returns the outcome, `nil` for a channel
+  /// not mirrored.
   ///
   /// - Throws: `MutationError.outboxFull` when the outbox is full.
   public func forwardPulse(_ name: ChannelName, ms: Int?, now: UInt64) throws(MutationError) -> Outcome? {
@@ -48,8 +44,7 @@ extension Store {
     undo.changed(name, before: before, day: today, history: .unchanged, seq: seq)
     seq += 1
     after.seq = seq
-    let line = ms.map { "PULSE \(name) \($0)" } ?? "PULSE \(name)"
-    let entry = takeForward(line, of: &after, takesID: false)
+    let entry = takeForward(.pulse(ms: ms), of: &after)
     store(after, at: position)
     return Outcome(channel: after, changed: true, previousCount: before.count, day: nil, forwarded: Forwarded(entry))
   }

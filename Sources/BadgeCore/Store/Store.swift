@@ -126,7 +126,7 @@ public final class Store {
     // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
     // channel's write, nearly every change, passes none of them.
     let local = !before.isMirrored && mutation.isWrite
-    let forward = local ? nil : try forwardedLine(mutation, before, at: position)
+    let forward = local ? nil : try forwardedWrite(mutation, before, at: position)
     var after = before
     guard try mutation.apply(to: &after) else {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
@@ -160,22 +160,13 @@ public final class Store {
     return Outcome(channel: after, changed: true, previousCount: before.count, day: dayOfChange)
   }
 
-  /// Sets every channel with a count to 0 (`CLEAR *`), calling `changed` for each in name order.
-  public func clearAll(now: UInt64, changed: (Outcome) -> Void) {
+  /// Applies `write`, a clear or a sight of every item, to every channel it changes (`CLEAR *`,
+  /// `SEEN *`), calling `changed` for each, in name order. A channel the store refuses it for (a
+  /// mirrored one while the forward outbox is full) is left as it is.
+  public func writeAll(_ write: ChannelWrite, now: UInt64, changed: (Outcome) -> Void) {
+    // A channel without items has nothing to clear or see.
     for channel in listed where channel.count > 0 {
-      // A clear is refused only for a mirrored channel while the forward outbox is full: that
-      // channel is left as it is.
-      if let outcome = try? apply(.clear(upTo: .max), to: channel.name, now: now), outcome.changed {
-        changed(outcome)
-      }
-    }
-  }
-
-  /// Marks every channel's items seen (`SEEN *`), calling `changed` for each channel that had
-  /// unseen items, in name order.
-  public func seeAll(now: UInt64, changed: (Outcome) -> Void) {
-    for channel in listed where channel.unseen > 0 {
-      if let outcome = try? apply(.seen(upTo: .max), to: channel.name, now: now), outcome.changed {
+      if let outcome = try? apply(.write(write), to: channel.name, now: now), outcome.changed {
         changed(outcome)
       }
     }

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// What `get`, `mute` and `unmute` take: a channel, and the reply's format.
 struct OneChannelArguments: Equatable {
@@ -14,8 +15,8 @@ struct OneChannelArguments: Equatable {
 /// `get`, `mute` and `unmute`: the same arguments, another request (plain types, not one
 /// generic type, for the reason `CountStepCommand` gives).
 protocol OneChannelCommand: RequestCommand {
-  /// The request's command word: `GET`, `MUTE` or `UNMUTE`.
-  static var verb: String { get }
+  /// The request of a channel: `GET`, `MUTE` or `UNMUTE`.
+  static func request(_ channel: ChannelName) -> Request
   var arguments: OneChannelArguments { get }
   init(arguments: OneChannelArguments)
 }
@@ -32,28 +33,28 @@ extension OneChannelCommand {
   }
 
   var format: SnapshotFormat { arguments.format }
-  var request: [String] { [Self.verb, arguments.channel.description] }
+  var request: Request { Self.request(arguments.channel) }
 }
 
 /// `badgectl get <channel>`
 struct GetCommand: OneChannelCommand {
   static let spec = oneChannelSpec(
     name: "get", abstract: "Print a channel's state.", discussion: "A channel never written reads as count 0.")
-  static let verb = "GET"
+  static func request(_ channel: ChannelName) -> Request { .get(channel) }
   let arguments: OneChannelArguments
 }
 
 /// `badgectl mute <channel>`
 struct MuteCommand: OneChannelCommand {
   static let spec = oneChannelSpec(name: "mute", abstract: "Mute a channel: it keeps counting but never pulses.")
-  static let verb = "MUTE"
+  static func request(_ channel: ChannelName) -> Request { .write(channel, .mute) }
   let arguments: OneChannelArguments
 }
 
 /// `badgectl unmute <channel>`
 struct UnmuteCommand: OneChannelCommand {
   static let spec = oneChannelSpec(name: "unmute", abstract: "Unmute a channel.")
-  static let verb = "UNMUTE"
+  static func request(_ channel: ChannelName) -> Request { .write(channel, .unmute) }
   let arguments: OneChannelArguments
 }
 
@@ -76,7 +77,7 @@ struct PulseCommand: RequestCommand {
     options: [CommandSpec.formatOption], positionals: 1...2)
 
   /// The lengths a pulse may be given: up to the longest `pulse_ms`; 0 would not pulse.
-  static let length = 1...Limits.pulseMs.upperBound
+  static let length = ChannelWrite.pulseLengths
 
   let channel: ChannelName
   /// How long, in milliseconds; `nil` for the channel's `pulse_ms`.
@@ -89,7 +90,7 @@ struct PulseCommand: RequestCommand {
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
 
-  var request: [String] { ["PULSE", channel.description] + (milliseconds.map { [String($0)] } ?? []) }
+  var request: Request { .write(channel, .pulse(ms: milliseconds)) }
 }
 
 /// `badgectl configure <channel> <key>=<value> ...`
@@ -112,7 +113,7 @@ struct ConfigureCommand: RequestCommand {
     options: [CommandSpec.formatOption], positionals: 2...32)
 
   let channel: ChannelName
-  /// `key=value` words, passed on as they are: the daemon knows the keys and their values.
+  /// `key=value` words, as given: read when the request is made, by the daemon's own parser.
   let settings: [String]
   let format: SnapshotFormat
 
@@ -122,5 +123,16 @@ struct ConfigureCommand: RequestCommand {
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
 
-  var request: [String] { ["CONFIGURE", channel.description] + settings }
+  /// `CONFIGURE` of the settings, read as the daemon reads them: a key or value it refuses is
+  /// refused here in its words (exit 1, as its `ERR` was), and nothing is sent.
+  var request: Request {
+    get throws(CtlError) {
+      do throws(ProtocolError) {
+        let (set, reset) = try RequestParser.settings(settings)
+        return .configure(channel, set: set, reset: reset)
+      } catch {
+        throw .daemon(code: error.code.rawValue, message: error.message)
+      }
+    }
+  }
 }

@@ -1,17 +1,10 @@
 import BadgeCore
+import BadgeProtocol
 
 /// `<channel> | --all`: one channel, or every channel.
 enum ChannelTarget: Equatable {
   case channel(ChannelName)
   case all
-
-  /// The word a request names it by: the channel's name, or `*` for every channel.
-  var word: String {
-    switch self {
-    case .channel(let name): return name.description
-    case .all: return ChannelPattern.all.description
-    }
-  }
 }
 
 /// What `clear` and `seen` take: one channel or, with `--all`, every channel; for one channel
@@ -48,8 +41,10 @@ struct ChannelOrAllArguments: Equatable {
 protocol ChannelOrAllCommand: RequestCommand {
   /// The command's `--all`, with its own help.
   static var allFlag: Flag { get }
-  /// The request's command word: `CLEAR` or `SEEN`.
-  static var verb: String { get }
+  /// The write to one channel, up to a running total or of every item: `clear` or `seen`.
+  static func write(upTo total: Int?) -> ChannelWrite
+  /// The request for every channel: `CLEAR *` or `SEEN *`.
+  static var all: Request { get }
   var arguments: ChannelOrAllArguments { get }
   init(arguments: ChannelOrAllArguments)
 }
@@ -68,9 +63,13 @@ extension ChannelOrAllCommand {
   }
 
   var format: SnapshotFormat { arguments.format }
-  var request: [String] {
-    [Self.verb, arguments.target.word] + CommandSpec.upToWords(arguments.upTo) + CommandSpec.idWords(arguments.id)
+  var request: Request {
+    switch arguments.target {
+    case .channel(let name): return .write(name, Self.write(upTo: arguments.upTo))
+    case .all: return Self.all
+    }
   }
+  var id: String? { arguments.id }
 }
 
 /// `badgectl clear <channel> | --all`
@@ -83,7 +82,8 @@ struct ClearCommand: ChannelOrAllCommand {
       that running total (the total a script read from the channel's state), so items that
       arrived after it stay.
       """)
-  static let verb = "CLEAR"
+  static func write(upTo total: Int?) -> ChannelWrite { .clear(upTo: total) }
+  static let all = Request.clearAll
   let arguments: ChannelOrAllArguments
 }
 
@@ -98,6 +98,7 @@ struct SeenCommand: ChannelOrAllCommand {
       With --upto, only the items up to that running total are seen. Prints the state of each
       channel it changed.
       """)
-  static let verb = "SEEN"
+  static func write(upTo total: Int?) -> ChannelWrite { .seen(upTo: total) }
+  static let all = Request.seenAll
   let arguments: ChannelOrAllArguments
 }

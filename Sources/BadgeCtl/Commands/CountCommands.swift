@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// What `incr` and `decr` take: a channel, how many to add or take, the reply's format and the
 /// request's id.
@@ -21,8 +22,8 @@ struct CountStepArguments: Equatable {
 /// They are two plain types rather than one generic type: a generic type's metadata is made at
 /// run time, from its mangled name, which a one-shot command would pay for at every start.
 protocol CountStepCommand: RequestCommand {
-  /// The request's command word: `INCR` or `DECR`.
-  static var verb: String { get }
+  /// The write of an amount: `incr` or `decr`.
+  static func step(_ amount: Int) -> ChannelWrite
   var arguments: CountStepArguments { get }
   init(arguments: CountStepArguments)
 }
@@ -44,9 +45,8 @@ extension CountStepCommand {
   }
 
   var format: SnapshotFormat { arguments.format }
-  var request: [String] {
-    [Self.verb, arguments.channel.description, String(arguments.amount)] + CommandSpec.idWords(arguments.id)
-  }
+  var request: Request { .write(arguments.channel, Self.step(arguments.amount)) }
+  var id: String? { arguments.id }
 }
 
 /// `badgectl incr <channel> [<n>]`
@@ -55,7 +55,7 @@ struct IncrCommand: CountStepCommand {
     name: "incr", abstract: "Add to a channel's count.",
     discussion: "Adds N (default 1) and starts the channel's pulse window. Prints the new state.",
     how: "How many to add")
-  static let verb = "INCR"
+  static func step(_ amount: Int) -> ChannelWrite { .incr(amount) }
   let arguments: CountStepArguments
 }
 
@@ -65,7 +65,7 @@ struct DecrCommand: CountStepCommand {
     name: "decr", abstract: "Take from a channel's count.",
     discussion: "Subtracts N (default 1); the count stops at 0. Prints the new state.",
     how: "How many to take")
-  static let verb = "DECR"
+  static func step(_ amount: Int) -> ChannelWrite { .decr(amount) }
   let arguments: CountStepArguments
 }
 
@@ -93,5 +93,5 @@ struct SetCommand: RequestCommand {
     id = try arguments.value(CommandSpec.idOption)
   }
 
-  var request: [String] { ["SET", channel.description, String(count)] + CommandSpec.idWords(id) }
+  var request: Request { .write(channel, .set(count)) }
 }

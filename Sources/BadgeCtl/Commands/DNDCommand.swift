@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgePOSIX
+import BadgeProtocol
 
 /// `badgectl dnd on [<duration> | until <HH:MM>] | off | toggle | status`: a `DND` request.
 struct DNDCommand: RequestCommand {
@@ -71,16 +72,16 @@ struct DNDCommand: RequestCommand {
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
 
-  /// The words of the request; a time of day becomes the milliseconds until it, from now.
-  var request: [String] {
+  /// The request; a time of day becomes the milliseconds until it, from now.
+  var request: Request {
     switch action {
-    case .status: return ["DND"]
-    case .off: return ["DND", "off"]
-    case .toggle: return ["DND", "toggle"]
-    case .on(nil): return ["DND", "on"]
-    case .on(.after(let ms)?): return ["DND", "on", "\(ms)ms"]
+    case .status: return .dnd(.query)
+    case .off: return .dnd(.off)
+    case .toggle: return .dnd(.toggle)
+    case .on(nil): return .dnd(.on(ms: nil))
+    case .on(.after(let ms)?): return .dnd(.on(ms: ms))
     case .on(.clock(let time)?):
-      return ["DND", "on", "\(LocalTime.millisecondsUntil(hour: time.hour, minute: time.minute))ms"]
+      return .dnd(.on(ms: LocalTime.millisecondsUntil(hour: time.hour, minute: time.minute)))
     }
   }
 

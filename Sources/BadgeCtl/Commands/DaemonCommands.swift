@@ -1,3 +1,5 @@
+import BadgeProtocol
+
 /// `badgectl list`
 struct ListCommand: RequestCommand {
   static let spec = CommandSpec(
@@ -11,7 +13,7 @@ struct ListCommand: RequestCommand {
     format = try arguments.value(CommandSpec.formatOption) ?? .plain
   }
 
-  var request: [String] { ["LIST"] }
+  var request: Request { .list }
 }
 
 /// `badgectl reload`
@@ -26,7 +28,7 @@ struct ReloadCommand: RequestCommand {
 
   init(_ arguments: inout CommandArguments) {}
 
-  var request: [String] { ["RELOAD"] }
+  var request: Request { .reload }
 }
 
 /// `badgectl ping`
@@ -37,5 +39,5 @@ struct PingCommand: RequestCommand {
 
   init(_ arguments: inout CommandArguments) {}
 
-  var request: [String] { ["PING"] }
+  var request: Request { .ping }
 }

@@ -16,7 +16,7 @@ struct MQTTCommand: Subcommand {
 
   func run(socket: String) throws(CtlError) {
     var text = ""
-    try DaemonConnection(socket: socket).request("BRIDGE") { line in
+    try DaemonConnection(socket: socket).request(.bridge(.query)) { line in
       if case .data(let data) = line, data.hasPrefix("BRIDGE ") { text = MQTTCommand.describe(data) }
     }
     Output.write(text)

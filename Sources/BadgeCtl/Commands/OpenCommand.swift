@@ -1,5 +1,6 @@
 import BadgeBridge
 import BadgeCore
+import BadgeProtocol
 
 /// `badgectl open <channel>`: starts or raises the app behind an `app:` or `notify:` channel,
 /// then clears the channel up to the total that was shown.
@@ -63,11 +64,11 @@ package struct OpenCommand: RequestCommand {
   /// a daemon that sends no total (the clear is then whole).
   private func totalShown(socket: String) throws(CtlError) -> Int? {
     var total: Int?
-    try DaemonConnection(socket: socket).request("GET \(channel)") { line in
+    try DaemonConnection(socket: socket).request(.get(channel)) { line in
       if case .state(let snapshot) = line { total = snapshot.total }
     }
     return total
   }
 
-  var request: [String] { ["CLEAR", channel.description] + CommandSpec.upToWords(upTo) }
+  var request: Request { .write(channel, .clear(upTo: upTo)) }
 }

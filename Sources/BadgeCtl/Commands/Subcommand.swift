@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeProtocol
 
 /// A `badgectl` command: its entry in the command table, its arguments read into typed fields,
@@ -37,14 +38,19 @@ enum Subcommands {
 /// A one-shot command: one request, and the channel states (or the do-not-disturb state) of its
 /// reply printed, one line each.
 protocol RequestCommand: Subcommand {
-  /// The request's words, each already checked (no blank or control character in any).
-  var request: [String] { get }
+  /// The request, made of the fields `init` read and checked; sent as the daemon's encoder
+  /// writes it. Only a request the daemon's own parser refuses (`configure`'s settings) throws,
+  /// `CtlError.daemon` with the daemon's words, and is not sent.
+  var request: Request { get throws(CtlError) }
+  /// The request's id (`--id`), if any.
+  var id: String? { get }
   /// How the reply's states are printed.
   var format: SnapshotFormat { get }
 }
 
 extension RequestCommand {
   var format: SnapshotFormat { .plain }
+  var id: String? { nil }
 
   func run(socket: String) throws(CtlError) {
     try send(socket: socket)
@@ -52,13 +58,10 @@ extension RequestCommand {
 
   /// Sends the request and prints its reply's states.
   func send(socket: String) throws(CtlError) {
-    let words = request
-    assert(
-      words.allSatisfy { !$0.isEmpty && !$0.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F } },
-      "a request word the reading let through would split the line: \(words)")
+    let connection = try DaemonConnection(socket: socket)
     // Few writes for many lines: `list` of many channels is a system call per 64 KiB, not per line.
     var output = OutputBuffer()
-    try DaemonConnection(socket: socket).request(words.joined(separator: " ")) { reply in
+    try connection.request(try request, id: id) { reply in
       switch reply {
       case .state(let snapshot): output.append(format.line(snapshot) + "\n")
       case .dnd(let dnd, _): output.append(format.line(dnd) + "\n")

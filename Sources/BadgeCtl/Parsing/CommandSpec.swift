@@ -106,16 +106,6 @@ extension CommandSpec {
     help: "Only the items up to this running total (the total of the state that was shown); those that came after stay."
   )
 
-  /// The request's words for an `--upto`: `upto=<total>`, or none.
-  static func upToWords(_ total: Int?) -> [String] {
-    total.map { ["upto=\($0)"] } ?? []
-  }
-
-  /// The request's words for an `--id`: `id=<token>`, or none.
-  static func idWords(_ id: String?) -> [String] {
-    id.map { ["id=\($0)"] } ?? []
-  }
-
   /// `--no-motion` of `watch` and `top`.
   static let noMotionFlag = Flag(
     "--no-motion", help: "Show end states only, with no animation; also when NO_MOTION is set.")

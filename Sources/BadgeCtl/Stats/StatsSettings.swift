@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgePOSIX
+import BadgeProtocol
 
 /// What `badgectl stats` was asked for, resolved in its surroundings: the format, whether the
 /// figures count up, and the width to lay them out in.
@@ -55,7 +56,5 @@ package struct StatsSettings {
   }
 
   /// The `STATS` request.
-  var request: String {
-    (["STATS", period.rawValue] + patterns.map(\.description)).joined(separator: " ")
-  }
+  var request: Request { .stats(period, patterns) }
 }

@@ -23,8 +23,8 @@ final class TopDashboard: WatchSurface {
   private var timer: TimerSource?
   private var post: EventSource?
   private var dirty = true
-  /// Sends request lines over the watch connection; false when nothing was sent.
-  var send: ([String]) -> Bool = { _ in false }
+  /// Sends requests over the watch connection; false when nothing was sent.
+  var send: ([Request]) -> Bool = { _ in false }
   /// The figures of the `STATS` reply being read, taken in line by line: the panel asks for one
   /// channel, so one is all it keeps of a reply, however long.
   private var statsReply = StatsLines.Collector(maxChannels: 1)
@@ -62,8 +62,8 @@ final class TopDashboard: WatchSurface {
     dirty = true
   }
 
-  func replied(_ line: ReplyLine, to request: String) {
-    let isStats = request.hasPrefix("STATS ")
+  func replied(_ line: ReplyLine, to request: Request) {
+    let isStats = if case .stats = request { true } else { false }
     guard line.isStatus else {
       if isStats, case .data(let text) = line { statsReply.add(text) }
       return
@@ -73,7 +73,7 @@ final class TopDashboard: WatchSurface {
     var refused = false
     if case .error(let code, let message) = line {
       refused = true
-      model.show(message: "\(request.split(separator: " ").first ?? "request") refused: \(message) (\(code))")
+      model.show(message: "\(request.command.word) refused: \(message) (\(code))")
     }
     if isStats {
       perform(model.statsArrived(refused ? nil : figures, at: now))

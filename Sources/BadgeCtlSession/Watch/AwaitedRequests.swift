@@ -1,10 +1,12 @@
+import BadgeProtocol
+
 /// The requests a watcher sent over its connection that await replies, oldest first: replies
 /// come in request order, so every reply line belongs to the oldest. At most `limit` await at
 /// once, so a server that never answers cannot make the list grow.
 struct AwaitedRequests {
   let limit: Int
   /// Sent, oldest first; the first `answered` of them have had their status line.
-  private var requests: [String] = []
+  private var requests: [Request] = []
   private var answered = 0
 
   init(limit: Int) {
@@ -15,13 +17,13 @@ struct AwaitedRequests {
   var count: Int { requests.count - answered }
 
   /// The request the next reply line belongs to; `nil` when none awaits one.
-  var oldest: String? { answered < requests.count ? requests[answered] : nil }
+  var oldest: Request? { answered < requests.count ? requests[answered] : nil }
 
   /// Whether `more` requests may be sent now.
   func hasRoom(for more: Int) -> Bool { count + more <= limit }
 
   /// `sent` went out, in order.
-  mutating func sent(_ sent: [String]) {
+  mutating func sent(_ sent: [Request]) {
     requests += sent
   }
 

@@ -67,7 +67,7 @@ final class WatchDisplay: WatchSurface {
 
   /// A reply to a click's `CLEAR`: the change itself arrives as an event, so only a refusal
   /// is worth a word.
-  func replied(_ line: ReplyLine, to request: String) {
+  func replied(_ line: ReplyLine, to request: Request) {
     if case .error(let code, let message) = line {
       Output.error("Failed to clear a channel: \(message) (\(code)), ignoring.\n")
     }

@@ -16,7 +16,7 @@ protocol WatchSurface: AnyObject {
   /// Marks every channel online or offline.
   func setOnline(_ online: Bool)
   /// A line of the reply to `request`, sent with `Watcher.send` (never an event).
-  func replied(_ line: ReplyLine, to request: String)
+  func replied(_ line: ReplyLine, to request: Request)
   /// Tells the user something went wrong that the watcher works around (a limit reached).
   func warn(_ message: String)
   /// The connection ended: replies still owed will not come.

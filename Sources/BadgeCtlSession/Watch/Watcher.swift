@@ -129,8 +129,9 @@ final class Watcher {
     do {
       fd = try UnixSocket.connect(path: socket)
       try fd.setNonBlocking()
-      let request = "WATCH" + patterns.map { " " + $0.description }.joined() + "\n"
-      try fd.writeAll(request.utf8, socket: true)
+      var request: [UInt8] = []
+      RequestEncoder.append(.watch(patterns), to: &request)
+      try fd.writeAll(request, socket: true)
     } catch {
       disconnected()
       return
@@ -179,7 +180,7 @@ final class Watcher {
     case .error(let code, let message) where !watching:
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .state, .ok, .data, .error:
+    case .state, .ok, .data, .error, .forward:
       replied(line)
     case .dnd(_, let pushed):
       // Each channel's own line says how do-not-disturb shows it; a `DND` request's reply is
@@ -274,7 +275,7 @@ final class Watcher {
     var targets = ClickTargets.channels(patterns: patterns, shown: display.drawn)
     if opensApps { targets.removeAll(where: openApp) }
     guard !targets.isEmpty else { return }
-    _ = send(targets.map(\.clearRequest))
+    _ = send(targets.compactMap(\.clearRequest))
   }
 
   /// Starts `badgectl open <name> --upto <total shown>` for a channel with an app behind it
@@ -296,10 +297,10 @@ final class Watcher {
 
   // MARK: - Requests
 
-  /// Sends request lines (without their LF) over the watch connection; their replies go to the
-  /// surface's `replied`, in order. Returns false, sending nothing, when the daemon is away or
-  /// `maxAwaiting` requests would await replies.
-  func send(_ requests: [String]) -> Bool {
+  /// Sends requests over the watch connection, as `RequestEncoder` writes them; their replies
+  /// go to the surface's `replied`, in order. Returns false, sending nothing, when the daemon is
+  /// away or `maxAwaiting` requests would await replies.
+  func send(_ requests: [Request]) -> Bool {
     guard let fd else { return false }
     guard awaiting.hasRoom(for: requests.count) else {
       if !saidNotAnswering {
@@ -309,7 +310,9 @@ final class Watcher {
       return false
     }
     do {
-      try fd.writeAll(requests.map { $0 + "\n" }.joined().utf8, socket: true)
+      var lines: [UInt8] = []
+      for request in requests { RequestEncoder.append(request, to: &lines) }
+      try fd.writeAll(lines, socket: true)
       awaiting.sent(requests)
       return true
     } catch {

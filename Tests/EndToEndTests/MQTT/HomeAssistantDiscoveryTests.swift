@@ -30,8 +30,12 @@ import Testing
       "\(BridgeProgramTests.text(log))")
     // Do-not-disturb, never changed yet, is off on the switch from the start: as made at the
     // first millisecond, so that any real change wins over it.
+    // The subscriber may take its subscription after the bridge published it (mosquitto_sub
+    // does not say when it is subscribed): then it comes as the retained message. Either way
+    // it is the same state.
     let neverChanged = #"{"on":false,"until":0,"at":1,"host":"desktop"}"#
-    #expect(live.wait { $0 == "badged/ana/dnd/state|0|" + neverChanged }, "\(live.lines)")
+    #expect(
+      live.wait { ["0", "1"].map { "badged/ana/dnd/state|\($0)|" + neverChanged }.contains($0) }, "\(live.lines)")
 
     // What a Home Assistant that starts now reads: exactly these configs, pointing at retained
     // states and statuses that are there.
@@ -190,18 +194,12 @@ extension Broker {
   }
 }
 
-/// Tests/Tools/ha-discovery-check in Home Assistant's venv (scripts/install-deps --test makes
-/// it; `HA_VENV` names another).
+/// Tests/Tools/ha-discovery-check in Home Assistant's venv (`HomeAssistantVenv`).
 struct DiscoveryChecker {
   let python: String
 
   init() throws {
-    let venv = ProcessInfo.processInfo.environment["HA_VENV"] ?? "/opt/badged-test/homeassistant"
-    python = venv + "/bin/python3"
-    guard FileManager.default.isExecutableFile(atPath: python) else {
-      throw TestFailure(
-        "Home Assistant is not installed in \(venv): run scripts/install-deps --test (make test and CI do)")
-    }
+    python = try HomeAssistantVenv.python()
   }
 
   struct Result {

@@ -14,7 +14,7 @@ enum BarColours {
 
 /// The bars' own colours in the real-bar tests: dark unless `BADGED_BAR_THEME=light`, so that
 /// `make pictures` shows each bar in both from the same runs (the badge's colours are the
-/// README's, whatever the theme).
+/// snippets' in docs/BARS.md, whatever the theme).
 struct BarTheme {
   let name: String
   let background: Colour

@@ -2,18 +2,30 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The bar configurations in contrib/bars are the README's snippets, and the one bar that
-/// cannot run here (eww is not packaged for Debian 12) is checked against its documented
-/// contract instead.
+/// The bar configurations in contrib/bars are the snippets of docs/BARS.md (and Waybar's, of the
+/// README too), and the one bar that cannot run here (eww is not packaged for Debian 12) is
+/// checked against its documented contract instead.
 @Suite struct ContribTests {
   static let files = [
     "waybar/config", "waybar/style.css", "polybar/config.ini", "i3blocks/i3blocks.conf", "tmux/tmux.conf",
     "yambar/config.yml", "eww/eww.yuck",
   ]
 
-  @Test(arguments: files) func theReadmeShowsExactlyTheFileTheTestsRun(_ file: String) throws {
-    let readme = try String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)
-    #expect(readme.contains(try Contrib.text(file)), "README.md does not show contrib/bars/\(file) as it is")
+  /// The one snippet the README shows, beside the guide's.
+  static let readmeFiles = ["waybar/config", "waybar/style.css"]
+
+  @Test(arguments: files) func theBarsGuideShowsExactlyTheFileTheTestsRun(_ file: String) throws {
+    try expectShown(file, in: "docs/BARS.md")
+  }
+
+  @Test(arguments: readmeFiles) func theReadmeShowsExactlyTheFileTheTestsRun(_ file: String) throws {
+    try expectShown(file, in: "README.md")
+  }
+
+  /// The document at `path` in the checkout holds contrib/bars/`file` word for word.
+  private func expectShown(_ file: String, in path: String) throws {
+    let document = try String(contentsOfFile: Repository.path(path), encoding: .utf8)
+    #expect(document.contains(try Contrib.text(file)), "\(path) does not show contrib/bars/\(file) as it is")
   }
 
   /// eww's `deflisten` replaces its variable with each line; `mail.field` reads a member of the

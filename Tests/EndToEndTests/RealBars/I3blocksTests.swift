@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// i3bar with i3blocks 1.4, under i3 in Xvfb, running contrib/bars/i3blocks (the README's
+/// i3bar with i3blocks 1.4, under i3 in Xvfb, running contrib/bars/i3blocks (docs/BARS.md's
 /// block) with the built badgectl.
 @Suite struct I3blocksTests {
   @Test func theBlockIsUrgentDuringThePulseThenShowsTheCount() throws {

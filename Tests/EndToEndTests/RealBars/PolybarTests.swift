@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// polybar 3.6 in Xvfb, running contrib/bars/polybar (the README's module) with the built
+/// polybar 3.6 in Xvfb, running contrib/bars/polybar (docs/BARS.md's module) with the built
 /// badgectl; a real click goes through `click-left = kill -USR1 %pid%`.
 @Suite struct PolybarTests {
-  /// A bar around the README's module.
+  /// A bar around docs/BARS.md's module.
   static let bar = """
     [bar/badged]
     width = 100%

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// tmux 3.3 running contrib/bars/tmux (the README's status-right) with the built badgectl. A
+/// tmux 3.3 running contrib/bars/tmux (docs/BARS.md's status-right) with the built badgectl. A
 /// `#()` job runs only while a client is attached, so a second tmux attaches one, and its
 /// pane shows the first one's status line.
 @Suite struct TmuxTests {

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Waybar 0.9 in a headless sway, running contrib/bars/waybar (the README's module and CSS)
-/// with the built badgectl.
+/// Waybar 0.9 in a headless sway, running contrib/bars/waybar (the module and CSS the README
+/// and docs/BARS.md show) with the built badgectl.
 @Suite struct WaybarTests {
   /// A font and a background for the bar, around the README's CSS.
   static let base = """

@@ -1,10 +1,10 @@
 import Foundation
 import Testing
 
-/// yambar 1.9 in a headless sway, running contrib/bars/yambar (the README's script module)
+/// yambar 1.9 in a headless sway, running contrib/bars/yambar (docs/BARS.md's script module)
 /// with the built badgectl.
 @Suite struct YambarTests {
-  /// A bar around the README's module.
+  /// A bar around docs/BARS.md's module.
   static let bar = """
     bar:
       height: 30

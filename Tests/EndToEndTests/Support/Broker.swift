@@ -7,7 +7,7 @@ import Foundation
 /// Debian's mosquitto, started for one test on 127.0.0.1 and a free port: TLS with a CA and a
 /// certificate made by openssl for this broker (for `localhost` only, so that a connection to
 /// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and an ACL with
-/// one user per host and a read-only phone, as docs/MQTT.md advises.
+/// one user per host and a read-only phone, as docs/MQTT.md advises, and one for Home Assistant.
 ///
 /// Or, given a `Placement`, in a network namespace of its own (`MeshNetwork`), listening on that
 /// namespace's address alone, with a certificate that names the address.
@@ -30,9 +30,11 @@ final class Broker {
   private let logPath: String
 
   /// The accounts: the hosts may read and write everything under `badged/ana/` (and Home
-  /// Assistant's discovery), the phone only read.
+  /// Assistant's discovery), the phone only read; Home Assistant reads both and writes only the
+  /// do-not-disturb switch's commands and its own status.
   static let passwords = [
     "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
+    "homeassistant": "homeassistant-secret",
   ]
 
   /// More lines of mosquitto.conf (`max_queued_messages 5`).
@@ -63,6 +65,11 @@ final class Broker {
       topic readwrite badged/ana/#
       user phone
       topic read badged/ana/#
+      user homeassistant
+      topic read badged/ana/#
+      topic read homeassistant/#
+      topic write badged/ana/dnd/set
+      topic write homeassistant/status
 
       """)
     try start()
@@ -253,12 +260,24 @@ final class Broker {
   }
 
   /// A `mosquitto_sub` of `topics` as `user`, printing `topic|retained|payload` lines.
+  ///
+  /// It returns once it is subscribed: it also subscribes, last, to a marker topic of its own,
+  /// which is published until it comes back (mosquitto_sub says nothing when the broker took its
+  /// subscriptions, and one that is not yet subscribed would be sent a message published meanwhile
+  /// as the retained one, or not at all). The marker's lines are not among its `lines`.
   func subscriber(_ topics: [String], as user: String = "desktop", launcher: [String]? = nil) throws -> Subscriber {
     var arguments = (launcher ?? self.launcher) + ["mosquitto_sub", "--cafile", caFile, "-h", hostName]
     arguments += ["-p", String(port), "-u", user]
     arguments += ["-P", Broker.passwords[user]!, "-V", "mqttv5", "-q", "1", "-F", "%t|%r|%p"]
-    for topic in topics { arguments += ["-t", topic] }
-    return try Subscriber(arguments, folder: folder)
+    let marker = "badged/ana/host/desktop/subscribed/\(UUID().uuidString.prefix(8))"
+    for topic in topics + [marker] { arguments += ["-t", topic] }
+    let subscriber = try Subscriber(arguments, folder: folder, marker: marker)
+    let subscribed = waitUntil(timeout: 10) {
+      _ = try? publish(marker, "subscribed", launcher: launcher, check: false)
+      return subscriber.allLines.contains { $0.hasPrefix(marker + "|") }
+    }
+    guard subscribed else { throw TestFailure("mosquitto_sub \(topics) did not subscribe within 10 s") }
+    return subscriber
   }
 }
 
@@ -266,9 +285,12 @@ final class Broker {
 final class Subscriber {
   private let child: Child
   private let path: String
+  /// The topic `Broker.subscriber` confirms the subscription with, whose lines `lines` leaves out.
+  private let marker: String
 
-  init(_ arguments: [String], folder: TemporaryFolder) throws {
+  init(_ arguments: [String], folder: TemporaryFolder, marker: String) throws {
     path = folder.file("sub-\(UUID().uuidString.prefix(6)).out")
+    self.marker = marker
     _ = FileManager.default.createFile(atPath: path, contents: nil)
     child = try Child(arguments, environment: Child.environment(), stdout: .file(path), stderr: .file(path))
   }
@@ -278,7 +300,10 @@ final class Subscriber {
     child.wait()
   }
 
-  var lines: [String] {
+  /// What it printed, but the marker's lines.
+  var lines: [String] { allLines.filter { !$0.hasPrefix(marker + "|") } }
+
+  var allLines: [String] {
     ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
   }
 

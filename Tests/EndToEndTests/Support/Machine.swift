@@ -6,8 +6,8 @@ import Foundation
 
 /// One machine of a `MeshNetwork`: its own state, socket and config folder, the built `badged`
 /// and `badged-mqtt` started in its namespace, and its link to the broker. Its `[mqtt]` section
-/// names it `host = <name>`, logs in as the broker's account of that name, and uses the
-/// smallest keepalive the config takes, so a cut link is noticed in seconds.
+/// names it `host = <name>`, logs in as the broker's account of that name (or another), and uses
+/// the smallest keepalive the config takes, so a cut link is noticed in seconds.
 final class Machine {
   /// How long a test waits for something to arrive through the broker: generous, since a
   /// loaded machine may be slow; a test that passes never waits that long.
@@ -26,10 +26,12 @@ final class Machine {
   ///   - share: the `share` patterns (none: it mirrors only).
   ///   - password: the account's password, when not the right one.
   ///   - caFile: the CA it trusts, when not the broker's.
+  ///   - account: the broker's account it logs in as, when not the one named after it.
+  ///   - settings: more lines of its `[mqtt]` section (`homeassistant = yes`).
   ///   - start: start its daemon and bridge at once.
   init(
     _ name: String, on network: MeshNetwork, share: String = "", password: String? = nil, caFile: String? = nil,
-    start: Bool = true
+    account: String? = nil, settings: [String] = [], start: Bool = true
   ) throws {
     try Binaries.check()
     self.name = name
@@ -37,7 +39,8 @@ final class Machine {
     link = try network.join(name)
     folder = try TemporaryFolder()
     bridgeLogPath = folder.file("badged-mqtt.log")
-    let passwordFile = try folder.write("password", (password ?? Broker.passwords[name]!) + "\n")
+    let account = account ?? name
+    let passwordFile = try folder.write("password", (password ?? Broker.passwords[account]!) + "\n")
     chmod(passwordFile, 0o600)
     configFile = try folder.write(
       "badged.conf",
@@ -46,11 +49,12 @@ final class Machine {
       broker = \(network.broker.url)
       host = \(name)
       prefix = badged/ana
-      username = \(name)
+      username = \(account)
       password_file = \(passwordFile)
       ca_file = \(caFile ?? network.broker.caFile)
       keepalive_s = 5
       \(share.isEmpty ? "" : "share = \(share)")
+      \(settings.joined(separator: "\n"))
 
       """)
     if start {
@@ -75,6 +79,15 @@ final class Machine {
       link.launcher + [
         Binaries.badgedMQTT.path, "--config", configFile, "--socket", socket, "--log-level", "debug",
       ], environment: Child.environment(), stderr: .file(bridgeLogPath))
+  }
+
+  /// Stops the bridge as its service does (SIGTERM): it leaves the broker with its last will
+  /// (`offline`) before it ends. Its exit status.
+  @discardableResult
+  func stopBridge() -> Int32 {
+    defer { bridge = nil }
+    bridge?.signal(SIGTERM)
+    return bridge?.wait() ?? 0
   }
 
   /// kill -9 of the bridge: its connection to the broker dies with it (the broker sends its
@@ -145,6 +158,24 @@ final class Machine {
       )
     }
     return seen
+  }
+
+  /// The built `badgectl` with `arguments` against this machine's daemon; its output. Fails
+  /// unless it succeeds.
+  @discardableResult
+  func ctl(_ arguments: [String]) throws -> String {
+    let result = try badgectl(arguments, socket: socket)
+    guard result.status == 0 else {
+      throw TestFailure("\(name): badgectl \(arguments.joined(separator: " ")) failed: \(result.stderr)")
+    }
+    return result.stdout
+  }
+
+  /// Do-not-disturb here as `badgectl dnd status` says it: `on` or `off`.
+  func dnd() throws -> String {
+    let said = try ctl(["dnd", "status"])
+    guard said.hasPrefix("dnd on") || said == "dnd off\n" else { throw TestFailure("\(name): dnd status: \(said)") }
+    return said.hasPrefix("dnd on") ? "on" : "off"
   }
 
   /// A connection watching `patterns`, past its snapshot.

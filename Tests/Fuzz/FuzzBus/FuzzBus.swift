@@ -68,7 +68,7 @@ private struct Bridges {
       }
       if let count = effect.count {
         precondition((0...Limits.maxCount).contains(count), "count \(count) out of range")
-        if (try? store.apply(.set(count), to: update.channel, now: now)) == nil {
+        if (try? store.apply(.write(.set(count)), to: update.channel, now: now)) == nil {
           table.forget(update.channel, from: sender)
         }
       }
@@ -80,7 +80,7 @@ private struct Bridges {
       guard let caller = input.byte().map(Self.connection), let serial = input.byte(), let (_, values) = input.body()
       else { return false }
       if let channel = counter.notify(caller: caller, serial: UInt64(serial), arguments: values) {
-        _ = try? store.apply(.increment(1), to: channel, now: now)
+        _ = try? store.apply(.write(.incr(1)), to: channel, now: now)
       }
     case 3:
       guard let server = input.byte().map(Self.connection), let caller = input.byte().map(Self.connection),
@@ -94,7 +94,7 @@ private struct Bridges {
         operation == 4
         ? counter.closed(sender: sender, arguments: values) : counter.actionInvoked(sender: sender, arguments: values)
       precondition(done == nil || servers.contains(sender), "\(sender) took a notification off without showing one")
-      if let done { _ = try? store.apply(.decrement(1), to: done, now: now) }
+      if let done { _ = try? store.apply(.write(.decr(1)), to: done, now: now) }
     default:
       _ = table.allSendersLeft()
       counter.reset()

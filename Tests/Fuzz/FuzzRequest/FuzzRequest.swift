@@ -5,7 +5,8 @@ import BadgeProtocol
 ///
 /// The first byte picks the size of the reads the bytes arrive in (1 to 256), so that lines
 /// cut across reads are framed too. Checked beyond "never crashes": the frames do not depend on
-/// how the bytes were cut, and no line handed out is longer than the limit.
+/// how the bytes were cut, no line handed out is longer than the limit, and every request read
+/// is written by `RequestEncoder` as a line that reads back as the same request.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   guard size > 0 else { return 0 }
@@ -45,7 +46,12 @@ private func frames(of stream: Slice<UnsafeBufferPointer<UInt8>>, chunk: Int) ->
         out.append(.tooLong)
       case .line(let line):
         precondition(line.count <= limit, "a line over the limit was handed out")
-        out.append(RequestParser.parse(line).map(Framed.parsed) ?? .empty)
+        let parsed = RequestParser.parse(line)
+        if case .success(let read)? = parsed {
+          let again = RequestParser.parse(RequestEncoder.line(read.request))
+          precondition(again == .success(RequestLine(read.request)), "a request written is read as another")
+        }
+        out.append(parsed.map(Framed.parsed) ?? .empty)
       }
       return true
     }

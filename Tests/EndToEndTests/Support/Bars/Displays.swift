@@ -89,7 +89,7 @@ struct XServer {
   }
 }
 
-/// The bar configurations in contrib/bars, the same files the README shows.
+/// The bar configurations in contrib/bars, the same files docs/BARS.md shows.
 enum Contrib {
   static func text(_ path: String) throws -> String {
     try String(contentsOfFile: Repository.path("contrib/bars/" + path), encoding: .utf8)
@@ -103,7 +103,7 @@ enum Contrib {
 
 /// Saves the last screenshot taken, the whole bar at its real size, as
 /// `NAME-THEME.png` in the folder BADGED_SCREENSHOTS names (how `make pictures` takes the
-/// README's pictures of the bars); does nothing otherwise.
+/// pictures of the bars in docs/BARS.md and the README); does nothing otherwise.
 func keepScreenshot(_ background: Background, _ name: String) {
   guard let folder = ProcessInfo.processInfo.environment["BADGED_SCREENSHOTS"] else { return }
   let source = background.folder.file("shot.ppm")
