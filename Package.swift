@@ -131,7 +131,7 @@ let package = Package(
     .executableTarget(name: "badged-bench", dependencies: ["CEpoll"]),
 
     // Helpers shared by the test targets.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["BadgeCore"], path: "Tests/TestSupport"),
     // Test tool: runs a program under the seccomp rules systemd installs for badged.service's
     // options (libseccomp, from libseccomp-dev).
     .executableTarget(
@@ -154,9 +154,12 @@ let package = Package(
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
     .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
-    // The daemon's own parts around the core (the outbox's accounting, the reader's allowance).
+    // The daemon's own parts around the core: its connections' life, their reading, sending and
+    // deadlines, the acceptor, the outbox's budget, on a real event loop with sockets and a
+    // clock of the test's (ServerHarness).
     .testTarget(
-      name: "BadgeDaemonTests", dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeSystem"]),
+      name: "BadgeDaemonTests",
+      dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeServer", "BadgeSystem", "TestSupport"]),
     // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
     .testTarget(
       name: "CrashConsistencyTests",

@@ -3,27 +3,31 @@
 /// the number of pulsing channels, not the rate of increases. The store keys it by the
 /// channel's slot in its table (`SlotPositions`); `HookScheduler` keeps the ends of channels'
 /// `hook_interval_ms` in one keyed by name (`NamedPulseQueue`), since a waiting hook outlives
-/// its channel's slot.
+/// its channel's slot; the daemon keeps every deadline of its server in one keyed by the
+/// deadline's slot in its table (`Deadlines`).
 ///
 /// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
-/// between); ending one early removes it. A position index makes both O(log n).
-struct PulseQueue<Positions: PulsePositions>: Sendable {
-  typealias Key = Positions.Key
-  private var heap: [(deadline: UInt64, channel: Key)] = []
+/// between); ending one early removes it. A position index makes both O(log n). Inlinable, so
+/// that a module that keeps one (the daemon's `Deadlines`) runs it specialized to its keys.
+public struct PulseQueue<Positions: PulsePositions>: Sendable {
+  public typealias Key = Positions.Key
+  @usableFromInline var heap: [(deadline: UInt64, channel: Key)] = []
   /// Where each channel's entry is in `heap`.
-  private var position = Positions()
+  @usableFromInline var position = Positions()
 
-  var earliest: UInt64? { heap.first?.deadline }
-  var isEmpty: Bool { heap.isEmpty }
+  @inlinable public init() {}
+
+  @inlinable public var earliest: UInt64? { heap.first?.deadline }
+  @inlinable public var isEmpty: Bool { heap.isEmpty }
   /// The number of entries, which is the number of channels with a window queued.
-  var count: Int { heap.count }
+  @inlinable public var count: Int { heap.count }
 
   /// When `channel`'s window ends, if it is queued.
-  func deadline(of channel: Key) -> UInt64? {
+  @inlinable public func deadline(of channel: Key) -> UInt64? {
     position[channel].map { heap[$0].deadline }
   }
 
-  mutating func removeAll() {
+  @inlinable public mutating func removeAll() {
     if heap.capacity <= Self.keptCapacity {
       heap.removeAll(keepingCapacity: true)
       position.removeAll(keepingCapacity: true)
@@ -34,7 +38,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
-  mutating func schedule(_ deadline: UInt64, for channel: Key) {
+  @inlinable public mutating func schedule(_ deadline: UInt64, for channel: Key) {
     if let i = position[channel] {
       let earlier = deadline < heap[i].deadline
       heap[i].deadline = deadline
@@ -48,13 +52,13 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
 
   /// Room the queue keeps once it is empty: more is given back, so that the heap and index a
   /// burst of many channels pulsing at once grew are not held after their windows end.
-  static var keptCapacity: Int { 64 }
+  @usableFromInline static var keptCapacity: Int { 64 }
 
   /// The entries the queue has room for without growing (for tests).
   var capacity: Int { heap.capacity }
 
   /// Drops `channel`'s entry, if it has one (its window ended early).
-  mutating func remove(_ channel: Key) {
+  @inlinable public mutating func remove(_ channel: Key) {
     guard let i = position[channel] else { return }
     position[channel] = nil
     let last = heap.removeLast()
@@ -80,13 +84,13 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Removes and returns the earliest entry if it is due at `now`.
-  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
+  @inlinable public mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
     guard let first = heap.first, first.deadline <= now else { return nil }
     remove(first.channel)
     return first
   }
 
-  private mutating func siftUp(_ start: Int) {
+  @inlinable mutating func siftUp(_ start: Int) {
     var i = start
     while i > 0 {
       let parent = (i - 1) / 2
@@ -96,7 +100,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
     }
   }
 
-  private mutating func siftDown(_ start: Int) {
+  @inlinable mutating func siftDown(_ start: Int) {
     var i = start
     while true {
       let l = 2 * i + 1
@@ -110,7 +114,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
     }
   }
 
-  private mutating func swapEntries(_ a: Int, _ b: Int) {
+  @inlinable mutating func swapEntries(_ a: Int, _ b: Int) {
     heap.swapAt(a, b)
     position[heap[a].channel] = a
     position[heap[b].channel] = b
@@ -124,7 +128,7 @@ typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
 typealias SlotPulseQueue = PulseQueue<SlotPositions>
 
 /// Where each key's entry is in a `PulseQueue`'s heap.
-protocol PulsePositions: Sendable {
+public protocol PulsePositions: Sendable {
   associatedtype Key: Sendable
   init()
   subscript(key: Key) -> Int? { get set }
@@ -135,11 +139,13 @@ extension Dictionary: PulsePositions where Value == Int {}
 
 /// Heap positions by slot: an array with one place per slot up to the highest slot queued, so
 /// that an entry costs no name and a look-up no hash.
-struct SlotPositions: PulsePositions {
+public struct SlotPositions: PulsePositions {
   /// The position of slot `i`'s entry plus one; 0 for none.
-  private var places: [UInt32] = []
+  @usableFromInline var places: [UInt32] = []
 
-  subscript(slot: Int) -> Int? {
+  @inlinable public init() {}
+
+  @inlinable public subscript(slot: Int) -> Int? {
     get {
       guard slot < places.count, places[slot] != 0 else { return nil }
       return Int(places[slot]) - 1
@@ -153,7 +159,7 @@ struct SlotPositions: PulsePositions {
     }
   }
 
-  mutating func removeAll(keepingCapacity: Bool) {
+  @inlinable public mutating func removeAll(keepingCapacity: Bool) {
     places.removeAll(keepingCapacity: keepingCapacity)
   }
 }

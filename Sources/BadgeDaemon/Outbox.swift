@@ -4,21 +4,22 @@ import BadgeSystem
 
 /// The one place output leaves the daemon: at the end of each turn, after the commit, every
 /// connection in the core's `SendQueue` that owes a reply, and as many others as the turn's
-/// `sendingMicroseconds` allow, is sent its output (one `send` each while the socket takes
-/// it). A connection whose socket is full waits for `EPOLLOUT`, which only queues it again for
-/// the next turn's sending; one the budget did not reach stays queued for the next turn, which
-/// then begins without waiting (`ConnectionReader.turnEnded`).
+/// `budget` allows, is sent its output (`Connection.flush`). A connection whose socket is full
+/// waits for `EPOLLOUT`, which only queues it again for the next turn's sending; one the budget
+/// did not reach stays queued for the next turn, which then begins without waiting
+/// (`Connections.turnEnded`).
 ///
-/// Output buffers freed when they drain or their connection closes are reported to the
-/// `HeapTrimmer`, which gives the memory back to the kernel once a burst is over.
-final class Outbox {
-  private let logger: Logger
-  let heap: HeapTrimmer
-
-  init(loop: EventLoop, logger: Logger) throws(SystemError) {
-    self.logger = logger
-    heap = try HeapTrimmer(loop: loop)
-    heap.trimmed = { [logger] in logger.debug("Gave the heap's free memory back to the kernel (malloc_trim).") }
+/// It is the core's `ClientTransport`: what the end of a turn sends through, and closes through
+/// the clients of a turn that was undone.
+final class Outbox: ClientTransport {
+  /// How much one turn may spend sending to connections without a reply.
+  enum Budget: Equatable {
+    /// So many microseconds, the monotonic clock read once every `sendsPerClockReading` sends.
+    case time(UInt64)
+    /// So many sends (a test's budget: a count is the same on every machine).
+    case sends(Int)
+    /// Everything the sockets take (the last turn at shutdown, before the connections close).
+    case unlimited
   }
 
   /// How long one turn may spend sending to connections without a reply (watchers whose output
@@ -32,34 +33,31 @@ final class Outbox {
   /// The clock is read once every so many sends: a send costs far more than a reading of it.
   static let sendsPerClockReading = 16
 
-  /// Whether sending has a budget: not in the last turn at shutdown, which sends everything
-  /// the sockets take before the connections close.
-  var budgeted = true
+  private let logger: Logger
+  /// What each turn may spend; the daemon's is `time(sendingMicroseconds)`.
+  var budget: Budget
 
-  /// What a closed connection frees besides its buffers, as the `HeapTrimmer` counts it: the
-  /// connection and what the daemon keeps for it (subscriptions, poll entry, merged events),
-  /// as measured for idle watchers (BENCHMARKS.md, "Memory", scenario 4). Counted so, watchers
-  /// that each sent one short line still make a trim due when many of them leave.
-  static let connectionFootprint = 4096
-
-  /// `connection` is closed: its buffers and the rest of its footprint are freed with it.
-  func closed(_ connection: Connection) {
-    heap.released(connection.output.capacity + connection.input.storageCapacity + Outbox.connectionFootprint)
+  init(logger: Logger, budget: Budget = .time(Outbox.sendingMicroseconds)) {
+    self.logger = logger
+    self.budget = budget
   }
 
   /// Sends the output of every queued connection that owes a reply and of as many others as
-  /// `sendingMicroseconds` allow (when `budgeted`), and leaves the rest queued for the next
-  /// turn (a debug line says when a turn begins to carry some over). A watcher whose output
-  /// drained gets the events it is owed since it fell behind (only when it owes some) and is
-  /// sent to again. A connection whose output is all sent goes to `server.drained`, one whose
-  /// peer is gone is closed.
-  func sendAll(_ queue: SendQueue<Connection>, for server: Server) {
-    let deadline = Environment.monotonicMicroseconds + Outbox.sendingMicroseconds
-    let budgeted = budgeted
+  /// the `budget` allows, and leaves the rest queued for the next turn (a debug line says when
+  /// a turn begins to carry some over).
+  func send(_ queue: SendQueue<Connection>) {
+    let budget = budget
+    var deadline: UInt64 = 0
+    if case .time(let microseconds) = budget { deadline = Environment.monotonicMicroseconds + microseconds }
     var sends = 0
-    func budget() -> Bool {
+    func allowsOneMore() -> Bool {
       sends += 1
-      return !budgeted || sends % Outbox.sendsPerClockReading != 0 || Environment.monotonicMicroseconds < deadline
+      switch budget {
+      case .time:
+        return sends % Outbox.sendsPerClockReading != 0 || Environment.monotonicMicroseconds < deadline
+      case .sends(let most): return sends <= most
+      case .unlimited: return true
+      }
     }
     let carriedBefore = queue.carriedCount
     defer {
@@ -68,24 +66,11 @@ final class Outbox {
           "Sent to \(sends - 1) connections without a reply this turn; \(queue.carriedCount) more wait for the next.")
       }
     }
-    queue.drain(while: budget) { connection in
-      guard !connection.closed else { return }
-      var done = false
-      let before = connection.pendingOutput
-      repeat {
-        do {
-          done = try connection.send()
-          if done { heap.released(connection.outputSent()) }
-        } catch {
-          logger.debug("Client \(connection.id): write failed: \(error), closing.")
-          server.close(connection)
-          break
-        }
-      } while done && connection.owesMergedEvents && server.core.appendMergedEvents(to: connection)
-      if connection.closed { return }
-      server.timeouts.sent(connection, progressed: done || connection.pendingOutput < before)
-      if done { server.drained(connection) }
-      connection.armEvents()
-    }
+    queue.drain(while: allowsOneMore) { $0.flush() }
+  }
+
+  /// The turn `connection` depended on was undone: it goes, without its replies.
+  func close(_ connection: Connection) {
+    connection.handle(.closedByServer)
   }
 }

@@ -4,7 +4,8 @@ import BadgeMosquitto
 import BadgeSystem
 
 /// The bridge's connections around its core: the daemon's socket and the MQTT session feed
-/// `MeshCore`, and what it asks for is done here, at once; each connection is kept up with
+/// `MeshCore`, and what it asks for is done here, at once (the log lines it decides on are
+/// written here too); each connection is kept up with
 /// backoff and jitter, one log line per change of its state (`LinkHealth`).
 ///
 /// Everything that comes in (a line, a closed connection, a broker event, a timer) runs through
@@ -36,7 +37,7 @@ final class BridgeRuntime {
     self.loop = loop
     self.session = session
     self.logger = logger
-    core = MeshCore(config: config, logger: logger)
+    core = MeshCore(config: config)
     daemon = DaemonSocket(loop: loop, path: socketPath)
     brokerHealth = LinkHealth(peer: "the broker \(config.broker)")
     daemonHealth = LinkHealth(peer: "badged at \(socketPath)")
@@ -131,6 +132,7 @@ final class BridgeRuntime {
         case .publish(let message): session.publish(message)
         case .subscribe(let topics, let qos): session.subscribe(topics, qos: qos)
         case .status(let text): ServiceManager.notifyStatus(text)
+        case .log(let level, let text, let fields): logger.log(level, text, fields)
         case .closeDaemon(let reason):
           daemon.close()
           core.daemonClosed(at: now)

@@ -87,7 +87,7 @@ final class CommandExecutor<Client: Peer> {
       reload(for: client)
     case .quit:
       ReplyEncoder.appendOK("bye", to: &client.output)
-      client.closeAfterFlush = true
+      client.quit()
     }
   }
 

@@ -3,9 +3,10 @@ import BadgeProtocol
 
 /// The turn's changes and what hangs on them: each change is recorded in the change log and
 /// its event staged; at the end of the turn one commit saves them all (group commit), and only
-/// then are the events published. A failed commit takes the turn back: the store undoes its
-/// changes, their events are dropped, and the clients that made them or read them are closed
-/// without replies; then `StorageFailurePolicy` takes over. Feedback hooks, observable too, are
+/// then are the events published: the end of the turn is two steps, `save` and `publish`. A
+/// failed commit takes the turn back: the store undoes its changes, their events are dropped,
+/// and the clients that made them or read them are closed without replies; then
+/// `StorageFailurePolicy` takes over. Feedback hooks, observable too, are
 /// asked for only once the changes behind them are saved.
 final class GroupCommit<Client: Peer> {
   var changeLog: (any ChangeLog)?
@@ -123,10 +124,21 @@ final class GroupCommit<Client: Peer> {
     dependents.append(client)
   }
 
-  /// Ends the turn: saves its changes, then publishes its events; or, when saving fails, undoes
-  /// the changes, drops their events and has `transport` close each client that depended on
-  /// them.
-  func commit<Transport: ClientTransport>(_ transport: Transport) where Transport.Client == Client {
+  /// What a turn whose changes could not be saved took back: the channels whose changes the
+  /// store undid (their staged events are dropped), whether do-not-disturb's change was among
+  /// them, and the clients that made the changes or were shown them, whose output is dropped
+  /// and which are to be closed before anything is published.
+  struct Undone {
+    var channels = Set<ChannelName>()
+    var dnd = false
+    var clients: [Client] = []
+  }
+
+  /// The end of the turn, first step: the change log saves the turn's changes in one commit
+  /// (group commit). When that fails, the store undoes them and the storage failure policy takes
+  /// over; the returned `Undone` says what was taken back and which clients lose their replies
+  /// (their output dropped here; the caller closes them). Returns `nil` when all was saved.
+  func save() -> Undone? {
     turn.enter(.committing)
     var failure: (any Error)?
     if store.hasUndo, let changeLog {
@@ -136,28 +148,33 @@ final class GroupCommit<Client: Peer> {
         failure = error
       }
     }
-    // Channels whose changes were undone: their staged events are dropped.
-    var undone = Set<ChannelName>()
-    if let failure {
-      let clients = dependents.count
-      store.undoChanges { undone.insert($0) }
-      for client in dependents {
-        client.dependsOnTurn = false
-        client.discardOutput()
-        transport.close(client)
-      }
-      policy.failed(failure, "undid the changes of this turn and closed the \(clients) connection(s) that saw them.")
-    } else {
+    defer { dependents.removeAll(keepingCapacity: true) }
+    guard let failure else {
       store.forgetUndo()
       for client in dependents { client.dependsOnTurn = false }
+      return nil
     }
-    dependents.removeAll(keepingCapacity: true)
+    var undone = Undone(dnd: dndChanged, clients: dependents)
+    store.undoChanges { undone.channels.insert($0) }
+    for client in dependents {
+      client.dependsOnTurn = false
+      client.discardOutput()
+    }
+    policy.failed(
+      failure, "undid the changes of this turn and closed the \(dependents.count) connection(s) that saw them.")
+    return undone
+  }
+
+  /// The end of the turn, second step, once its changes are saved (or `undone`, and the clients
+  /// that saw them closed): the forwarded writes go to the bridge, the events to watchers and the
+  /// observer (but those of undone changes), and the hooks are asked for the saved count changes.
+  func publish(dropping undone: Undone?) {
     turn.enter(.publishing)
-    pushForwards(saved: failure == nil)
-    publish(dropping: undone, dndUndone: failure != nil && dndChanged)
+    pushForwards(saved: undone == nil)
+    publishEvents(dropping: undone?.channels ?? [], dndUndone: undone?.dnd ?? false)
     events.removeAll()
     dndChanged = false
-    for change in countChanges where undone.isEmpty || !undone.contains(change.channel.name) {
+    for change in countChanges where undone.map({ !$0.channels.contains(change.channel.name) }) ?? true {
       hooks?.countChanged(change.channel, from: change.previous)
     }
     countChanges.removeAll(keepingCapacity: countChanges.capacity <= 4096)
@@ -174,7 +191,7 @@ final class GroupCommit<Client: Peer> {
   /// back out of the outbox).
   private func pushForwards(saved: Bool) {
     guard !forwards.isEmpty else { return }
-    if saved, let target = forwardTarget, !target.closed {
+    if saved, let target = forwardTarget {  // a closed bridge is no target
       for entry in forwards { ReplyEncoder.appendForward(entry, to: &target.output) }
       subscriptions.sendQueue.add(target)
     }
@@ -184,7 +201,7 @@ final class GroupCommit<Client: Peer> {
   /// Publishes the turn's events, but those of `undone` channels (and do-not-disturb's, when
   /// its change was undone): each run of channel events that lie back to back goes out together
   /// (one copy per watcher and run), do-not-disturb's between them in order.
-  private func publish(dropping undone: Set<ChannelName>, dndUndone: Bool) {
+  private func publishEvents(dropping undone: Set<ChannelName>, dndUndone: Bool) {
     var runStart = 0
     for (index, event) in events.events.enumerated() {
       if let channel = event.channel {

@@ -35,27 +35,35 @@ open class Peer {
   /// While the peer is behind (its output was over `Subscriptions.eventHighWater`): the number
   /// of the first event it has not been sent; what it missed waits in the `EventBacklog`.
   final var behindFrom: UInt64?
-  /// Do-not-disturb changed while the output was congested: its latest state is owed.
+  /// Do-not-disturb changed while the output was congested: its latest state is owed. About
+  /// what the peer watches, however it reads.
   final var mergedDND = false
   /// The number of events staged in this turn when the peer began watching: it gets only the
   /// later ones (its `WATCH` snapshot already shows the earlier ones).
   final var watchedFromEvent = 0
 
+  // A peer's flags, each independent of the others and of the daemon's connection's life
+  // (`Connection.State`: reading, paused, draining, closed), which a peer without a socket
+  // does not have:
+
   /// Whether the peer changed, or read, state this turn that is not saved yet: if the commit
-  /// fails, it is closed without its replies.
+  /// fails, it is closed without its replies. About the turn's commit, whatever the peer does
+  /// meanwhile: a peer that asked to `QUIT` after a change depends on the turn as much.
   final var dependsOnTurn = false
+  /// Where it is in the `SendQueue`. About output, which any peer but a closed one may have to
+  /// send, reading or not.
+  public final internal(set) var sendPlace = SendPlace.unqueued
+  /// Whether its unsent output holds a reply (a request carried out, a long reply's chunk):
+  /// it is sent every turn whatever the send budget, until everything is sent. About what the
+  /// output holds, not whether the peer reads: a paused or draining peer may owe one.
+  public final var owesReply = false
+
   /// Whether it waits in the `SendQueue` for the end of the turn (this one, or the next when
   /// the turn's send budget did not reach it).
-  public final internal(set) var queuedForSend = false
+  public final var queuedForSend: Bool { sendPlace != .unqueued }
   /// Whether the send budget of an earlier turn did not reach it: it keeps its place at the
   /// head of the queue, and the next turn begins without waiting to send it.
-  public final internal(set) var carriedOver = false
-  /// Whether its unsent output holds a reply (a request carried out, a long reply's chunk):
-  /// it is sent every turn whatever the send budget, until everything is sent.
-  public final var owesReply = false
-  /// The peer sent end-of-file or asked to `QUIT`: close once the output is sent.
-  public final var closeAfterFlush = false
-  public final var closed = false
+  public final var carriedOver: Bool { sendPlace == .carried }
 
   /// The output buffer kept once everything is sent: a request/response client's replies fit,
   /// so its buffer serves every turn; a bigger one (a watcher's during a burst, a long `LIST`)
@@ -113,10 +121,25 @@ open class Peer {
     return patterns.isEmpty || patterns.matches(name)
   }
 
+  /// The peer asked to end the connection (`QUIT`), its reply appended: the daemon's connection
+  /// takes it as an event of its life (it carries out no later line, and closes once its
+  /// output is sent); a peer without a socket has no life to end.
+  open func quit() {}
+
   /// Drops everything not sent yet (a peer closed without its replies).
   public final func discardOutput() {
     output = []
     outputOffset = 0
     owesReply = false
   }
+}
+
+/// Where a peer is in the `SendQueue`.
+public enum SendPlace: Sendable {
+  /// Not queued: nothing to send, or waiting for room to write.
+  case unqueued
+  /// Queued in this turn, to be sent at its end.
+  case queued
+  /// Left by an earlier turn's send budget, at the head of the queue.
+  case carried
 }

@@ -29,12 +29,18 @@ public final class SendQueue<Client: Peer> {
   /// How many clients wait from an earlier turn whose budget did not reach them.
   public var carriedCount: Int { carried.count }
 
-  /// Queues `client` for the end of this turn (once, and never a closed one).
+  /// Queues `client` for the end of this turn (once).
   @inline(__always)
   public func add(_ client: Client) {
-    guard !client.queuedForSend, !client.closed else { return }
-    client.queuedForSend = true
+    guard client.sendPlace == .unqueued else { return }
+    client.sendPlace = .queued
     clients.append(client)
+  }
+
+  /// `client` is closed: it is not sent to, and leaves the queue when the turn's sending comes
+  /// to its place.
+  func forget(_ client: Client) {
+    client.sendPlace = .unqueued
   }
 
   /// Queues `client`, whose output now holds a reply: sent in this turn whatever the budget.
@@ -53,8 +59,7 @@ public final class SendQueue<Client: Peer> {
     assert(turn.phase == .sending, "output is sent only at the end of a turn")
     swap(&carried, &earlier)
     func hand(_ client: Client) {
-      client.queuedForSend = false
-      client.carriedOver = false
+      client.sendPlace = .unqueued
       send(client)
     }
     for client in earlier where client.owesReply && client.queuedForSend { hand(client) }
@@ -66,17 +71,14 @@ public final class SendQueue<Client: Peer> {
     }
     var spent = false
     func handWithin(_ client: Client) {
-      guard client.queuedForSend else { return }  // handed over already, for its reply
-      if client.closed {
-        client.queuedForSend = false
-        client.carriedOver = false
-      } else if client.owesReply {  // queued meanwhile
+      guard client.queuedForSend else { return }  // handed over already for its reply, or closed
+      if client.owesReply {  // queued meanwhile
         hand(client)
       } else if !spent && budget() {
         hand(client)
       } else {
         spent = true
-        client.carriedOver = true
+        client.sendPlace = .carried
         carried.append(client)
       }
     }

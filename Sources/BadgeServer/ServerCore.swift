@@ -163,10 +163,13 @@ public final class ServerCore<Client: Peer> {
 
   // MARK: - The end of the turn
 
-  /// Ends the turn: commits its changes and publishes their events (or, when saving fails,
-  /// undoes them and closes the clients that saw them), then has `transport` send the output.
+  /// Ends the turn: saves its changes and publishes their events (or, when saving fails,
+  /// undoes them and has `transport` close the clients that saw them first), then has
+  /// `transport` send the output.
   public func endTurn<Transport: ClientTransport>(_ transport: Transport) where Transport.Client == Client {
-    commit.commit(transport)
+    let undone = commit.save()
+    for client in undone?.clients ?? [] { transport.close(client) }
+    commit.publish(dropping: undone)
     turn.enter(.sending)
     transport.send(sendQueue)
     assert(sendQueue.isEmpty, "nothing stays queued past the end of its turn but what its send budget left")
@@ -180,9 +183,11 @@ public final class ServerCore<Client: Peer> {
     subscriptions.appendMergedEvents(to: client, from: store, now: turn.now)
   }
 
-  /// `client` is gone: it watches nothing any more, and the rest of its reply is dropped.
+  /// `client` is gone: it watches nothing any more, is sent nothing more, and the rest of its
+  /// reply is dropped.
   public func closed(_ client: Client) {
     subscriptions.stop(client)
+    sendQueue.forget(client)
     client.reply = nil
     if commit.forwardTarget === client { commit.forwardTarget = nil }
     if executor.bridge.closed(client) { logger.info("The bridge (client \(client.id)) went away.") }

@@ -199,10 +199,12 @@ public struct IOEvents: OptionSet, Sendable {
   public let rawValue: UInt32
   public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-  public static let readable = IOEvents(rawValue: EPOLLIN.rawValue)
-  public static let writable = IOEvents(rawValue: EPOLLOUT.rawValue)
-  public static let hangUp = IOEvents(rawValue: EPOLLHUP.rawValue)
-  public static let error = IOEvents(rawValue: EPOLLERR.rawValue)
+  // Inlined constants rather than stored ones, which every use from another module reached
+  // through a global's accessor: a connection works out what it watches for on every send.
+  @inlinable public static var readable: IOEvents { IOEvents(rawValue: EPOLLIN.rawValue) }
+  @inlinable public static var writable: IOEvents { IOEvents(rawValue: EPOLLOUT.rawValue) }
+  @inlinable public static var hangUp: IOEvents { IOEvents(rawValue: EPOLLHUP.rawValue) }
+  @inlinable public static var error: IOEvents { IOEvents(rawValue: EPOLLERR.rawValue) }
 }
 
 /// An event source: active until `cancel()` or release.

@@ -20,7 +20,10 @@ public final class PollSet {
   private let epoll: FileDescriptor
   /// sd-event's epoll, in the set beside the clients.
   private let loopDescriptor: CInt
-  private let handler: () -> Void
+  /// What runs once in every turn in which some descriptor in the set is ready (or after
+  /// `serveNextTurn()`); it should call `ready(_:)`. Given when the set is made, or set once by
+  /// an owner that makes the set in its own initializer.
+  public var handler: () -> Void
   /// Where `epoll_wait` writes the ready descriptors (a batch, and sd-event's). `struct
   /// epoll_event` is packed on x86-64 (12 bytes, its data at offset 4), and Swift imports it
   /// so (PollSetTests checks the layout and reads several events back).
@@ -30,9 +33,8 @@ public final class PollSet {
   /// Whether the handler runs next turn whatever the clients' sockets say.
   public private(set) var servesNextTurn = false
 
-  /// Creates the set, which `loop` then waits on; `handler` runs once in every turn in which
-  /// some descriptor in it is ready (or after `serveNextTurn()`), and should call `ready(_:)`.
-  public init(loop: EventLoop, _ handler: @escaping () -> Void) throws(SystemError) {
+  /// Creates the set, which `loop` then waits on, with its `handler`.
+  public init(loop: EventLoop, _ handler: @escaping () -> Void = {}) throws(SystemError) {
     let raw = epoll_create1(CInt(EPOLL_CLOEXEC))
     guard raw >= 0 else { throw SystemError("create an epoll set", Errno.current) }
     epoll = FileDescriptor(rawValue: raw)
@@ -55,30 +57,52 @@ public final class PollSet {
   }
 
   /// Watches `fd` for `events`, level-triggered.
+  ///
+  /// - Throws: `SystemError` when the kernel has no room for it (`ENOMEM`, or `ENOSPC` past
+  ///   `max_user_watches`). A descriptor that is not open or is in the set already is the
+  ///   caller's mistake, and fails a precondition (`control`).
   public func add(_ fd: FileDescriptor, events: IOEvents) throws(SystemError) {
-    guard control(EPOLL_CTL_ADD, fd, events) == 0 else {
-      throw SystemError("watch file descriptor \(fd.rawValue)", Errno.current)
-    }
+    try control(EPOLL_CTL_ADD, fd, events, "watch file descriptor \(fd.rawValue)")
   }
 
   /// Changes the events `fd` is watched for.
-  public func modify(_ fd: FileDescriptor, events: IOEvents) {
-    _ = control(EPOLL_CTL_MOD, fd, events)
+  ///
+  /// - Throws: `SystemError` for a failure that is not the caller's mistake (the kernel
+  ///   documents none); a descriptor that is not open or not in the set fails a precondition.
+  public func modify(_ fd: FileDescriptor, events: IOEvents) throws(SystemError) {
+    try control(EPOLL_CTL_MOD, fd, events, "change the events file descriptor \(fd.rawValue) is watched for")
   }
 
   /// Stops watching `fd` (before it is closed: a descriptor another process still holds, such
   /// as a child between `fork` and `exec`, would otherwise stay in the set).
-  public func remove(_ fd: FileDescriptor) {
-    _ = control(EPOLL_CTL_DEL, fd, [])
+  ///
+  /// - Throws: `SystemError` for a failure that is not the caller's mistake (the kernel
+  ///   documents none); a descriptor that is not open or not in the set fails a precondition.
+  public func remove(_ fd: FileDescriptor) throws(SystemError) {
+    try control(EPOLL_CTL_DEL, fd, [], "stop watching file descriptor \(fd.rawValue)")
   }
 
   /// `epoll_ctl` with the descriptor itself as the event's data.
-  private func control(_ operation: CInt, _ fd: FileDescriptor, _ events: IOEvents) -> CInt {
+  ///
+  /// As swift-nio's system calls do, a failure that can only come from a mistake of ours is a
+  /// failed precondition, not an error to handle: the descriptor is not open (`EBADF`), not in
+  /// the set (`ENOENT`) or in it already (`EEXIST`), or cannot be watched at all (`EPERM`,
+  /// `EINVAL`, `ELOOP`). Passing over one silently would leave a client watched for the wrong
+  /// events, or not at all, with nothing in the log. Whatever else fails is thrown.
+  private func control(
+    _ operation: CInt, _ fd: FileDescriptor, _ events: IOEvents, _ what: @autoclosure () -> String
+  ) throws(SystemError) {
     var event = epoll_event()
     event.events = events.rawValue
     event.data.fd = fd.rawValue
-    return epoll_ctl(epoll.rawValue, operation, fd.rawValue, &event)
+    guard epoll_ctl(epoll.rawValue, operation, fd.rawValue, &event) != 0 else { return }
+    let error = Errno.current
+    precondition(!PollSet.mistakes.contains(error.rawValue), "Failed to \(what()): \(error)")
+    throw SystemError(what(), error)
   }
+
+  /// The `epoll_ctl` failures that only a mistake of the caller's can cause.
+  private static let mistakes: Set<CInt> = [EBADF, ENOENT, EEXIST, EPERM, EINVAL, ELOOP]
 
   /// Has the handler run in the next turn even if no descriptor is ready, and that turn's wait
   /// not wait: work is left over (lines beyond a connection's allowance, reading resumed).

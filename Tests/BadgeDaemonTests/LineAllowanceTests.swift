@@ -6,12 +6,12 @@ import Testing
 /// watchers each line's event is copied to, so that a turn stays short.
 @Suite struct LineAllowanceTests {
   @Test func theAllowanceShrinksWithWatchersBetweenItsBounds() {
-    #expect(ConnectionReader.lineAllowance(watchers: 0) == 1024)
-    #expect(ConnectionReader.lineAllowance(watchers: 1) == 1024)
-    #expect(ConnectionReader.lineAllowance(watchers: 64) == 1024)
-    #expect(ConnectionReader.lineAllowance(watchers: 100) == 655, "FloodFairnessTests relies on it")
-    #expect(ConnectionReader.lineAllowance(watchers: 1000) == 65)
-    #expect(ConnectionReader.lineAllowance(watchers: 4096) == 16)
-    #expect(ConnectionReader.lineAllowance(watchers: 100_000) == 16, "a writer always makes progress")
+    #expect(Connections.lineAllowance(watchers: 0) == 1024)
+    #expect(Connections.lineAllowance(watchers: 1) == 1024)
+    #expect(Connections.lineAllowance(watchers: 64) == 1024)
+    #expect(Connections.lineAllowance(watchers: 100) == 655, "FloodFairnessTests relies on it")
+    #expect(Connections.lineAllowance(watchers: 1000) == 65)
+    #expect(Connections.lineAllowance(watchers: 4096) == 16)
+    #expect(Connections.lineAllowance(watchers: 100_000) == 16, "a writer always makes progress")
   }
 }

@@ -34,6 +34,14 @@ import Testing
     #expect(bridge.logs.lines.last?.text == "Dropped a message of 1048611 bytes on badged/ana/ch/mail/cmd: over 4096.")
   }
 
+  @Test func theCoreLogsByReturningTheLineNotByWritingIt() {
+    let core = MeshCore(config: meshConfig())
+    core.brokerMessage(IncomingMessage(topic: "elsewhere/topic", payload: bytes("x")), at: MeshHarness().time)
+    #expect(
+      core.takeActions() == [.log(.debug, "Dropped a message on elsewhere/topic: not a topic of this bridge.", [])])
+    #expect(core.takeActions().isEmpty)
+  }
+
   @Test func aForgedOwnerCannotTakeAChannelOver() {
     let bridge = Self.ready()
     let forged = bridge.message(

@@ -6,12 +6,14 @@ import BadgeMesh
 final class MeshHarness {
   let core: MeshCore
   let logs = KeptLines()
+  private let logger: Logger
   var time = MeshTime(monotonic: 5_000_000, wallMs: 1_764_620_000_000)
   /// The requests the core sent that the test has not answered yet, oldest first.
   private var unanswered: [String] = []
 
   init(_ config: MeshConfig = meshConfig()) {
-    core = MeshCore(config: config, logger: Logger(level: .debug, identifier: "badged-mqtt", sink: logs))
+    core = MeshCore(config: config)
+    logger = Logger(level: .debug, identifier: "badged-mqtt", sink: logs)
   }
 
   /// Lines from the daemon. The bridge's status reports are answered `OK` as the daemon
@@ -35,9 +37,17 @@ final class MeshHarness {
     return actions
   }
 
-  /// The core's actions since the last call, noting the requests among them.
+  /// The core's actions since the last call, noting the requests among them; its log lines
+  /// are written to `logs`, as the runtime writes them to its logger, and left out.
   func collect() -> [MeshAction] {
-    let actions = core.takeActions()
+    var actions: [MeshAction] = []
+    for action in core.takeActions() {
+      if case .log(let level, let text, let fields) = action {
+        logger.log(level, text, fields)
+      } else {
+        actions.append(action)
+      }
+    }
     unanswered += actions.sent
     return actions
   }

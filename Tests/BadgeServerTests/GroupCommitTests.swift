@@ -47,13 +47,50 @@ import Testing
   @Test func aFailedCommitDropsItsEventsAndClosesWhoSawItsChanges() {
     let (watcher, writer, lateReader, earlyReader, _) = failedTurn()
     #expect(watcher.output.isEmpty, "no event of an unsaved change")
-    #expect(!watcher.closed)
+    #expect(!turns.closed.contains { $0 === watcher })
     #expect(turns.closed.map(\.id) == [writer.id, lateReader.id])
     #expect(writer.output.isEmpty && lateReader.output.isEmpty, "closed without replies")
     #expect(
       turns.take(earlyReader) == [
         "STATE mail count=5 label=5 dot=0 pulse=2999 muted=0 seq=1 badge=count dnd=off unseen=5 total=5", "OK",
       ])
+  }
+
+  /// The end of a turn is two named steps: `save`, the change log's one commit, and `publish`.
+  /// A failed save returns what it took back (the channels undone, and the clients that saw
+  /// them, their output dropped) for the caller to close before `publish`, which then sends
+  /// none of their events; a save that succeeds returns nothing and every event goes out.
+  @Test func aFailedSaveReturnsWhatItTookBackAndPublishSkipsIt() {
+    let watcher = turns.watcher()
+    let writer = turns.peer()
+    func endSending() {
+      turns.core.turn.enter(.sending)
+      turns.core.turn.ended()
+    }
+    turns.send(writer, "INCR mail")
+    #expect(turns.commit.save() == nil)
+    turns.commit.publish(dropping: nil)
+    #expect(
+      turns.take(watcher).map { $0.split(separator: " ").prefix(3).joined(separator: " ") } == [
+        "EVENT mail count=1"
+      ])
+    _ = turns.take(writer)
+    endSending()
+
+    let reader = turns.peer()
+    turns.log.failCommits = true
+    turns.send(reader, "GET chat")  // before any change: shows saved state, keeps its reply
+    turns.send(writer, "INCR mail", "INCR chat")
+    let undone = turns.commit.save()
+    #expect(undone?.channels == [name("mail"), name("chat")])
+    #expect(undone?.dnd == false)
+    #expect(undone?.clients.map(\.id) == [writer.id])
+    #expect(writer.output.isEmpty, "its replies are dropped")
+    #expect(turns.store.channel(named: name("mail")).count == 1, "back to what was saved")
+    turns.commit.publish(dropping: undone)
+    #expect(watcher.output.isEmpty)
+    #expect(turns.take(reader).count == 2)
+    endSending()
   }
 
   /// The repair timer fires: the core tries a repair in a turn of its own.

@@ -1,4 +1,5 @@
 import BadgeCore
+import TestSupport
 
 @testable import BadgeServer
 
@@ -73,38 +74,11 @@ final class MemoryChangeLog: ChangeLog {
   }
 }
 
-/// A clock set by hand: the monotonic instant and the local day.
-final class ManualClock: TurnClock {
-  var now: UInt64 = 1_000_000_000
-  var day = 20_000
-  /// How many times the day was read.
-  private(set) var dayReads = 0
-
-  func today() -> Int {
-    dayReads += 1
-    return day
-  }
-
-  /// The wall clock, set by hand.
-  var wall: UInt64 = 1_764_620_000_000
-
-  func wallMilliseconds() -> UInt64 { wall }
-}
-
-/// Log lines kept in memory.
-final class LogLines: LogSink, @unchecked Sendable {
-  private(set) var lines: [String] = []
-
-  func write(_ level: Logger.Level, _ message: String, _ fields: [Logger.Field], identifier: String) {
-    lines.append(message)
-  }
-}
-
 /// The server's core driven turn by turn by the test, as the daemon drives it: `send` carries
 /// out request lines, `endTurn` ends the turn as the post source does, with the test as the
 /// transport that sends (the clients the turn queued are collected) and closes.
 final class Turns: ClientTransport {
-  let clock = ManualClock()
+  let clock = ManualTurnClock()
   let log = MemoryChangeLog()
   let logLines = LogLines()
   let core: ServerCore<Peer>
@@ -187,7 +161,6 @@ final class Turns: ClientTransport {
 
   func close(_ client: Peer) {
     closed.append(client)
-    client.closed = true
     core.closed(client)
   }
 

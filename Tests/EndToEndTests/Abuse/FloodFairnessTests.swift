@@ -14,7 +14,7 @@ import Testing
 /// their sockets, so that all are ready at once when it continues: what the other clients see
 /// then depends on the turns alone, not on timing.
 @Suite struct FloodFairnessTests {
-  /// `ConnectionReader.lineAllowance(watchers: 100)`: 64 Ki event copies a turn / 100 watchers.
+  /// `Connections.lineAllowance(watchers: 100)`: 64 Ki event copies a turn / 100 watchers.
   static let allowance = 655
 
   @Test func clientsReadyDuringAFloodAreAnsweredWithinAFewTurns() throws {
