@@ -7,23 +7,25 @@
 ///
 /// Restarting a window moves the channel's entry (up or down: `pulse_ms` may have changed in
 /// between); ending one early removes it. A position index makes both O(log n).
-struct PulseQueue<Positions: PulsePositions>: Sendable {
-  typealias Key = Positions.Key
+public struct PulseQueue<Positions: PulsePositions>: Sendable {
+  public typealias Key = Positions.Key
   private var heap: [(deadline: UInt64, channel: Key)] = []
   /// Where each channel's entry is in `heap`.
   private var position = Positions()
 
-  var earliest: UInt64? { heap.first?.deadline }
-  var isEmpty: Bool { heap.isEmpty }
+  public init() {}
+
+  public var earliest: UInt64? { heap.first?.deadline }
+  public var isEmpty: Bool { heap.isEmpty }
   /// The number of entries, which is the number of channels with a window queued.
-  var count: Int { heap.count }
+  public var count: Int { heap.count }
 
   /// When `channel`'s window ends, if it is queued.
-  func deadline(of channel: Key) -> UInt64? {
+  public func deadline(of channel: Key) -> UInt64? {
     position[channel].map { heap[$0].deadline }
   }
 
-  mutating func removeAll() {
+  public mutating func removeAll() {
     if heap.capacity <= Self.keptCapacity {
       heap.removeAll(keepingCapacity: true)
       position.removeAll(keepingCapacity: true)
@@ -34,7 +36,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Queues `channel`'s window end at `deadline`, replacing any entry it had.
-  mutating func schedule(_ deadline: UInt64, for channel: Key) {
+  public mutating func schedule(_ deadline: UInt64, for channel: Key) {
     if let i = position[channel] {
       let earlier = deadline < heap[i].deadline
       heap[i].deadline = deadline
@@ -54,7 +56,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   var capacity: Int { heap.capacity }
 
   /// Drops `channel`'s entry, if it has one (its window ended early).
-  mutating func remove(_ channel: Key) {
+  public mutating func remove(_ channel: Key) {
     guard let i = position[channel] else { return }
     position[channel] = nil
     let last = heap.removeLast()
@@ -72,7 +74,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   /// The entry of `old` now belongs to `new`, which has none: the channel that had `old` is
   /// kept under `new` from now on (the store moved it to another slot). Its deadline and place
   /// in the heap stay.
-  mutating func rekey(_ old: Key, to new: Key) {
+  public mutating func rekey(_ old: Key, to new: Key) {
     guard let i = position[old] else { return }
     position[old] = nil
     heap[i].channel = new
@@ -80,7 +82,7 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
   }
 
   /// Removes and returns the earliest entry if it is due at `now`.
-  mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
+  public mutating func popDue(at now: UInt64) -> (deadline: UInt64, channel: Key)? {
     guard let first = heap.first, first.deadline <= now else { return nil }
     remove(first.channel)
     return first
@@ -118,13 +120,13 @@ struct PulseQueue<Positions: PulsePositions>: Sendable {
 }
 
 /// A pulse queue keyed by channel name: `HookScheduler`'s interval ends.
-typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
+public typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
 
 /// A pulse queue keyed by the channel's slot in the store's table: the store's windows.
 typealias SlotPulseQueue = PulseQueue<SlotPositions>
 
 /// Where each key's entry is in a `PulseQueue`'s heap.
-protocol PulsePositions: Sendable {
+public protocol PulsePositions: Sendable {
   associatedtype Key: Sendable
   init()
   subscript(key: Key) -> Int? { get set }

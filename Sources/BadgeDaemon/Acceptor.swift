@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 import BadgeSystem
 
@@ -79,7 +80,7 @@ final class Acceptor {
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
       return
     }
-    let limit = server.store.config.limits.maxClients
+    let limit = server.core.config.limits.maxClients
     if server.clientCount >= limit {
       warn(
         .clientsPastLimit,

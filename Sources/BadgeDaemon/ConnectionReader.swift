@@ -214,7 +214,7 @@ final class ConnectionReader {
     guard !connection.closed, !connection.closeAfterFlush, !connection.readPaused, connection.linesLeft > 0
     else { return }
     if connection.isReplying && !continueReply(connection) { return }
-    let highWater = core.store.config.limits.maxUnsentBytes
+    let highWater = core.config.limits.maxUnsentBytes
     var lines = 0
     connection.input.forEachFrame { frame in
       lines += 1

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import BadgeSystem
 
@@ -24,7 +25,7 @@ final class ConnectionTimeouts {
   }
 
   private var loop: EventLoop { server.loop }
-  private func limits() -> ResourceLimits { server.store.config.limits }
+  private func limits() -> ResourceLimits { server.core.config.limits }
 
   /// After the connection's complete lines were carried out: `insideLine` tells whether it has
   /// begun another, `progressed` whether it finished any since the last call.

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 import BadgeServer
 import BadgeSystem
@@ -46,12 +48,12 @@ final class Server: ClientTransport {
   private var connections: [Int: Connection] = [:]
   private var nextConnectionID = 1
 
-  init(loop: EventLoop, store: Store, listener: FileDescriptor, logger: Logger) throws(SystemError) {
+  init(loop: EventLoop, config: DaemonConfig, listener: FileDescriptor, logger: Logger) throws(SystemError) {
     self.loop = loop
     self.listener = listener
     self.logger = logger
     logOutput = logger.output
-    core = DaemonCore(store: store, clock: LoopClock(loop: loop), logger: logger)
+    core = DaemonCore(config: config, clock: LoopClock(loop: loop), logger: logger)
     outbox = try Outbox(loop: loop, logger: logger)
     reader = try ConnectionReader(server: self)
     timeouts = try ConnectionTimeouts(server: self)
@@ -135,7 +137,7 @@ final class Server: ClientTransport {
   /// `[limits] line_timeout_ms` passed inside a line: `ERR timeout`, then the connection goes
   /// once that is sent. Nothing more of it is read.
   func lineTimedOut(_ connection: Connection) {
-    let limit = store.config.limits.lineTimeoutMs
+    let limit = core.config.limits.lineTimeoutMs
     logger.debug("Client \(connection.id): no end of line within \(limit) ms, closing.")
     ReplyEncoder.appendError(
       ProtocolError(
@@ -154,7 +156,7 @@ final class Server: ClientTransport {
     let pid = connection.pid.map { " (pid \($0))" } ?? ""
     core.warn(
       .sendTimeout,
-      "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
+      "Client \(connection.id)\(pid) has read none of its \(connection.pendingOutput) bytes of pending output for \(core.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       connection.pid.map { [.clientPID($0)] } ?? [])
     close(connection)
   }

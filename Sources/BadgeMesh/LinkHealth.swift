@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 
 /// Why a connection (to the broker or to the daemon) failed or ended, in words a user acts on.
 public enum LinkFailure: Equatable, Sendable {
