@@ -153,9 +153,9 @@ let package = Package(
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeLogTests", dependencies: ["BadgeLog"]),
-    .testTarget(name: "BadgeOptionsTests", dependencies: ["BadgeOptions", "BadgeLog"]),
-    .testTarget(name: "BadgeHooksTests", dependencies: ["BadgeHooks", "BadgeCore", "BadgeLog", "TestSupport"]),
-    .testTarget(name: "BadgeConfigTests", dependencies: ["BadgeConfig", "BadgeCore", "BadgeHooks"]),
+    .testTarget(name: "BadgeOptionsTests", dependencies: ["BadgeOptions"]),
+    .testTarget(name: "BadgeHooksTests", dependencies: ["BadgeHooks", "BadgeCore", "TestSupport"]),
+    .testTarget(name: "BadgeConfigTests", dependencies: ["BadgeConfig", "BadgeCore"]),
     .testTarget(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
