@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 
 /// A message to publish.
 public struct MeshMessage: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeMesh
 
 /// A `MeshCore` driven by hand: lines from the daemon, messages from the broker, and time,

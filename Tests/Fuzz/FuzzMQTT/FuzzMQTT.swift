@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeMesh
 
 /// libFuzzer target: bytes from the broker, as badged-mqtt decodes them. The first byte picks
