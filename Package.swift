@@ -53,9 +53,9 @@ let package = Package(
     // forwarded write is kept as its request line, written and read by BadgeProtocol.
     .target(
       name: "BadgePersistence", dependencies: ["BadgeCore", "BadgeProtocol", "CZlib"], swiftSettings: daemonSettings),
-    // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
+    // The session-bus links' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
-    .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
+    .target(name: "BadgeBus", dependencies: ["BadgeCore"]),
     // badged-mqtt's decisions, kept apart from the broker and the socket so that they are
     // tested without either: the [mqtt] config, topics and payloads (with their own bounded
     // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
@@ -90,17 +90,17 @@ let package = Package(
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeServer", "BadgeSystem"],
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBus", "BadgeServer", "BadgeSystem"],
       swiftSettings: daemonSettings),
     // badgectl: its command table and the one-shot commands, on BadgePOSIX alone.
     .target(
-      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgePOSIX", "BadgeRender"]),
+      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBus", "BadgePOSIX", "BadgeRender"]),
     // What badgectl hands to badgectl-session: watch and top on an sd-event loop (top through
     // curses), open on the session bus, stats' count-up.
     .target(
       name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeSystem", "BadgeMotion", "BadgeRender",
+        "BadgeCore", "BadgeProtocol", "BadgeBus", "BadgeCtl", "BadgeSystem", "BadgeMotion", "BadgeRender",
         "BadgeTop", "BadgeScreen",
       ]),
 
@@ -135,7 +135,7 @@ let package = Package(
 
     .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
     .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "TestSupport"]),
-    .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
+    .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
     .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
     .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
@@ -184,7 +184,7 @@ if Context.environment["BADGED_FUZZ"] != nil {
       name: "FuzzRecovery",
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
-    .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
+    .executableTarget(name: "FuzzBus", dependencies: ["BadgeBus", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
     .executableTarget(name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }
