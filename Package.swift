@@ -63,9 +63,9 @@ let package = Package(
     // forwarded write is kept as its request line, written and read by BadgeProtocol.
     .target(
       name: "BadgePersistence", dependencies: ["BadgeCore", "BadgeProtocol", "CZlib"], swiftSettings: daemonSettings),
-    // The session-bus bridges' decisions (desktop ids to channels, LauncherEntry merging,
+    // The session-bus links' decisions (desktop ids to channels, LauncherEntry merging,
     // notification counting), kept apart from sd-bus so that they are tested without a bus.
-    .target(name: "BadgeBridge", dependencies: ["BadgeCore"]),
+    .target(name: "BadgeBus", dependencies: ["BadgeCore"]),
     // badged-mqtt's decisions, kept apart from the broker and the socket so that they are
     // tested without either: the [mqtt] config, topics and payloads (with their own bounded
     // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
@@ -108,18 +108,18 @@ let package = Package(
       name: "BadgeDaemon",
       dependencies: [
         "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeOptions", "BadgePersistence",
-        "BadgeBridge", "BadgeServer", "BadgeSystem",
+        "BadgeBus", "BadgeServer", "BadgeSystem",
       ],
       swiftSettings: daemonSettings),
     // badgectl: its command table and the one-shot commands, on BadgePOSIX alone.
     .target(
-      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgePOSIX", "BadgeRender"]),
+      name: "BadgeCtl", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeBus", "BadgePOSIX", "BadgeRender"]),
     // What badgectl hands to badgectl-session: watch and top on an sd-event loop (top through
     // curses), open on the session bus, stats' count-up.
     .target(
       name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeRender",
+        "BadgeCore", "BadgeProtocol", "BadgeBus", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeRender",
         "BadgeTop", "BadgeScreen",
       ]),
 
@@ -162,7 +162,7 @@ let package = Package(
     .testTarget(name: "BadgeConfigTests", dependencies: ["BadgeConfig", "BadgeCore"]),
     .testTarget(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
-    .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
+    .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
     .testTarget(
       name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"]),
     .testTarget(
@@ -224,7 +224,7 @@ if Context.environment["BADGED_FUZZ"] != nil {
       dependencies: ["BadgeCore", "BadgeLog", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
     .executableTarget(
-      name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore", "BadgeConfig"], path: "Tests/Fuzz/FuzzBus"),
+      name: "FuzzBus", dependencies: ["BadgeBus", "BadgeCore", "BadgeConfig"], path: "Tests/Fuzz/FuzzBus"),
     .executableTarget(
       name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
   ]

@@ -10,7 +10,7 @@ import BadgeSystem
 final class BusBridges {
   private let loop: EventLoop
   private let logger: Logger
-  private let launcherEntry: LauncherEntryBridge
+  private let launcherEntry: LauncherEntryBus
   private var launcherLink: SessionBusLink?
   private let notifications: NotificationMonitor
   private var notificationLink: SessionBusLink?
@@ -18,7 +18,7 @@ final class BusBridges {
   init(core: DaemonCore, loop: EventLoop, logger: Logger) {
     self.loop = loop
     self.logger = logger
-    launcherEntry = LauncherEntryBridge(core: core, logger: logger)
+    launcherEntry = LauncherEntryBus(core: core, logger: logger)
     notifications = NotificationMonitor(core: core, logger: logger)
     core.observer = launcherEntry
   }

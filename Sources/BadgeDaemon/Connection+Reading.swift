@@ -12,7 +12,7 @@ import BadgeSystem
 /// clients included, waiting; its lines left over wait for the next turn, which serves it first.
 ///
 /// Back-pressure: once its unsent output reaches `[limits] max_unsent_bytes`, nothing more of it
-/// is read, nor are its buffered lines carried out, until the outbox has sent the output. Nor
+/// is read, nor are its buffered lines carried out, until the socket sender has sent the output. Nor
 /// while a long reply is under way (`Peer.isReplying`): once its output has drained, the next
 /// turn appends the reply's next chunk first, and carries out later lines only after its end.
 /// Lines that waited are carried out in a later turn, never from inside the end of a turn

@@ -3,7 +3,7 @@ import BadgeServer
 import BadgeSystem
 
 /// Sending: a connection's output goes out at the end of the turn, after the commit, when the
-/// outbox reaches it in the send queue (`Outbox.send`), one `send` while the socket takes it.
+/// socket sender reaches it in the send queue (`SocketSender.send`), one `send` while the socket takes it.
 extension Connection {
   /// Sends as much of the output as the socket takes now; a watcher whose output drained gets
   /// the events it is owed since it fell behind (only when it owes some), and is sent to again.

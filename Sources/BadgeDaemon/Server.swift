@@ -15,7 +15,7 @@ typealias DaemonCore = ServerCore<Connection>
 /// (`Connections`, one poll-set callback; each `Connection` within its allowance), as are bus
 /// signals and due deadlines; then the post handler ends the turn (the loop calls it after a
 /// turn of clients, sd-event after a turn of its sources): the core commits the turn's changes
-/// and publishes their events, the `Outbox` sends every reply and event, and the core's
+/// and publishes their events, the `SocketSender` sends every reply and event, and the core's
 /// deadlines are put in the table. Nothing is sent before the commit, and nothing is read while
 /// the turn ends (`Turn` asserts both in debug builds).
 final class Server {
@@ -23,7 +23,7 @@ final class Server {
   /// Every deadline of the server, on one timer.
   let deadlines: Deadlines
   let connections: Connections
-  let outbox: Outbox
+  let sender: SocketSender
   private let loop: EventLoop
   private let logger: Logger
   private var acceptor: Acceptor?
@@ -46,7 +46,7 @@ final class Server {
   init(
     loop: EventLoop, config: DaemonConfig, listener: FileDescriptor, logger: Logger, clock: (any TurnClock)? = nil,
     alarm: (any DeadlineAlarm)? = nil, accept: @escaping Acceptor.Accept = UnixSocket.accept,
-    sendBudget: Outbox.Budget = .time(Outbox.sendingMicroseconds)
+    sendBudget: SocketSender.Budget = .time(SocketSender.sendingMicroseconds)
   ) throws(SystemError) {
     self.loop = loop
     self.logger = logger
@@ -69,7 +69,7 @@ final class Server {
     heap.schedule = { [unowned deadlines] in deadlines.set(trim, after: $0) }
     heap.trimmed = { [logger] in logger.debug("Gave the heap's free memory back to the kernel (malloc_trim).") }
     connections = try Connections(loop: loop, core: core, deadlines: deadlines, heap: heap)
-    outbox = Outbox(logger: logger, budget: sendBudget)
+    sender = SocketSender(logger: logger, budget: sendBudget)
     acceptor = try Acceptor(
       listener: listener, connections: connections, core: core, deadlines: deadlines, accept: accept)
     postSource = try loop.addPost { [unowned self] in endTurn() }
@@ -89,7 +89,7 @@ final class Server {
   /// Ends the turn, sends what can be sent (whatever the send budget) and closes every
   /// connection (shutdown).
   func closeAll() {
-    outbox.budget = .unlimited
+    sender.budget = .unlimited
     endTurn()
     connections.closeAll()
   }
@@ -101,7 +101,7 @@ final class Server {
   func endTurn() {
     let timed = logger.level >= .debug
     let began = timed ? core.turn.began ?? loop.now : 0
-    core.endTurn(outbox)
+    core.endTurn(sender)
     setCoreDeadlines()
     deadlines.setAlarm()
     logOutput?.watchForRoom(on: loop)

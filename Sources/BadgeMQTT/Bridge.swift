@@ -105,16 +105,12 @@ public enum Bridge {
     try MeshConfig.parse(IniFile.read(path: path), file: path, defaults: machineDefaults)
   }
 
-  /// This machine's name (`gethostname`) and the user's login name, for `host` and `prefix`.
+  /// This machine's name (`Environment.hostName`, the daemon's too) and the user's login name,
+  /// for `host` and `prefix`.
   static var machineDefaults: MeshConfig.Defaults {
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let named =
-      buffer.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count - 1) }
-      == 0
-    let hostName = named ? String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self) : ""
     let userName =
       getpwuid(getuid()).flatMap { $0.pointee.pw_name.map { String(cString: $0) } } ?? String(getuid())
-    return MeshConfig.Defaults(hostName: hostName, userName: userName)
+    return MeshConfig.Defaults(hostName: Environment.hostName, userName: userName)
   }
 
   /// What libmosquitto is told: the client id, the broker, TLS as the URL says, the

@@ -1,3 +1,6 @@
+import BadgeCore
+import BadgeProtocol
+
 /// Do-not-disturb as shared machines publish it on `<prefix>/dnd/state` (retained):
 /// `{"on":true,"until":1764621800000,"at":1764620000123,"host":"desktop"}`.
 public struct DNDState: Equatable, Sendable {
@@ -21,8 +24,9 @@ public struct DNDState: Equatable, Sendable {
   /// payload can say, so that any change made anywhere wins over it.
   public static let neverChanged: Int64 = 1
 
-  /// What orders two changes: the later wins, and at the same millisecond the greater host.
-  public var stamp: DNDStamp { DNDStamp(at: at, host: host) }
+  /// What orders two changes: the later wins, and at the same millisecond the greater host (the
+  /// daemon's order, `DNDStamp`; a time before 1970 orders as 1970, and none is ever made).
+  public var stamp: DNDStamp { DNDStamp(at: UInt64(clamping: at), host: host) }
 
   public var payload: [UInt8] {
     Array(
@@ -40,35 +44,21 @@ public struct DNDState: Equatable, Sendable {
   }
 }
 
-/// The order of do-not-disturb changes: wall-clock time, then host name.
-public struct DNDStamp: Comparable, Sendable {
-  public var at: Int64
-  public var host: String
-
-  public init(at: Int64, host: String) {
-    self.at = at
-    self.host = host
-  }
-
-  public static func < (a: DNDStamp, b: DNDStamp) -> Bool { (a.at, a.host) < (b.at, b.host) }
-}
-
-/// What `<prefix>/dnd/set` asks for: `ON` or `OFF` (Home Assistant's switch), or
-/// `{"on":true,"until":<ms>}` for a timed one.
-public enum DNDRequest: Equatable, Sendable {
-  case on(until: Int64?)
-  case off
-
-  public init(payload: some Collection<UInt8>) throws(PayloadError) {
+extension DNDRequest {
+  /// What `<prefix>/dnd/set` asks for: `ON` or `OFF` (Home Assistant's switch), or
+  /// `{"on":true,"until":<ms>}` for a timed one, as the daemon's request. A timed one's end
+  /// (`until`, wall-clock milliseconds) becomes the milliseconds left of it at `nowMs`, which
+  /// may be none or more than the daemon takes: the caller checks them against `Limits.dndMs`.
+  public init(payload: some Collection<UInt8>, nowMs: Int64) throws(PayloadError) {
     if payload.elementsEqual("ON".utf8) {
-      self = .on(until: nil)
+      self = .on(ms: nil)
     } else if payload.elementsEqual("OFF".utf8) {
       self = .off
     } else {
       let reader = try PayloadReader(payload)
       try reader.onlyKeys(["on", "until"])
       if try reader.requiredBool("on") {
-        self = .on(until: try reader.integer("until", in: 1...Int64.max))
+        self = .on(ms: try reader.integer("until", in: 1...Int64.max).map { Int($0 - nowMs) })
       } else {
         guard reader.object["until"] == nil else { throw PayloadError("'until' with 'on' false") }
         self = .off
@@ -92,7 +82,7 @@ public struct DNDSync: Sendable {
 
   /// A change made on this machine at `now` (wall-clock milliseconds): the state to publish.
   public mutating func made(on: Bool, until: Int64, now: Int64) -> DNDState {
-    let at = max(now, (newest?.at ?? 0) + 1)
+    let at = max(now, Int64(clamping: (newest?.at ?? 0) + 1))
     let state = DNDState(on: on, until: until, at: at, host: host)
     newest = state.stamp
     return state

@@ -68,12 +68,6 @@ public enum DaemonLink {
     return change(true, ms: min(left, maxDNDMs))
   }
 
-  /// A change asked for on `<prefix>/dnd/set`, made here like a local one (and so published).
-  public static func localDND(on: Bool, forMs: Int64?) -> Request {
-    guard on else { return .dnd(.off) }
-    return .dnd(.on(ms: forMs.map(Int.init)))
-  }
-
   /// The longest timed do-not-disturb the daemon takes (30 days).
   public static let maxDNDMs = Int64(Limits.dndMs.upperBound)
 

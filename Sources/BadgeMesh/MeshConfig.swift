@@ -87,7 +87,7 @@ public struct MeshConfig: Equatable, Sendable {
 extension MeshConfig {
   /// What the section's defaults come from: the machine and the user.
   public struct Defaults: Sendable {
-    /// The host name (`gethostname`), for `host`.
+    /// This machine's name (`Environment.hostName`, the daemon's too), for `host`.
     public var hostName: String
     /// The login name, for `prefix` (`badged/<user>`).
     public var userName: String

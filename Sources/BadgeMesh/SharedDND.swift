@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// Do-not-disturb shared between machines (`dnd = shared`), as one part of the bridge: this
 /// machine's changes published (retained, last writer wins: `DNDSync`), other machines'
@@ -126,7 +127,7 @@ struct SharedDND {
     guard shared else { return }
     let request: DNDRequest
     do throws(PayloadError) {
-      request = try DNDRequest(payload: payload)
+      request = try DNDRequest(payload: payload, nowMs: time.wallMs)
     } catch {
       outbox.log(.debug, "Dropped a do-not-disturb request: \(error).")
       return
@@ -135,20 +136,10 @@ struct SharedDND {
       outbox.log(.debug, "Ignored a do-not-disturb request: badged is not reachable.")
       return
     }
-    switch request {
-    case .off:
-      outbox.send(DaemonLink.localDND(on: false, forMs: nil))
-    case .on(let until):
-      var forMs: Int64?
-      if let until {
-        let left = until - time.wallMs
-        guard left > 0, left <= DaemonLink.maxDNDMs else {
-          outbox.log(.debug, "Ignored a do-not-disturb request whose end is past or more than 30 days away.")
-          return
-        }
-        forMs = left
-      }
-      outbox.send(DaemonLink.localDND(on: true, forMs: forMs))
+    if case .on(let ms?) = request, !Limits.dndMs.contains(ms) {
+      outbox.log(.debug, "Ignored a do-not-disturb request whose end is past or more than 30 days away.")
+      return
     }
+    outbox.send(.dnd(request))
   }
 }

@@ -65,15 +65,24 @@ extension Environment {
 }
 
 extension Environment {
-  /// This machine's name (`gethostname`), as the ids of forwarded writes and do-not-disturb's
-  /// changes carry it: cut at its first dot and at 32 characters, every character but
-  /// `A-Z a-z 0-9 . _ : -` made a `-`; `localhost` when it has none.
+  /// This machine's name (`gethostname`), the one name the daemon and the bridge both read: the
+  /// daemon's ids of forwarded writes and do-not-disturb's changes carry it, and it is the
+  /// bridge's `host` (its topics, and the name it publishes this machine's changes under) when
+  /// `[mqtt]` sets none, so that both name a change of this machine's the same way.
+  ///
+  /// The whole name, dots included (the bridge's topics always carried it whole; an id needs
+  /// only to be unique), at most 64 bytes (a host in topics, an owner and a `from=` are at most
+  /// 64), every byte but `A-Z a-z 0-9 . _ -` made a `-` (a `:` too, which separates an id's
+  /// parts); `localhost` when it has none.
   public static var hostName: String {
     var buffer = [CChar](repeating: 0, count: 256)
     guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
-    let raw = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-    let short = raw.prefix { $0 != UInt8(ascii: ".") }.prefix(32)
-    let cleaned = short.map { ChannelName.isNameByte($0) ? $0 : UInt8(ascii: "-") }
+    return hostName(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+  }
+
+  /// `hostName` made of the bytes `gethostname` gave.
+  public static func hostName(_ raw: [UInt8]) -> String {
+    let cleaned = raw.prefix(64).map { ChannelName.isNameByte($0) && $0 != UInt8(ascii: ":") ? $0 : UInt8(ascii: "-") }
     return cleaned.isEmpty ? "localhost" : String(decoding: cleaned, as: UTF8.self)
   }
 }

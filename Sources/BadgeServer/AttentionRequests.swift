@@ -39,7 +39,7 @@ extension CommandExecutor {
       if refuseChange(client) { return }
       var silenced: [Channel] = []
       if store.setDND(wanted, changed: { silenced.append($0) }) {
-        store.stampDND(DNDStamp(at: turn.wallMilliseconds(), host: store.outbox.host))
+        store.stampDND(DNDStamp(at: turn.wallMilliseconds(), host: localDNDHost))
         let saved = id.map { SavedRequestID(seq: store.saveID($0), id: $0) }
         line = commit.changedDND(by: client, silenced: silenced, id: saved)
         logger.info(
@@ -59,13 +59,12 @@ extension CommandExecutor {
   /// answered with the state as it is and `OK older`, and nothing changes. So every machine
   /// ends on the newest change, whatever order the changes arrive in.
   ///
-  /// A change made here is compared under the name the bridge gave (`BRIDGE host=`), whatever
-  /// name it was stamped with: the bridge publishes it under that name, so a tie breaks here
-  /// as on every other machine.
+  /// The last change is compared as it was stamped: one made here carries the bridge's name
+  /// (`localDNDHost`, `bridgeNamed`), the name every other machine weighs it under.
   func remoteDND(_ change: RemoteDND, _ client: Client, now: UInt64) {
     if refuseChange(client) { return }
     let stamp = DNDStamp(at: change.at, host: change.from, remote: true)
-    if let last = store.dndStamp.map({ $0.remote ? $0 : DNDStamp(at: $0.at, host: bridge.host) }), !(last < stamp) {
+    if let last = store.dndStamp, !(last < stamp) {
       appendDND(to: client, now: now)
       ReplyEncoder.appendOK("older", to: &client.output)
       return
@@ -78,6 +77,28 @@ extension CommandExecutor {
     logger.info("Do-not-disturb is \(change.on ? "on" : "off"), as host '\(change.from)' set it.")
     appendDND(line: line, to: client, now: now)
     ReplyEncoder.appendOK(to: &client.output)
+  }
+
+  /// The name a do-not-disturb change made here is stamped with: the bridge's (`BRIDGE host=`,
+  /// `[mqtt] host`) once one has said it, the name the bridge publishes the change under and so
+  /// the one every other machine orders it by (a tie at one millisecond then breaks here as
+  /// there); before that, this machine's (`Environment.hostName`, the bridge's default too).
+  var localDNDHost: String { bridge.host.isEmpty ? store.outbox.host : bridge.host }
+
+  /// A bridge said its name (`BRIDGE host=`): the last change, when it was made here, takes it.
+  ///
+  /// Such a stamp can carry another name: the change was made before any bridge connected
+  /// (under this machine's name), or by an earlier run and loaded from the journal or the
+  /// snapshot, whose records keep the name it was made with (under this machine's name, or an
+  /// earlier bridge's, before `[mqtt] host` changed). Only a bridge sends `DND … from=`, and
+  /// only after saying its name, so once renamed here every stamp the comparison meets has the
+  /// name it is published under, and `remoteDND` compares stamps as they are. The rename is
+  /// not a change of do-not-disturb: nothing is saved for it (the next snapshot keeps the new
+  /// name; a restart loads the old one, and the bridge's next `BRIDGE host=` renames it again),
+  /// so it is put in place as recovery puts a stamp back, outside the turn's undo.
+  func bridgeNamed() {
+    guard let stamp = store.dndStamp, !stamp.remote, stamp.host != bridge.host else { return }
+    store.restoreDNDStamp(DNDStamp(at: stamp.at, host: bridge.host))
   }
 
   /// The do-not-disturb line in a reply: the staged event's `line` when there is one, else

@@ -24,6 +24,7 @@ extension CommandExecutor {
         return
       }
       logger.info("Client \(client.id) is the bridge of host '\(host)'.")
+      bridgeNamed()
       ReplyEncoder.appendOK(to: &client.output)
     case .bridge(.status(let status)):
       bridge.report(status)

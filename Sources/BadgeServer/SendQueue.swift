@@ -8,7 +8,7 @@
 /// for more than a few turns. A client's reply is never carried over: it leaves in the turn
 /// that carried out its request, with whatever of the client's own output came before it.
 ///
-/// Only the queue is kept here; sending is the daemon's (its `Outbox` drains the queue in the
+/// Only the queue is kept here; sending is the daemon's (its `SocketSender` drains the queue in the
 /// turn's `sending` phase, the one time output leaves).
 public final class SendQueue<Client: Peer> {
   private var clients: [Client] = []

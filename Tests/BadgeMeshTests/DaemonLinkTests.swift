@@ -103,9 +103,9 @@ import Testing
     #expect(
       DaemonLink.parse("STATE * dnd=0 left=0 at=5")
         == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
-    #expect(Self.line(DaemonLink.localDND(on: true, forMs: 90_000)) == "DND on 90000ms")
-    #expect(Self.line(DaemonLink.localDND(on: true, forMs: nil)) == "DND on")
-    #expect(Self.line(DaemonLink.localDND(on: false, forMs: nil)) == "DND off")
+    #expect(Self.line(Request.dnd(.on(ms: 90_000))) == "DND on 90000ms")
+    #expect(Self.line(Request.dnd(.on(ms: nil))) == "DND on")
+    #expect(Self.line(Request.dnd(.off)) == "DND off")
   }
 
   /// Another machine's change: a timed end goes as what is left of it at the given wall-clock

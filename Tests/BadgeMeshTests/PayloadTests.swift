@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeMesh
+import BadgeProtocol
 import Testing
 
 /// The JSON payloads, written as docs/MQTT.md shows them, and read strictly.
@@ -162,13 +163,13 @@ import Testing
         == #"{"on":true,"until":1764621800000,"at":1764620000123,"host":"desktop"}"#)
     #expect(try DNDState(payload: state.payload) == state)
     #expect(try DNDState(payload: bytes(#"{"on":false,"until":5,"at":1,"host":"a"}"#)).until == 0)
-    #expect(try DNDRequest(payload: bytes("ON")) == .on(until: nil))
-    #expect(try DNDRequest(payload: bytes("OFF")) == .off)
-    #expect(try DNDRequest(payload: bytes(#"{"on":true,"until":99}"#)) == .on(until: 99))
-    #expect(try DNDRequest(payload: bytes(#"{"on":false}"#)) == .off)
-    #expect(throws: PayloadError.self) { try DNDRequest(payload: bytes("on")) }
+    #expect(try DNDRequest(payload: bytes("ON"), nowMs: 9) == .on(ms: nil))
+    #expect(try DNDRequest(payload: bytes("OFF"), nowMs: 9) == .off)
+    #expect(try DNDRequest(payload: bytes(#"{"on":true,"until":99}"#), nowMs: 9) == .on(ms: 90))
+    #expect(try DNDRequest(payload: bytes(#"{"on":false}"#), nowMs: 9) == .off)
+    #expect(throws: PayloadError.self) { try DNDRequest(payload: bytes("on"), nowMs: 9) }
     #expect(throws: PayloadError("'until' with 'on' false")) {
-      try DNDRequest(payload: bytes(#"{"on":false,"until":9}"#))
+      try DNDRequest(payload: bytes(#"{"on":false,"until":9}"#), nowMs: 9)
     }
   }
 

@@ -1,4 +1,4 @@
-import BadgeBridge
+import BadgeBus
 import BadgeClient
 import BadgeCore
 import BadgeCtl

@@ -8,7 +8,7 @@ import TestSupport
 
 @testable import BadgeDaemon
 
-/// The daemon's real server (`Server`: its connections, outbox, acceptor and deadlines) on a real
+/// The daemon's real server (`Server`: its connections, socket sender, acceptor and deadlines) on a real
 /// event loop, driven by hand, as swift-nio's `EmbeddedChannel` drives a pipeline: clients are
 /// socket pairs (or connect to the real listening socket), the turn's clock is the test's
 /// (`ManualTurnClock`: the core's turn and the deadlines read it), the deadlines' alarm is rung
@@ -37,7 +37,7 @@ final class ServerHarness {
 
   /// A server with `config`, whose turns may each send to `sendBudget` connections without a
   /// reply (the daemon's budget is timed; a test's is counted, the same on every machine).
-  init(config: DaemonConfig = DaemonConfig(), sendBudget: Outbox.Budget = .unlimited) throws {
+  init(config: DaemonConfig = DaemonConfig(), sendBudget: SocketSender.Budget = .unlimited) throws {
     var template = Array("/tmp/badged-harness.XXXXXX".utf8CString)
     guard let made = mkdtemp(&template) else { throw Errno.current }
     folder = String(cString: made)

@@ -5,7 +5,7 @@ import Testing
   import Glibc
 #endif
 
-/// More busy watchers than one turn has time to send to (`Outbox.sendingMicroseconds`): those
+/// More busy watchers than one turn has time to send to (`SocketSender.sendingMicroseconds`): those
 /// the turn's budget did not reach get their events in the next turns, every one and in order,
 /// a client's own reply still comes after everything it was owed before it, and a watcher that
 /// hangs up meanwhile still gets everything before its connection ends.

@@ -1,9 +1,9 @@
-import BadgeBridge
+import BadgeBus
 import BadgeConfig
 import BadgeCore
 
-/// libFuzzer target: what the session bus can hand the bridges, as bytes, through the
-/// bridges' decisions as the daemon takes them: reading a LauncherEntry `Update`'s body,
+/// libFuzzer target: what the session bus can hand the daemon's links to it, as bytes, through
+/// those links' decisions as the daemon takes them: reading a LauncherEntry `Update`'s body,
 /// merging and clamping its properties in the bounded `LauncherEntryTable`, and counting
 /// notifications from `Notify` calls, their answers and `NotificationClosed` and
 /// `ActionInvoked` signals, each change applied to a `Store` with small limits.
@@ -27,16 +27,16 @@ import BadgeCore
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBus(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   var input = BusBytes(Array(UnsafeBufferPointer(start: data, count: size))[...])
-  var bridge = Bridges()
+  var links = BusLinks()
   while let operation = input.byte() {
-    guard bridge.deliver(operation % 7, &input) else { break }
-    bridge.check()
+    guard links.deliver(operation % 7, &input) else { break }
+    links.check()
   }
   return 0
 }
 
-/// The bridges' state over one input, and the daemon's handling of each delivery.
-private struct Bridges {
+/// The session-bus links' state over one input, and the daemon's handling of each delivery.
+private struct BusLinks {
   static let maxApps = 6
   let store: Store
   var table = LauncherEntryTable()

@@ -34,7 +34,7 @@ public enum AppChannel {
     return ChannelName(prefix + String(decoding: mapped.utf8.prefix(room), as: UTF8.self))
   }
 
-  /// The desktop id of a channel the bridge made (`app:org.telegram.desktop` →
+  /// The desktop id of a channel made for an app (`app:org.telegram.desktop` →
   /// `org.telegram.desktop`), or `nil` for other channels.
   public static func desktopID(of channel: ChannelName) -> String? {
     let text = channel.description

@@ -7,10 +7,10 @@ public struct LauncherEntryUpdate: Equatable, Sendable {
   public let channel: ChannelName
   public let properties: [BusProperty]
 
-  /// The body's signature the bridge reads.
+  /// The body's signature the daemon reads.
   public static let signature = "sa{sv}"
 
-  /// Why a body is not an update the bridge reads, for a debug line ("Ignored an Update from
+  /// Why a body is not an update the daemon reads, for a debug line ("Ignored an Update from
   /// :1.42 with signature 's', expected 'sa{sv}'").
   public enum Unread: Error, Equatable, Sendable, CustomStringConvertible {
     /// Another signature than `sa{sv}`.
@@ -101,7 +101,7 @@ public struct LauncherEntryEffect: Equatable, Sendable {
   public var count: Int?
   /// Whether the signal asked for attention (`urgent=true`): the channel pulses.
   public var urgent = false
-  /// Properties that were present but of a type the bridge does not take, for a debug line.
+  /// Properties that were present but of a type the daemon does not take, for a debug line.
   public var skipped: [String] = []
 
   public init(count: Int? = nil, urgent: Bool = false, skipped: [String] = []) {

@@ -1,4 +1,4 @@
-import BadgeBridge
+import BadgeBus
 import BadgeCore
 import Testing
 

@@ -1,4 +1,4 @@
-import BadgeBridge
+import BadgeBus
 import BadgeCore
 import Testing
 
@@ -8,7 +8,7 @@ import Testing
     BusProperty(key: "count", value: .signed(1)), BusProperty(key: "count-visible", value: .boolean(true)),
   ]
 
-  /// An `Update` for `uri` with `properties`, read as the bridge reads a signal's body.
+  /// An `Update` for `uri` with `properties`, read as the daemon reads a signal's body.
   static func update(_ uri: String, _ properties: [BusProperty] = visible) throws -> LauncherEntryUpdate {
     try LauncherEntryUpdate(signature: "sa{sv}", arguments: { [.string(uri), .dictionary(properties)] })
   }

@@ -1,4 +1,4 @@
-import BadgeBridge
+import BadgeBus
 import Testing
 
 /// Where `badgectl open` looks for an app: its bus object, its desktop file.

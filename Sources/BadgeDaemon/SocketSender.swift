@@ -12,7 +12,7 @@ import BadgeSystem
 ///
 /// It is the core's `ClientTransport`: what the end of a turn sends through, and closes through
 /// the clients of a turn that was undone.
-final class Outbox: ClientTransport {
+final class SocketSender: ClientTransport {
   /// How much one turn may spend sending to connections without a reply.
   enum Budget: Equatable {
     /// So many microseconds, the monotonic clock read once every `sendsPerClockReading` sends.
@@ -38,7 +38,7 @@ final class Outbox: ClientTransport {
   /// What each turn may spend; the daemon's is `time(sendingMicroseconds)`.
   var budget: Budget
 
-  init(logger: Logger, budget: Budget = .time(Outbox.sendingMicroseconds)) {
+  init(logger: Logger, budget: Budget = .time(SocketSender.sendingMicroseconds)) {
     self.logger = logger
     self.budget = budget
   }
@@ -55,7 +55,7 @@ final class Outbox: ClientTransport {
       sends += 1
       switch budget {
       case .time:
-        return sends % Outbox.sendsPerClockReading != 0 || Environment.monotonicMicroseconds < deadline
+        return sends % SocketSender.sendsPerClockReading != 0 || Environment.monotonicMicroseconds < deadline
       case .sends(let most): return sends <= most
       case .unlimited: return true
       }

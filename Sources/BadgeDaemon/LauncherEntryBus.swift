@@ -1,18 +1,19 @@
-import BadgeBridge
+import BadgeBus
 import BadgeConfig
 import BadgeCore
 import BadgeLog
 import BadgeServer
 import BadgeSystem
 
-/// The LauncherEntry bridge: apps' `com.canonical.Unity.LauncherEntry.Update` signals become
+/// The LauncherEntry link on the session bus (`[bridge]`, the "LauncherEntry bridge" of the
+/// log and the docs): apps' `com.canonical.Unity.LauncherEntry.Update` signals become
 /// `app:<desktop id>` channels, and channels with `export = <desktop id>` are announced to
 /// docks the same way.
 ///
 /// Changes go through the server's core (`apply`, `pulse`), the path requests take, so they
 /// are persisted and pushed to watchers like any `SET`, and counted on the day of the turn
 /// that carries the signal. It is the core's observer: it announces exported channels' events.
-final class LauncherEntryBridge: EventObserver {
+final class LauncherEntryBus: EventObserver {
   private let core: DaemonCore
   private let logger: Logger
   private var bus: BusConnection?
