@@ -79,6 +79,10 @@ let package = Package(
       name: "BadgeSystem", dependencies: ["BadgeCore", "BadgePOSIX", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
+    // Every client program's connection to badged (the session of BadgeProtocol on the
+    // sd-event loop): buffered non-blocking output, bounded input, reconnection with backoff.
+    .target(name: "BadgeClient", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem"]),
+
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
     .target(name: "BadgeScreen", dependencies: ["BadgeTop", "BadgeRender", "CNcurses"]),
@@ -100,8 +104,8 @@ let package = Package(
     .target(
       name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeSystem", "BadgeMotion", "BadgeRender",
-        "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeMotion",
+        "BadgeRender", "BadgeTop", "BadgeScreen",
       ]),
 
     // badged-mqtt as a library, like the daemon: its command line, config and the files it
@@ -165,7 +169,8 @@ let package = Package(
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "TestSupport",
+        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "BadgeClient",
+        "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),

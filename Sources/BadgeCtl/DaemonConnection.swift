@@ -1,7 +1,8 @@
 import BadgePOSIX
 import BadgeProtocol
 
-/// A blocking connection for one-shot commands: send a request, read its reply.
+/// A blocking connection for one-shot commands: send a request, read its reply, through a
+/// `ClientSession` (BadgeProtocol, pure: badgectl stays a static program that loads no library).
 ///
 /// The reply's data lines are handed on as they arrive, never gathered: a reply may be as long
 /// as the daemon (or whatever listens on the socket) makes it, and what a command keeps of it
@@ -26,16 +27,22 @@ final class DaemonConnection {
 
   deinit { fd.close() }
 
-  /// Sends `request` (with `id`, when it takes one) as its line (`RequestEncoder`) and hands
-  /// each data line of its reply to `body`, in order; the status line must be `OK`.
+  /// Sends `request` (with `id`, when it takes one) as the client session writes it
+  /// (`ClientSession`, through `RequestEncoder`) and hands each data line of its reply, as the
+  /// session decodes it, to `body`, in order; the status line must be `OK`. Pushed lines (a
+  /// one-shot connection watches nothing) are not part of the reply and are skipped.
   ///
   /// - Throws: `CtlError.daemon` when the reply is `ERR`, `.unreachable` when the connection
   ///   breaks.
   func request(_ request: Request, id: String? = nil, _ body: (ReplyLine) -> Void) throws(CtlError) {
-    var line: [UInt8] = []
-    RequestEncoder.append(request, id: id, to: &line)
+    var session = ClientSession<Void>(limit: 1)
+    session.connected()
+    guard session.send(request, id: id, ticket: ()) else {
+      // WATCH and UNWATCH are a watcher's: no one-shot command sends them.
+      preconditionFailure("a one-shot command sent \(RequestEncoder.line(request))")
+    }
     do {
-      try fd.writeAll(line, socket: true)
+      try fd.writeAll(session.takeOutput(), socket: true)
     } catch {
       // A daemon that refuses the connection (`ERR busy`, `ERR denied`) says why, then closes
       // it, maybe before the request was written: its line is the better reason to report.
@@ -45,11 +52,10 @@ final class DaemonConnection {
       throw .unreachable(socket: socket, cause: error.description)
     }
     while true {
-      let reply = ReplyLine(try readLine())
+      guard case .reply(_, let reply)? = session.receive(ReplyLine(try readLine())) else { continue }
       switch reply {
       case .ok: return
       case .error(let code, let message): throw .daemon(code: code, message: message)
-      case .event: continue  // not watching; cannot happen, ignore
       default: body(reply)
       }
     }

@@ -7,6 +7,10 @@ import BadgeSystem
 /// `MeshCore`, and what it asks for is done here, at once (the log lines it decides on are
 /// written here too); each connection is kept up with
 /// backoff and jitter, one log line per change of its state (`LinkHealth`).
+///
+/// Everything that comes in (a line, a closed connection, a broker event, a timer) runs through
+/// `work`, one piece at a time: a connection that reports its loss from inside a call made by
+/// `perform` (a publish, a send) is handed to the core after `perform` returns, never inside it.
 final class BridgeRuntime {
   private let loop: EventLoop
   private let core: MeshCore
@@ -25,6 +29,7 @@ final class BridgeRuntime {
   private var coreTimer: TimerSource?
   private var stopping = false
   private var daemonAccepted = false
+  private let work = SerialWork()
 
   init(loop: EventLoop, config: MeshConfig, session: MosquittoSession, socketPath: String, logger: Logger)
     throws(SystemError)
@@ -37,17 +42,21 @@ final class BridgeRuntime {
     brokerHealth = LinkHealth(peer: "the broker \(config.broker)")
     daemonHealth = LinkHealth(peer: "badged at \(socketPath)")
     brokerRetry = try loop.addTimer { [unowned session] in session.connect() }
-    daemonRetry = try loop.addTimer { [unowned self] in connectDaemon() }
+    daemonRetry = try loop.addTimer { [unowned self] in work.run { [unowned self] in connectDaemon() } }
     coreTimer = try loop.addTimer(accuracy: 1000) { [unowned self] in
-      core.tick(at: now)
-      perform()
+      work.run { [unowned self] in
+        core.tick(at: now)
+        perform()
+      }
     }
-    session.onEvent = { [unowned self] event in brokerEvent(event) }
+    session.onEvent = { [unowned self] event in work.run { [unowned self] in brokerEvent(event) } }
     daemon.onLine = { [unowned self] line in
-      core.daemonLine(line, at: now)
-      perform()
+      work.run { [unowned self] in
+        core.daemonLine(line, at: now)
+        perform()
+      }
     }
-    daemon.onClosed = { [unowned self] failure in daemonClosed(failure) }
+    daemon.onClosed = { [unowned self] failure in work.run { [unowned self] in daemonClosed(failure) } }
   }
 
   private var now: MeshTime {
@@ -55,8 +64,10 @@ final class BridgeRuntime {
   }
 
   func start() {
-    connectDaemon()
-    session.connect()
+    work.run { [unowned self] in
+      connectDaemon()
+      session.connect()
+    }
   }
 
   /// Leaves the broker with the last will (the others see this machine offline at once) and

@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeMesh
 import CMosquitto
 import Glibc

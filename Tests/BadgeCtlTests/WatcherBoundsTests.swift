@@ -1,3 +1,4 @@
+import BadgeProtocol
 import Testing
 
 @testable import BadgeCtl
@@ -36,7 +37,7 @@ import Testing
   }
 
   @Test func repliesBelongToTheOldestRequestAndAtMostTheLimitAwait() {
-    var awaiting = AwaitedRequests(limit: 3)
+    var awaiting = AwaitedReplies<Request>(limit: 3)
     #expect(awaiting.oldest == nil && awaiting.hasRoom(for: 3) && !awaiting.hasRoom(for: 4))
     awaiting.sent(["CLEAR a", "CLEAR b"].map(request))
     #expect(awaiting.oldest == request("CLEAR a") && awaiting.count == 2)
@@ -59,7 +60,7 @@ import Testing
 
   /// Requests sent while earlier ones are answered keep their order, however long the run.
   @Test func requestsSentWhileOthersAreAnsweredStayInOrder() {
-    var awaiting = AwaitedRequests(limit: 1_000)
+    var awaiting = AwaitedReplies<Request>(limit: 1_000)
     var sent = 0
     var answered = 0
     func answer() {

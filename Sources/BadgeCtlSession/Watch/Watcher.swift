@@ -1,4 +1,5 @@
 import BadgeBridge
+import BadgeClient
 import BadgeCore
 import BadgeCtl
 import BadgeProtocol
@@ -8,18 +9,19 @@ import Glibc
 /// `badgectl watch`: follows the daemon's push stream forever and shows it, animated, in one
 /// output format (`WatchDisplay`).
 ///
-/// The snapshot `WATCH` answers with is shown as it is; every event after it animates. When
-/// the daemon goes away every channel takes the offline look and the watcher reconnects with
-/// exponential backoff (0.1 s doubling to 5 s), showing the fresh snapshot once it is back.
+/// The snapshot `WATCH` answers with is shown as it is; every event after it animates. The
+/// connection is a `DaemonClient`: when the daemon goes away every channel takes the offline
+/// look and the client reconnects with backoff (0.1 s doubling to 5 s, each delay drawn from its
+/// upper half), showing the fresh snapshot once it is back.
 /// SIGUSR1 and, for i3blocks, a left click on standard input clear the watched channels
 /// (`ClickTargets`). It exits only on SIGTERM, SIGINT or SIGHUP, or when its reader goes away.
 ///
 /// What it shows on is a `WatchSurface`: `watch`'s display, or `top`'s dashboard, which also
 /// sends its own requests over the connection (`send`) and gets their replies.
 ///
-/// What it keeps from the connection is bounded whatever is sent: lines by the reader's limit,
-/// the channels shown by `ShownChannels`, the requests awaiting replies by `AwaitedRequests`;
-/// a line that answers no request is dropped.
+/// What it keeps from the connection is bounded whatever is sent: lines by the client's reader,
+/// the channels shown by `ShownChannels`, the requests awaiting replies by the client's
+/// session (`maxAwaiting`); a line that answers no request is dropped.
 final class Watcher {
   private let socket: String
   private let patterns: [ChannelPattern]
@@ -31,22 +33,14 @@ final class Watcher {
   /// Whether a click opens the apps behind `app:` and `notify:` channels (`watch --open`).
   private let opensApps: Bool
 
-  private var fd: FileDescriptor?
-  private var source: IOSource?
-  private var reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
-  private var retryTimer: TimerSource?
+  private var client: DaemonClient!
   private var signalSources: [EventSource] = []
   private var outputWatch: IOSource?
   private var start: EventSource?
   private var clickInput: ClickInput?
 
-  /// Whether this connection's `WATCH` reply has ended (`OK watching`): lines before it are
-  /// the snapshot, and afterwards anything but an event answers a request sent with `send`.
-  private var watching = false
   /// The channels shown, and which of them this connection reported.
   private var shown = ShownChannels()
-  /// The requests sent over this connection and not answered yet.
-  private var awaiting = AwaitedRequests(limit: Watcher.maxAwaiting)
   /// Whether requests were refused because too many await replies (said once per connection).
   private var saidNotAnswering = false
   /// Why the watcher must end, when the daemon refused the `WATCH` itself.
@@ -59,15 +53,10 @@ final class Watcher {
   private let showsStandIns: Bool
   /// Whether the last thing shown was online; offline is taken once per outage.
   private var online: Bool?
-  private var backoff: UInt64 = Watcher.minBackoff
 
-  static let minBackoff: UInt64 = 100_000
-  static let maxBackoff: UInt64 = 5_000_000
   /// How many requests may await replies at once: room for a click that clears every channel
   /// shown. Past it nothing more is sent until replies come (a daemon answers in order, soon).
   static let maxAwaiting = 2 * ShownChannels.limit
-  /// How many reads (of up to the reader's 256 KiB) one turn of the loop makes at most.
-  static let readsPerTurn = 4
 
   init(
     socket: String, patterns: [ChannelPattern], loop: EventLoop, surface: any WatchSurface,
@@ -80,6 +69,14 @@ final class Watcher {
     self.display = surface
     self.clicks = clicks
     self.opensApps = opensApps
+    client = DaemonClient(socket: socket, loop: loop, limit: Watcher.maxAwaiting) { [unowned self] event in
+      switch event {
+      case .connected: break
+      case .received(let delivery): received(delivery)
+      case .disconnected: disconnected()
+      }
+    }
+    client.watch(patterns)
   }
 
   /// `badgectl watch`: the watcher with `watch`'s display, in the given settings.
@@ -108,12 +105,18 @@ final class Watcher {
       if clicks.fromInput {
         clickInput = ClickInput(loop: loop) { [unowned self] in clearWatchedChannels() }
       }
-      retryTimer = try loop.addTimer { [unowned self] in connect() }
       // A pipe to a bar reports an error as soon as the bar closes it: exit then, not at the
       // next write. (A terminal or file cannot be watched; then EPIPE on write ends us.)
       outputWatch = try? loop.addIO(fd: .standardOutput, events: []) { [unowned self] _ in loop.exit(code: 0) }
       // Connect from inside the loop, so that the first turn draws whatever it shows.
-      start = try loop.addDefer { [unowned self] in connect() }
+      start = try loop.addDefer { [unowned self] in
+        do throws(SystemError) {
+          try client.start()
+        } catch {
+          failure = .unreachable(socket: socket, cause: error.description)
+          loop.exit(code: 1)
+        }
+      }
       _ = try loop.run()
       display.finish()
     } catch {
@@ -124,77 +127,21 @@ final class Watcher {
 
   // MARK: - Connection
 
-  private func connect() {
-    let fd: FileDescriptor
-    do {
-      fd = try UnixSocket.connect(path: socket)
-      try fd.setNonBlocking()
-      var request: [UInt8] = []
-      RequestEncoder.append(.watch(patterns), to: &request)
-      try fd.writeAll(request, socket: true)
-    } catch {
-      disconnected()
-      return
-    }
-    self.fd = fd
-    watching = false
-    do {
-      source = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in readable() }
-    } catch {
-      disconnected()
-    }
-  }
-
-  /// Reads what the socket has, up to `readsPerTurn` reads: a server that sends without pause
-  /// would otherwise keep the loop here, and keys, signals and drawing would wait for it to stop.
-  /// The socket stays readable, so the loop comes back for the rest.
-  private func readable() {
-    guard let fd else { return }
-    for _ in 0..<Watcher.readsPerTurn {
-      // A read error ends the connection the way an end of file does.
-      let result = (try? reader.read(from: fd).get()) ?? .endOfFile
-      reader.forEachFrame { frame in
-        if case .line(let bytes) = frame { received(ReplyLine(String(decoding: bytes, as: UTF8.self))) }
-        return true
-      }
-      switch result {
-      case .processed: continue
-      case .wouldBlock: return
-      case .endOfFile:
-        disconnected()
-        return
-      }
-    }
-  }
-
-  private func received(_ line: ReplyLine) {
-    switch line {
-    case .state(let snapshot) where !watching:
+  /// What the client hands on besides replies: the snapshot, events, and the end of `WATCH`'s
+  /// reply. Do-not-disturb shows through each channel's own line, and a gap is the client's
+  /// to heal.
+  private func received(_ delivery: DaemonClient.Session.Delivery) {
+    switch delivery {
+    case .channel(let snapshot):
       show(snapshot)
-    case .event(let snapshot):
-      show(snapshot)
-    case .ok where !watching:
-      watching = true
-      backoff = Watcher.minBackoff  // the snapshot is complete: this connection counts as good
+    case .watching:
       snapshotEnded()
-    case .error(let code, let message) where !watching:
+    case .watchRefused(let code, let message):
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .state, .ok, .data, .error, .forward:
-      replied(line)
-    case .dnd(_, let pushed):
-      // Each channel's own line says how do-not-disturb shows it; a `DND` request's reply is
-      // a reply like any other.
-      if watching && !pushed { replied(line) }
+    case .reply, .dnd, .gap, .forward:
+      break
     }
-  }
-
-  /// A line of the reply to the oldest request awaiting one; a line that answers no request
-  /// (a daemon never sends one) is dropped.
-  private func replied(_ line: ReplyLine) {
-    guard let request = awaiting.oldest else { return }
-    if line.isStatus { awaiting.answerOldest() }
-    display.replied(line, to: request)
   }
 
   /// Shows a channel's state, unless `ShownChannels` refuses it a place.
@@ -230,23 +177,15 @@ final class Watcher {
     }
   }
 
+  /// The connection ended, or an attempt failed; the client tries again.
   private func disconnected() {
-    source?.cancel()
-    source = nil
-    fd?.close()
-    fd = nil
-    watching = false
-    reader = LineReader(maxLineLength: 1 << 16, capacity: 1 << 18)
     shown.connectionEnded()
-    awaiting.removeAll()
     saidNotAnswering = false
     display.connectionClosed()
     if online != false {
       online = false
       goOffline()
     }
-    retryTimer?.schedule(at: loop.now + backoff)
-    backoff = min(backoff * 2, Watcher.maxBackoff)
   }
 
   /// Every channel takes the offline look; when none is known yet, the watched names stand in
@@ -271,7 +210,7 @@ final class Watcher {
   /// not drawn yet); the daemon's events then show the badges clearing. Nothing happens while
   /// the daemon is away.
   private func clearWatchedChannels() {
-    guard fd != nil else { return }
+    guard client.isConnected else { return }
     var targets = ClickTargets.channels(patterns: patterns, shown: display.drawn)
     if opensApps { targets.removeAll(where: openApp) }
     guard !targets.isEmpty else { return }
@@ -301,23 +240,19 @@ final class Watcher {
   /// go to the surface's `replied`, in order. Returns false, sending nothing, when the daemon is
   /// away or `maxAwaiting` requests would await replies.
   func send(_ requests: [Request]) -> Bool {
-    guard let fd else { return false }
-    guard awaiting.hasRoom(for: requests.count) else {
+    guard client.isConnected else { return false }
+    guard client.hasRoom(for: requests.count) else {
       if !saidNotAnswering {
         saidNotAnswering = true
-        display.warn("The daemon has not answered \(awaiting.count) requests; sending no more until it does.")
+        display.warn("The daemon has not answered \(client.awaitingCount) requests; sending no more until it does.")
       }
       return false
     }
-    do {
-      var lines: [UInt8] = []
-      for request in requests { RequestEncoder.append(request, to: &lines) }
-      try fd.writeAll(lines, socket: true)
-      awaiting.sent(requests)
-      return true
-    } catch {
-      disconnected()
-      return false
+    for request in requests {
+      client.send(request) { [unowned self] reply in
+        if case .line(let line) = reply { display.replied(line, to: request) }
+      }
     }
+    return true
   }
 }

@@ -1,5 +1,3 @@
-import BadgeCore
-
 /// Why a connection (to the broker or to the daemon) failed or ended, in words a user acts on.
 public enum LinkFailure: Equatable, Sendable {
   /// Nothing answered, or the network said no (`Connection refused`, `Network is unreachable`,

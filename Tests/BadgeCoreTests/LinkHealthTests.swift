@@ -1,5 +1,4 @@
 import BadgeCore
-import BadgeMesh
 import Testing
 
 /// One log line per change of a connection's state, not one per attempt.

@@ -1,4 +1,4 @@
-import BadgeMesh
+import BadgeCore
 import Testing
 
 /// Reconnection delays: doubling to a ceiling, each from the upper half of its nominal delay.

@@ -1,0 +1,200 @@
+import BadgeCore
+
+/// The client's side of one connection to badged, as values: no socket, no clock (hiredis's
+/// reply parser, apart from its async context). A program's connection (`BadgeClient`) feeds it
+/// the lines it reads and writes the bytes it asks for; the session keeps the order.
+///
+/// Requests are `Request` values, written once by `RequestEncoder` into `output` in the order
+/// they are sent, each with a `Ticket`: whom its reply goes to (a completion, a request to show
+/// the reply beside). Every line read is decoded once (`ReplyLine`) and handed on as a
+/// `Delivery`: a line of a reply to the oldest request awaiting one (replies come in request
+/// order; at most `limit` await, so a server that never answers cannot make the list grow), or
+/// a pushed line (`EVENT`, `EVENT *`, `FORWARD`) for the watch stream (`WatchStream`, which
+/// checks each channel's sequence numbers and heals a gap with a new snapshot).
+///
+/// What the program asks to keep is asked again on every connection (`connected`): its first
+/// requests (the bridge's `BRIDGE host=`), then `WATCH` with its patterns. When a connection
+/// ends, the requests in flight are handed back (`connectionEnded`) to be told no reply comes.
+public struct ClientSession<Ticket> {
+  /// What a line read means to the program.
+  public enum Delivery {
+    /// A line of the reply to the request sent with this ticket; a status line (`isStatus`)
+    /// ends the reply.
+    case reply(Ticket, ReplyLine)
+    /// A channel's state from the watch stream: a snapshot line or an event.
+    case channel(ChannelSnapshot)
+    /// Do-not-disturb's state: the snapshot's `*` line or a pushed `EVENT *`.
+    case dnd(DNDSnapshot)
+    /// The snapshot ended (`OK watching`): every channel it lists has been handed on.
+    case watching
+    /// The daemon refused `WATCH` (or the connection: `ERR busy`, `ERR denied` answer the first
+    /// request); nothing is watched.
+    case watchRefused(code: String, message: String)
+    /// An event below what the stream holds for its channel: the session has asked for a new
+    /// snapshot, which follows as `.channel` lines and `.watching`.
+    case gap(channel: String, seq: UInt64, held: UInt64)
+    /// A write to a mirrored channel for its owner (the bridge's connection only).
+    case forward(id: String, channel: ChannelName, write: ChannelWrite)
+  }
+
+  /// What each request in flight was sent for.
+  private enum Awaited {
+    case request(Ticket)
+    /// The watch stream's `WATCH`: its reply is the snapshot.
+    case watch
+    /// The watch stream's `UNWATCH`, sent to heal a gap.
+    case unwatch
+  }
+
+  /// A request asked again first on every connection.
+  public struct FirstRequest {
+    public var request: Request
+    public var id: String?
+    public var ticket: Ticket
+
+    public init(_ request: Request, id: String? = nil, ticket: Ticket) {
+      self.request = request
+      self.id = id
+      self.ticket = ticket
+    }
+  }
+
+  /// The bytes to write, in order; the connection takes them with `takeOutput`.
+  public private(set) var output: [UInt8] = []
+  public private(set) var stream: WatchStream
+  public private(set) var isConnected = false
+  private var awaiting: AwaitedReplies<Awaited>
+  private let firstRequests: [FirstRequest]
+
+  /// - Parameters:
+  ///   - limit: how many requests sent with `send` may await replies at once.
+  ///   - firstRequests: sent first on every connection, before `WATCH`.
+  ///   - watchLimit: how many channels' sequence numbers the watch stream holds.
+  public init(limit: Int, firstRequests: [FirstRequest] = [], watchLimit: Int = WatchStream.defaultLimit) {
+    awaiting = AwaitedReplies(limit: limit)
+    self.firstRequests = firstRequests
+    stream = WatchStream(limit: watchLimit)
+  }
+
+  /// How many requests await replies (the first requests and the stream's own among them,
+  /// which are sent whatever the limit: there are a few of them at most).
+  public var awaitingCount: Int { awaiting.count }
+
+  /// Whether `more` requests may be sent with `send` now.
+  public func hasRoom(for more: Int) -> Bool { isConnected && awaiting.hasRoom(for: more) }
+
+  /// A connection is up: the first requests, then `WATCH` when one is kept, go out.
+  public mutating func connected() {
+    isConnected = true
+    for first in firstRequests {
+      RequestEncoder.append(first.request, id: first.id, to: &output)
+      awaiting.sent(.request(first.ticket))
+    }
+    if let patterns = stream.patterns { requestSnapshot(patterns) }
+  }
+
+  /// The connection ended: nothing written and not taken is sent, and no reply will come.
+  /// Returns the tickets of the requests that were in flight, oldest first.
+  public mutating func connectionEnded() -> [Ticket] {
+    isConnected = false
+    output = []
+    stream.connectionEnded()
+    return awaiting.removeAll().compactMap {
+      if case .request(let ticket) = $0 { return ticket }
+      return nil
+    }
+  }
+
+  /// Sends `request` (with `id`, when it takes one) for `ticket`. Returns false, sending
+  /// nothing, when no connection is up, when `limit` requests await replies already, or for
+  /// `WATCH` and `UNWATCH`, which are the stream's (`watch`).
+  public mutating func send(_ request: Request, id: String? = nil, ticket: Ticket) -> Bool {
+    switch request {
+    case .watch, .unwatch: return false
+    default: break
+    }
+    guard hasRoom(for: 1) else { return false }
+    RequestEncoder.append(request, id: id, to: &output)
+    awaiting.sent(.request(ticket))
+    return true
+  }
+
+  /// Watches `patterns` (every channel when empty), now when connected and on every new
+  /// connection.
+  public mutating func watch(_ patterns: [ChannelPattern]) {
+    stream.watch(patterns)
+    if isConnected { requestSnapshot(patterns) }
+  }
+
+  /// The bytes to write now; `output` is empty afterwards.
+  public mutating func takeOutput() -> [UInt8] {
+    defer { output = [] }
+    return output
+  }
+
+  /// A line read (without its LF), decoded once: what it means, or `nil` for a line that
+  /// answers nothing and is not pushed (a daemon never sends one) or that the stream drops.
+  public mutating func receive(_ line: ReplyLine) -> Delivery? {
+    switch line {
+    case .event(let snapshot):
+      return delivery(stream.event(snapshot))
+    case .dnd(let dnd, pushed: true):
+      return .dnd(dnd)
+    case .forward(let id, let channel, let write):
+      return .forward(id: id, channel: channel, write: write)
+    default:
+      guard let oldest = awaiting.oldest else { return nil }
+      if line.isStatus { awaiting.answerOldest() }
+      switch oldest {
+      case .request(let ticket):
+        return .reply(ticket, line)
+      case .watch:
+        return snapshotLine(line)
+      case .unwatch:
+        if line.isStatus { stream.unwatched() }
+        return nil
+      }
+    }
+  }
+
+  /// A line of `WATCH`'s reply.
+  private mutating func snapshotLine(_ line: ReplyLine) -> Delivery? {
+    switch line {
+    case .state(let snapshot):
+      return delivery(stream.snapshotLine(snapshot))
+    case .dnd(let dnd, _):
+      return .dnd(dnd)
+    case .ok:
+      stream.snapshotEnded(ok: true)
+      return .watching
+    case .error(let code, let message):
+      stream.snapshotEnded(ok: false)
+      return .watchRefused(code: code, message: message)
+    default:
+      return nil  // a data line a later version may add
+    }
+  }
+
+  private mutating func delivery(_ verdict: WatchStream.Verdict) -> Delivery? {
+    switch verdict {
+    case .channel(let snapshot):
+      return .channel(snapshot)
+    case .dropped:
+      return nil
+    case .gap(let channel, let seq, let held):
+      RequestEncoder.append(.unwatch, to: &output)
+      awaiting.sent(.unwatch)
+      if let patterns = stream.patterns {
+        RequestEncoder.append(.watch(patterns), to: &output)
+        awaiting.sent(.watch)
+      }
+      return .gap(channel: channel, seq: seq, held: held)
+    }
+  }
+
+  private mutating func requestSnapshot(_ patterns: [ChannelPattern]) {
+    RequestEncoder.append(.watch(patterns), to: &output)
+    awaiting.sent(.watch)
+    stream.snapshotRequested()
+  }
+}

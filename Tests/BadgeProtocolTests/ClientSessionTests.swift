@@ -1,0 +1,203 @@
+import BadgeCore
+import BadgeProtocol
+import Testing
+
+/// A session and what it hands on, in words a test compares (a class, so that `#expect` can
+/// call what changes it).
+final class SessionRig {
+  var session: ClientSession<Int>
+
+  init(limit: Int = 4, firstRequests: [ClientSession<Int>.FirstRequest] = [], watchLimit: Int = 10_000) {
+    session = ClientSession(limit: limit, firstRequests: firstRequests, watchLimit: watchLimit)
+  }
+
+  func send(_ request: Request, id: String? = nil, ticket: Int) -> Bool {
+    session.send(request, id: id, ticket: ticket)
+  }
+
+  func connected() { session.connected() }
+  func watch(_ patterns: [ChannelPattern]) { session.watch(patterns) }
+  func connectionEnded() -> [Int] { session.connectionEnded() }
+
+  /// The bytes written since the last call, as text.
+  func text() -> String { String(decoding: session.takeOutput(), as: UTF8.self) }
+
+  /// Feeds `lines`; what each is handed on as.
+  func feed(_ lines: [String]) -> [String] {
+    lines.compactMap { line in session.receive(ReplyLine(line)).map(SessionRig.describe) }
+  }
+
+  static func describe(_ delivery: ClientSession<Int>.Delivery) -> String {
+    switch delivery {
+    case .reply(let ticket, .state(let snapshot)): return "reply \(ticket): state \(snapshot.channel)"
+    case .reply(let ticket, let line): return "reply \(ticket): \(line)"
+    case .channel(let snapshot): return "channel \(snapshot.channel) count=\(snapshot.count) seq=\(snapshot.seq)"
+    case .dnd(let dnd): return "dnd \(dnd.isOn)"
+    case .watching: return "watching"
+    case .watchRefused(let code, let message): return "refused \(code) \(message)"
+    case .gap(let channel, let seq, let held): return "gap \(channel) \(seq) < \(held)"
+    case .forward(let id, let channel, _): return "forward \(id) \(channel)"
+    }
+  }
+}
+
+/// The client's side of a connection, line by line: requests written in order, replies handed
+/// to the request that asked, pushed lines to the watch stream.
+@Suite struct ClientSessionTests {
+  typealias Session = ClientSession<Int>
+
+  static func state(_ verb: String, _ channel: String, count: Int, seq: UInt64) -> String {
+    "\(verb) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) badge=count dnd=off unseen=\(count) total=\(count)"
+  }
+
+  @Test func requestsGoOutInOrderAndEachReplyGoesToItsRequest() {
+    let rig = SessionRig(limit: 8)
+    #expect(!rig.send(.ping, ticket: 0))  // not connected: nothing is sent
+    rig.connected()
+    #expect(rig.send(.write(name("mail"), .incr(2)), id: "k1", ticket: 1))
+    #expect(rig.send(.get(name("mail")), ticket: 2))
+    #expect(rig.send(.ping, ticket: 3))
+    #expect(rig.text() == "INCR mail 2 id=k1\nGET mail\nPING\n")
+    #expect(rig.text().isEmpty)
+    let lines = [
+      "OK", Self.state("STATE", "mail", count: 2, seq: 4), "OK", "OK pong",
+    ]
+    #expect(
+      rig.feed(lines) == [
+        "reply 1: ok(\"\")", "reply 2: state mail", "reply 2: ok(\"\")",
+        "reply 3: ok(\"pong\")",
+      ])
+    #expect(rig.session.awaitingCount == 0)
+    // A line that answers nothing is dropped.
+    #expect(rig.feed(["OK"]).isEmpty)
+  }
+
+  @Test func atMostTheLimitAwaitRepliesAndWatchIsTheStreams() {
+    let rig = SessionRig(limit: 2)
+    rig.connected()
+    #expect(rig.send(.ping, ticket: 1) && rig.send(.ping, ticket: 2))
+    #expect(!rig.session.hasRoom(for: 1) && !rig.send(.ping, ticket: 3))
+    #expect(!rig.send(.watch([]), ticket: 4) && !rig.send(.unwatch, ticket: 5))
+    #expect(rig.text() == "PING\nPING\n")
+    _ = rig.feed(["OK pong"])
+    #expect(rig.session.hasRoom(for: 1) && !rig.session.hasRoom(for: 2))
+  }
+
+  @Test func aLostConnectionHandsBackWhatWasInFlightAndAsksAgainWhatIsKept() {
+    let rig = SessionRig(limit: 4, firstRequests: [.init(.bridge(.attach(host: "desk")), ticket: 0)])
+    rig.watch([pattern("mail"), pattern("c*")])
+    rig.connected()
+    #expect(rig.send(.write(name("mail"), .clear(upTo: 7)), id: "c1", ticket: 1))
+    #expect(rig.text() == "BRIDGE host=desk\nWATCH mail c*\nCLEAR mail upto=7 id=c1\n")
+    #expect(rig.feed(["OK"]) == ["reply 0: ok(\"\")"])
+    #expect(rig.send(.ping, ticket: 2))
+    #expect(rig.connectionEnded() == [1, 2])
+    #expect(rig.session.output.isEmpty && !rig.session.hasRoom(for: 1))
+    rig.connected()
+    #expect(rig.text() == "BRIDGE host=desk\nWATCH mail c*\n")
+  }
+
+  @Test func theSnapshotThenEventsGoToTheStream() {
+    let rig = SessionRig(limit: 4)
+    rig.connected()
+    rig.watch([])
+    #expect(rig.send(.ping, ticket: 1))
+    #expect(rig.text() == "WATCH\nPING\n")
+    let delivered = rig.feed(
+      [
+        "STATE * dnd=0 left=0", Self.state("STATE", "a", count: 1, seq: 3), Self.state("STATE", "b", count: 0, seq: 0),
+        "OK watching", Self.state("EVENT", "a", count: 2, seq: 5), "EVENT * dnd=1 left=0", "OK pong",
+        "FORWARD f1 INCR m:x 1", Self.state("EVENT", "a", count: 2, seq: 5),
+      ])
+    #expect(
+      delivered == [
+        "dnd false", "channel a count=1 seq=3", "channel b count=0 seq=0", "watching", "channel a count=2 seq=5",
+        "dnd true", "reply 1: ok(\"pong\")", "forward f1 m:x", "channel a count=2 seq=5",
+      ])
+  }
+
+  @Test func aRefusedWatchIsSaidAndNothingIsWatched() {
+    let rig = SessionRig(limit: 4)
+    rig.watch([pattern("mail")])
+    rig.connected()
+    #expect(rig.feed(["ERR busy too many clients"]) == ["refused busy too many clients"])
+    #expect(rig.session.stream.phase == .idle && rig.session.stream.patterns == nil)
+  }
+
+  /// An event below what the stream holds is a gap: `UNWATCH` and `WATCH` go out, events until
+  /// `UNWATCH`'s reply are dropped, and the new snapshot reports the channels as they are.
+  @Test func aGapIsHealedWithANewSnapshotOnTheSameConnection() {
+    let rig = SessionRig(limit: 4)
+    rig.watch([pattern("a*")])
+    rig.connected()
+    _ = rig.text()
+    _ = rig.feed([Self.state("STATE", "ab", count: 4, seq: 10), "OK watching"])
+    #expect(rig.session.stream.seq(of: "ab") == 10)
+    #expect(rig.feed([Self.state("EVENT", "ab", count: 3, seq: 9)]) == ["gap ab 9 < 10"])
+    #expect(rig.text() == "UNWATCH\nWATCH a*\n")
+    #expect(rig.session.stream.phase == .healing)
+    let after = rig.feed(
+      [
+        Self.state("EVENT", "ab", count: 5, seq: 11), "OK", "STATE * dnd=0 left=0",
+        Self.state("STATE", "ab", count: 5, seq: 11), "OK watching", Self.state("EVENT", "ab", count: 6, seq: 12),
+      ])
+    #expect(after == ["dnd false", "channel ab count=5 seq=11", "watching", "channel ab count=6 seq=12"])
+    #expect(rig.session.stream.phase == .watching && rig.session.stream.seq(of: "ab") == 12)
+  }
+}
+
+/// The sequence-number rule of the watch stream (docs/PROTOCOL.md, "Clients").
+@Suite struct WatchStreamRuleTests {
+  typealias Session = ClientSession<Int>
+
+  static func watching(_ lines: [String]) -> SessionRig {
+    let rig = SessionRig(limit: 4)
+    rig.watch([])
+    rig.connected()
+    _ = rig.feed(lines + ["OK watching"])
+    _ = rig.text()
+    return rig
+  }
+
+  @Test func aRepeatedOrHigherSeqFollowsAndAForgottenChannelIsLetGo() {
+    let rig = Self.watching([ClientSessionTests.state("STATE", "a", count: 3, seq: 7)])
+    let lines = [
+      ClientSessionTests.state("EVENT", "a", count: 3, seq: 7),  // a pulse's end: same seq
+      ClientSessionTests.state("EVENT", "a", count: 4, seq: 9),
+      ClientSessionTests.state("EVENT", "a", count: 0, seq: 0),  // forgotten
+      ClientSessionTests.state("EVENT", "a", count: 1, seq: 2),  // nothing held: follows
+      ClientSessionTests.state("EVENT", "new", count: 1, seq: 1),
+    ]
+    #expect(
+      rig.feed(lines) == [
+        "channel a count=3 seq=7", "channel a count=4 seq=9", "channel a count=0 seq=0", "channel a count=1 seq=2",
+        "channel new count=1 seq=1",
+      ])
+    #expect(rig.session.output.isEmpty && rig.session.stream.phase == .watching)
+    #expect(rig.session.stream.seq(of: "a") == 2 && rig.session.stream.seq(of: "new") == 1)
+  }
+
+  @Test func aGapIsFoundOnceAndEventsWaitForTheNewSnapshot() {
+    let rig = Self.watching([ClientSessionTests.state("STATE", "a", count: 3, seq: 7)])
+    let lines = [
+      ClientSessionTests.state("EVENT", "a", count: 2, seq: 6),
+      ClientSessionTests.state("EVENT", "a", count: 1, seq: 5),
+    ]
+    #expect(rig.feed(lines) == ["gap a 6 < 7"])
+    #expect(rig.text() == "UNWATCH\nWATCH\n")
+  }
+
+  @Test func theStreamHoldsAtMostItsLimitOfChannels() {
+    let rig = SessionRig(limit: 4, watchLimit: 2)
+    rig.watch([])
+    rig.connected()
+    let lines = (1...3).map { ClientSessionTests.state("STATE", "c\($0)", count: 1, seq: UInt64(10 + $0)) }
+    _ = rig.feed(lines + ["OK watching"])
+    #expect(rig.session.stream.heldCount == 2 && rig.session.stream.seq(of: "c3") == nil)
+    // Unheld, c3 is passed on unchecked.
+    #expect(
+      rig.feed([ClientSessionTests.state("EVENT", "c3", count: 1, seq: 1)]) == [
+        "channel c3 count=1 seq=1"
+      ])
+  }
+}
