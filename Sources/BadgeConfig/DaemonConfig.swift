@@ -29,7 +29,7 @@ public struct DaemonConfig: Equatable, Sendable {
   /// `[limits]`: the bounds on what clients can make the daemon hold.
   public var limits: ResourceLimits = .defaults
   /// `[bridge]`: the LauncherEntry bridge.
-  public var bridge = BridgeConfig()
+  public var bridge = BusConfig()
   /// `[notifications]`: notification counts per app.
   public var notifications = NotificationsConfig()
 

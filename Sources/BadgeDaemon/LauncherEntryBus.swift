@@ -33,7 +33,7 @@ final class LauncherEntryBus: EventObserver {
     self.logger = logger
   }
 
-  private var config: BridgeConfig { core.config.bridge }
+  private var config: BusConfig { core.config.bridge }
 
   // MARK: - Connection
 

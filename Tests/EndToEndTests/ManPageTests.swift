@@ -118,7 +118,7 @@ import Testing
       #expect(
         section("[channel NAME] and [channel GLOB]", of: page).contains { $0.hasPrefix("       \(key) = ") }, "\(key)")
     }
-    for key in BridgeConfig.Key.allCases {
+    for key in BusConfig.Key.allCases {
       #expect(section("[bridge]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
     for key in NotificationsConfig.Key.allCases {

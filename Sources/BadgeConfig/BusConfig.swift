@@ -1,7 +1,8 @@
 import BadgeCore
 
-/// `[bridge]`: the LauncherEntry bridge between apps on the session bus and channels.
-public struct BridgeConfig: Equatable, Sendable {
+/// `[bridge]`: the LauncherEntry link between apps on the session bus and channels. The section
+/// keeps its name in badged.conf; in the code "bridge" is the MQTT link, so the type says bus.
+public struct BusConfig: Equatable, Sendable {
   /// `enabled`: whether badged listens to LauncherEntry signals and exports channels at all.
   public var enabled = true
   /// `clear_on_exit`: whether an app's channels go to 0 when it leaves the bus (else they keep
@@ -86,8 +87,8 @@ extension DaemonConfig {
     }
     switch entry.section {
     case "bridge":
-      guard let key = BridgeConfig.Key(rawValue: entry.key) else {
-        throw unknownKey(entry, BridgeConfig.Key.allCases.map(\.rawValue))
+      guard let key = BusConfig.Key(rawValue: entry.key) else {
+        throw unknownKey(entry, BusConfig.Key.allCases.map(\.rawValue))
       }
       switch key {
       case .enabled: config.bridge.enabled = try boolean()
@@ -102,8 +103,8 @@ extension DaemonConfig {
           patterns.append(pattern)
         }
         config.bridge.ignore = patterns
-      case .maxApps: config.bridge.maxApps = try number(in: BridgeConfig.maxAppsRange)
-      case .maxChannels: config.bridge.maxChannels = try number(in: BridgeConfig.maxChannelsRange)
+      case .maxApps: config.bridge.maxApps = try number(in: BusConfig.maxAppsRange)
+      case .maxChannels: config.bridge.maxChannels = try number(in: BusConfig.maxChannelsRange)
       }
     case "notifications":
       guard let key = NotificationsConfig.Key(rawValue: entry.key) else {
@@ -111,7 +112,7 @@ extension DaemonConfig {
       }
       switch key {
       case .count: config.notifications.count = try boolean()
-      case .maxChannels: config.notifications.maxChannels = try number(in: BridgeConfig.maxChannelsRange)
+      case .maxChannels: config.notifications.maxChannels = try number(in: BusConfig.maxChannelsRange)
       }
     default:
       return false

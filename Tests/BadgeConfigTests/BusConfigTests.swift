@@ -3,14 +3,14 @@ import BadgeCore
 import Testing
 
 /// `[bridge]`, `[notifications]` and the per-channel `export` key.
-@Suite struct BridgeConfigTests {
+@Suite struct BusConfigTests {
   static func parse(_ items: [(section: String, key: String, value: String)]) throws(ConfigError) -> DaemonConfig {
     try DaemonConfigTests.parse(items)
   }
 
   @Test func theDefaultsBridgeAndDoNotCountNotifications() throws {
     let config = try Self.parse([])
-    #expect(config.bridge == BridgeConfig())
+    #expect(config.bridge == BusConfig())
     #expect(config.bridge.enabled)
     #expect(!config.bridge.clearOnExit)
     #expect(config.bridge.ignore.isEmpty)
