@@ -219,7 +219,8 @@ extension DaemonConfig {
       } else if entry.section == "limits" {
         guard let key = ResourceLimits.Key(rawValue: entry.key) else {
           throw fail(
-            "Unknown key '\(entry.key)' in [limits]; expected one of \(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))"
+            "Unknown key '\(entry.key)' in [limits]; expected one of "
+              + "\(ResourceLimits.Key.allCases.map(\.rawValue).joined(separator: ", "))"
           )
         }
         do throws(SettingKey.InvalidValue) {

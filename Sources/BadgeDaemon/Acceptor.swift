@@ -78,7 +78,8 @@ final class Acceptor {
     guard let peer, peer.isThisUser else {
       core.warn(
         .otherUser,
-        "Refused a connection from pid \(peer.map { String($0.pid) } ?? "unknown"), uid \(peer.map { String($0.uid) } ?? "unknown"): only this user may connect.",
+        "Refused a connection from pid \(peer.map { String($0.pid) } ?? "unknown"), uid "
+          + "\(peer.map { String($0.uid) } ?? "unknown"): only this user may connect.",
         peer.map { [.clientPID($0.pid)] } ?? [])
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
       return
@@ -110,7 +111,8 @@ final class Acceptor {
   private func pause(_ error: Errno) {
     core.warn(
       .outOfDescriptors,
-      "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time until a file descriptor is free."
+      "Failed to accept a connection: \(error) (\(error.name ?? "")); pausing accepting for a second at a time "
+        + "until a file descriptor is free."
     )
     do throws(SystemError) {
       try connections.listen(false)

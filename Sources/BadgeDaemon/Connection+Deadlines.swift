@@ -73,7 +73,8 @@ extension Connection {
     let pid = self.pid.map { " (pid \($0))" } ?? ""
     core.warn(
       .sendTimeout,
-      "Client \(id)\(pid) has read none of its \(pendingOutput) bytes of pending output for \(core.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
+      "Client \(id)\(pid) has read none of its \(pendingOutput) bytes of pending output for "
+        + "\(core.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       self.pid.map { [.clientPID($0)] } ?? [])
   }
 }

@@ -40,7 +40,8 @@ public enum Daemon {
       }
     } catch {
       write(
-        "Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]\n  See 'badged --help' for more information.\n",
+        "Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level "
+          + "<level>]\n  See 'badged --help' for more information.\n",
         to: .standardError)
       return ExitStatus.usage
     }

@@ -109,7 +109,8 @@ final class HookOutputRelay {
     if lines.dropped > 0 {
       output.log(
         .info,
-        "Hook \(event.key) of '\(channel)' (pid \(pid)) printed \(lines.dropped) more line\(lines.dropped == 1 ? "" : "s"); only the first \(HookOutputLines.maxLines) are logged.",
+        "Hook \(event.key) of '\(channel)' (pid \(pid)) printed \(lines.dropped) more "
+          + "line\(lines.dropped == 1 ? "" : "s"); only the first \(HookOutputLines.maxLines) are logged.",
         channel)
     }
   }

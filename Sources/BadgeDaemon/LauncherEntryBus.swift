@@ -83,7 +83,8 @@ final class LauncherEntryBus: EventObserver {
     guard let effect = table.update(update, from: sender, limit: config.maxApps) else {
       core.warn(
         Self.appsPastLimit,
-        "Ignored a LauncherEntry Update from \(sender) for '\(channel)': \(table.appCount) apps are tracked already ([bridge] max_apps).",
+        "Ignored a LauncherEntry Update from \(sender) for '\(channel)': \(table.appCount) apps are tracked "
+          + "already ([bridge] max_apps).",
         [.channel(channel)])
       return
     }

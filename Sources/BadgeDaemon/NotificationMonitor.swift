@@ -28,7 +28,8 @@ final class NotificationMonitor {
     "type='method_return',sender='\(interface)'",
     "type='signal',sender='\(interface)',interface='\(interface)',member='NotificationClosed'",
     "type='signal',sender='\(interface)',interface='\(interface)',member='ActionInvoked'",
-    "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(interface)'",
+    "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+      + "member='NameOwnerChanged',arg0='\(interface)'",
   ]
 
   init(core: DaemonCore, logger: Logger) {

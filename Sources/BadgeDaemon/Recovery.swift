@@ -54,7 +54,8 @@ public enum Recovery {
       } else {
         let copy = try keepCopy(of: path)
         logger.error(
-          "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost."
+          "The snapshot '\(path)' is damaged (\(problem)): loaded its \(decoded.snapshot.channels.count) "
+            + "readable channels, kept a copy in '\(copy)'. Counts of other channels may be lost."
         )
       }
     }
@@ -122,12 +123,14 @@ public enum Recovery {
     case nil: break
     case .tornTail(_, let dropped):
       logger.warning(
-        "Dropped \(dropped) bytes of a torn record at the end of the journal '\(path)' (a write cut short by a crash); every complete record was loaded."
+        "Dropped \(dropped) bytes of a torn record at the end of the journal '\(path)' (a write cut short by a "
+          + "crash); every complete record was loaded."
       )
     case .corrupt(let offset, let reason):
       let copy = try keepCopy(of: path)
       logger.error(
-        "The journal '\(path)' is damaged at byte \(offset) (\(reason)): loaded the \(contents.records.count) records before it, kept a copy in '\(copy)'. Changes recorded after that point are lost."
+        "The journal '\(path)' is damaged at byte \(offset) (\(reason)): loaded the \(contents.records.count) "
+          + "records before it, kept a copy in '\(copy)'. Changes recorded after that point are lost."
       )
     case .badHeader:
       let copy = try keepCopy(of: path)

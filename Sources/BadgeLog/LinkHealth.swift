@@ -93,13 +93,15 @@ public struct LinkHealth: Sendable {
       return Line(
         level: .error,
         text:
-          "Failed to set up TLS with \(peer): \(words); check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly."
+          "Failed to set up TLS with \(peer): \(words); check ca_file and the broker's certificate. Never "
+          + "falling back to plain MQTT; retrying quietly."
       )
     case .takenOver:
       return Line(
         level: .warning,
         text:
-          "Another client connected to \(peer) with this bridge's client id (a second bridge for this host?); reconnecting."
+          "Another client connected to \(peer) with this bridge's client id (a second bridge for this host?); "
+          + "reconnecting."
       )
     case .lost:
       return Line(level: .warning, text: "Lost the connection to \(peer): \(words); reconnecting.")

@@ -50,7 +50,8 @@ struct BrokerSecrets {
     guard mode & 0o044 == 0 else {
       throw refusal(
         config, key,
-        "\(key.rawValue) '\(path)' can be read by its group or others (mode 0\(String(mode, radix: 8))); refusing it until only its owner can: chmod 600 '\(path)'"
+        "\(key.rawValue) '\(path)' can be read by its group or others (mode 0\(String(mode, radix: 8))); "
+          + "refusing it until only its owner can: chmod 600 '\(path)'"
       )
     }
     var bytes = [UInt8](repeating: 0, count: maxPasswordBytes + 1)

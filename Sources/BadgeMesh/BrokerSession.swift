@@ -53,7 +53,8 @@ struct BrokerSession {
     guard case .syncing(_, let since) = phase, now >= since + BrokerSession.syncTimeout else { return false }
     outbox.log(
       .warning,
-      "The sync marker on \(topic) did not come back within 10 s (does the broker's ACL let this host publish and subscribe to it?); going on without it."
+      "The sync marker on \(topic) did not come back within 10 s (does the broker's ACL let this host publish "
+        + "and subscribe to it?); going on without it."
     )
     return true
   }

@@ -34,7 +34,10 @@ public struct ChannelFigures: Equatable, Sendable {
 
 /// A channel's state as its owner publishes it on `<prefix>/ch/<channel>/state` (retained):
 ///
-/// `{"count":3,"label":"3","dot":false,"muted":false,"unseen":2,"total":17,"seq":42,"owner":"desktop","pulse":2100,"claimed":1764620000123}`
+/// ```json
+/// {"count":3,"label":"3","dot":false,"muted":false,"unseen":2,"total":17,"seq":42,
+///  "owner":"desktop","pulse":2100,"claimed":1764620000123}
+/// ```
 public struct ChannelState: Equatable, Sendable {
   public var figures: ChannelFigures
   /// The host that owns the channel.

@@ -47,7 +47,8 @@ struct IncomingWrites {
       } else {
         outbox.log(
           .debug,
-          "A command for \(channel) asks for its answer on \(topic.truncated(toUTF8: 200)), which is no host's reply topic; no answer will be sent."
+          "A command for \(channel) asks for its answer on \(topic.truncated(toUTF8: 200)), which is no host's "
+            + "reply topic; no answer will be sent."
         )
       }
     }

@@ -18,7 +18,8 @@ extension MeshConfig {
         throw ConfigError(
           file: file, line: entry.line,
           reason:
-            "Unknown key '\(entry.key)' in [\(section)]; expected one of \(Key.allCases.map(\.rawValue).joined(separator: ", "))"
+            "Unknown key '\(entry.key)' in [\(section)]; expected one of "
+            + "\(Key.allCases.map(\.rawValue).joined(separator: ", "))"
         )
       }
       values[key] = (entry.value, entry.line)
@@ -142,7 +143,8 @@ extension MeshConfig {
       if tls == nil && !broker.isLoopback {
         throw fail(
           .broker,
-          "plain mqtt:// sends the password and every count unencrypted; use mqtts://, or write 'tls = off' to connect to a broker off this machine without TLS"
+          "plain mqtt:// sends the password and every count unencrypted; use mqtts://, or write 'tls = off' to "
+            + "connect to a broker off this machine without TLS"
         )
       }
       for key in [Key.caFile, .certFile, .keyFile] where values[key] != nil {

@@ -35,7 +35,8 @@ extension MeshCore {
     guard message.payload.count <= MeshLimits.maxPayloadBytes else {
       outbox.log(
         .debug,
-        "Dropped a message of \(message.payload.count) bytes on \(message.topic.truncated(toUTF8: 200)): over \(MeshLimits.maxPayloadBytes)."
+        "Dropped a message of \(message.payload.count) bytes on \(message.topic.truncated(toUTF8: 200)): over "
+          + "\(MeshLimits.maxPayloadBytes)."
       )
       return
     }
@@ -85,7 +86,8 @@ extension MeshCore {
     guard owner.hasRoom(for: channel), mirror.hasRoom(forHost: state.owner) else {
       outbox.log(
         .debug,
-        "Dropped a state of \(channel): \(MeshLimits.maxChannels) channels or \(MeshLimits.maxHosts) hosts are known already."
+        "Dropped a state of \(channel): \(MeshLimits.maxChannels) channels or \(MeshLimits.maxHosts) hosts are "
+          + "known already."
       )
       return
     }

@@ -133,7 +133,10 @@ extension Request.Command {
   public static let bridgeStatus = bridge.form(.bridgeOnly)
   public static let mirror = Request.Command(
     "MIRROR",
-    "MIRROR <channel> owner=<host> count=<n> [unseen=<n>] [total=<n>] [muted=<0|1>] [dot=<0|1>] [label=<text>] [pulse=<ms>] [oseq=<n>] | MIRROR <channel> forget",
+    """
+    MIRROR <channel> owner=<host> count=<n> [unseen=<n>] [total=<n>] [muted=<0|1>] [dot=<0|1>] [label=<text>] \
+    [pulse=<ms>] [oseq=<n>] | MIRROR <channel> forget
+    """,
     .bridgeOnly, RequestParser.MirrorArguments.self)
   public static let stale = Request.Command(
     "STALE", "STALE <host> <0|1> [since=<unix seconds>]", .bridgeOnly, RequestParser.StaleArguments.self)

@@ -41,7 +41,8 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
         .outOfRange, message ?? "the count would pass the largest count, \(largest)", kind: "counts past \(largest)")
     case .refused(.full(let limit)):
       let message = request.map {
-        "\($0.command.word) would add channel '\($0.channel)' to the \(limit.value) kept already (\(limit.key)); clear one first"
+        "\($0.command.word) would add channel '\($0.channel)' to the \(limit.value) kept already (\(limit.key)); "
+          + "clear one first"
       }
       return Wording(
         .full, message ?? "\(limit.value) channels are kept already (\(limit.key))", kind: "channels past \(limit.key)")

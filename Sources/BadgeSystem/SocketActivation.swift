@@ -29,7 +29,8 @@ public enum SocketActivation {
     guard count == 1 else {
       throw Error(
         description:
-          "The service manager passed \(count) sockets; badged serves exactly one listening Unix stream socket, refusing to start"
+          "The service manager passed \(count) sockets; badged serves exactly one listening Unix stream socket, "
+          + "refusing to start"
       )
     }
     let fd = FileDescriptor(rawValue: SD_LISTEN_FDS_START)
@@ -37,7 +38,8 @@ public enum SocketActivation {
     guard isListeningStream > 0 else {
       throw Error(
         description:
-          "The socket passed by the service manager (fd \(fd.rawValue)) is not a listening Unix stream socket; check ListenStream= in badged.socket, refusing to start"
+          "The socket passed by the service manager (fd \(fd.rawValue)) is not a listening Unix stream socket; "
+          + "check ListenStream= in badged.socket, refusing to start"
       )
     }
     do throws(Errno) {

@@ -64,7 +64,8 @@ struct CountCheck {
     let after = sum(channels)
     if after - before != expected {
       fail(
-        "count mismatch: \(expected) increments acknowledged, the server's counts rose by \(after - before) (from \(before) to \(after))"
+        "count mismatch: \(expected) increments acknowledged, the server's counts rose by \(after - before) "
+          + "(from \(before) to \(after))"
       )
     }
   }

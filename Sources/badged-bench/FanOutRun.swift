@@ -36,7 +36,8 @@ extension FanOutStage {
     if wire.kind == .badged { check.expect([channel], before: base, increasedBy: options.changes) }
     emit(
       "{\"mode\":\"fanout\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
-        + "\"changes\":\(options.changes),\"gap_ms\":\(options.gapMs),\"mirrored\":\(options.watchSocket != nil),\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}"
+        + "\"changes\":\(options.changes),\"gap_ms\":\(options.gapMs),\"mirrored\":\(options.watchSocket != nil),"
+        + "\"seconds\":\(seconds(elapsed)),\(latencies.json()),\(generator),\"verified\":true}"
     )
   }
 }

@@ -12,7 +12,8 @@ struct HoldRun {
       count: options.watchers, socket: options.socket, wire: wire, poller: poller, patterns: options.patterns)
     watchers.waitUntilSubscribed(Deadline(seconds: options.timeoutSeconds))
     emit(
-      "{\"mode\":\"hold\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),\"patterns\":\(options.patterns),\"ready\":true}"
+      "{\"mode\":\"hold\",\"protocol\":\"\(wire.kind.rawValue)\",\"watchers\":\(options.watchers),"
+        + "\"patterns\":\(options.patterns),\"ready\":true}"
     )
     while true { poller.wait(timeoutMs: -1) { token, _ in watchers.handle(token) } }
   }

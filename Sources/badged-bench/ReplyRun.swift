@@ -32,7 +32,8 @@ struct ReplyRun {
     emit(
       "{\"mode\":\"reply\",\"request\":\"\(options.request)\",\"reply_bytes\":\(reply.bytes),"
         + "\"reply_lines\":\(reply.lines),\"status\":\"\(reply.status)\",\"seconds\":\(seconds(elapsed))\(firstByte),"
-        + "\"hold_seconds\":\(options.holdSeconds)\(held)\(peak),\"pings\":\(pings.count),\(pings.json(prefix: "ping_"))}"
+        + "\"hold_seconds\":\(options.holdSeconds)\(held)\(peak),\"pings\":\(pings.count),"
+        + "\(pings.json(prefix: "ping_"))}"
     )
   }
 

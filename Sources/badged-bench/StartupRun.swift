@@ -18,7 +18,8 @@ struct StartupRun {
     server.stop()
     serverToKillOnFailure = 0
     emit(
-      "{\"mode\":\"startup\",\"protocol\":\"\(wire.kind.rawValue)\",\"first_answer_ms\":\(microseconds((answered.at - started) / 1000)),"
+      "{\"mode\":\"startup\",\"protocol\":\"\(wire.kind.rawValue)\","
+        + "\"first_answer_ms\":\(microseconds((answered.at - started) / 1000)),"
         + "\"attempts\":\(answered.attempts)}")
   }
 }

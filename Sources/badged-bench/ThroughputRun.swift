@@ -52,7 +52,8 @@ struct ThroughputRun {
       "{\"mode\":\"throughput\",\"protocol\":\"\(wire.kind.rawValue)\",\"command\":\"\(command)\","
         + "\"clients\":\(options.clients),\"pipeline\":\(options.pipeline),\"channels\":\(options.channels),"
         + "\"threads\":\(options.threads),\"requests\":\(total),\"seconds\":\(seconds(elapsed)),"
-        + "\"rate\":\(options.rate),\"ops_per_sec\":\(perSecond(total, elapsed))\(applied),\(latencies.json()),\(generator),"
+        + "\"rate\":\(options.rate),\"ops_per_sec\":\(perSecond(total, elapsed))\(applied),"
+        + "\(latencies.json()),\(generator),"
         + "\"verified\":\(verify)}")
   }
 }

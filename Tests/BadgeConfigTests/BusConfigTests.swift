@@ -74,11 +74,13 @@ import Testing
     ("bridge", "clear_on_exit", "", "badged.conf:2: Invalid value '' for clear_on_exit: expected yes or no"),
     (
       "bridge", "ignore", "org/telegram",
-      "badged.conf:2: Invalid value 'org/telegram' for ignore: 'org/telegram' is not a glob over desktop ids (A-Z a-z 0-9 . _ - and * ?)"
+      "badged.conf:2: Invalid value 'org/telegram' for ignore: 'org/telegram' is not a glob over desktop ids "
+        + "(A-Z a-z 0-9 . _ - and * ?)"
     ),
     (
       "bridge", "colour", "red",
-      "badged.conf:2: Unknown key 'colour' in [bridge]; expected one of enabled, clear_on_exit, ignore, max_apps, max_channels"
+      "badged.conf:2: Unknown key 'colour' in [bridge]; expected one of enabled, clear_on_exit, ignore, "
+        + "max_apps, max_channels"
     ),
     ("bridge", "max_apps", "0", "badged.conf:2: Invalid value '0' for max_apps: expected a number from 1 to 100000"),
     (
@@ -110,11 +112,13 @@ import Testing
     ),
     (
       "channel mail", "export", "my app",
-      "badged.conf:2: Invalid value 'my app' for export: expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)"
+      "badged.conf:2: Invalid value 'my app' for export: expected a desktop id such as org.example.App (A-Z a-z "
+        + "0-9 . _ -)"
     ),
     (
       "channel mail", "export", ".desktop",
-      "badged.conf:2: Invalid value '.desktop' for export: expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)"
+      "badged.conf:2: Invalid value '.desktop' for export: expected a desktop id such as org.example.App (A-Z "
+        + "a-z 0-9 . _ -)"
     ),
   ])
   func badValuesAreRefusedWithTheirLine(_ section: String, _ key: String, _ value: String, _ message: String) {

@@ -112,11 +112,13 @@ import Testing
     ("daemon", "max_label", "ninety", "badged.conf:2: Invalid value 'ninety' for max_label: expected a whole number"),
     (
       "daemon", "style", "dot",
-      "badged.conf:2: Unknown key 'style' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
+      "badged.conf:2: Unknown key 'style' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, "
+        + "hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
     ),
     (
       "daemon", "Pulse_ms", "5",
-      "badged.conf:2: Unknown key 'Pulse_ms' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
+      "badged.conf:2: Unknown key 'Pulse_ms' in [daemon]; expected one of pulse_ms, max_label, sync, dnd_badges, "
+        + "hook_interval_ms, hook_timeout_ms, hooks_when_muted, hooks_max_running, on_increase, on_decrease, on_zero, on_pulse_end"
     ),
     ("channel mail", "style", "bar", "badged.conf:2: Invalid value 'bar' for style: expected 'count' or 'dot'"),
     ("channel mail", "muted", "maybe", "badged.conf:2: Invalid value 'maybe' for muted: expected yes or no"),
@@ -130,37 +132,45 @@ import Testing
     ),
     (
       "channel mail", "colour", "red",
-      "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+      "badged.conf:2: Unknown key 'colour' in [channel mail]; expected one of max_label, style, pulse_ms, muted, "
+        + "badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
     ),
     ("channel a/b", "muted", "yes", "badged.conf:2: Invalid channel name or pattern 'a/b' in [channel a/b]"),
     ("channel .mail", "muted", "yes", "badged.conf:2: Invalid channel name or pattern '.mail' in [channel .mail]"),
     (
       "channel " + String(repeating: "x", count: 65), "muted", "yes",
-      "badged.conf:2: Invalid channel name or pattern '\(String(repeating: "x", count: 65))' in [channel \(String(repeating: "x", count: 65))]"
+      "badged.conf:2: Invalid channel name or pattern '\(String(repeating: "x", count: 65))' in [channel "
+        + "\(String(repeating: "x", count: 65))]"
     ),
     (
       "", "pulse_ms", "5",
-      "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], "
+        + "[notifications], [mqtt] or [channel NAME]"
     ),
     (
       "daemons", "pulse_ms", "5",
-      "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications], [mqtt] "
+        + "or [channel NAME]"
     ),
     (
       "Daemon", "pulse_ms", "5",
-      "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications], [mqtt] "
+        + "or [channel NAME]"
     ),
     (
       "channel", "muted", "yes",
-      "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications], [mqtt] "
+        + "or [channel NAME]"
     ),
     (
       "channel a b", "muted", "yes",
-      "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications], "
+        + "[mqtt] or [channel NAME]"
     ),
     (
       "channels mail", "muted", "yes",
-      "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+      "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications], "
+        + "[mqtt] or [channel NAME]"
     ),
     (
       "daemon", "on_increase", "say 'hi",
@@ -204,13 +214,15 @@ import Testing
     ),
     (
       "channel mail", "hooks_max_running", "4",
-      "badged.conf:2: Unknown key 'hooks_max_running' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+      "badged.conf:2: Unknown key 'hooks_max_running' in [channel mail]; expected one of max_label, style, "
+        + "pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
     ),
     ("channel mail", "badge", "new", "badged.conf:2: Invalid value 'new' for badge: expected 'count' or 'unseen'"),
     ("channel mail", "dnd", "always", "badged.conf:2: Invalid value 'always' for dnd: expected 'obey' or 'ignore'"),
     (
       "channel mail", "hook_interval_ms", "5",
-      "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
+      "badged.conf:2: Unknown key 'hook_interval_ms' in [channel mail]; expected one of max_label, style, "
+        + "pulse_ms, muted, badge, dnd, step, export, on_increase, on_decrease, on_zero, on_pulse_end"
     ),
   ])
   func badEntriesAreRefusedWithTheirPlace(_ section: String, _ key: String, _ value: String, _ message: String) {

@@ -36,7 +36,8 @@ import Testing
     for value in [key.range.lowerBound - 1, key.range.upperBound + 1] {
       #expect(
         DaemonConfigTests.failure([("limits", key.rawValue, String(value))])
-          == "badged.conf:2: Invalid value '\(value)' for \(key.rawValue): expected a number from \(key.range.lowerBound) to \(key.range.upperBound)"
+          == "badged.conf:2: Invalid value '\(value)' for \(key.rawValue): expected a number from "
+          + "\(key.range.lowerBound) to \(key.range.upperBound)"
       )
     }
     #expect(
@@ -47,7 +48,8 @@ import Testing
   @Test func anUnknownKeyNamesTheKnownOnes() {
     #expect(
       DaemonConfigTests.failure([("limits", "max_cients", "5")])
-        == "badged.conf:2: Unknown key 'max_cients' in [limits]; expected one of max_clients, max_channels, max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms"
+        == "badged.conf:2: Unknown key 'max_cients' in [limits]; expected one of max_clients, max_channels, "
+        + "max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms"
     )
   }
 

@@ -35,7 +35,8 @@ import Testing
     } catch {
       #expect(
         error.message
-          == "Error: Unknown setting 'colour'; expected one of max_label, style, pulse_ms, muted, badge, dnd, step, export (bad-setting)\n"
+          == "Error: Unknown setting 'colour'; expected one of max_label, style, pulse_ms, muted, badge, dnd, "
+          + "step, export (bad-setting)\n"
       )
       #expect(error.exitStatus == 1)
     }

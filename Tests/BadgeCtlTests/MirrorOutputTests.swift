@@ -8,7 +8,8 @@ import Testing
 /// lines, their plain and JSON forms, where their history is, and `badgectl mqtt`'s lines.
 @Suite struct MirrorOutputTests {
   static let line =
-    "STATE ci count=4 label=4 dot=0 pulse=0 muted=0 seq=9 badge=count dnd=off unseen=4 total=11 owner=server stale=1 since=1764620000 pending=1"
+    "STATE ci count=4 label=4 dot=0 pulse=0 muted=0 seq=9 badge=count dnd=off unseen=4 total=11 owner=server "
+    + "stale=1 since=1764620000 pending=1"
 
   @Test func aMirroredStateLineCarriesItsOwnerStalenessAndPending() throws {
     guard case .state(let snapshot) = ReplyLine(Self.line) else {
@@ -51,7 +52,8 @@ import Testing
         + "waiting for their owners: 1 writes here, 2 in the bridge\nlast error: TLS error: bad CA\n")
     #expect(
       MQTTCommand.describe("BRIDGE attached=1 host=laptop connected=1 broker=mqtts://hub:8883 pending=0 forwards=0")
-        == "bridge: host laptop, connected to mqtts://hub:8883\nwaiting for their owners: 0 writes here, 0 in the bridge\n"
+        == "bridge: host laptop, connected to mqtts://hub:8883\nwaiting for their owners: 0 writes here, 0 in "
+        + "the bridge\n"
     )
   }
 }

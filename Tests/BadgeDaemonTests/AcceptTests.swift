@@ -31,7 +31,8 @@ import Testing
     #expect(harness.server.clientCount == 0)
     #expect(
       harness.logged.last
-        == "Failed to accept a connection: \(Errno(rawValue: EMFILE)) (EMFILE); pausing accepting for a second at a time until a file descriptor is free."
+        == "Failed to accept a connection: \(Errno(rawValue: EMFILE)) (EMFILE); pausing accepting for a second "
+        + "at a time until a file descriptor is free."
     )
     #expect(harness.alarm.deadline == paused + Acceptor.backoff)
     #expect(try harness.turn() == false, "the listener is not watched: the pending client wakes nothing")

@@ -30,7 +30,8 @@ import Testing
     #expect(try harness.turn())
     #expect(
       try slow.lines() == [
-        "ERR timeout A line was begun and not finished within 1000 ms ([limits] line_timeout_ms); closing the connection"
+        "ERR timeout A line was begun and not finished within 1000 ms ([limits] line_timeout_ms); closing the "
+          + "connection"
       ])
     #expect(try slow.closed())
     #expect(slow.connection?.state == .closed)
@@ -66,7 +67,8 @@ import Testing
     let warning = try #require(harness.logged.last { $0.contains("send_timeout_ms") })
     #expect(
       warning
-        == "Client \(connection.id) (pid \(getpid())) has read none of its \(connection.pendingOutput) bytes of pending output for 2000 ms ([limits] send_timeout_ms); disconnecting it."
+        == "Client \(connection.id) (pid \(getpid())) has read none of its \(connection.pendingOutput) bytes of "
+        + "pending output for 2000 ms ([limits] send_timeout_ms); disconnecting it."
     )
   }
 

@@ -32,7 +32,8 @@ import Testing
         == .init(
           level: .error,
           text:
-            "Failed to log in to the broker mqtts://b:8883: Bad user name or password; check username and password_file. Retrying quietly."
+            "Failed to log in to the broker mqtts://b:8883: Bad user name or password; check username and "
+            + "password_file. Retrying quietly."
         ))
     let line3 = health.failed(.credentials("Bad user name or password"))
     #expect(line3 == nil)
@@ -41,7 +42,8 @@ import Testing
         == .init(
           level: .error,
           text:
-            "Failed to set up TLS with the broker mqtts://b:8883: certificate verify failed; check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly."
+            "Failed to set up TLS with the broker mqtts://b:8883: certificate verify failed; check ca_file and "
+            + "the broker's certificate. Never falling back to plain MQTT; retrying quietly."
         ))
     #expect(LinkFailure.certificate("x").isConfiguration && !LinkFailure.lost("x").isConfiguration)
   }

@@ -35,7 +35,8 @@ import Testing
     #expect(session.markerOverdue(now: 15_000_000, topic: "badged/ana/host/desktop/sync", into: &outbox))
     #expect(
       outbox.takeActions().logged == [
-        "warning: The sync marker on badged/ana/host/desktop/sync did not come back within 10 s (does the broker's ACL let this host publish and subscribe to it?); going on without it."
+        "warning: The sync marker on badged/ana/host/desktop/sync did not come back within 10 s (does the "
+          + "broker's ACL let this host publish and subscribe to it?); going on without it."
       ])
   }
 }

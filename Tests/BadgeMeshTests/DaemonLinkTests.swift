@@ -73,7 +73,8 @@ import Testing
           DaemonLink.LocalState(name: name("mail"), count: 3, label: "3", unseen: 2, total: 17, seq: 42, pulseMs: 2100),
           pushed: true))
     let mirrored = DaemonLink.parse(
-      "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas stale=1 since=5"
+      "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas "
+        + "stale=1 since=5"
     )
     #expect(
       mirrored

@@ -79,7 +79,8 @@ import Testing
   @Test func plainMQTTIsRefusedOffThisMachineUnlessTLSIsTurnedOff() throws {
     #expect(
       Self.failure([("broker", "mqtt://broker.lan")])
-        == "badged.conf:2: Invalid value 'mqtt://broker.lan' for broker: plain mqtt:// sends the password and every count unencrypted; use mqtts://, or write 'tls = off' to connect to a broker off this machine without TLS"
+        == "badged.conf:2: Invalid value 'mqtt://broker.lan' for broker: plain mqtt:// sends the password and "
+        + "every count unencrypted; use mqtts://, or write 'tls = off' to connect to a broker off this machine without TLS"
     )
     #expect(try Self.parse([("broker", "mqtt://broker.lan"), ("tls", "off")]).broker.tls == false)
     for loopback in ["mqtt://localhost", "mqtt://127.0.0.1:1883", "mqtt://127.8.9.10", "mqtt://[::1]:1883"] {
@@ -144,7 +145,8 @@ import Testing
     ("password_file", "relative/path", "expected an absolute path"),
     (
       "share", "mail m@il",
-      "'m@il' is not a channel name or glob (names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a letter or digit, or * and ?)"
+      "'m@il' is not a channel name or glob (names are 1-64 characters from A-Z a-z 0-9 . _ - : starting with a "
+        + "letter or digit, or * and ?)"
     ),
     ("dnd", "everywhere", "expected 'local' or 'shared'"),
     ("homeassistant", "maybe", "expected yes or no"),
@@ -161,7 +163,8 @@ import Testing
   @Test func anUnknownKeyNamesTheKeysThereAre() {
     #expect(
       Self.failure([("broker", "mqtts://b"), ("brokers", "x")])
-        == "badged.conf:3: Unknown key 'brokers' in [mqtt]; expected one of broker, tls, host, prefix, username, password_file, ca_file, cert_file, key_file, share, mirror, dnd, homeassistant, keepalive_s"
+        == "badged.conf:3: Unknown key 'brokers' in [mqtt]; expected one of broker, tls, host, prefix, username, "
+        + "password_file, ca_file, cert_file, key_file, share, mirror, dnd, homeassistant, keepalive_s"
     )
   }
 
@@ -178,7 +181,8 @@ import Testing
     } catch {
       #expect(
         error.description
-          == "c:4: This machine's name 'ana's pc' cannot name it in topics (1-64 characters from A-Z a-z 0-9 . _ - starting with a letter or digit); set 'host = …' in [mqtt]"
+          == "c:4: This machine's name 'ana's pc' cannot name it in topics (1-64 characters from A-Z a-z 0-9 . _ "
+          + "- starting with a letter or digit); set 'host = …' in [mqtt]"
       )
     }
   }

@@ -220,7 +220,8 @@ import Testing
     #expect(bridge.daemon("FORWARD desktop:ab:1 CONFIGURE news style=dot").isEmpty)
     #expect(
       bridge.logs.texts(atLeast: .warning) == [
-        "Cannot deliver the forwarded write 'desktop:ab:1 CONFIGURE news style=dot': this badged-mqtt does not know it; it stays in badged's outbox."
+        "Cannot deliver the forwarded write 'desktop:ab:1 CONFIGURE news style=dot': this badged-mqtt does not "
+          + "know it; it stays in badged's outbox."
       ])
   }
 }

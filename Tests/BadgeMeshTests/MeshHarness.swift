@@ -167,7 +167,8 @@ extension [MeshAction] {
 func stateLine(_ kind: String = "EVENT", _ channel: String, count: Int, unseen: Int? = nil, total: Int? = nil, seq: Int)
   -> String
 {
-  "\(kind) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) badge=count dnd=off unseen=\(unseen ?? count) total=\(total ?? count)"
+  "\(kind) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) "
+    + "badge=count dnd=off unseen=\(unseen ?? count) total=\(total ?? count)"
 }
 
 /// An owner's retained state.

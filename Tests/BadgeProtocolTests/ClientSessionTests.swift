@@ -47,7 +47,8 @@ final class SessionRig {
   typealias Session = ClientSession<Int>
 
   static func state(_ verb: String, _ channel: String, count: Int, seq: UInt64) -> String {
-    "\(verb) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) badge=count dnd=off unseen=\(count) total=\(count)"
+    "\(verb) \(channel) count=\(count) label=\(count == 0 ? "" : String(count)) dot=0 pulse=0 muted=0 seq=\(seq) "
+      + "badge=count dnd=off unseen=\(count) total=\(count)"
   }
 
   @Test func requestsGoOutInOrderAndEachReplyGoesToItsRequest() {

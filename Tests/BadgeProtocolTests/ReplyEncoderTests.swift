@@ -75,7 +75,8 @@ import Testing
     let big = try store.apply(.write(.set(Limits.maxCount)), to: name("big"), now: 0).channel
     #expect(
       Self.state(big, now: 0)
-        == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 badge=count dnd=off unseen=2147483647 total=2147483647\n"
+        == "STATE big count=2147483647 label=2147483647 dot=0 pulse=0 muted=0 seq=18446744073709551615 "
+        + "badge=count dnd=off unseen=2147483647 total=2147483647\n"
     )
   }
 
@@ -160,7 +161,8 @@ import Testing
     let line = Self.state(channel, .event, now: 0)
     #expect(
       line
-        == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off unseen=2147483647 step=2147483647 total=2147483647\n"
+        == "EVENT \(longest) count=2147483647 label=1+ dot=0 pulse=3600000 muted=0 seq=1 badge=count dnd=off "
+        + "unseen=2147483647 step=2147483647 total=2147483647\n"
     )
     #expect(
       line.utf8.count <= ReplyEncoder.maxStateLine - 20 - 9 - 9,

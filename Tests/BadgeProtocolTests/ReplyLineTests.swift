@@ -108,7 +108,8 @@ import Testing
   @Test func theLargestValuesAreStates() {
     let label = String(repeating: "9", count: ReplyLine.maxLabelLength)
     let line =
-      "EVENT \(String(repeating: "m", count: 64)) count=2147483647 label=\(label) dot=0 pulse=3600000 muted=0 seq=1 unseen=2147483647 total=9223372036854775807"
+      "EVENT \(String(repeating: "m", count: 64)) count=2147483647 label=\(label) dot=0 pulse=3600000 muted=0 "
+      + "seq=1 unseen=2147483647 total=9223372036854775807"
     guard case .event(let snapshot) = ReplyLine(line) else {
       Issue.record("not an event: \(ReplyLine(line))")
       return

@@ -46,7 +46,8 @@ import Testing
 
     (
       "STATS @week", .badArguments,
-      "'@week' is neither a period (day, week, month, year) nor a channel or pattern; usage: STATS [day|week|month|year] [<channel or glob> ...]"
+      "'@week' is neither a period (day, week, month, year) nor a channel or pattern; usage: STATS "
+        + "[day|week|month|year] [<channel or glob> ...]"
     ),
     ("STATS week m@il", .badName, "Invalid channel or pattern 'm@il'; \(namingRule), or * and ?"),
     ("STATS mail .x", .badName, "Invalid channel or pattern '.x'; \(namingRule), or * and ?"),

@@ -34,7 +34,8 @@ struct MarkingDialect: TextDialect {
     let error = TemplateError(template: "{icon} {lable}", position: 7, reason: .unknownPlaceholder("lable"))
     #expect(
       error.description
-        == "Unknown placeholder '{lable}' in template '{icon} {lable}'; expected {channel}, {count}, {label}, {icon} or {text}"
+        == "Unknown placeholder '{lable}' in template '{icon} {lable}'; expected {channel}, {count}, {label}, "
+        + "{icon} or {text}"
     )
   }
 

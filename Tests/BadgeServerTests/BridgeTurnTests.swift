@@ -57,7 +57,8 @@ import Testing
     #expect(!turns.core.bridgeLeftMirrors)
     #expect(
       turns.take(watcher) == [
-        "EVENT ci count=3 label=3 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=3 total=10 owner=server stale=1 since=1764620123"
+        "EVENT ci count=3 label=3 dot=0 pulse=0 muted=0 seq=2 badge=count dnd=off unseen=3 total=10 owner=server "
+          + "stale=1 since=1764620123"
       ])
     // A new bridge may come; the old one's writes stay pushed to no one.
     let client = turns.peer()

@@ -32,7 +32,8 @@ import Testing
         .refused(.outboxFull(capacity: 10_000)),
         ProtocolError(
           .full,
-          "INCR of 'ci' would be forwarded to its owner, and 10000 writes wait for their owners already; nothing changed"
+          "INCR of 'ci' would be forwarded to its owner, and 10000 writes wait for their owners already; nothing "
+            + "changed"
         ),
         "10000 writes wait for their owners already", "bus: writes to mirrored channels past the outbox"
       ),

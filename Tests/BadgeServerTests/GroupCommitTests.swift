@@ -110,7 +110,8 @@ import Testing
     #expect(lines.count == 4)
     #expect(
       lines[0]
-        == "ERR failed Changes are refused until the state can be saved again: Failed to write to 'journal': Input/output error"
+        == "ERR failed Changes are refused until the state can be saved again: Failed to write to 'journal': "
+        + "Input/output error"
     )
     #expect(lines[1] == lines[0])
     #expect(lines[2].hasPrefix("STATE mail count=5 "))
@@ -150,7 +151,8 @@ import Testing
     #expect(turns.policy.nextRepair == due, "one repair loop, however many failures")
     #expect(
       turns.logLines.lines.filter { $0.contains("Refusing changes") } == [
-        "Failed to write to 'journal': Input/output error; changes already acknowledged are kept in memory. Refusing changes until the state can be saved."
+        "Failed to write to 'journal': Input/output error; changes already acknowledged are kept in memory. "
+          + "Refusing changes until the state can be saved."
       ])
     let client = turns.peer()
     turns.send(client, "SET mail 1")

@@ -162,7 +162,8 @@ import Testing
       } catch {
         #expect(
           error.description
-            == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], [mqtt] or [channel NAME]"
+            == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], "
+            + "[mqtt] or [channel NAME]"
         )
       }
     }

@@ -53,7 +53,8 @@ import Testing
         }
         if !(acknowledged...made).contains(where: { run.states[$0] == loaded }) {
           outcome.violations.append(
-            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded \(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days"
+            "point \(outcome.points): \(acknowledged) changes acknowledged, \(made) made; loaded "
+              + "\(loaded.channels.map { "\($0.name)=\($0.count)" }), \(loaded.days.count) days"
           )
         }
       }
@@ -97,7 +98,8 @@ import Testing
     let run = try RecordedRun.record(in: folder, sync: .always, turns: 150, clients: 6, compactEvery: 25, seed: 9)
     let outcome = try Self.check(run)
     print(
-      "sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations"
+      "sync=always: \(run.states.count - 1) changes, \(outcome.points) points, \(outcome.crashStates) crash "
+        + "states (\(outcome.distinctStates) distinct) checked, \(outcome.violations.count) violations"
     )
     print("ids: \(run.ids)")
     print("bridge: \(run.bridge)")

@@ -45,7 +45,8 @@ import Testing
     -> [String]
   {
     let body =
-      "source \"$1\"; c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); \(function); echo \"${COMPREPLY[*]}\"; }; "
+      "source \"$1\"; c() { COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); COMPREPLY=(); \(function); echo "
+      + "\"${COMPREPLY[*]}\"; }; "
       + calls.map { "c " + $0.map { "'\($0)'" }.joined(separator: " ") }.joined(separator: "; ")
     let result = try run("bash", ["--norc", "-c", body, "bash", script], environment: environment)
     #expect(result.stderr.isEmpty, "\(result.stderr)")

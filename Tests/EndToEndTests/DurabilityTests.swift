@@ -102,7 +102,8 @@ import Testing
     let refused = try client.request("INCR mail")
     #expect(
       refused == [
-        "ERR failed Changes are refused until the state can be saved again: Failed to flush '\(daemon.stateFile("journal"))' to disk: Input/output error"
+        "ERR failed Changes are refused until the state can be saved again: Failed to flush "
+          + "'\(daemon.stateFile("journal"))' to disk: Input/output error"
       ])
     #expect(try field(client.request("GET mail")[0], "count") == "1")
     #expect(try client.request("SET other 3")[0].hasPrefix("ERR failed "))

@@ -110,7 +110,8 @@ import Testing
     _ = try folder.write("badged.conf", config("0"))
     #expect(
       try client.request("RELOAD") == [
-        "ERR failed \(folder.file("badged.conf")):3: Invalid value '0' for hooks_max_running: expected a number from 1 to 1024"
+        "ERR failed \(folder.file("badged.conf")):3: Invalid value '0' for hooks_max_running: expected a number "
+          + "from 1 to 1024"
       ])
     #expect(try flood("b") == "2\n", "the bound in force stays")
     _ = try folder.write("badged.conf", config("5"))

@@ -115,7 +115,8 @@ import Testing
     let daemon = try DaemonProcess(
       folder: folder,
       config:
-        "[daemon]\nhook_interval_ms = 0\nhook_timeout_ms = 100\non_increase = sh -c 'echo run >> \"$0\"; exec sleep 30' \(file)\n"
+        "[daemon]\nhook_interval_ms = 0\nhook_timeout_ms = 100\non_increase = sh -c 'echo run >> \"$0\"; exec "
+        + "sleep 30' \(file)\n"
     )
     let client = try daemon.client()
     for n in 1...2 {

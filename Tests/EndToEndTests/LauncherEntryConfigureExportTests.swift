@@ -64,7 +64,8 @@ import Testing
     let before = try client.request("GET ch")
     #expect(
       try client.request("CONFIGURE ch export=my:app") == [
-        "ERR bad-setting Invalid value 'my:app' for export: expected a desktop id such as org.example.App (A-Z a-z 0-9 . _ -)"
+        "ERR bad-setting Invalid value 'my:app' for export: expected a desktop id such as org.example.App (A-Z "
+          + "a-z 0-9 . _ -)"
       ])
     #expect(try client.request("GET ch") == before)
     #expect(

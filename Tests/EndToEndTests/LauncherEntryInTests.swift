@@ -139,7 +139,8 @@ import Testing
     let refusals = fixture.daemon.log.split(separator: "\n").filter { $0.contains("'app:chat'") }
     #expect(
       refusals == [
-        "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already ([bridge] max_channels), ignoring."
+        "<4>Failed to set 'app:chat' to 2 (LauncherEntry from \(app.uniqueName)): 1 channels are kept already "
+          + "([bridge] max_channels), ignoring."
       ])
     // The app's channels are not the clients': a client still has its own channel.
     #expect(try fixture.daemon.client().request("INCR mail").last == "OK")

@@ -119,7 +119,8 @@ import Testing
       ),
       (
         "CLEAR * upto=1",
-        "ERR bad-arguments upto= takes one channel, not *: each channel has its own total; usage: CLEAR <channel> [upto=<total>] | CLEAR *"
+        "ERR bad-arguments upto= takes one channel, not *: each channel has its own total; usage: CLEAR "
+          + "<channel> [upto=<total>] | CLEAR *"
       ),
       ("INCR c upto=1", "ERR bad-arguments INCR takes no upto=; usage: INCR <channel> [n]"),
     ]
@@ -141,7 +142,8 @@ import Testing
     #expect(reused.status == 1)
     #expect(
       reused.stderr
-        == "Error: The id was given to another request before; nothing changed (a new request needs a new id) (id-reused)\n"
+        == "Error: The id was given to another request before; nothing changed (a new request needs a new id) "
+        + "(id-reused)\n"
     )
     try badgectl(["incr", "ci"], socket: socket)
     let cleared = try badgectl(["clear", "ci", "--upto", "3", "--format", "json"], socket: socket)

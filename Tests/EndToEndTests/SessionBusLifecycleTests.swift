@@ -16,7 +16,8 @@ import Testing
     let noBus = daemon.log.split(separator: "\n").filter { $0.contains("session bus") }
     #expect(
       noBus == [
-        "<5>No session bus for the LauncherEntry bridge (Failed to connect to the session bus at 'unix:path=\(runtime)/bus': No such file or directory); retrying until there is one."
+        "<5>No session bus for the LauncherEntry bridge (Failed to connect to the session bus at "
+          + "'unix:path=\(runtime)/bus': No such file or directory); retrying until there is one."
       ])
     try bus.start()
     try bus.waitForOwner(of: BridgeFixture.dockName, pid: daemon.pid)

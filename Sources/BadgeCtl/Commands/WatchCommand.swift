@@ -29,7 +29,9 @@ package struct WatchCommand: Subcommand {
   static let clickOption = ValueOption<String>(
     "--click", value: "command", .text,
     help:
-      "polybar only: make the module a left-click area that runs this command; with {channel} and {total} in it, each channel an area of its own that fills in its name and the running total shown ('badgectl clear {channel} --upto {total}')."
+      "polybar only: make the module a left-click area that runs this command; with {channel} and {total} in it, "
+      + "each channel an area of its own that fills in its name and the running total shown "
+      + "('badgectl clear {channel} --upto {total}')."
   )
   static let openFlag = Flag(
     "--open",

@@ -95,7 +95,8 @@ enum CompletionScript {
       case .channels: arguments = "words=$(_badgectl_channels)"
       case .channelThenSettings:
         arguments =
-          "if (( position == 1 )); then words=$(_badgectl_channels); else words=\"\(settingWords)\"; compopt -o nospace 2>/dev/null; fi"
+          "if (( position == 1 )); then words=$(_badgectl_channels); else words=\"\(settingWords)\"; compopt -o "
+          + "nospace 2>/dev/null; fi"
       case .commands: arguments = "(( position == 1 )) && words=\"\(commandNames)\""
       case .words(let words): arguments = "(( position == 1 )) && words=\"\(words)\""
       }

@@ -97,7 +97,8 @@ extension CommandSpec {
   static let idOption = ValueOption<String>(
     "--id", value: "id", .token,
     help:
-      "An id for the request, 1-64 characters from A-Z a-z 0-9 . _ : -. Sent again with the same id (a retry), it changes nothing and prints the state as it is."
+      "An id for the request, 1-64 characters from A-Z a-z 0-9 . _ : -. Sent again with the same id (a retry), "
+      + "it changes nothing and prints the state as it is."
   )
 
   /// `--upto` of `clear`, `seen` and `open`: only the items up to a running total.

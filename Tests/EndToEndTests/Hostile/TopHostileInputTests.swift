@@ -38,7 +38,8 @@ import Testing
     pane.wait("the last event after the garbage", timeout: 60) { _ in pane.row(0).contains("\(first)  7") }
     pane.wait("one word about the channels left out") {
       $0.contains(
-        "Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more."
+        "Showing at most \(HostileInput.shownChannels) channels; ignoring "
+          + "'\(HostileInput.channel(HostileInput.shownChannels))' and any more."
       )
     }
     try expectPeak(of: top, "top, after the garbage")

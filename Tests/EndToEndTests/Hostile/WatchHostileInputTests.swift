@@ -46,7 +46,8 @@ import Testing
     try read(until: "\(HostileInput.channel(0))=7", "the last event after the garbage")
     try expectPeak(of: watch.pid, "watch, after the garbage")
     let leftOut =
-      "Showing at most \(HostileInput.shownChannels) channels; ignoring '\(HostileInput.channel(HostileInput.shownChannels))' and any more.\n"
+      "Showing at most \(HostileInput.shownChannels) channels; ignoring "
+      + "'\(HostileInput.channel(HostileInput.shownChannels))' and any more.\n"
     #expect(try String(contentsOfFile: errors, encoding: .utf8) == leftOut)
 
     // Two clicks send a CLEAR each for every channel with unread items, and no reply comes

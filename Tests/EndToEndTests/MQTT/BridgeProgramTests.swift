@@ -56,7 +56,8 @@ import Testing
     #expect(wrong.status == 64)
     #expect(
       wrong.stderr
-        == "Error: Unknown option '--state-dir'\nUsage: badged-mqtt [--socket <path>] [--config <file>] [--log-level <level>]\n  See 'badged-mqtt --help' for more information.\n"
+        == "Error: Unknown option '--state-dir'\nUsage: badged-mqtt [--socket <path>] [--config <file>] "
+        + "[--log-level <level>]\n  See 'badged-mqtt --help' for more information.\n"
     )
   }
 
@@ -90,7 +91,8 @@ import Testing
     #expect(result.status == 78)
     #expect(
       result.stderr
-        == "<3>Failed to load configuration: \(config):9: password_file '\(passwordFile)' can be read by its group or others (mode 0644); refusing it until only its owner can: chmod 600 '\(passwordFile)'\n"
+        == "<3>Failed to load configuration: \(config):9: password_file '\(passwordFile)' can be read by its "
+        + "group or others (mode 0644); refusing it until only its owner can: chmod 600 '\(passwordFile)'\n"
     )
     #expect(!broker.log.contains("u'desktop'"))
     let missingCA = try Self.config(broker, caFile: broker.folder.file("no-ca.pem"))
@@ -112,7 +114,8 @@ import Testing
     let refusals = Self.text(log).split(separator: "\n").filter { $0.contains("Failed to log in") }
     #expect(
       refusals == [
-        "<3>Failed to log in to the broker \(broker.url): Not authorized; check username and password_file. Retrying quietly."
+        "<3>Failed to log in to the broker \(broker.url): Not authorized; check username and password_file. "
+          + "Retrying quietly."
       ], "\(Self.text(log))")
   }
 
@@ -126,7 +129,8 @@ import Testing
     let failures = Self.text(log).split(separator: "\n").filter { $0.contains("TLS") }
     #expect(
       failures == [
-        "<3>Failed to set up TLS with the broker \(broker.url): certificate verify failed; check ca_file and the broker's certificate. Never falling back to plain MQTT; retrying quietly."
+        "<3>Failed to set up TLS with the broker \(broker.url): certificate verify failed; check ca_file and the "
+          + "broker's certificate. Never falling back to plain MQTT; retrying quietly."
       ], "\(Self.text(log))")
     #expect(!broker.log.contains("u'desktop'"))
   }

@@ -31,7 +31,8 @@ import Testing
     let reply = try bridge.request(Self.ci)
     #expect(
       reply == [
-        "STATE ci count=3 label=3 dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=2 total=10 owner=server stale=0",
+        "STATE ci count=3 label=3 dot=0 pulse=0 muted=0 seq=1 badge=count dnd=off unseen=2 total=10 owner=server "
+          + "stale=0",
         "OK",
       ])
     // Once the bridge is gone another connection may be the bridge.

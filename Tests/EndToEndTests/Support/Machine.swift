@@ -154,7 +154,8 @@ final class Machine {
     }
     guard matched, let seen else {
       throw TestFailure(
-        "\(name): \(channel) never had \(fields.map { "\($0.key)=\($0.value ?? "(none)")" }) in \(timeout) s; last: \(seen ?? "nothing")\n\(diagnostics)"
+        "\(name): \(channel) never had \(fields.map { "\($0.key)=\($0.value ?? "(none)")" }) in \(timeout) s; "
+          + "last: \(seen ?? "nothing")\n\(diagnostics)"
       )
     }
     return seen
@@ -212,7 +213,8 @@ final class Watcher {
       }
     }
     throw TestFailure(
-      "\(machine)'s watcher never saw \(channel) with \(fields.map { "\($0.key)=\($0.value ?? "(none)")" }); it saw:\n\(lines.joined(separator: "\n"))"
+      "\(machine)'s watcher never saw \(channel) with \(fields.map { "\($0.key)=\($0.value ?? "(none)")" }); it "
+        + "saw:\n\(lines.joined(separator: "\n"))"
     )
   }
 }

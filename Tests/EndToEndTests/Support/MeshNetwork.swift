@@ -56,7 +56,8 @@ final class MeshNetwork {
   static func requireRoot() throws {
     guard geteuid() == 0 else {
       throw TestFailure(
-        "the tests of several machines must run as root: they put each machine and the broker in a network namespace of its own (ip netns); CI runs them as root"
+        "the tests of several machines must run as root: they put each machine and the broker in a network "
+          + "namespace of its own (ip netns); CI runs them as root"
       )
     }
   }
