@@ -112,7 +112,7 @@ let package = Package(
     // names, the connections around its core.
     .target(
       name: "BadgeMQTT",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
+      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeClient", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
@@ -190,6 +190,7 @@ if Context.environment["BADGED_FUZZ"] != nil {
       dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
     .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
-    .executableTarget(name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
+    .executableTarget(
+      name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh", "BadgeProtocol"], path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }
