@@ -43,7 +43,17 @@ let package = Package(
     .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
+    // The channel model: channels, names, patterns, settings, the store, request ids, history,
+    // do-not-disturb, the one form of a write.
     .target(name: "BadgeCore", swiftSettings: daemonSettings),
+    // The log's rules: levels, fields, the sink lines go to, warnings that repeat.
+    .target(name: "BadgeLog", swiftSettings: daemonSettings),
+    // The programs' command lines: the options badged and badged-mqtt share.
+    .target(name: "BadgeOptions", dependencies: ["BadgeLog"], swiftSettings: daemonSettings),
+    // Feedback hooks: their commands and events, when runs start, what they print.
+    .target(name: "BadgeHooks", dependencies: ["BadgeCore", "BadgeLog"], swiftSettings: daemonSettings),
+    // badged.conf: its entries read into a config, checked, and the store's view of it.
+    .target(name: "BadgeConfig", dependencies: ["BadgeCore", "BadgeHooks"], swiftSettings: daemonSettings),
     .target(name: "BadgeProtocol", dependencies: ["BadgeCore"], swiftSettings: daemonSettings),
     .target(name: "BadgeMotion"),
     .target(name: "BadgeRender", dependencies: ["BadgeCore", "BadgeMotion"]),
@@ -60,13 +70,14 @@ let package = Package(
     // tested without either: the [mqtt] config, topics and payloads (with their own bounded
     // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
     // writes, and every word said to the daemon (DaemonLink).
-    .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol"]),
+    .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"]),
 
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
     // no socket: the compiler keeps the operating system out.
     .target(
-      name: "BadgeServer", dependencies: ["BadgeCore", "BadgeProtocol"], swiftSettings: coreSettings),
+      name: "BadgeServer", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"],
+      swiftSettings: coreSettings),
 
     // The system calls that need no library but glibc: file descriptors, Unix sockets, errno,
     // the environment, signals, XDG paths, local time. BadgeSystem re-exports it; badgectl's one-shot
@@ -76,12 +87,13 @@ let package = Package(
     // The only module that imports CSystemd and CInih (and, with BadgePOSIX, Glibc for I/O and
     // CLinux); of ours it knows the model only.
     .target(
-      name: "BadgeSystem", dependencies: ["BadgeCore", "BadgePOSIX", "CSystemd", "CInih", "CLinux"],
+      name: "BadgeSystem",
+      dependencies: ["BadgeCore", "BadgeConfig", "BadgeLog", "BadgePOSIX", "CSystemd", "CInih", "CLinux"],
       swiftSettings: daemonSettings),
 
     // Every client program's connection to badged (the session of BadgeProtocol on the
     // sd-event loop): buffered non-blocking output, bounded input, reconnection with backoff.
-    .target(name: "BadgeClient", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeSystem"]),
+    .target(name: "BadgeClient", dependencies: ["BadgeCore", "BadgeLog", "BadgeProtocol", "BadgeSystem"]),
 
     // The only module that talks to the terminal through curses: it shows a BadgeTop canvas
     // and decodes keys and the mouse.
@@ -89,12 +101,15 @@ let package = Package(
 
     // The only module that talks to the MQTT broker, through libmosquitto, non-threaded on the
     // sd-event loop.
-    .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeSystem", "CMosquitto"]),
+    .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeLog", "BadgeSystem", "CMosquitto"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeBridge", "BadgeServer", "BadgeSystem"],
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeOptions", "BadgePersistence",
+        "BadgeBridge", "BadgeServer", "BadgeSystem",
+      ],
       swiftSettings: daemonSettings),
     // badgectl: its command table and the one-shot commands, on BadgePOSIX alone.
     .target(
@@ -104,15 +119,18 @@ let package = Package(
     .target(
       name: "BadgeCtlSession",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeMotion",
-        "BadgeRender", "BadgeTop", "BadgeScreen",
+        "BadgeCore", "BadgeProtocol", "BadgeBridge", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeRender",
+        "BadgeTop", "BadgeScreen",
       ]),
 
     // badged-mqtt as a library, like the daemon: its command line, config and the files it
     // names, the connections around its core.
     .target(
       name: "BadgeMQTT",
-      dependencies: ["BadgeCore", "BadgeProtocol", "BadgeClient", "BadgeMesh", "BadgeMosquitto", "BadgeSystem"]),
+      dependencies: [
+        "BadgeCore", "BadgeProtocol", "BadgeClient", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgeMesh",
+        "BadgeMosquitto", "BadgeSystem",
+      ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
@@ -131,46 +149,61 @@ let package = Package(
     .executableTarget(name: "badged-bench", dependencies: ["CEpoll"]),
 
     // Helpers shared by the test targets.
-    .target(name: "TestSupport", dependencies: ["BadgeCore"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["BadgeCore", "BadgeLog"], path: "Tests/TestSupport"),
     // Test tool: runs a program under the seccomp rules systemd installs for badged.service's
     // options (libseccomp, from libseccomp-dev).
     .executableTarget(
       name: "seccomp-run", path: "Tests/Tools/seccomp-run", linkerSettings: [.linkedLibrary("seccomp")]),
 
-    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "TestSupport"]),
-    .testTarget(name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "TestSupport"]),
+    .testTarget(name: "BadgeCoreTests", dependencies: ["BadgeCore", "BadgeConfig", "TestSupport"]),
+    .testTarget(name: "BadgeLogTests", dependencies: ["BadgeLog"]),
+    .testTarget(name: "BadgeOptionsTests", dependencies: ["BadgeOptions"]),
+    .testTarget(name: "BadgeHooksTests", dependencies: ["BadgeHooks", "BadgeCore", "TestSupport"]),
+    .testTarget(name: "BadgeConfigTests", dependencies: ["BadgeConfig", "BadgeCore"]),
+    .testTarget(
+      name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBridgeTests", dependencies: ["BadgeBridge"]),
-    .testTarget(name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol"]),
-    .testTarget(name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "TestSupport"]),
+    .testTarget(
+      name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"]),
+    .testTarget(
+      name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
     .testTarget(
       name: "BadgeTopTests",
-      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol", "TestSupport"]),
-    .testTarget(name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeDaemon", "TestSupport"]),
+      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol"]),
+    .testTarget(
+      name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeCore", "BadgeConfig", "BadgeLog", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
-    .testTarget(name: "BadgeServerTests", dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "TestSupport"]),
+    .testTarget(
+      name: "BadgeServerTests",
+      dependencies: ["BadgeServer", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog", "TestSupport"]),
     // The daemon's own parts around the core: its connections' life, their reading, sending and
     // deadlines, the acceptor, the outbox's budget, on a real event loop with sockets and a
     // clock of the test's (ServerHarness).
     .testTarget(
       name: "BadgeDaemonTests",
-      dependencies: ["BadgeDaemon", "BadgeCore", "BadgeProtocol", "BadgeServer", "BadgeSystem", "TestSupport"]),
+      dependencies: [
+        "BadgeDaemon", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeProtocol", "BadgeServer", "BadgeSystem",
+        "TestSupport",
+      ]),
     // Power cuts: the real Persistence and Recovery under a recorded trace (see ARCHITECTURE.md).
     .testTarget(
       name: "CrashConsistencyTests",
-      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport"]),
+      dependencies: [
+        "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "TestSupport",
+      ]),
     // The built programs, started for real; and badged-mqtt's link to the broker against a real
     // mosquitto (BadgeMosquitto, on an event loop of the test's).
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem", "BadgeClient",
-        "TestSupport",
+        "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
+        "BadgeClient", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),
@@ -184,13 +217,16 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .target(name: "FuzzSupport", path: "Tests/Fuzz/FuzzSupport"),
     .executableTarget(name: "FuzzRequest", dependencies: ["BadgeProtocol"], path: "Tests/Fuzz/FuzzRequest"),
     .executableTarget(
-      name: "FuzzConfig", dependencies: ["BadgeCore", "BadgeDaemon", "FuzzSupport"], path: "Tests/Fuzz/FuzzConfig"),
+      name: "FuzzConfig", dependencies: ["BadgeCore", "BadgeConfig", "BadgeDaemon", "FuzzSupport"],
+      path: "Tests/Fuzz/FuzzConfig"),
     .executableTarget(
       name: "FuzzRecovery",
-      dependencies: ["BadgeCore", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
+      dependencies: ["BadgeCore", "BadgeLog", "BadgeDaemon", "BadgePersistence", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzRecovery"),
-    .executableTarget(name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore"], path: "Tests/Fuzz/FuzzBus"),
     .executableTarget(
-      name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeMesh", "BadgeProtocol"], path: "Tests/Fuzz/FuzzMQTT"),
+      name: "FuzzBus", dependencies: ["BadgeBridge", "BadgeCore", "BadgeConfig"], path: "Tests/Fuzz/FuzzBus"),
+    .executableTarget(
+      name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh", "BadgeProtocol"],
+      path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }

@@ -14,6 +14,19 @@ public enum ChannelPool: Int, CaseIterable, Sendable {
   /// `notify:…`, the notification count's: `[notifications] max_channels`.
   case notifications
 
+  /// The key that sets the pool's limit, with its section, for messages.
+  public var limitKey: String {
+    switch self {
+    case .clients: return "[limits] max_channels"
+    case .launcherEntry: return "[bridge] max_channels"
+    case .notifications: return "[notifications] max_channels"
+    }
+  }
+
+  /// The pool's limit when the config sets none: far above what clients use, and above the
+  /// apps a desktop has installed that show a count or send notifications.
+  public var defaultLimit: Int { self == .clients ? 10_000 : 1000 }
+
   /// The pool of the channel called `name`.
   public init(of name: ChannelName) {
     self = name.withBytes { bytes in
@@ -49,15 +62,4 @@ public struct ChannelLimit: Equatable, Sendable, CustomStringConvertible {
   }
 
   public var description: String { "\(key) = \(value)" }
-}
-
-extension DaemonConfig {
-  /// The limit on the channels of `pool`.
-  public func channelLimit(of pool: ChannelPool) -> ChannelLimit {
-    switch pool {
-    case .clients: return ChannelLimit(limits.maxChannels, key: "[limits] max_channels")
-    case .launcherEntry: return ChannelLimit(bridge.maxChannels, key: "[bridge] max_channels")
-    case .notifications: return ChannelLimit(notifications.maxChannels, key: "[notifications] max_channels")
-    }
-  }
 }

@@ -76,7 +76,7 @@ public struct PulseQueue<Positions: PulsePositions>: Sendable {
   /// The entry of `old` now belongs to `new`, which has none: the channel that had `old` is
   /// kept under `new` from now on (the store moved it to another slot). Its deadline and place
   /// in the heap stay.
-  mutating func rekey(_ old: Key, to new: Key) {
+  public mutating func rekey(_ old: Key, to new: Key) {
     guard let i = position[old] else { return }
     position[old] = nil
     heap[i].channel = new
@@ -122,7 +122,7 @@ public struct PulseQueue<Positions: PulsePositions>: Sendable {
 }
 
 /// A pulse queue keyed by channel name: `HookScheduler`'s interval ends.
-typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
+public typealias NamedPulseQueue = PulseQueue<[ChannelName: Int]>
 
 /// A pulse queue keyed by the channel's slot in the store's table: the store's windows.
 typealias SlotPulseQueue = PulseQueue<SlotPositions>

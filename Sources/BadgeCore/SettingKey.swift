@@ -74,6 +74,8 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
   /// Why a value was refused, phrased to follow "Invalid value 'x' for key: ".
   public struct InvalidValue: Error, Equatable, Sendable {
     public let reason: String
+
+    public init(reason: String) { self.reason = reason }
   }
 
   /// `operation` done on this setting, with `override` and `settings` to work on.

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 import BadgeSystem
 
@@ -82,7 +83,7 @@ final class Acceptor {
       refuse(fd, ProtocolError(.denied, "Only the user badged runs as may connect"))
       return
     }
-    let limit = core.store.config.limits.maxClients
+    let limit = core.config.limits.maxClients
     if connections.count >= limit {
       core.warn(
         .clientsPastLimit,

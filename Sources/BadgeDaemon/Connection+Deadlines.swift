@@ -28,7 +28,7 @@ extension Connection {
 
   /// Puts the earlier of the two deadlines in the server's table (none when no clock runs).
   func setDeadline() {
-    let limits = core.store.config.limits
+    let limits = core.config.limits
     let line = insideLineSince.map { $0 + UInt64(limits.lineTimeoutMs) * 1000 }
     let send = unreadSince.map { $0 + UInt64(limits.sendTimeoutMs) * 1000 }
     let deadline: UInt64?
@@ -46,7 +46,7 @@ extension Connection {
   /// event); one moved later meanwhile (a reload that raised a limit) is set again.
   private func deadlineReached() {
     let now = core.turn.now
-    let limits = core.store.config.limits
+    let limits = core.config.limits
     if let since = insideLineSince, since + UInt64(limits.lineTimeoutMs) * 1000 <= now { handle(.lineTimeout) }
     if state != .closed, let since = unreadSince, since + UInt64(limits.sendTimeoutMs) * 1000 <= now {
       handle(.sendTimeout)
@@ -57,7 +57,7 @@ extension Connection {
   /// `[limits] line_timeout_ms` passed inside a line: `ERR timeout`, then the connection goes
   /// once that is sent. Nothing more of it is read.
   func appendTimeoutError() {
-    let limit = core.store.config.limits.lineTimeoutMs
+    let limit = core.config.limits.lineTimeoutMs
     core.logger.debug("Client \(id): no end of line within \(limit) ms, closing.")
     ReplyEncoder.appendError(
       ProtocolError(
@@ -73,7 +73,7 @@ extension Connection {
     let pid = self.pid.map { " (pid \($0))" } ?? ""
     core.warn(
       .sendTimeout,
-      "Client \(id)\(pid) has read none of its \(pendingOutput) bytes of pending output for \(core.store.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
+      "Client \(id)\(pid) has read none of its \(pendingOutput) bytes of pending output for \(core.config.limits.sendTimeoutMs) ms ([limits] send_timeout_ms); disconnecting it.",
       self.pid.map { [.clientPID($0)] } ?? [])
   }
 }

@@ -61,7 +61,7 @@ extension Connection {
       core.continueReply(self)
       guard !isReplying else { return handle(.linesCarriedOut(count: 0)) }  // the chunk waits to be sent
     }
-    let highWater = core.store.config.limits.maxUnsentBytes
+    let highWater = core.config.limits.maxUnsentBytes
     let allowance = linesLeft
     var lines = 0
     input.forEachFrame { frame in

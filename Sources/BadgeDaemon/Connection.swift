@@ -215,7 +215,7 @@ final class Connection: Peer {
 
   private var facts: Facts {
     Facts(
-      outputWaits: pendingOutput > 0, outputFull: pendingOutput >= core.store.config.limits.maxUnsentBytes,
+      outputWaits: pendingOutput > 0, outputFull: pendingOutput >= core.config.limits.maxUnsentBytes,
       replying: isReplying, allowanceSpent: linesLeft == 0)
   }
 

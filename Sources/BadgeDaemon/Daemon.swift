@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeServer
 import BadgeSystem
 import Glibc
@@ -67,8 +69,8 @@ public enum Daemon {
 
     do throws(SystemError) {
       let loop = try EventLoop()
-      let store = Store(config: config)
-      let server = try Server(loop: loop, store: store, listener: listener.fd, logger: logger)
+      let server = try Server(loop: loop, config: config, listener: listener.fd, logger: logger)
+      let store = server.store
       // The start is the daemon's first turn: loading the state folder compacts it, pruning
       // history by that turn's day, and the bus bridges announce at its instant. It ends
       // before the loop runs, so the loop's first turn reads the clock afresh.

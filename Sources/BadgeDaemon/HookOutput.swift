@@ -1,4 +1,6 @@
 import BadgeCore
+import BadgeHooks
+import BadgeLog
 import BadgeSystem
 import Glibc
 

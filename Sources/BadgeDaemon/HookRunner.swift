@@ -1,4 +1,7 @@
+import BadgeConfig
 import BadgeCore
+import BadgeHooks
+import BadgeLog
 import BadgeServer
 import BadgeSystem
 import Glibc

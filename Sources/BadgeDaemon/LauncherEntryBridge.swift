@@ -1,5 +1,7 @@
 import BadgeBridge
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeServer
 import BadgeSystem
 
@@ -30,7 +32,7 @@ final class LauncherEntryBridge: EventObserver {
     self.logger = logger
   }
 
-  private var config: BridgeConfig { core.store.config.bridge }
+  private var config: BridgeConfig { core.config.bridge }
 
   // MARK: - Connection
 

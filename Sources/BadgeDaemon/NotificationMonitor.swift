@@ -1,5 +1,6 @@
 import BadgeBridge
 import BadgeCore
+import BadgeLog
 import BadgeServer
 import BadgeSystem
 

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgePersistence
 import BadgeServer
 import BadgeSystem

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 import BadgeServer
 import BadgeSystem
@@ -37,19 +39,19 @@ final class Server {
   /// which it dropped lines.
   private let logOutput: LogOutput?
 
-  /// A server on `loop` for `store`, serving `listener`. The rest is what a test replaces to
+  /// A server on `loop` for `config`, serving `listener`. The rest is what a test replaces to
   /// drive it by hand: the turn's `clock` (the loop's by default), the `alarm` the deadlines
   /// ring (a timer on the loop), how a connection is taken off the listener (`accept4`), and
   /// what a turn may spend sending.
   init(
-    loop: EventLoop, store: Store, listener: FileDescriptor, logger: Logger, clock: (any TurnClock)? = nil,
+    loop: EventLoop, config: DaemonConfig, listener: FileDescriptor, logger: Logger, clock: (any TurnClock)? = nil,
     alarm: (any DeadlineAlarm)? = nil, accept: @escaping Acceptor.Accept = UnixSocket.accept,
     sendBudget: Outbox.Budget = .time(Outbox.sendingMicroseconds)
   ) throws(SystemError) {
     self.loop = loop
     self.logger = logger
     logOutput = logger.output
-    let core = DaemonCore(store: store, clock: clock ?? LoopClock(loop: loop), logger: logger)
+    let core = DaemonCore(config: config, clock: clock ?? LoopClock(loop: loop), logger: logger)
     self.core = core
     let deadlines: Deadlines
     if let alarm {

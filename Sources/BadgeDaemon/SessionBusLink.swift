@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeSystem
 
 /// Keeps one connection to the session bus alive: connects at start, and whenever the bus is

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 
 /// The warnings a client can cause over and over at the socket, each a reason of the core's
 /// `RepeatedWarnings` (`ServerCore.warn`): the first line goes out, the next ones within the

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeMesh
 import BadgeMosquitto
 import BadgeSystem

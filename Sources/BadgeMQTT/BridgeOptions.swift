@@ -1,4 +1,6 @@
 import BadgeCore
+import BadgeLog
+import BadgeOptions
 import BadgeSystem
 
 /// The command line of `badged-mqtt`.

@@ -1,5 +1,6 @@
 import BadgeClient
 import BadgeCore
+import BadgeLog
 import BadgeMesh
 import BadgeMosquitto
 import BadgeSystem

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 
 extension MeshConfig {

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// What the bridge's parts ask for while one input is handled, in the order they ask it: the

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// Why a change was not made.

@@ -1,10 +1,15 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// Carries out requests: each command's meaning against the store, with its reply appended to
 /// the client's output. Changes go through `GroupCommit`, `WATCH` and `UNWATCH` through
 /// `Subscriptions`. `now` comes with the line: the turn's instant.
 final class CommandExecutor<Client: Peer> {
+  /// The config's `[limits]` in force (`ServerCore.config`'s): `WATCH` holds to
+  /// `max_watch_patterns`.
+  var limits: ResourceLimits
   let store: Store
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
@@ -16,8 +21,10 @@ final class CommandExecutor<Client: Peer> {
   weak var reloader: (any ConfigReloading)?
 
   init(
-    store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>, turn: Turn, logger: Logger
+    limits: ResourceLimits, store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>,
+    turn: Turn, logger: Logger
   ) {
+    self.limits = limits
     self.store = store
     self.turn = turn
     self.subscriptions = subscriptions
@@ -59,7 +66,7 @@ final class CommandExecutor<Client: Peer> {
       startReply(.list, for: client, now: now)
     case .watch(let list):
       let patterns = ChannelPatternSet(list)
-      let limit = store.config.limits.maxWatchPatterns
+      let limit = limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
       guard total <= limit else {
         ReplyEncoder.appendError(

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 
 /// The feedback hooks of saved changes (the daemon's `HookRunner`): asked for only once the

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// The server's decisions, without a socket or a clock of its own: the one owner of the parts
@@ -12,6 +14,11 @@ import BadgeProtocol
 /// the daemon send the output. The core is generic over the daemon's client type, so what it
 /// hands back (a client to close, the queue to send) needs no cast.
 public final class ServerCore<Client: Peer> {
+  /// The config in force: the one the core was made with, or the last `reconfigure` put in
+  /// force. The store keeps its own view of it (`Store.config`).
+  public private(set) var config: DaemonConfig {
+    didSet { executor.limits = config.limits }
+  }
   public let store: Store
   public let turn: Turn
   /// The clients with output to send at the end of the turn.
@@ -27,7 +34,10 @@ public final class ServerCore<Client: Peer> {
   let commit: GroupCommit<Client>
   let executor: CommandExecutor<Client>
 
-  public init(store: Store, clock: any TurnClock, logger: Logger) {
+  /// Makes the core and its store, which takes its view of `config`.
+  public init(config: DaemonConfig, clock: any TurnClock, logger: Logger) {
+    self.config = config
+    let store = Store(config: config.channels)
     self.store = store
     self.logger = logger
     warnings = RepeatedWarnings(logger: logger)
@@ -37,7 +47,7 @@ public final class ServerCore<Client: Peer> {
     subscriptions = Subscriptions(sendQueue: sendQueue, turn: turn)
     commit = GroupCommit(store: store, subscriptions: subscriptions, policy: policy, turn: turn)
     executor = CommandExecutor(
-      store: store, subscriptions: subscriptions, commit: commit, turn: turn, logger: logger)
+      limits: config.limits, store: store, subscriptions: subscriptions, commit: commit, turn: turn, logger: logger)
   }
 
   // MARK: - The daemon's parts it hands things to
@@ -133,7 +143,8 @@ public final class ServerCore<Client: Peer> {
   /// event.
   public func reconfigure(_ config: DaemonConfig) {
     turn.begin()
-    store.reconfigure(config) { channel in
+    self.config = config
+    store.reconfigure(config.channels) { channel in
       logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
       commit.stage(channel)
     }

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// What the daemon does while the state cannot be saved, whatever failed (an append, a flush,

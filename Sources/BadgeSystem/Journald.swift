@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import Glibc
 
 /// journald, spoken to directly: entries with structured fields as datagrams of its native

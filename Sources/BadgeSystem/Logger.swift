@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import Glibc
 
 extension Logger {

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -128,7 +129,7 @@ import Testing
     // 100,000 increases of one channel under a one-hour pulse, then of 10 channels.
     var config = DaemonConfig()
     config.defaults.pulseMs = 3_600_000
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     for t in 0..<100_000 { apply(.write(.incr(1)), "a", on: store, at: UInt64(t)) }
     #expect(store.queuedPulseCount == 1)
     #expect(store.nextPulseDeadline == 99_999 + 3_600_000_000)

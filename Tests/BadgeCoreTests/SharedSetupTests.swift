@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -31,7 +32,7 @@ import Testing
   @Test func aConfigSectionOrOtherDefaultsGetTheirOwnSetup() {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("mail")!, override: SettingsOverride(), line: 1)]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     apply(.write(.incr(1)), "mail", on: store)
     apply(.write(.incr(1)), "news", on: store)
     #expect(store.channel(named: name("mail")).setup !== ChannelSetup.plain)

@@ -1,3 +1,5 @@
+import BadgeConfig
+import TestSupport
 import Testing
 
 @testable import BadgeCore
@@ -13,7 +15,7 @@ import Testing
     config.sections = [
       ChannelSection(pattern: ChannelPattern("pager")!, override: SettingsOverride(dnd: .ignore), line: 1)
     ]
-    store = Store(config: config)
+    store = Store(config: config.channels)
   }
 
   func channel(_ text: String) -> Channel { store.channel(named: name(text)) }

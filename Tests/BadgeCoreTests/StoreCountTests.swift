@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -155,7 +156,7 @@ import Testing
     config.sections = [
       ChannelSection(pattern: ChannelPattern("quiet")!, override: SettingsOverride(muted: true), line: 1)
     ]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     #expect(store.channel(named: name("quiet")).settings.muted)
     let mute = apply(.write(.mute), "quiet", on: store)
     #expect(!mute.changed, "muted already, by the config")

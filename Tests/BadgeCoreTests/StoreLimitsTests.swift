@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -11,7 +12,7 @@ import Testing
       config.sections.append(
         ChannelSection(pattern: ChannelPattern(text)!, override: SettingsOverride(muted: true), line: 1))
     }
-    return Store(config: config)
+    return Store(config: config.channels)
   }
 
   @Test func aChannelAtZeroWithNoSettingIsForgotten() {
@@ -73,7 +74,7 @@ import Testing
     apply(.write(.incr(1)), "a", on: store)
     var config = DaemonConfig()
     config.limits.maxChannels = 1
-    store.reconfigure(config) { _ in }
+    store.reconfigure(config.channels) { _ in }
     #expect(store.channels.map(\.name.description).sorted() == ["a", "news"], "ci had only its section")
     #expect(throws: Store.MutationError.full(ChannelLimit(1, key: "[limits] max_channels"))) {
       try store.apply(.write(.incr(1)), to: name("b"), now: 0)
@@ -96,7 +97,7 @@ import Testing
     config.limits.maxChannels = 2
     config.bridge.maxChannels = 3
     config.notifications.maxChannels = 1
-    return Store(config: config)
+    return Store(config: config.channels)
   }
 
   @Test func theBridgesChannelsAreCountedApartFromTheClients() throws {

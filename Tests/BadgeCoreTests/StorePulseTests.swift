@@ -1,3 +1,5 @@
+import BadgeConfig
+import TestSupport
 import Testing
 
 @testable import BadgeCore
@@ -118,7 +120,7 @@ import Testing
       ChannelSection(pattern: ChannelPattern("slow")!, override: SettingsOverride(pulseMs: 10_000), line: 2),
       ChannelSection(pattern: ChannelPattern("still")!, override: SettingsOverride(pulseMs: 0), line: 3),
     ]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     for channel in ["mail", "quiet:x", "slow", "still"] {
       _ = try? store.apply(.write(.incr(1)), to: name(channel), now: clock.now)
     }

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -15,7 +16,7 @@ import Testing
   }
 
   @Test func configureSetsAndResets() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))).channels)
     apply(.write(.set(12)), "mail", on: store)
     #expect(store.channel(named: name("mail")).label == "9+")
 
@@ -39,7 +40,7 @@ import Testing
 
   /// `hasOverride` follows the override, whatever the config section says.
   @Test func aChannelSaysWhetherAClientMadeSettings() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))).channels)
     #expect(!store.channel(named: name("mail")).hasOverride, "a config section is no override")
     #expect(apply(.write(.mute), "mail", on: store).channel.hasOverride)
     #expect(apply(.write(.incr(1)), "mail", on: store).channel.hasOverride)
@@ -66,7 +67,8 @@ import Testing
   @Test func listedHoldsChannelsWithACountOrASettingByName() {
     let store = Store(
       config: Self.config(
-        Self.section("zeta", SettingsOverride(style: .dot)), Self.section("app:*", SettingsOverride(muted: true))))
+        Self.section("zeta", SettingsOverride(style: .dot)), Self.section("app:*", SettingsOverride(muted: true))
+      ).channels)
     apply(.write(.incr(1)), "mail", on: store)
     apply(.write(.incr(1)), "Chat", on: store)
     apply(.write(.incr(1)), "gone", on: store)
@@ -82,7 +84,8 @@ import Testing
   @Test func exactSectionsCreateTheirChannelsAndGlobsDoNot() {
     let store = Store(
       config: Self.config(
-        Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("app:*", SettingsOverride(muted: true))))
+        Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("app:*", SettingsOverride(muted: true))
+      ).channels)
     #expect(store.channels.map(\.name) == [name("mail")])
     let mail = store.channel(named: name("mail"))
     #expect(mail.count == 0)
@@ -96,7 +99,7 @@ import Testing
   }
 
   @Test func reconfigureReportsChannelsWhoseSettingsChanged() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))).channels)
     apply(.write(.incr(3)), "mail", on: store)
     apply(.write(.incr(4)), "chat", on: store)
     apply(.write(.incr(5)), "news", on: store)
@@ -109,11 +112,11 @@ import Testing
       Self.section("mail", SettingsOverride(maxLabel: 9)), Self.section("chat", SettingsOverride(style: .dot)),
     ]
     var changed: [Channel] = []
-    store.reconfigure(next) { changed.append($0) }
+    store.reconfigure(next.channels) { changed.append($0) }
 
     #expect(changed.map(\.name) == [name("chat")], "mail keeps 9 by its section; news keeps 50 by its override")
     #expect(changed.first?.label == "•")
-    #expect(store.config == next)
+    #expect(store.config == next.channels)
     #expect(store.seq == seq, "a reload is not a change")
     #expect(store.channel(named: name("mail")).count == 3)
     #expect(store.channel(named: name("chat")).count == 4)
@@ -122,10 +125,10 @@ import Testing
   }
 
   @Test func reconfigureCreatesNewlyConfiguredChannelsAndDropsOldSections() {
-    let store = Store(config: Self.config(Self.section("old", SettingsOverride(style: .dot))))
+    let store = Store(config: Self.config(Self.section("old", SettingsOverride(style: .dot))).channels)
     #expect(store.listed.map(\.name) == [name("old")])
     var changed: [Channel] = []
-    store.reconfigure(Self.config(Self.section("new", SettingsOverride(maxLabel: 5)))) { changed.append($0) }
+    store.reconfigure(Self.config(Self.section("new", SettingsOverride(maxLabel: 5))).channels) { changed.append($0) }
     #expect(store.listed.map(\.name) == [name("new")])
     #expect(!store.channel(named: name("old")).hasConfigSection)
     #expect(store.channel(named: name("new")).settings.maxLabel == 5)
@@ -137,7 +140,7 @@ import Testing
     apply(.write(.incr(1)), "mail", on: store, at: 0)
     #expect(store.channel(named: name("mail")).pulseUntil != 0)
     var changed: [Channel] = []
-    store.reconfigure(Self.config(Self.section("mail", SettingsOverride(muted: true)))) { changed.append($0) }
+    store.reconfigure(Self.config(Self.section("mail", SettingsOverride(muted: true))).channels) { changed.append($0) }
     #expect(changed.count == 1)
     #expect(changed.first?.pulseUntil == 0)
     var ended = 0
@@ -146,7 +149,7 @@ import Testing
   }
 
   @Test func restorePutsAChannelBack() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))))
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(maxLabel: 9))).channels)
     store.restore(name: name("mail"), count: 12, override: SettingsOverride(style: .dot), seq: 40)
     store.restore(name: name("chat"), count: 3, override: SettingsOverride(), seq: 7)
     let mail = store.channel(named: name("mail"))
@@ -178,7 +181,7 @@ import Testing
   }
 
   @Test func snapshotsCarryWhatClientsSee() {
-    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(style: .dot))))
+    let store = Store(config: Self.config(Self.section("mail", SettingsOverride(style: .dot))).channels)
     apply(.write(.incr(3)), "mail", on: store, at: 1_000_000)
     apply(.write(.mute), "chat", on: store, at: 1_000_000)
     apply(.write(.incr(120)), "chat", on: store, at: 1_000_000)

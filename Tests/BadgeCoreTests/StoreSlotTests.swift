@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -123,10 +124,10 @@ import Testing
   @Test func aReloadThatForgetsChannelsMovesTheOthersWithTheirWindows() {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("kept")!, override: SettingsOverride(), line: 1)]
-    let store = Store(config: config)  // kept at slot 0, listed by its section
+    let store = Store(config: config.channels)  // kept at slot 0, listed by its section
     Self.sixChannels(store)
     #expect(store.channels.first?.name == name("kept"))
-    store.reconfigure(DaemonConfig()) { _ in }  // kept goes: f moves to slot 0
+    store.reconfigure(DaemonConfig().channels) { _ in }  // kept goes: f moves to slot 0
     #expect(store.channels.map(\.name.description) == ["f", "a", "b", "c", "d", "e"])
     #expect(store.queuedPulseDeadline(of: name("f")) == Self.seconds(9))
     #expect(store.history.days(of: name("f")) == [Self.firstDay(5)])

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -77,15 +78,15 @@ import Testing
   }
 
   @Test func aReloadThatForgetsAChannelRaisesTheFloor() {
-    let store = Store(config: Self.configured("ci"))
+    let store = Store(config: Self.configured("ci").channels)
     apply(.write(.incr(6)), "ci", on: store)
     apply(.write(.clear(upTo: nil)), "ci", on: store)
     #expect(store.totalFloor == 0)
-    store.reconfigure(DaemonConfig()) { _ in }
+    store.reconfigure(DaemonConfig().channels) { _ in }
     #expect(store.channels.isEmpty)
     #expect(store.totalFloor == 6)
     // A section for a channel that is new starts it at the floor.
-    store.reconfigure(Self.configured("build")) { _ in }
+    store.reconfigure(Self.configured("build").channels) { _ in }
     #expect(store.channel(named: name("build")).total == 6)
   }
 
@@ -114,14 +115,14 @@ import Testing
   }
 
   @Test func undoKeepsTheFloorAReloadInTheSameTurnRaised() {
-    let store = Store(config: Self.configured("ci"))
+    let store = Store(config: Self.configured("ci").channels)
     store.keepsUndo = true
     apply(.write(.incr(9)), "ci", on: store)
     apply(.write(.clear(upTo: nil)), "ci", on: store)
     apply(.write(.incr(4)), "mail", on: store)
     store.forgetUndo()
     apply(.write(.clear(upTo: nil)), "mail", on: store)  // floor 4, to be undone
-    store.reconfigure(DaemonConfig()) { _ in }  // forgets ci at 9: not undone
+    store.reconfigure(DaemonConfig().channels) { _ in }  // forgets ci at 9: not undone
     #expect(store.totalFloor == 9)
     store.undoChanges()
     #expect(store.totalFloor == 9)
@@ -129,7 +130,7 @@ import Testing
   }
 
   @Test func restoringTheFloorLiftsOnlyChannelsNeverWritten() {
-    let store = Store(config: Self.configured("ci", "build"))
+    let store = Store(config: Self.configured("ci", "build").channels)
     store.restoreTotalFloor(atLeast: 12)
     store.restore(name: name("build"), count: 0, total: 0, override: SettingsOverride(), seq: 3)
     #expect(store.totalFloor == 12)

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -5,7 +6,7 @@ import Testing
 /// Running totals and clears up to a total: the arithmetic every client's clear relies on.
 @Suite struct StoreTotalTests {
   @Test func theTotalIsTheSumOfIncreasesAndNeverFalls() {
-    let store = Store(config: DaemonConfig())
+    let store = Store(config: DaemonConfig().channels)
     _ = apply(.configure(set: SettingsOverride(step: 2), reset: []), "ci", on: store)  // kept at 0
     #expect(apply(.write(.incr(5)), "ci", on: store).channel.total == 5)
     #expect(apply(.write(.decr(2)), "ci", on: store).channel.total == 5)

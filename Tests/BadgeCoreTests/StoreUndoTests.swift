@@ -1,3 +1,5 @@
+import BadgeConfig
+import TestSupport
 import Testing
 
 @testable import BadgeCore
@@ -82,7 +84,7 @@ import Testing
     apply(.write(.incr(1)), "mail", on: store)
     var config = DaemonConfig()
     config.defaults.maxLabel = 7
-    store.reconfigure(config) { _ in }
+    store.reconfigure(config.channels) { _ in }
     store.undoChanges()
     let channel = store.channel(named: name("mail"))
     #expect(channel.count == 0)

@@ -12,14 +12,6 @@ let specNameBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 /// The bytes the spec allows first in a channel name: a letter or a digit.
 let specFirstBytes = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
 
-/// A monotonic clock the test moves by hand, in the store's unit (microseconds).
-struct ManualClock {
-  var now: UInt64 = 1_000_000_000
-
-  mutating func advance(ms: UInt64) { now += ms * 1000 }
-  mutating func advance(us: UInt64) { now += us }
-}
-
 /// `Store.apply` that fails the test (instead of throwing) on a refused mutation.
 @discardableResult
 func apply(_ mutation: Store.Mutation, _ channel: String, on store: Store, at now: UInt64 = 0) -> Store.Outcome {

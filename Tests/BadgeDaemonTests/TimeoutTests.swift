@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import Glibc
 import Testing

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import BadgeMesh
 import Testing

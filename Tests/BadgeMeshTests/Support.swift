@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeMesh
 
 /// A log sink that keeps the lines, for checking which lines a change gives.

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -105,14 +106,14 @@ import Testing
   @Test func aStoresSnapshotKeepsTotalsAndIds() throws {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(step: 2), line: 1)]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     try store.apply(.write(.incr(4)), to: ChannelName("ci")!, now: 0)
     store.saveID(ofChange: Self.id)
     try store.apply(.write(.clear(upTo: nil)), to: ChannelName("ci")!, now: 0)
     let snapshot = Snapshot(of: store)
     #expect(snapshot.channels.map(\.total) == [4])
     #expect(snapshot.requestIDs == [Self.id])
-    let loaded = Store(config: config)
+    let loaded = Store(config: config.channels)
     for channel in snapshot.channels {
       loaded.restore(
         name: channel.name, count: channel.count, unseen: channel.unseen, total: channel.total,

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -57,14 +58,14 @@ import Testing
   @Test func aConfiguredChannelBelowTheFloorIsKept() throws {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(), line: 1)]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     #expect(Snapshot(of: store).channels.isEmpty, "at 0 with the floor at 0 it reads as made anew")
     let mail = try #require(ChannelName("mail"))
     try store.apply(.write(.incr(5)), to: mail, now: 0)
     try store.apply(.write(.clear(upTo: nil)), to: mail, now: 0)
     let snapshot = Snapshot(of: store)
     #expect(snapshot.channels.map { "\($0.name)=\($0.count)/\($0.total)" } == ["ci=0/0"])
-    let loaded = Store(config: config)
+    let loaded = Store(config: config.channels)
     loaded.restoreTotalFloor(atLeast: snapshot.totalFloor)
     for channel in snapshot.channels {
       loaded.restore(

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeProtocol
 import Testing
 
@@ -118,7 +119,7 @@ import Testing
   @Test func theEncoderWritesTheNewFieldsLast() throws {
     var config = DaemonConfig()
     config.dndBadges = .show
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     _ = try store.apply(.configure(set: SettingsOverride(badge: .unseen), reset: []), to: name("mail"), now: 0)
     _ = try store.apply(.write(.incr(4)), to: name("mail"), now: 0)
     _ = try store.apply(.write(.seen(upTo: nil)), to: name("mail"), now: 0)

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore
@@ -9,7 +10,7 @@ import Testing
   static func store() -> Store {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: pattern("dots:*"), override: SettingsOverride(style: .dot), line: 1)]
-    return Store(config: config)
+    return Store(config: config.channels)
   }
 
   static func state(_ channel: Channel, _ kind: ReplyEncoder.StateKind = .state, now: UInt64) -> String {
@@ -154,7 +155,7 @@ import Testing
         pattern: pattern(longest), override: SettingsOverride(maxLabel: 1, pulseMs: 3_600_000, step: Limits.maxCount),
         line: 1)
     ]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     let channel = try store.apply(.write(.set(Limits.maxCount)), to: name(longest), now: 0).channel
     let line = Self.state(channel, .event, now: 0)
     #expect(

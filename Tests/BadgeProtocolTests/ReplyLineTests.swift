@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeProtocol
 import Testing
 
@@ -139,7 +140,7 @@ import Testing
   @Test func stateAndEventLinesRoundTrip() throws {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: pattern("d*"), override: SettingsOverride(style: .dot), line: 1)]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     _ = try store.apply(.write(.incr(7)), to: name("mail"), now: 1_000_000)
     _ = try store.apply(.write(.set(250)), to: name("chat"), now: 1_500_000)
     _ = try store.apply(.write(.mute), to: name("dnd"), now: 1_500_000)

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeProtocol
 import Testing
 
@@ -23,7 +24,7 @@ import Testing
   func line(_ override: SettingsOverride) throws -> String {
     var config = DaemonConfig()
     config.defaults.pulseMs = 0
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     _ = try store.apply(.configure(set: override, reset: []), to: name("mail"), now: 0)
     _ = try store.apply(.write(.incr(4)), to: name("mail"), now: 0)
     var out: [UInt8] = []

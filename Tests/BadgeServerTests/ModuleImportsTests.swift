@@ -5,8 +5,8 @@ import Testing
 /// What the layering promises, read from the sources next to this file: the core imports no
 /// operating-system module (the compiler refuses BadgeSystem and the C modules to it, as they
 /// are not its dependencies, but `Glibc` and `Foundation` it would take), the system modules
-/// know nothing of ours above the model, and badgectl's module nothing that links libsystemd or
-/// ncursesw.
+/// know nothing of ours above the model and the pure modules beside it (the config's entries and
+/// errors, the log's rules), and badgectl's module nothing that links libsystemd or ncursesw.
 @Suite struct ModuleImportsTests {
   /// The modules the files of `Sources/<module>` import.
   static func imports(of module: String) throws -> Set<String> {
@@ -24,14 +24,14 @@ import Testing
     return modules
   }
 
-  @Test func theCoreImportsTheModelAndTheProtocolOnly() throws {
-    #expect(try Self.imports(of: "BadgeServer") == ["BadgeCore", "BadgeProtocol"])
+  @Test func theCoreImportsTheModelTheProtocolTheConfigAndTheLogOnly() throws {
+    #expect(try Self.imports(of: "BadgeServer") == ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"])
   }
 
-  @Test func theSystemModulesKnowTheModelOnlyOfOurs() throws {
+  @Test func theSystemModulesKnowTheModelTheConfigAndTheLogOnlyOfOurs() throws {
     let system = try Self.imports(of: "BadgeSystem")
     let posix = try Self.imports(of: "BadgePOSIX")
-    #expect(system.filter { $0.hasPrefix("Badge") } == Set(["BadgeCore", "BadgePOSIX"]))
+    #expect(system.filter { $0.hasPrefix("Badge") } == Set(["BadgeCore", "BadgeConfig", "BadgeLog", "BadgePOSIX"]))
     #expect(posix.filter { $0.hasPrefix("Badge") } == ["BadgeCore"])
     #expect(posix.isDisjoint(with: ["CSystemd", "CInih"]))
   }

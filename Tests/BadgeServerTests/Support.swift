@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import TestSupport
 
 @testable import BadgeServer
@@ -93,7 +95,7 @@ final class Turns: ClientTransport {
   private var nextID = 1
 
   init(config: DaemonConfig = DaemonConfig()) {
-    core = ServerCore(store: Store(config: config), clock: clock, logger: Logger(level: .debug, sink: logLines))
+    core = ServerCore(config: config, clock: clock, logger: Logger(level: .debug, sink: logLines))
     core.changeLog = log
   }
 

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeSystem
 import Glibc
 import Testing

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeSystem
 import Foundation
 import Glibc

@@ -1,3 +1,5 @@
+import BadgeConfig
+import BadgeLog
 import BadgePersistence
 import BadgeSystem
 import Glibc

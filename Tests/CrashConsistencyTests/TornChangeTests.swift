@@ -1,4 +1,5 @@
 import BadgeDaemon
+import BadgeLog
 import BadgePersistence
 import BadgeSystem
 import Glibc

@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeDaemon
+import BadgeLog
 import BadgePersistence
 import BadgeSystem
 import Glibc
@@ -25,7 +27,7 @@ import Testing
       try file.append(bytes)
       file.close()
     }
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     let quiet = Logger(level: .emergency, destination: .standardError(priorityPrefix: false))
     try Recovery.load(snapshot: folder + "/snapshot", journal: folder + "/journal", into: store, logger: quiet)
     return store
@@ -74,7 +76,7 @@ import Testing
   @Test func loadingWithAnotherConfigKeepsTheFloorRight() throws {
     var config = DaemonConfig()
     config.sections = [ChannelSection(pattern: ChannelPattern("ci")!, override: SettingsOverride(), line: 1)]
-    let store = Store(config: config)
+    let store = Store(config: config.channels)
     let journal = try Self.journal(
       [
         (.write(.incr(8)), "ci"), (.write(.clear(upTo: nil)), "ci"), (.write(.incr(50)), "mail"),

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 
 /// A turn's clock set by hand: the monotonic instant and the local day, which a test moves as
 /// it likes, so that what the server does at a time is checked at exactly that time.

@@ -5,7 +5,7 @@ extension Store {
   /// count and no setting left (its total stays in `totalFloor`, and taking back the changes
   /// before the reload keeps it there). A lower `max_channels` refuses new channels and keeps
   /// the ones there are.
-  public func reconfigure(_ newConfig: DaemonConfig, changed: (Channel) -> Void) {
+  public func reconfigure(_ newConfig: ChannelConfig, changed: (Channel) -> Void) {
     config = newConfig
     var i = 0
     while i < channels.count {

@@ -39,7 +39,8 @@ public final class Store {
     public var forward: ForwardEntry? { forwarded?.entry }
   }
 
-  public internal(set) var config: DaemonConfig
+  /// What the store takes from the daemon's config (BadgeConfig's `DaemonConfig.channels`).
+  public internal(set) var config: ChannelConfig
   /// The sequence number of the last change; it never goes backwards.
   public internal(set) var seq: UInt64 = 0
   /// The channels with a count or a setting, in no particular order. A channel that reaches
@@ -56,7 +57,7 @@ public final class Store {
   /// table (`slot(of:)`).
   var index = ChannelIndex()
   /// How many of `channels` each pool holds: each pool's limit bounds its own count
-  /// (`DaemonConfig.channelLimit(of:)`).
+  /// (`ChannelConfig.channelLimit(of:)`).
   public internal(set) var pooled = ChannelPool.Counts()
   /// One entry per pulsing channel, by its slot in `channels`, for the earliest end.
   var pulses = SlotPulseQueue()
@@ -82,7 +83,7 @@ public final class Store {
 
   /// - Parameter requestIDCapacity: how many request ids are kept before the oldest is
   ///   forgotten (the daemon keeps `RequestIDTable.defaultCapacity`; tests make it small).
-  public init(config: DaemonConfig = DaemonConfig(), requestIDCapacity: Int = RequestIDTable.defaultCapacity) {
+  public init(config: ChannelConfig = ChannelConfig(), requestIDCapacity: Int = RequestIDTable.defaultCapacity) {
     self.config = config
     requestIDs = RequestIDTable(capacity: requestIDCapacity)
     createConfiguredChannels()

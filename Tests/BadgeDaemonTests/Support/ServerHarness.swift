@@ -1,4 +1,6 @@
+import BadgeConfig
 import BadgeCore
+import BadgeLog
 import BadgeServer
 import BadgeSystem
 import Glibc
@@ -44,7 +46,7 @@ final class ServerHarness {
     loop = try EventLoop()
     var failures: () -> Errno? = { nil }
     server = try Server(
-      loop: loop, store: Store(config: config), listener: listener,
+      loop: loop, config: config, listener: listener,
       logger: Logger(level: .debug, sink: log), clock: clock, alarm: alarm,
       accept: { fd throws(Errno) in
         if let failure = failures() { throw failure }

@@ -1,4 +1,5 @@
 import BadgeBridge
+import BadgeConfig
 import BadgeCore
 
 /// libFuzzer target: what the session bus can hand the bridges, as bytes, through the
@@ -50,7 +51,7 @@ private struct Bridges {
     config.bridge.maxChannels = 4
     config.bridge.maxApps = Self.maxApps
     config.notifications.maxChannels = 4
-    store = Store(config: config)
+    store = Store(config: config.channels)
   }
 
   static func connection(_ byte: UInt8) -> String { ":1.\(byte % 8)" }

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import BadgeDaemon
 import FuzzSupport

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeDaemon
+import BadgeLog
 import BadgePersistence
 import BadgeSystem
 import FuzzSupport

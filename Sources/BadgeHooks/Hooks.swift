@@ -112,26 +112,6 @@ public struct HookSet: Equatable, Sendable {
   }
 }
 
-/// The limits of the hook settings.
-extension Limits {
-  /// `hook_interval_ms`: up to an hour; 0 lets a hook start again as soon as it ended.
-  public static let hookIntervalMs = 0...3_600_000
-  /// `hook_timeout_ms`: from a millisecond to an hour.
-  public static let hookTimeoutMs = 1...3_600_000
-  /// `hooks_max_running`: at least one run, at most 1024 processes at once.
-  public static let hooksMaxRunning = 1...1024
-}
-
-extension DaemonConfig {
-  /// `hooks_max_running`'s default. A hook is a short command (a sound, a notification, a
-  /// script) of a few megabytes; eight at once stay far under what a laptop's memory and cores
-  /// handle, and are more feedback at once than anyone hears or reads. The bound is also what
-  /// one turn of the loop may spend starting hooks: each start is a `posix_spawn` that returns
-  /// once the child runs its program, and eight of them keep a turn well under the 10 ms a
-  /// fresh client's `PING` may wait (BENCHMARKS.md, "Feedback hooks").
-  public static let defaultHooksMaxRunning = 8
-}
-
 extension HookEvent {
   /// The events a count change from `previous` to `count` is: `increase` for a rise;
   /// `decrease` for a fall, and `zero` too when it reached 0.

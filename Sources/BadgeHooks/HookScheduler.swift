@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// One run of a hook: what it is told through its environment (`BADGED_*`).
 public struct HookRun: Equatable, Sendable {
   public var channel: ChannelName

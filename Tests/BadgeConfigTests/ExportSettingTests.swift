@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func theStoreListsChannelsExportedEitherWay() throws {
-    let store = Store(config: try DaemonConfigTests.parse([("channel mail", "export", "org.example.Mail")]))
+    let store = Store(config: try DaemonConfigTests.parse([("channel mail", "export", "org.example.Mail")]).channels)
     try store.apply(.configure(set: SettingsOverride(export: "org.example.chat"), reset: []), to: name("chat"), now: 0)
     #expect(store.exported.map(\.name) == [name("chat"), name("mail")])
     #expect(store.exported.map(\.settings.export) == ["org.example.chat", "org.example.Mail"])

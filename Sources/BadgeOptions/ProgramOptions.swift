@@ -1,3 +1,5 @@
+import BadgeLog
+
 /// The command lines of the programs with a handful of long options (`badged`, `badged-mqtt`):
 /// `--name value` or `--name=value`, flags without a value, and `-h`/`--help`/`--version`,
 /// which end the reading wherever they stand.

@@ -1,3 +1,4 @@
+import BadgeConfig
 import Testing
 
 @testable import BadgeCore

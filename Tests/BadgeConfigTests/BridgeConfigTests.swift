@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import Testing
 
@@ -25,9 +26,9 @@ import Testing
       ("bridge", "max_apps", "1"), ("bridge", "max_channels", "10000000"), ("notifications", "max_channels", "7"),
     ])
     #expect(config.bridge.maxApps == 1)
-    #expect(config.channelLimit(of: .launcherEntry) == ChannelLimit(10_000_000, key: "[bridge] max_channels"))
-    #expect(config.channelLimit(of: .notifications) == ChannelLimit(7, key: "[notifications] max_channels"))
-    #expect(config.channelLimit(of: .clients) == ChannelLimit(10_000, key: "[limits] max_channels"))
+    #expect(config.channels.channelLimit(of: .launcherEntry) == ChannelLimit(10_000_000, key: "[bridge] max_channels"))
+    #expect(config.channels.channelLimit(of: .notifications) == ChannelLimit(7, key: "[notifications] max_channels"))
+    #expect(config.channels.channelLimit(of: .clients) == ChannelLimit(10_000, key: "[limits] max_channels"))
   }
 
   @Test func anExportIdIsAtMost255Bytes() throws {

@@ -1,4 +1,4 @@
-import BadgeCore
+import BadgeLog
 import Testing
 
 /// Log lines kept in memory, with their levels.

@@ -1,4 +1,4 @@
-import BadgeCore
+import BadgeLog
 import Testing
 
 /// One log line per change of a connection's state, not one per attempt.

@@ -1,3 +1,6 @@
+import BadgeCore
+import BadgeHooks
+
 /// The daemon's configuration: what `badged.conf` says, validated.
 ///
 /// Parsing is pure: it takes the file's entries (read by the system module with libinih) and
@@ -32,22 +35,23 @@ public struct DaemonConfig: Equatable, Sendable {
 
   public init() {}
 
-  /// The settings the config gives `name`, and whether any section matched it.
-  ///
-  /// Sections whose pattern is a glob apply first, in file order; a section naming the channel
-  /// exactly applies last, so the most specific section wins.
+  /// What the store takes from the config (`Store.config`): the channels' settings, how
+  /// silenced badges show, and each pool's limit on its channels.
+  public var channels: ChannelConfig {
+    var view = ChannelConfig()
+    view.defaults = defaults
+    view.sections = sections.map { ChannelConfig.Section(pattern: $0.pattern, override: $0.override) }
+    view.dndBadges = dndBadges
+    view.maxChannels = [
+      .clients: limits.maxChannels, .launcherEntry: bridge.maxChannels, .notifications: notifications.maxChannels,
+    ]
+    return view
+  }
+
+  /// The settings the config gives `name`, and whether any section matched it: those of its
+  /// channels' view (`ChannelConfig.settings(for:)`, what the store reads).
   public func settings(for name: ChannelName) -> (settings: ChannelSettings, matched: Bool) {
-    var override = SettingsOverride()
-    var matched = false
-    for section in sections where section.pattern.isGlob && section.pattern.matches(name) {
-      override = override.merged(with: section.override)
-      matched = true
-    }
-    for section in sections where !section.pattern.isGlob && section.pattern.matches(name) {
-      override = override.merged(with: section.override)
-      matched = true
-    }
-    return (override.applied(to: defaults), matched)
+    channels.settings(for: name)
   }
 
   /// Whether any channel can run a hook: without, the daemon does not keep a turn's count
@@ -238,7 +242,7 @@ extension DaemonConfig {
         } else {
           index = config.sections.count
           sectionIndex[String(words[1])] = index
-          config.sections.append(ChannelSection(pattern: pattern, override: SettingsOverride(), line: entry.line))
+          config.sections.append(ChannelSection(pattern: pattern, override: .empty, line: entry.line))
         }
         do throws(SettingKey.InvalidValue) {
           if let event {
@@ -287,4 +291,24 @@ extension DaemonConfig {
 extension ChannelSection {
   /// The key that exports a channel to docks.
   public static let exportKey = SettingKey.export.rawValue
+}
+
+/// The limits of the hook settings.
+extension Limits {
+  /// `hook_interval_ms`: up to an hour; 0 lets a hook start again as soon as it ended.
+  public static let hookIntervalMs = 0...3_600_000
+  /// `hook_timeout_ms`: from a millisecond to an hour.
+  public static let hookTimeoutMs = 1...3_600_000
+  /// `hooks_max_running`: at least one run, at most 1024 processes at once.
+  public static let hooksMaxRunning = 1...1024
+}
+
+extension DaemonConfig {
+  /// `hooks_max_running`'s default. A hook is a short command (a sound, a notification, a
+  /// script) of a few megabytes; eight at once stay far under what a laptop's memory and cores
+  /// handle, and are more feedback at once than anyone hears or reads. The bound is also what
+  /// one turn of the loop may spend starting hooks: each start is a `posix_spawn` that returns
+  /// once the child runs its program, and eight of them keep a turn well under the 10 ms a
+  /// fresh client's `PING` may wait (BENCHMARKS.md, "Feedback hooks").
+  public static let defaultHooksMaxRunning = 8
 }

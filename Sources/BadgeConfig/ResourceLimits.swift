@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// The bounds on everything a client controls: the `[limits]` section of `badged.conf`.
 ///
 /// Every resource a local program can make the daemon spend (connections, channels, watch
@@ -22,7 +24,7 @@ public struct ResourceLimits: Equatable, Sendable {
   public var sendTimeoutMs: Int
 
   public static let defaults = ResourceLimits(
-    maxClients: 1024, maxChannels: 10_000, maxWatchPatterns: 256, maxUnsentBytes: 1 << 20,
+    maxClients: 1024, maxChannels: ChannelPool.clients.defaultLimit, maxWatchPatterns: 256, maxUnsentBytes: 1 << 20,
     lineTimeoutMs: 10_000, sendTimeoutMs: 30_000)
 
   public init(

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// `[bridge]`: the LauncherEntry bridge between apps on the session bus and channels.
 public struct BridgeConfig: Equatable, Sendable {
   /// `enabled`: whether badged listens to LauncherEntry signals and exports channels at all.
@@ -17,7 +19,7 @@ public struct BridgeConfig: Equatable, Sendable {
   /// `[limits] max_channels` (`ChannelPool`), so that apps cannot take clients' room. An app's
   /// channel stays after it leaves, with its last count, until cleared; the default is far
   /// above the apps a desktop has installed that show a count.
-  public var maxChannels = 1000
+  public var maxChannels = ChannelPool.launcherEntry.defaultLimit
 
   public init() {}
 
@@ -50,7 +52,7 @@ public struct NotificationsConfig: Equatable, Sendable {
   /// `max_channels`: how many `notify:` channels are kept at once, counted apart from
   /// `[limits] max_channels` and `[bridge] max_channels` (`ChannelPool`), so that an app that
   /// sends notifications under ever new names cannot take anyone else's room.
-  public var maxChannels = 1000
+  public var maxChannels = ChannelPool.notifications.defaultLimit
 
   public init() {}
 
@@ -121,11 +123,4 @@ extension DaemonConfig {
     SettingKey.InvalidValue(
       reason: "Unknown key '\(entry.key)' in [\(entry.section)]; expected one of \(keys.joined(separator: ", "))")
   }
-}
-
-/// The channel prefixes of the bus bridges (`app:`, `notify:`), in the core so that config
-/// globs and the bridges agree.
-public enum AppChannelPrefix {
-  public static let launcher = "app:"
-  public static let notification = "notify:"
 }

@@ -1,4 +1,4 @@
-import BadgeCore
+import BadgeOptions
 import Testing
 
 /// The long options of badged and badged-mqtt, read in order, and every way a line is wrong.

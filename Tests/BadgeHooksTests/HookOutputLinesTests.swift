@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeHooks
 import Testing
 
 /// A hook's output cut into lines for the log: the first lines, each cut, priorities from

@@ -1,3 +1,5 @@
+import BadgeLog
+
 /// What one hook run prints, cut into lines for the daemon's log, within a cap: a hook that
 /// prints without end must cost the log a few lines, not fill it.
 ///
