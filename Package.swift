@@ -128,8 +128,8 @@ let package = Package(
     .target(
       name: "BadgeMQTT",
       dependencies: [
-        "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgeMesh", "BadgeMosquitto",
-        "BadgeSystem",
+        "BadgeCore", "BadgeProtocol", "BadgeClient", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgeMesh",
+        "BadgeMosquitto", "BadgeSystem",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
@@ -226,6 +226,7 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzBus", dependencies: ["BadgeBus", "BadgeCore", "BadgeConfig"], path: "Tests/Fuzz/FuzzBus"),
     .executableTarget(
-      name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh"], path: "Tests/Fuzz/FuzzMQTT"),
+      name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh", "BadgeProtocol"],
+      path: "Tests/Fuzz/FuzzMQTT"),
   ]
 }

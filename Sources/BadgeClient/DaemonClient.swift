@@ -62,9 +62,10 @@ public final class DaemonClient {
   /// Bytes taken from the session and not written yet; the first `sent` of them are written.
   private var pending: [UInt8] = []
   private var sent = 0
-  /// Whether this connection had its first `OK`: the link counts as up (a daemon that refuses
-  /// the connection, `ERR busy`, is a failed attempt).
+  /// Whether this connection counts as up: it had its first `OK` (a daemon that refuses the
+  /// connection, `ERR busy`, is a failed attempt), or the program said so (`linkIsUp`).
   private var accepted = false
+  private let upAtFirstOK: Bool
   private var stopped = false
 
   /// - Parameters:
@@ -73,17 +74,21 @@ public final class DaemonClient {
   ///   - firstRequests: what every connection asks first, before `WATCH` (the bridge's
   ///     `BRIDGE host=`).
   ///   - backoff: the delays between attempts (by default 0.1 s doubling to 5 s).
+  ///   - upAtFirstOK: whether a connection counts as up at its first `OK` (or at once when it
+  ///     asks nothing first); when false, only once the program says so (`linkIsUp`): the
+  ///     bridge's, once the daemon accepted it and its snapshot is in.
   ///   - log: each change of the link's state, once.
   ///   - onEvent: what the program hears (see `Event`).
   public init(
     socket: String, loop: EventLoop, limit: Int, firstRequests: [Session.FirstRequest] = [],
-    backoff: Backoff = Backoff(initial: 100_000, maximum: 5_000_000),
+    backoff: Backoff = Backoff(initial: 100_000, maximum: 5_000_000), upAtFirstOK: Bool = true,
     log: @escaping (LinkHealth.Line) -> Void = { _ in }, onEvent: @escaping (Event) -> Void
   ) {
     self.socket = socket
     self.loop = loop
     session = Session(limit: limit, firstRequests: firstRequests)
     self.backoff = backoff
+    self.upAtFirstOK = upAtFirstOK
     health = LinkHealth(peer: "badged at \(socket)")
     self.log = log
     self.onEvent = onEvent
@@ -118,6 +123,29 @@ public final class DaemonClient {
     guard session.send(request, id: id, ticket: reply) else { return false }
     flush()
     return true
+  }
+
+  /// Sends `WATCH` with `patterns` as a request of its own (`ClientSession.watchAlso`): `reply`
+  /// gets the snapshot's lines. Returns false as `send` does.
+  @discardableResult
+  public func watchAlso(_ patterns: [ChannelPattern], reply: @escaping ReplyHandler) -> Bool {
+    guard session.watchAlso(patterns, ticket: reply) else { return false }
+    flush()
+    return true
+  }
+
+  /// This connection counts as up now (with `upAtFirstOK` false): said once, and the delays
+  /// between attempts start again from the shortest.
+  public func linkIsUp() {
+    guard fd != nil, !accepted else { return }
+    linkUp()
+  }
+
+  /// Ends this connection as a failed attempt, for `failure` (the daemon refused what the
+  /// program is: the bridge's `BRIDGE host=`), and tries again after the next delay.
+  public func drop(_ failure: LinkFailure) {
+    guard fd != nil else { return }
+    lost(failure)
   }
 
   /// Closes the connection and stops reconnecting; requests in flight get `.connectionLost`.
@@ -157,7 +185,7 @@ public final class DaemonClient {
     reader = DaemonClient.makeReader()
     accepted = false
     session.connected()
-    if session.awaitingCount == 0 { linkUp() }
+    if upAtFirstOK && session.awaitingCount == 0 { linkUp() }
     onEvent(.connected)
     flush()
   }
@@ -193,7 +221,7 @@ public final class DaemonClient {
   }
 
   private func received(_ line: ReplyLine) {
-    if !accepted, case .ok = line { linkUp() }
+    if upAtFirstOK, !accepted, case .ok = line { linkUp() }
     guard let delivery = session.receive(line) else { return }
     switch delivery {
     case .reply(let handler, let line): handler(.line(line))

@@ -78,7 +78,7 @@ public enum Bridge {
       ]
       logger.info(
         "Bridging badged at \(socketPath) as \(config.host) to \(config.broker) under \(config.prefix)/.")
-      runtime.start()
+      try runtime.start()
       ServiceManager.notifyReady(status: "Connecting to \(config.broker)")
       _ = loop.enableWatchdog()
       let status = try loop.run()

@@ -1,36 +1,39 @@
+import BadgeClient
 import BadgeCore
 import BadgeLog
 import BadgeMesh
 import BadgeMosquitto
 import BadgeSystem
 
-/// The bridge's connections around its core: the daemon's socket and the MQTT session feed
+/// The bridge's connections around its core: the daemon's (`DaemonClient`, which asks the
+/// core's first requests and watch again on every connection) and the MQTT session feed
 /// `MeshCore`, and what it asks for is done here, at once (the log lines it decides on are
-/// written here too); each connection is kept up with
-/// backoff and jitter, one log line per change of its state (`LinkHealth`).
+/// written here too); each connection is kept up with backoff and jitter, one log line per
+/// change of its state (`LinkHealth`).
 ///
-/// Everything that comes in (a line, a closed connection, a broker event, a timer) runs through
-/// `work`, one piece at a time: a connection that reports its loss from inside a call made by
-/// `perform` (a publish, a send) is handed to the core after `perform` returns, never inside it.
+/// Everything that comes in (a reply's line, a pushed line, a closed connection, a broker
+/// event, a timer) runs through `work`, one piece at a time: a connection that reports its
+/// loss from inside a call made by `perform` (a publish, a send) is handed to the core after
+/// `perform` returns, never inside it.
 final class BridgeRuntime {
   private let loop: EventLoop
   private let core: MeshCore
   private let session: MosquittoSession
-  private let daemon: DaemonSocket
+  /// Made once `self` is, as its first requests' replies come back to the core through it.
+  private var daemon: DaemonClient!
   private let logger: Logger
   private var brokerHealth: LinkHealth
-  private var daemonHealth: LinkHealth
   /// 0.25 s doubling to a minute: a broker that is down is not asked more than once a minute.
   private var brokerBackoff = Backoff(initial: 250_000, maximum: 60_000_000)
-  /// 0.1 s doubling to 5 s, as `badgectl watch` retries the daemon.
-  private var daemonBackoff = Backoff(initial: 100_000, maximum: 5_000_000)
   private var random = SystemRandomNumberGenerator()
   private var brokerRetry: TimerSource?
-  private var daemonRetry: TimerSource?
   private var coreTimer: TimerSource?
   private var stopping = false
-  private var daemonAccepted = false
   private let work = SerialWork()
+
+  /// How many of the core's requests may await replies at once: more than the bridge ever has
+  /// in flight (a request for each channel and host it hears of), so none is refused.
+  static let requestLimit = 1 << 20
 
   init(loop: EventLoop, config: MeshConfig, session: MosquittoSession, socketPath: String, logger: Logger)
     throws(SystemError)
@@ -39,11 +42,8 @@ final class BridgeRuntime {
     self.session = session
     self.logger = logger
     core = MeshCore(config: config)
-    daemon = DaemonSocket(loop: loop, path: socketPath)
     brokerHealth = LinkHealth(peer: "the broker \(config.broker)")
-    daemonHealth = LinkHealth(peer: "badged at \(socketPath)")
     brokerRetry = try loop.addTimer { [unowned session] in session.connect() }
-    daemonRetry = try loop.addTimer { [unowned self] in work.run { [unowned self] in connectDaemon() } }
     coreTimer = try loop.addTimer(accuracy: 1000) { [unowned self] in
       work.run { [unowned self] in
         core.tick(at: now)
@@ -51,24 +51,36 @@ final class BridgeRuntime {
       }
     }
     session.onEvent = { [unowned self] event in work.run { [unowned self] in brokerEvent(event) } }
-    daemon.onLine = { [unowned self] line in
-      work.run { [unowned self] in
-        core.daemonLine(line, at: now)
-        perform()
-      }
+    // The first requests' replies, and every other request's, come back to the core with the
+    // request they answer; a request whose connection ended gets no reply, as the core forgets
+    // what it awaited when it hears of the end.
+    let first = core.daemonFirstRequests.map { request in
+      DaemonClient.Session.FirstRequest(request.request, id: request.id, ticket: replyHandler(request))
     }
-    daemon.onClosed = { [unowned self] failure in work.run { [unowned self] in daemonClosed(failure) } }
+    daemon = DaemonClient(
+      socket: socketPath, loop: loop, limit: BridgeRuntime.requestLimit, firstRequests: first, upAtFirstOK: false,
+      log: { [unowned self] line in logger.log(line.level, line.text) },
+      onEvent: { [unowned self] event in work.run { [unowned self] in daemonEvent(event) } })
+    if let patterns = core.daemonWatchPatterns { daemon.watch(patterns) }
   }
 
   private var now: MeshTime {
     MeshTime(monotonic: loop.now, wallMs: Int64(Environment.wallClockMicroseconds / 1000))
   }
 
-  func start() {
+  /// Connects to badged and to the broker; fails only when the loop cannot take the daemon
+  /// connection's retry timer.
+  func start() throws(SystemError) {
+    var failure: SystemError?
     work.run { [unowned self] in
-      connectDaemon()
-      session.connect()
+      do throws(SystemError) {
+        try daemon.start()
+        session.connect()
+      } catch {
+        failure = error
+      }
     }
+    if let failure { throw failure }
   }
 
   /// Leaves the broker with the last will (the others see this machine offline at once) and
@@ -76,32 +88,29 @@ final class BridgeRuntime {
   func stop() {
     stopping = true
     session.disconnect()
-    daemon.close()
+    daemon.stop()
   }
 
   // MARK: The daemon
 
-  private func connectDaemon() {
-    do throws(SystemError) {
-      try daemon.connect()
-    } catch {
-      daemonFailed(.unreachable(error.errno.description))
-      return
+  private func daemonEvent(_ event: DaemonClient.Event) {
+    switch event {
+    case .connected: core.daemonConnected(at: now)
+    case .received(let delivery): core.daemonReceived(delivery, at: now)
+    case .disconnected: core.daemonClosed(at: now)
     }
-    core.daemonConnected(at: now)
     perform()
   }
 
-  private func daemonClosed(_ failure: LinkFailure) {
-    core.daemonClosed(at: now)
-    perform()
-    daemonFailed(failure)
-  }
-
-  private func daemonFailed(_ failure: LinkFailure) {
-    guard !stopping else { return }
-    log(daemonHealth.failed(failure))
-    daemonRetry?.schedule(at: loop.now + daemonBackoff.failed(using: &random))
+  /// Where the lines of `request`'s reply go: to the core, one piece of work at a time.
+  private func replyHandler(_ request: DaemonRequest) -> DaemonClient.ReplyHandler {
+    { [unowned self] reply in
+      guard case .line(let line) = reply else { return }
+      work.run { [unowned self] in
+        core.daemonReplied(request, line, at: now)
+        perform()
+      }
+    }
   }
 
   // MARK: The broker
@@ -129,27 +138,30 @@ final class BridgeRuntime {
     while !actions.isEmpty {
       for action in actions {
         switch action {
-        case .send(let line): daemon.send(line)
+        case .request(let request): send(request)
         case .publish(let message): session.publish(message)
         case .subscribe(let topics, let qos): session.subscribe(topics, qos: qos)
         case .status(let text): ServiceManager.notifyStatus(text)
         case .log(let level, let text, let fields): logger.log(level, text, fields)
-        case .closeDaemon(let reason):
-          daemon.close()
-          core.daemonClosed(at: now)
-          daemonFailed(.refused(reason))
+        case .closeDaemon(let reason): daemon.drop(.refused(reason))
         }
       }
       actions = core.takeActions()
     }
-    // The daemon's connection counts as up once it accepted the bridge, not when the socket
-    // connects: a daemon that refuses it is a failed attempt, retried with backoff.
-    if !daemonAccepted && core.isDaemonReady {
-      log(daemonHealth.connected())
-      daemonBackoff.succeeded()
-    }
-    daemonAccepted = core.isDaemonReady
+    // The daemon's connection counts as up once it accepted the bridge and its snapshot is in,
+    // not when the socket connects: a daemon that refuses it is a failed attempt.
+    if core.isDaemonReady { daemon.linkIsUp() }
     coreTimer?.arm(at: core.nextDeadline)
+  }
+
+  /// Sends one of the core's requests; a `WATCH` of its own (a channel looked up) adds to what
+  /// the connection watches. With no connection up it is not sent, and its reply not awaited.
+  private func send(_ request: DaemonRequest) {
+    if case .watch(let patterns) = request.request {
+      daemon.watchAlso(patterns, reply: replyHandler(request))
+    } else {
+      daemon.send(request.request, id: request.id, reply: replyHandler(request))
+    }
   }
 
   private func log(_ line: LinkHealth.Line?) {

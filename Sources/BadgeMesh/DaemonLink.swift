@@ -3,12 +3,13 @@ import BadgeProtocol
 
 /// Everything the bridge says to its daemon and reads from it, in one place: the requests of
 /// docs/PROTOCOL.md that sharing between machines adds (`BRIDGE`, `FORWARDS`, `MIRROR`, `STALE`,
-/// `DELIVERED`, `DND … from= at=`), made from what the bridge knows, and the fields it reads on
-/// state lines (`total`, `owner`) and on the do-not-disturb line (`from`, `at`).
+/// `DELIVERED`, `DND … from= at=`), made from what the bridge knows, and what it takes of the
+/// fields on state lines (`total`, `owner`) and on the do-not-disturb line (`from`, `at`).
 ///
-/// The bridge spells no protocol word: it makes `Request` values, which `MeshCore.send` writes
-/// with the daemon's own encoder (`RequestEncoder`), and reads lines with the client's decoder
-/// (`ReplyLine`). A change in the daemon's side of the contract is a change here.
+/// The bridge spells no protocol word and reads no line: it makes `Request` values, which its
+/// connection (`DaemonClient`) writes with the daemon's own encoder, and is handed what the
+/// client's decoder read (`ClientSession`'s deliveries). A change in the daemon's side of the
+/// contract is a change here.
 public enum DaemonLink {
   // MARK: Requests
 
@@ -78,30 +79,7 @@ public enum DaemonLink {
     return .bridge(.status(BridgeStatus(connected: connected, broker: broker, pending: pending, error: error)))
   }
 
-  // MARK: Lines from the daemon
-
-  /// A line the daemon sent, classified for the bridge.
-  public enum Line: Equatable, Sendable {
-    case ok(String)
-    case error(code: String, message: String)
-    /// A channel's state: a data line of a reply (`STATE`) or pushed (`EVENT`).
-    case state(LocalState, pushed: Bool)
-    /// Do-not-disturb's `*` line.
-    case dnd(LocalDND, pushed: Bool)
-    /// A write to a mirrored channel, for its owner: in the reply to `FORWARDS`, or pushed.
-    case forward(id: String, channel: ChannelName, command: ChannelCommand)
-    /// A `FORWARD` line whose write the bridge cannot read (a command of a later version).
-    case unreadableForward(String)
-    /// Anything else (a data line of a reply the bridge does not read).
-    case other(String)
-
-    public var isStatus: Bool {
-      switch self {
-      case .ok, .error: return true
-      default: return false
-      }
-    }
-  }
+  // MARK: What the daemon reports
 
   /// A channel's state as this machine's daemon reports it.
   public struct LocalState: Equatable, Sendable {
@@ -134,32 +112,22 @@ public enum DaemonLink {
     }
   }
 
-  public static func parse(_ line: String) -> Line {
-    switch ReplyLine(line) {
-    case .ok(let text): return .ok(text)
-    case .error(let code, let message): return .error(code: code, message: message)
-    case .state(let snapshot), .event(let snapshot):
-      // The owner, which ReplyLine read (to the daemon's rule), must be a name this side takes.
-      let owner = snapshot.mirror?.owner
-      guard let name = ChannelName(snapshot.channel), owner.map(MeshConfig.isHostName) ?? true else {
-        return .other(line)
-      }
-      let figures = ChannelFigures(
-        count: snapshot.count, label: snapshot.label, dot: snapshot.dot, muted: snapshot.muted, unseen: snapshot.unseen,
-        total: snapshot.total.map(Int64.init), seq: snapshot.seq, pulseMs: snapshot.pulseMs)
-      let state = LocalState(name: name, figures: figures, owner: owner)
-      return .state(state, pushed: line.hasPrefix("EVENT "))
-    case .dnd(let dnd, let pushed):
-      // `from=`, which ReplyLine read, must be a name this side takes.
-      let from = dnd.from.flatMap { MeshConfig.isHostName($0) ? $0 : nil }
-      return .dnd(LocalDND(on: dnd.isOn, leftMs: dnd.leftMs, from: from, at: dnd.at), pushed: pushed)
-    case .forward(let id, let channel, let write):
-      return .forward(id: id, channel: channel, command: ChannelCommand(write, id: id))
-    case .data(let text):
-      // A `FORWARD` line ReplyLine could not read: a write of a later version, which stays in
-      // the daemon's outbox.
-      guard text.hasPrefix("FORWARD ") else { return .other(line) }
-      return .unreadableForward(String(text.dropFirst(8)))
-    }
+  /// A channel's state as the client's decoder read it (a snapshot line or an event), for the
+  /// bridge; `nil` for a name or an owner this side does not take.
+  public static func localState(_ snapshot: ChannelSnapshot) -> LocalState? {
+    // The owner, which ReplyLine read (to the daemon's rule), must be a name this side takes.
+    let owner = snapshot.mirror?.owner
+    guard let name = ChannelName(snapshot.channel), owner.map(MeshConfig.isHostName) ?? true else { return nil }
+    let figures = ChannelFigures(
+      count: snapshot.count, label: snapshot.label, dot: snapshot.dot, muted: snapshot.muted, unseen: snapshot.unseen,
+      total: snapshot.total.map(Int64.init), seq: snapshot.seq, pulseMs: snapshot.pulseMs)
+    return LocalState(name: name, figures: figures, owner: owner)
+  }
+
+  /// Do-not-disturb as the client's decoder read it, for the bridge.
+  public static func localDND(_ dnd: DNDSnapshot) -> LocalDND {
+    // `from=`, which ReplyLine read, must be a name this side takes.
+    let from = dnd.from.flatMap { MeshConfig.isHostName($0) ? $0 : nil }
+    return LocalDND(on: dnd.isOn, leftMs: dnd.leftMs, from: from, at: dnd.at)
   }
 }

@@ -1,23 +1,27 @@
 import BadgeCore
+import BadgeProtocol
 
-/// The bridge's session with its daemon: how far the greeting got, what each reply still to
-/// come answers, and the latest state of each shared channel of this machine as the daemon
-/// reported it. Lines come in; what they mean for the rest of the bridge comes out as an
-/// `Event`, and requests go out through the outbox, so the session can sit on any line
-/// transport.
+/// The bridge's session with its daemon: how far the greeting got, and the latest state of
+/// each shared channel of this machine as the daemon reported it. What the connection
+/// (`DaemonClient`) read comes in decoded: each line of a reply with the request it answers,
+/// the watch stream's snapshot and events, the writes forwarded; what it means for the rest of
+/// the bridge comes out as an `Event`, and requests go out through the outbox.
+///
+/// What every connection asks first is the connection's to ask again (`firstRequests`, then
+/// `WATCH` with `watchPatterns`): the bridge's `BRIDGE host=`, the forward outbox, the watch
+/// of the shared channels (and of do-not-disturb, which every watcher is pushed).
 struct DaemonSession {
   enum Phase { case down, greeting, ready }
 
   /// What a daemon reply answers.
-  enum Awaiting {
+  enum Awaiting: Equatable, Sendable {
     case hello
     case forwards
-    case watch
     case watchOne
     case mirror(ChannelName)
     case apply(ChannelName, ChannelCommand, ReplyRoute?)
-    /// Any other request: its line, which a refusal is logged with.
-    case other(String)
+    /// Any other request: a refusal is logged with it.
+    case other
   }
 
   /// What a line means for the other parts of the bridge.
@@ -40,8 +44,11 @@ struct DaemonSession {
 
   private let config: MeshConfig
   private var phase = Phase.down
-  /// What each reply still to come answers, in request order.
-  private var awaiting = FIFO<Awaiting>()
+  /// Whether the snapshot of the first `WATCH` on this connection is still coming.
+  private var inSnapshot = false
+  /// Whether that snapshot's do-not-disturb line, its first, is still to come: a later one is
+  /// pushed (`EVENT *`).
+  private var dndSnapshotDue = false
   /// The latest state of every shared channel of this machine, as its daemon reports it.
   private(set) var localStates: [ChannelName: DaemonLink.LocalState] = [:]
 
@@ -50,68 +57,92 @@ struct DaemonSession {
   /// Whether the daemon accepted this bridge and its snapshot is in.
   var isReady: Bool { phase == .ready }
 
-  /// The connection is up: say who we are, take the forward outbox, watch the shared channels
-  /// (and do-not-disturb, which every watcher is pushed).
-  mutating func connected(into outbox: inout MeshOutbox) {
+  /// What every connection asks first: who we are, then the forward outbox.
+  var firstRequests: [DaemonRequest] {
+    [DaemonRequest(DaemonLink.hello(host: config.host), .hello), DaemonRequest(DaemonLink.takeForwards, .forwards)]
+  }
+
+  /// What every connection watches after its first requests: the shared channels, or only
+  /// do-not-disturb (which every watcher is pushed) when it is shared and no channel is;
+  /// `nil` when nothing is.
+  var watchPatterns: [ChannelPattern]? {
+    if !config.share.isEmpty { return config.share }
+    return config.dnd == .shared ? [] : nil
+  }
+
+  /// The connection is up: its first requests and its watch are on their way.
+  mutating func connected() {
     phase = .greeting
-    awaiting.removeAll()
-    outbox.send(DaemonLink.hello(host: config.host), .hello)
-    outbox.send(DaemonLink.takeForwards, .forwards)
-    if !config.share.isEmpty {
-      outbox.send(DaemonLink.watch(config.share), .watch)
-    } else if config.dnd == .shared {
-      outbox.send(DaemonLink.watch([]), .watch)
-    }
+    inSnapshot = watchPatterns != nil
+    dndSnapshotDue = inSnapshot
   }
 
   /// The connection ended; whether it had been up.
   mutating func closed() -> Bool {
     let wasUp = phase != .down
     phase = .down
-    awaiting.removeAll()
+    inSnapshot = false
+    dndSnapshotDue = false
     localStates.removeAll()
     return wasUp
   }
 
-  /// The requests just sent, whose replies come in this order.
-  mutating func expect(_ replies: [Awaiting]) {
-    for reply in replies { awaiting.push(reply) }
+  /// A line of the reply to `request`.
+  mutating func replied(_ request: DaemonRequest, _ line: ReplyLine, into outbox: inout MeshOutbox) -> Event? {
+    switch line {
+    case .ok:
+      return answered(request, refusal: nil, into: &outbox)
+    case .error(let code, let message):
+      return answered(request, refusal: "\(code) \(message)", into: &outbox)
+    case .state(let snapshot):
+      guard case .watchOne = request.awaiting, let state = DaemonLink.localState(snapshot) else { return nil }
+      return localChanged(state)
+    default:
+      return nil
+    }
   }
 
-  /// One line from the daemon.
-  mutating func receive(_ line: String, into outbox: inout MeshOutbox) -> Event? {
-    let parsed = DaemonLink.parse(line)
-    switch parsed {
-    case .forward(let id, let channel, let command):
-      return .forward(ForwardedWrite(id: id, channel: channel, command: command))
+  /// What the connection read besides replies: the watch stream's lines, forwarded writes.
+  mutating func received<Ticket>(_ delivery: ClientSession<Ticket>.Delivery, into outbox: inout MeshOutbox)
+    -> Event?
+  {
+    switch delivery {
+    case .forward(let id, let channel, let write):
+      return .forward(ForwardedWrite(id: id, channel: channel, command: ChannelCommand(write, id: id)))
     case .unreadableForward(let text):
       outbox.log(
         .warning,
         "Cannot deliver the forwarded write '\(text)': this badged-mqtt does not know it; it stays in badged's outbox.")
       return nil
-    case .state(let state, pushed: true):
-      return localChanged(state)
-    case .dnd(let state, pushed: true):
-      return .localDND(state)
-    case .ok, .error:
-      guard let request = awaiting.pop() else {
-        outbox.log(.debug, "Dropped a reply from badged that answers nothing: \(line)")
-        return nil
-      }
-      return answered(request, parsed, into: &outbox)
-    case .state(let state, pushed: false):
-      if case .watch = awaiting.first, state.owner == nil, config.shares(state.name) {
-        localStates[state.name] = state
-      } else if case .watchOne = awaiting.first {
-        return localChanged(state)
-      }
+    case .event(let snapshot):
+      return DaemonLink.localState(snapshot).flatMap { localChanged($0) }
+    case .channel(let snapshot):
+      guard let state = DaemonLink.localState(snapshot) else { return nil }
+      // A later snapshot (a gap healed) reports each channel as it is now: a change.
+      guard inSnapshot else { return localChanged(state) }
+      if state.owner == nil, config.shares(state.name) { localStates[state.name] = state }
       return nil
-    case .dnd(let state, pushed: false):
-      if case .watch = awaiting.first { return .dndSnapshot(state) }
-      return nil
-    case .other:
+    case .dnd(let dnd):
+      guard dndSnapshotDue else { return .localDND(DaemonLink.localDND(dnd)) }
+      dndSnapshotDue = false
+      return .dndSnapshot(DaemonLink.localDND(dnd))
+    case .watching:
+      return snapshotEnded()
+    case .watchRefused(let code, let message):
+      outbox.log(.warning, "badged refused to watch the shared channels: \(code) \(message)")
+      return snapshotEnded()
+    case .reply, .gap:
       return nil
     }
+  }
+
+  /// The first snapshot is in: the bridge is ready. A later one (a gap healed) changes nothing
+  /// but the channels it lists.
+  private mutating func snapshotEnded() -> Event? {
+    guard inSnapshot else { return nil }
+    inSnapshot = false
+    phase = .ready
+    return .ready
   }
 
   /// A shared channel of this machine changed. Mirrors are other machines' channels; a channel
@@ -123,12 +154,10 @@ struct DaemonSession {
   }
 
   /// A reply's status line, for the request it answers.
-  private mutating func answered(_ request: Awaiting, _ line: DaemonLink.Line, into outbox: inout MeshOutbox)
+  private mutating func answered(_ request: DaemonRequest, refusal: String?, into outbox: inout MeshOutbox)
     -> Event?
   {
-    let refusal: String?
-    if case .error(let code, let message) = line { refusal = "\(code) \(message)" } else { refusal = nil }
-    switch request {
+    switch request.awaiting {
     case .hello:
       if let refusal {
         phase = .down
@@ -137,11 +166,7 @@ struct DaemonSession {
       return nil
     case .forwards:
       if let refusal { outbox.log(.warning, "badged did not hand over its forward outbox: \(refusal)") }
-      guard config.share.isEmpty && config.dnd != .shared else { return nil }
-      phase = .ready
-      return .ready
-    case .watch:
-      if let refusal { outbox.log(.warning, "badged refused to watch the shared channels: \(refusal)") }
+      guard watchPatterns == nil else { return nil }
       phase = .ready
       return .ready
     case .watchOne:
@@ -150,8 +175,10 @@ struct DaemonSession {
       return .mirrorAnswered(channel, refusal: refusal)
     case .apply(let channel, let command, let route):
       return .applyAnswered(channel, command, route, refusal: refusal)
-    case .other(let what):
-      if let refusal { outbox.log(.warning, "badged refused \(what): \(refusal)") }
+    case .other:
+      if let refusal {
+        outbox.log(.warning, "badged refused \(RequestEncoder.line(request.request, id: request.id)): \(refusal)")
+      }
       return nil
     }
   }

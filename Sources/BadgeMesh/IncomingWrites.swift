@@ -1,7 +1,7 @@
 import BadgeCore
 
 /// Where the answer to a write carried out here goes.
-struct ReplyRoute: Equatable {
+struct ReplyRoute: Equatable, Sendable {
   var topic: String
   var correlation: [UInt8]?
 }

@@ -1,5 +1,6 @@
 import BadgeCore
 import BadgeLog
+import BadgeProtocol
 
 /// A message to publish.
 public struct MeshMessage: Equatable, Sendable {
@@ -47,10 +48,25 @@ public struct IncomingMessage: Equatable, Sendable {
   }
 }
 
+/// A request to the daemon and what its reply answers: the runtime sends `request` (with `id`)
+/// and hands each line of its reply back with it (`MeshCore.daemonReplied`), so the core needs
+/// no list of its own of what is awaited.
+public struct DaemonRequest: Equatable, Sendable {
+  public let request: Request
+  public let id: String?
+  let awaiting: DaemonSession.Awaiting
+
+  init(_ request: Request, id: String? = nil, _ awaiting: DaemonSession.Awaiting) {
+    self.request = request
+    self.id = id
+    self.awaiting = awaiting
+  }
+}
+
 /// What the core asks of the bridge's connections, in order.
 public enum MeshAction: Equatable, Sendable {
-  /// A request line to the daemon.
-  case send(String)
+  /// A request to the daemon.
+  case request(DaemonRequest)
   /// The daemon refused the bridge: close the connection and try again later.
   case closeDaemon(reason: String)
   /// Publish with QoS 1.

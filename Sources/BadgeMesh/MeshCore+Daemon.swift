@@ -1,10 +1,18 @@
 import BadgeCore
+import BadgeProtocol
 
-/// The daemon's side of the router: its connection, its lines, its going.
+/// The daemon's side of the router: its connection, what it read, its going.
 extension MeshCore {
-  /// The connection to the daemon is up: the session greets it.
+  /// What every connection to the daemon asks first, before its watch; the connection asks it
+  /// again on each, and hands each line of the replies back (`daemonReplied`).
+  public var daemonFirstRequests: [DaemonRequest] { daemon.firstRequests }
+
+  /// What every connection to the daemon watches after its first requests; `nil` for nothing.
+  public var daemonWatchPatterns: [ChannelPattern]? { daemon.watchPatterns }
+
+  /// The connection to the daemon is up: its first requests and its watch are on their way.
   public func daemonConnected(at time: MeshTime) {
-    daemon.connected(into: &outbox)
+    daemon.connected()
     settle()
   }
 
@@ -20,10 +28,22 @@ extension MeshCore {
     settle()
   }
 
-  /// One line from the daemon, handed to the part it concerns.
-  public func daemonLine(_ line: String, at time: MeshTime) {
+  /// A line of the reply to `request`, which the core asked for.
+  public func daemonReplied(_ request: DaemonRequest, _ line: ReplyLine, at time: MeshTime) {
     defer { settle() }
-    guard let event = daemon.receive(line, into: &outbox) else { return }
+    guard let event = daemon.replied(request, line, into: &outbox) else { return }
+    handle(event, at: time)
+  }
+
+  /// What the connection read besides replies (the watch stream, forwarded writes), handed to
+  /// the part it concerns.
+  public func daemonReceived<Ticket>(_ delivery: ClientSession<Ticket>.Delivery, at time: MeshTime) {
+    defer { settle() }
+    guard let event = daemon.received(delivery, into: &outbox) else { return }
+    handle(event, at: time)
+  }
+
+  private func handle(_ event: DaemonSession.Event, at time: MeshTime) {
     switch event {
     case .forward(let write):
       mirror.forwardTaken(write, synced: broker.isSynced, at: time, into: &outbox)

@@ -61,10 +61,8 @@ public final class MeshCore {
     MeshLinks(daemonReady: daemon.isReady, brokerUp: broker.isUp, synced: broker.isSynced)
   }
 
-  /// After each input: the daemon session learns what the replies to the requests just sent
-  /// answer, and a change of what the status counts is reported within a second.
+  /// After each input: a change of what the status counts is reported within a second.
   func settle() {
-    daemon.expect(outbox.takeAwaited())
     if outbox.statusChanged {
       outbox.statusChanged = false
       status.markDirty()

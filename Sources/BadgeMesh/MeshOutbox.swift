@@ -3,23 +3,19 @@ import BadgeLog
 import BadgeProtocol
 
 /// What the bridge's parts ask for while one input is handled, in the order they ask it: the
-/// actions for the runtime (log lines among them: no part writes to a logger), and for each
-/// request to the daemon what its reply will answer, which `MeshCore` queues in the daemon
-/// session once the input is handled. Every part writes here, so the actions of one input
-/// come out in one order whichever parts made them.
+/// actions for the runtime (log lines among them: no part writes to a logger), each request to
+/// the daemon with what its reply will answer. Every part writes here, so the actions of one
+/// input come out in one order whichever parts made them.
 struct MeshOutbox {
   private var actions: [MeshAction] = []
-  private var awaited: [DaemonSession.Awaiting] = []
   /// Something the status line counts (the writes waiting) changed: it is reported within a
   /// second.
   var statusChanged = false
 
-  /// Sends `request` (with `id`, when it takes one) to the daemon, written by the daemon's own
-  /// encoder; its reply answers `awaiting`, or is logged with the line when it is a refusal.
-  mutating func send(_ request: Request, id: String? = nil, _ awaiting: DaemonSession.Awaiting? = nil) {
-    let line = RequestEncoder.line(request, id: id)
-    actions.append(.send(line))
-    awaited.append(awaiting ?? .other(line))
+  /// Sends `request` (with `id`, when it takes one) to the daemon; its reply answers
+  /// `awaiting`, or is logged with the request when it is a refusal.
+  mutating func send(_ request: Request, id: String? = nil, _ awaiting: DaemonSession.Awaiting = .other) {
+    actions.append(.request(DaemonRequest(request, id: id, awaiting)))
   }
 
   mutating func publish(_ message: MeshMessage) { actions.append(.publish(message)) }
@@ -34,12 +30,6 @@ struct MeshOutbox {
   mutating func takeActions() -> [MeshAction] {
     defer { actions.removeAll(keepingCapacity: true) }
     return actions
-  }
-
-  /// What the replies to the requests sent since the last call answer, in request order.
-  mutating func takeAwaited() -> [DaemonSession.Awaiting] {
-    defer { awaited.removeAll(keepingCapacity: true) }
-    return awaited
   }
 }
 

@@ -21,8 +21,10 @@ public struct ClientSession<Ticket> {
     /// A line of the reply to the request sent with this ticket; a status line (`isStatus`)
     /// ends the reply.
     case reply(Ticket, ReplyLine)
-    /// A channel's state from the watch stream: a snapshot line or an event.
+    /// A channel's state from the watch stream's snapshot (a `STATE` line of `WATCH`'s reply).
     case channel(ChannelSnapshot)
+    /// A channel's state pushed (`EVENT`), which follows what the stream holds for it.
+    case event(ChannelSnapshot)
     /// Do-not-disturb's state: the snapshot's `*` line or a pushed `EVENT *`.
     case dnd(DNDSnapshot)
     /// The snapshot ended (`OK watching`): every channel it lists has been handed on.
@@ -35,6 +37,9 @@ public struct ClientSession<Ticket> {
     case gap(channel: String, seq: UInt64, held: UInt64)
     /// A write to a mirrored channel for its owner (the bridge's connection only).
     case forward(id: String, channel: ChannelName, write: ChannelWrite)
+    /// A `FORWARD` line whose write this version cannot read (a command of a later one): the
+    /// text after `FORWARD `. The write stays in the daemon's outbox.
+    case unreadableForward(String)
   }
 
   /// What each request in flight was sent for.
@@ -119,6 +124,17 @@ public struct ClientSession<Ticket> {
     return true
   }
 
+  /// Sends `WATCH` with `patterns` as a request of its own, for `ticket`: the daemon adds them
+  /// to what this connection watches and answers with their snapshot, whose lines go to
+  /// `ticket` and not to the stream (the bridge looks up a channel its snapshot did not list).
+  /// Not asked again on a new connection. Returns false, sending nothing, as `send` does.
+  public mutating func watchAlso(_ patterns: [ChannelPattern], ticket: Ticket) -> Bool {
+    guard hasRoom(for: 1) else { return false }
+    RequestEncoder.append(.watch(patterns), to: &output)
+    awaiting.sent(.request(ticket))
+    return true
+  }
+
   /// Watches `patterns` (every channel when empty), now when connected and on every new
   /// connection.
   public mutating func watch(_ patterns: [ChannelPattern]) {
@@ -137,11 +153,13 @@ public struct ClientSession<Ticket> {
   public mutating func receive(_ line: ReplyLine) -> Delivery? {
     switch line {
     case .event(let snapshot):
-      return delivery(stream.event(snapshot))
+      return delivery(stream.event(snapshot), pushed: true)
     case .dnd(let dnd, pushed: true):
       return .dnd(dnd)
     case .forward(let id, let channel, let write):
       return .forward(id: id, channel: channel, write: write)
+    case .data(let text) where text.hasPrefix("FORWARD "):
+      return .unreadableForward(String(text.dropFirst(8)))
     default:
       guard let oldest = awaiting.oldest else { return nil }
       if line.isStatus { awaiting.answerOldest() }
@@ -161,7 +179,7 @@ public struct ClientSession<Ticket> {
   private mutating func snapshotLine(_ line: ReplyLine) -> Delivery? {
     switch line {
     case .state(let snapshot):
-      return delivery(stream.snapshotLine(snapshot))
+      return delivery(stream.snapshotLine(snapshot), pushed: false)
     case .dnd(let dnd, _):
       return .dnd(dnd)
     case .ok:
@@ -175,10 +193,10 @@ public struct ClientSession<Ticket> {
     }
   }
 
-  private mutating func delivery(_ verdict: WatchStream.Verdict) -> Delivery? {
+  private mutating func delivery(_ verdict: WatchStream.Verdict, pushed: Bool) -> Delivery? {
     switch verdict {
     case .channel(let snapshot):
-      return .channel(snapshot)
+      return pushed ? .event(snapshot) : .channel(snapshot)
     case .dropped:
       return nil
     case .gap(let channel, let seq, let held):

@@ -8,6 +8,31 @@ import Testing
   /// A request as the bridge sends it.
   static func line(_ request: Request, id: String? = nil) -> String { RequestEncoder.line(request, id: id) }
 
+  /// What the bridge takes of a line from its daemon.
+  enum Read: Equatable {
+    case state(DaemonLink.LocalState, pushed: Bool)
+    case dnd(DaemonLink.LocalDND, pushed: Bool)
+    case forward(id: String, channel: ChannelName, command: ChannelCommand)
+    case unreadableForward
+    case other
+  }
+
+  /// A line read as the bridge's connection reads it (the client's decoder, `ClientSession`
+  /// for a write it cannot read), then taken by `DaemonLink`.
+  static func read(_ line: String) -> Read {
+    switch ReplyLine(line) {
+    case .state(let snapshot): return DaemonLink.localState(snapshot).map { .state($0, pushed: false) } ?? .other
+    case .event(let snapshot): return DaemonLink.localState(snapshot).map { .state($0, pushed: true) } ?? .other
+    case .dnd(let dnd, let pushed): return .dnd(DaemonLink.localDND(dnd), pushed: pushed)
+    case .forward(let id, let channel, let write):
+      return .forward(id: id, channel: channel, command: ChannelCommand(write, id: id))
+    default:
+      var session = ClientSession<Int>(limit: 1)
+      if case .unreadableForward? = session.receive(ReplyLine(line)) { return .unreadableForward }
+      return .other
+    }
+  }
+
   @Test func requests() {
     #expect(Self.line(DaemonLink.hello(host: "desktop")) == "BRIDGE host=desktop")
     #expect(Self.line(DaemonLink.takeForwards) == "FORWARDS")
@@ -45,12 +70,12 @@ import Testing
     #expect(Self.line(DaemonLink.request(name("mail"), command), id: command.id) == line)
     guard let id = command.id else { return }
     #expect(
-      DaemonLink.parse("FORWARD \(id) \(line)") == .forward(id: id, channel: name("mail"), command: command))
+      Self.read("FORWARD \(id) \(line)") == .forward(id: id, channel: name("mail"), command: command))
   }
 
   @Test func aForwardWithoutTheIdInItsLineOrInLowerCaseReads() {
     #expect(
-      DaemonLink.parse("FORWARD l:1:1 incr mail")
+      Self.read("FORWARD l:1:1 incr mail")
         == .forward(id: "l:1:1", channel: name("mail"), command: ChannelCommand(.incr(1), id: "l:1:1")))
   }
 
@@ -61,18 +86,18 @@ import Testing
     "FORWARD l:1:1 CONFIGURE mail style=dot",
   ])
   func aForwardTheBridgeCannotReadIsSaidSo(line: String) {
-    if case .unreadableForward = DaemonLink.parse(line) {} else { Issue.record("\(line): \(DaemonLink.parse(line))") }
+    if case .unreadableForward = Self.read(line) {} else { Issue.record("\(line): \(Self.read(line))") }
   }
 
   @Test func stateLinesWithTheFieldsSharingAdds() {
-    let event = DaemonLink.parse(
+    let event = Self.read(
       "EVENT mail count=3 label=3 dot=0 pulse=2100 muted=0 seq=42 badge=count dnd=off unseen=2 total=17")
     #expect(
       event
         == .state(
           DaemonLink.LocalState(name: name("mail"), count: 3, label: "3", unseen: 2, total: 17, seq: 42, pulseMs: 2100),
           pushed: true))
-    let mirrored = DaemonLink.parse(
+    let mirrored = Self.read(
       "STATE ci count=1 label=1 dot=0 pulse=0 muted=1 seq=7 badge=count dnd=off unseen=1 total=4 owner=nas "
         + "stale=1 since=5"
     )
@@ -83,26 +108,26 @@ import Testing
             name: name("ci"), count: 1, label: "1", muted: true, unseen: 1, total: 4, seq: 7, owner: "nas"),
           pushed: false))
     // A daemon without running totals: no total.
-    if case .state(let state, _) = DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1") {
+    if case .state(let state, _) = Self.read("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1") {
       #expect(state.figures.total == nil && state.figures.unseen == 1)
     } else {
       Issue.record("a state line of protocol 1 reads")
     }
     #expect(
-      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x")
-        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x"))
+      Self.read("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 total=x")
+        == .other)
     #expect(
-      DaemonLink.parse("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b")
-        == .other("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b"))
+      Self.read("STATE a count=1 label=1 dot=0 pulse=0 muted=0 seq=1 owner=a:b")
+        == .other)
   }
 
   @Test func theDoNotDisturbLineSaysWhereAChangeCameFrom() {
-    #expect(DaemonLink.parse("EVENT * dnd=1 left=0") == .dnd(DaemonLink.LocalDND(on: true, leftMs: 0), pushed: true))
+    #expect(Self.read("EVENT * dnd=1 left=0") == .dnd(DaemonLink.LocalDND(on: true, leftMs: 0), pushed: true))
     #expect(
-      DaemonLink.parse("EVENT * dnd=1 left=60000 from=laptop at=1764620000123")
+      Self.read("EVENT * dnd=1 left=60000 from=laptop at=1764620000123")
         == .dnd(DaemonLink.LocalDND(on: true, leftMs: 60000, from: "laptop", at: 1_764_620_000_123), pushed: true))
     #expect(
-      DaemonLink.parse("STATE * dnd=0 left=0 at=5")
+      Self.read("STATE * dnd=0 left=0 at=5")
         == .dnd(DaemonLink.LocalDND(on: false, leftMs: 0, at: 5), pushed: false))
     #expect(Self.line(Request.dnd(.on(ms: 90_000))) == "DND on 90000ms")
     #expect(Self.line(Request.dnd(.on(ms: nil))) == "DND on")
@@ -126,10 +151,10 @@ import Testing
   }
 
   @Test func repliesAndOtherLines() {
-    #expect(DaemonLink.parse("OK") == .ok(""))
-    #expect(DaemonLink.parse("OK watching") == .ok("watching"))
-    #expect(DaemonLink.parse("ERR full too many channels") == .error(code: "full", message: "too many channels"))
-    #expect(DaemonLink.parse("badged 0.1.0 protocol=1") == .other("badged 0.1.0 protocol=1"))
-    #expect(DaemonLink.parse("ERR x").isStatus && !DaemonLink.parse("EVENT * dnd=0 left=0").isStatus)
+    #expect(ReplyLine("OK") == .ok(""))
+    #expect(ReplyLine("OK watching") == .ok("watching"))
+    #expect(ReplyLine("ERR full too many channels") == .error(code: "full", message: "too many channels"))
+    #expect(Self.read("badged 0.1.0 protocol=1") == .other)
+    #expect(ReplyLine("ERR x").isStatus && !ReplyLine("EVENT * dnd=0 left=0").isStatus)
   }
 }

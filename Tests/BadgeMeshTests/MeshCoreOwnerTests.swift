@@ -9,7 +9,8 @@ import Testing
 
   @Test func theGreetingTakesTheOutboxAndWatchesTheSharedChannels() {
     let bridge = MeshHarness()
-    #expect(bridge.startDaemon().sent == ["BRIDGE host=desktop", "FORWARDS", "WATCH mail ci*"])
+    #expect(bridge.startDaemon().sent.isEmpty)
+    #expect(bridge.greeting == ["BRIDGE host=desktop", "FORWARDS", "WATCH mail ci*"])
   }
 
   @Test func connectingSubscribesSendsTheMarkerAndSaysOnline() {

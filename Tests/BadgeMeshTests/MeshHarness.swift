@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeLog
 import BadgeMesh
+import BadgeProtocol
 
 /// A `MeshCore` driven by hand: lines from the daemon, messages from the broker, and time,
 /// each returning the actions they caused.
@@ -9,11 +10,15 @@ final class MeshHarness {
   let logs = KeptLines()
   private let logger: Logger
   var time = MeshTime(monotonic: 5_000_000, wallMs: 1_764_620_000_000)
-  /// The requests the core sent that the test has not answered yet, oldest first.
+  /// The requests the connection wrote that the test has not answered yet, oldest first.
   private var unanswered: [String] = []
+  private var wire: DaemonWire
+  /// What the connection wrote first when it last came up.
+  private(set) var greeting: [String] = []
 
   init(_ config: MeshConfig = meshConfig()) {
     core = MeshCore(config: config)
+    wire = DaemonWire(firstRequests: core.daemonFirstRequests, watch: core.daemonWatchPatterns)
     logger = Logger(level: .debug, identifier: "badged-mqtt", sink: logs)
   }
 
@@ -27,19 +32,19 @@ final class MeshHarness {
       if !pushed {
         while unanswered.first?.hasPrefix("BRIDGE status") == true {
           unanswered.removeFirst()
-          core.daemonLine("OK", at: time)
+          core.daemonLine("OK", through: &wire, at: time)
           actions += collect()
         }
       }
-      core.daemonLine(line, at: time)
+      core.daemonLine(line, through: &wire, at: time)
       if line == "OK" || line.hasPrefix("OK ") || line.hasPrefix("ERR ") { unanswered.removeFirst() }
       actions += collect()
     }
     return actions
   }
 
-  /// The core's actions since the last call, noting the requests among them; its log lines
-  /// are written to `logs`, as the runtime writes them to its logger, and left out.
+  /// The core's actions since the last call, its requests sent and noted; its log lines are
+  /// written to `logs`, as the runtime writes them to its logger, and left out.
   func collect() -> [MeshAction] {
     var actions: [MeshAction] = []
     for action in core.takeActions() {
@@ -49,7 +54,7 @@ final class MeshHarness {
         actions.append(action)
       }
     }
-    unanswered += actions.sent
+    unanswered += wire.send(actions)
     return actions
   }
 
@@ -59,9 +64,8 @@ final class MeshHarness {
   func connectDaemon(forwards: [String] = [], snapshot: [String] = [], dnd: String = "STATE * dnd=0 left=0")
     -> [MeshAction]
   {
-    core.daemonConnected(at: time)
-    var actions = collect()
-    let watches = actions.contains { $0 == .send("WATCH mail ci*") || $0 == .send("WATCH") }
+    var actions = startDaemon()
+    let watches = core.daemonWatchPatterns != nil
     actions += daemon("OK")
     for line in forwards { actions += daemon(line) }
     actions += daemon("OK")
@@ -73,9 +77,12 @@ final class MeshHarness {
     return actions
   }
 
-  /// The daemon connection is up; its greeting, unanswered.
+  /// The daemon connection is up; its greeting (the connection's first requests and watch),
+  /// unanswered.
   @discardableResult
   func startDaemon() -> [MeshAction] {
+    greeting = wire.connected()
+    unanswered += greeting
     core.daemonConnected(at: time)
     return collect()
   }
@@ -97,6 +104,7 @@ final class MeshHarness {
   /// The daemon connection ends.
   @discardableResult
   func daemonClosed() -> [MeshAction] {
+    wire.connectionEnded()
     core.daemonClosed(at: time)
     unanswered.removeAll()
     return collect()
@@ -139,10 +147,10 @@ final class MeshHarness {
 }
 
 extension [MeshAction] {
-  /// The lines sent to the daemon.
+  /// The requests to the daemon, as lines.
   var sent: [String] {
     compactMap {
-      if case .send(let line) = $0 { return line }
+      if case .request(let request) = $0 { return RequestEncoder.line(request.request, id: request.id) }
       return nil
     }
   }

@@ -18,11 +18,11 @@ import Testing
     var outbox = MeshOutbox()
     var time = partTime
     status.report(Self.facts(), daemonReady: true, now: true, at: time, into: &outbox)
+    let actions = outbox.takeActions()
+    #expect(actions.sent == ["BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=0"])
     #expect(
-      outbox.takeActions() == [
-        .send("BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=0"),
-        .status("Connected to mqtts://broker.lan:8883; sharing 2, mirroring 3, 0 writes waiting"),
-      ])
+      actions.dropFirst() == [.status("Connected to mqtts://broker.lan:8883; sharing 2, mirroring 3, 0 writes waiting")]
+    )
     // The same again: nothing.
     status.report(Self.facts(), daemonReady: true, now: true, at: time, into: &outbox)
     #expect(outbox.takeActions().isEmpty)

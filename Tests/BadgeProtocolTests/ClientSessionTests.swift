@@ -15,6 +15,8 @@ final class SessionRig {
     session.send(request, id: id, ticket: ticket)
   }
 
+  func watchAlso(_ patterns: [ChannelPattern], ticket: Int) -> Bool { session.watchAlso(patterns, ticket: ticket) }
+
   func connected() { session.connected() }
   func watch(_ patterns: [ChannelPattern]) { session.watch(patterns) }
   func connectionEnded() -> [Int] { session.connectionEnded() }
@@ -30,13 +32,16 @@ final class SessionRig {
   static func describe(_ delivery: ClientSession<Int>.Delivery) -> String {
     switch delivery {
     case .reply(let ticket, .state(let snapshot)): return "reply \(ticket): state \(snapshot.channel)"
+    case .reply(let ticket, .dnd(let dnd, _)): return "reply \(ticket): dnd \(dnd.isOn)"
     case .reply(let ticket, let line): return "reply \(ticket): \(line)"
-    case .channel(let snapshot): return "channel \(snapshot.channel) count=\(snapshot.count) seq=\(snapshot.seq)"
+    case .channel(let snapshot), .event(let snapshot):
+      return "channel \(snapshot.channel) count=\(snapshot.count) seq=\(snapshot.seq)"
     case .dnd(let dnd): return "dnd \(dnd.isOn)"
     case .watching: return "watching"
     case .watchRefused(let code, let message): return "refused \(code) \(message)"
     case .gap(let channel, let seq, let held): return "gap \(channel) \(seq) < \(held)"
     case .forward(let id, let channel, _): return "forward \(id) \(channel)"
+    case .unreadableForward(let text): return "unreadable forward \(text)"
     }
   }
 }
@@ -200,5 +205,43 @@ final class SessionRig {
       rig.feed([ClientSessionTests.state("EVENT", "c3", count: 1, seq: 1)]) == [
         "channel c3 count=1 seq=1"
       ])
+  }
+
+  /// A `FORWARD` line whose write this version cannot read is pushed all the same, said so,
+  /// whether a reply is awaited or not.
+  @Test func aForwardThatCannotBeReadIsHandedOnAsSuch() {
+    let rig = SessionRig(limit: 4)
+    rig.connected()
+    #expect(rig.send(.forwards, ticket: 1))
+    #expect(
+      rig.feed(["FORWARD f1 EXPLODE mail", "FORWARD f2 INCR mail 1", "OK", "FORWARD f3 CONFIGURE mail style=dot"]) == [
+        "unreadable forward f1 EXPLODE mail", "forward f2 mail", "reply 1: ok(\"\")",
+        "unreadable forward f3 CONFIGURE mail style=dot",
+      ])
+  }
+
+  /// A `WATCH` of its own (the bridge's look-up of a channel) is a request like any other: its
+  /// snapshot goes to its ticket, not to the stream, and it is not asked again.
+  @Test func aWatchOfItsOwnIsAnsweredToItsTicket() {
+    let rig = SessionRig(limit: 2)
+    rig.watch([pattern("mail")])
+    #expect(!rig.watchAlso([pattern("news")], ticket: 1))  // not connected
+    rig.connected()
+    #expect(rig.watchAlso([pattern("news")], ticket: 1))
+    #expect(!rig.watchAlso([pattern("ci")], ticket: 2))  // the limit
+    #expect(rig.text() == "WATCH mail\nWATCH news\n")
+    let lines = [
+      "STATE * dnd=0 left=0", ClientSessionTests.state("STATE", "mail", count: 1, seq: 3), "OK watching",
+      "STATE * dnd=0 left=0", ClientSessionTests.state("STATE", "news", count: 2, seq: 4), "OK watching",
+    ]
+    #expect(
+      rig.feed(lines) == [
+        "dnd false", "channel mail count=1 seq=3", "watching", "reply 1: dnd false", "reply 1: state news",
+        "reply 1: ok(\"watching\")",
+      ])
+    #expect(rig.session.stream.seq(of: "news") == nil)
+    _ = rig.connectionEnded()
+    rig.connected()
+    #expect(rig.text() == "WATCH mail\n")
   }
 }

@@ -28,7 +28,7 @@ import Testing
     private func heard(_ event: DaemonClient.Event) {
       switch event {
       case .connected: break
-      case .received(.channel(let snapshot)): channels.append(snapshot)
+      case .received(.channel(let snapshot)), .received(.event(let snapshot)): channels.append(snapshot)
       case .received(.watching): watchings += 1
       case .received: break
       case .disconnected: disconnections += 1

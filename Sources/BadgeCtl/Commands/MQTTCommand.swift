@@ -17,35 +17,26 @@ struct MQTTCommand: Subcommand {
   func run(socket: String) throws(CtlError) {
     var text = ""
     try DaemonConnection(socket: socket).request(.bridge(.query)) { line in
-      if case .data(let data) = line, data.hasPrefix("BRIDGE ") { text = MQTTCommand.describe(data) }
+      if case .data(let data) = line, let report = BridgeReport(data) { text = MQTTCommand.describe(report) }
     }
     Output.write(text)
   }
 
-  /// The lines printed for the daemon's `BRIDGE attached=…` line.
-  static func describe(_ line: String) -> String {
-    var fields: [String: String] = [:]
-    let words = line.split(separator: " ", omittingEmptySubsequences: false).dropFirst()
-    for (i, word) in zip(words.indices, words) {
-      guard let eq = word.firstIndex(of: "=") else { continue }
-      let key = String(word[..<eq])
-      guard key != "error" else {
-        // `error=` is last and may hold spaces: the rest of the line.
-        fields[key] = ([word[word.index(after: eq)...]] + words[(i + 1)...]).joined(separator: " ")
-        break
-      }
-      fields[key] = String(word[word.index(after: eq)...])
-    }
-    let forwards = fields["forwards"] ?? "0"
-    guard fields["attached"] == "1" else {
+  /// The lines printed for the daemon's `BRIDGE attached=…` line; none for another line.
+  static func describe(_ line: String) -> String { BridgeReport(line).map(describe) ?? "" }
+
+  /// The lines printed for what the bridge last reported.
+  static func describe(_ report: BridgeReport) -> String {
+    let forwards = report.forwards ?? "0"
+    guard report.attached else {
       return "bridge: not running (no badged-mqtt is connected to the daemon)\n"
         + "waiting for their owners: \(forwards) writes\n"
     }
-    let broker = fields["broker"].flatMap { $0.isEmpty ? nil : $0 } ?? "(not reported yet)"
-    var text = "bridge: host \(fields["host"] ?? "?"), "
-    text += fields["connected"] == "1" ? "connected to \(broker)\n" : "not connected (broker \(broker))\n"
-    text += "waiting for their owners: \(forwards) writes here, \(fields["pending"] ?? "0") in the bridge\n"
-    if let error = fields["error"], !error.isEmpty { text += "last error: \(error)\n" }
+    let broker = report.broker.flatMap { $0.isEmpty ? nil : $0 } ?? "(not reported yet)"
+    var text = "bridge: host \(report.host ?? "?"), "
+    text += report.connected ? "connected to \(broker)\n" : "not connected (broker \(broker))\n"
+    text += "waiting for their owners: \(forwards) writes here, \(report.pending ?? "0") in the bridge\n"
+    if let error = report.error, !error.isEmpty { text += "last error: \(error)\n" }
     return text
   }
 }

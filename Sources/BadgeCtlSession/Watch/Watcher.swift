@@ -132,14 +132,14 @@ final class Watcher {
   /// to heal.
   private func received(_ delivery: DaemonClient.Session.Delivery) {
     switch delivery {
-    case .channel(let snapshot):
+    case .channel(let snapshot), .event(let snapshot):
       show(snapshot)
     case .watching:
       snapshotEnded()
     case .watchRefused(let code, let message):
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .reply, .dnd, .gap, .forward:
+    case .reply, .dnd, .gap, .forward, .unreadableForward:
       break
     }
   }

@@ -1,6 +1,7 @@
 import BadgeCore
 import BadgeLog
 import BadgeMesh
+import BadgeProtocol
 
 /// libFuzzer target: bytes from the broker, as badged-mqtt decodes them. The first byte picks
 /// the topic the rest arrives on (a channel's state or commands, an answer, a host's status,
@@ -38,7 +39,8 @@ public func fuzzMQTT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   precondition(payload.count <= MeshLimits.maxPayloadBytes || !acted, "a payload over the limit did something")
   core.tick(at: FuzzBridge.later)
   for action in answered + core.takeActions() {
-    if case .send(let line) = action {
+    if case .request(let request) = action {
+      let line = RequestEncoder.line(request.request, id: request.id)
       precondition(!line.contains(where: \.isNewline), "a request with a line break: \(line)")
     }
   }
@@ -66,7 +68,11 @@ private func checkRoundTrips(_ payload: [UInt8]) {
   if let unescaped = TopicLevel.unescape(Substring(text)) {
     precondition(TopicLevel.escape(unescaped) == text, "topic level round trip")
   }
-  _ = DaemonLink.parse(text)
+  switch ReplyLine(text) {
+  case .state(let snapshot), .event(let snapshot): _ = DaemonLink.localState(snapshot)
+  case .dnd(let dnd, _): _ = DaemonLink.localDND(dnd)
+  default: break
+  }
 }
 
 /// A core as the running bridge has it: desktop, owning `mail`, mirroring `news` from nas,
@@ -82,12 +88,21 @@ private enum FuzzBridge {
     config.dnd = .shared
     config.homeAssistant = true
     let core = MeshCore(config: config)
+    // The daemon's lines as the bridge's connection decodes them (`DaemonClient`).
+    var session = ClientSession<DaemonRequest>(
+      limit: 64, firstRequests: core.daemonFirstRequests.map { .init($0.request, id: $0.id, ticket: $0) })
+    if let patterns = core.daemonWatchPatterns { session.watch(patterns) }
+    session.connected()
     core.daemonConnected(at: time)
     for line in [
       "OK", "FORWARD desktop:1:1 CLEAR news upto=3 id=desktop:1:1", "OK", "STATE * dnd=0 left=0",
       "STATE mail count=2 label=2 dot=0 pulse=0 muted=0 seq=5 badge=count dnd=off unseen=2 total=9", "OK watching",
     ] {
-      core.daemonLine(line, at: time)
+      switch session.receive(ReplyLine(line)) {
+      case .reply(let request, let line)?: core.daemonReplied(request, line, at: time)
+      case let delivery?: core.daemonReceived(delivery, at: time)
+      case nil: break
+      }
     }
     core.brokerConnected(at: time)
     let marker = core.takeActions().compactMap { action -> [UInt8]? in
