@@ -90,7 +90,7 @@ public struct HomeAssistant: Sendable {
 
   /// A sensor whose state is the channel's count, with the rest of the state as attributes.
   public func sensorConfig(_ channel: ChannelName) -> [UInt8] {
-    let state = topics.state(of: channel)
+    let state = topics.ownState(of: channel)
     let members = HomeAssistant.attributes.map { "'\($0)': value_json.\($0)" }.joined(separator: ", ")
     let config = JSONValue.object([
       ("name", .string(channel.description)),

@@ -180,7 +180,8 @@ struct MirrorRole {
     outbox.publish(
       MeshMessage(
         topic: topics.command(to: write.channel), payload: write.command.payload, retain: false,
-        responseTopic: topics.ownReply, correlation: Array(write.id.utf8), expirySeconds: expiry))
+        responseTopic: topics.reply(from: mirrors[write.channel]?.owner ?? config.host, to: config.host),
+        correlation: Array(write.id.utf8), expirySeconds: expiry))
   }
 
   /// Writes whose answers are overdue, sent again.
@@ -194,9 +195,11 @@ struct MirrorRole {
   /// When an answer is overdue; `nil` when none is awaited.
   var nextDeadline: UInt64? { forwards.nextRetry }
 
-  /// An owner's answer to a write of this machine's.
+  /// An answer to a write of this machine's, from `host`'s subtree: taken only when `host`
+  /// owns the write's channel.
   mutating func answerHeard(
-    _ message: IncomingMessage, claims: Claims, links: MeshLinks, at time: MeshTime, into outbox: inout MeshOutbox
+    _ message: IncomingMessage, from host: String, claims: Claims, links: MeshLinks, at time: MeshTime,
+    into outbox: inout MeshOutbox
   ) {
     let answer: CommandAnswer
     do throws(PayloadError) {
@@ -210,6 +213,11 @@ struct MirrorRole {
       answer.id == nil || answer.id == id
     else {
       outbox.log(.debug, "Dropped an answer whose correlation data is no request id, or not its own.")
+      return
+    }
+    if let write = forwards.writes.first(where: { $0.id == id }), claims.owner(of: write.channel)?.host != host {
+      outbox.log(
+        .debug, "Dropped an answer to \(id) from \(host): it does not own \(write.channel).", [.channel(write.channel)])
       return
     }
     switch forwards.answered(id, answer) {

@@ -13,7 +13,7 @@ import Testing
   /// `app:org.telegram.desktop`, whose `:` and `.` Home Assistant does not take in an id.
   static let appConfig = "homeassistant/sensor/\(node)/app_org_telegram_desktop_e4076f17/config"
   static let switchConfig = "homeassistant/switch/\(node)/dnd/config"
-  static let appState = "badged/ana/ch/app:org.telegram.desktop/state"
+  static let appState = "badged/ana/host/desktop/ch/app:org.telegram.desktop/state"
 
   @Test func theConfigsAreRetainedResentWhenHomeAssistantStartsAndRemovedWhenNoLongerShared() throws {
     let checker = try DiscoveryChecker()
@@ -50,7 +50,7 @@ import Testing
     let mail = RetainedMessage(topic: Self.mailConfig, payload: mailPayload).json
     #expect(mail["name"] as? String == "mail")
     #expect(mail["unique_id"] as? String == "\(Self.node)_mail")
-    #expect(mail["state_topic"] as? String == "badged/ana/ch/mail/state")
+    #expect(mail["state_topic"] as? String == "badged/ana/host/desktop/ch/mail/state")
     #expect(mail["value_template"] as? String == "{{ value_json.count }}")
     let availability = mail["availability"] as? [[String: String]]
     #expect(availability?.map { $0["topic"] } == ["badged/ana/host/desktop/status"])
@@ -72,7 +72,7 @@ import Testing
       ["payload_on", "payload_off", "state_on", "state_off"].map { dnd[$0] as? String } == ["ON", "OFF", "ON", "OFF"])
     #expect((dnd["availability"] as? [[String: String]])?.map { $0["topic"] } == ["badged/ana/host/desktop/status"])
     #expect(retained.first { $0.topic == "badged/ana/host/desktop/status" }?.payload == "online")
-    #expect(retained.first { $0.topic == "badged/ana/ch/mail/state" }?.json["count"] as? Int == 3)
+    #expect(retained.first { $0.topic == "badged/ana/host/desktop/ch/mail/state" }?.json["count"] as? Int == 3)
     #expect(retained.first { $0.topic == Self.appState }?.json["count"] as? Int == 1)
 
     // Home Assistant's own schemas take every config, and refuse a broken copy.
@@ -83,7 +83,8 @@ import Testing
       $0.topic == Self.mailConfig
         ? RetainedMessage(
           topic: $0.topic,
-          payload: $0.payload.replacingOccurrences(of: #""state_topic":"badged/ana/ch/mail/state","#, with: ""))
+          payload: $0.payload.replacingOccurrences(
+            of: #""state_topic":"badged/ana/host/desktop/ch/mail/state","#, with: ""))
         : $0
     }
     #expect(broken.map(\.payload) != configs.map(\.payload))
