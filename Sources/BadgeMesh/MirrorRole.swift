@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The bridge as mirror, one part of it: other owners' states put into this machine's daemon
 /// (`MIRROR`), each once, and hidden ones (a local channel of the same name) logged once; the
@@ -19,6 +20,9 @@ struct MirrorRole {
   private var mirrors: [ChannelName: ChannelState] = [:]
   /// Mirrored channels that a local channel of the same name hides, each logged once.
   private var hidden: Set<ChannelName> = []
+  /// Whether badged refused a mirror for want of room (`[limits] max_mirrored`) since it was
+  /// last connected: said once, since badged itself counts those refusals in its log.
+  private var roomRefused = false
   private var hosts: [String: HostInfo] = [:]
   private var forwards = ForwardQueue()
 
@@ -51,7 +55,10 @@ struct MirrorRole {
   }
 
   /// The daemon went: it lists its outbox again on the next connection.
-  mutating func daemonClosed() { forwards.removeAll() }
+  mutating func daemonClosed() {
+    forwards.removeAll()
+    roomRefused = false
+  }
 
   /// The daemon is ready: it is told every mirror and every host's standing.
   func daemonReady(synced: Bool, into outbox: inout MeshOutbox) {
@@ -91,10 +98,19 @@ struct MirrorRole {
     if daemonReady { outbox.send(DaemonLink.forget(channel)) }
   }
 
-  /// The daemon's reply to a `MIRROR`: a refusal (a local channel of that name) is logged once.
+  /// The daemon's reply to a `MIRROR`: a refusal (a local channel of that name) is logged once;
+  /// one for want of room once while the daemon stays connected, however many channels the
+  /// broker holds.
   mutating func mirrorAnswered(_ channel: ChannelName, refusal: String?, into outbox: inout MeshOutbox) {
     guard let refusal else {
       hidden.remove(channel)
+      return
+    }
+    if refusal.hasPrefix("\(ProtocolError.Code.full.rawValue) ") {
+      if !roomRefused {
+        roomRefused = true
+        outbox.log(.warning, "badged has no room for more mirrored channels (\(refusal)); they are not shown here.")
+      }
       return
     }
     if hidden.insert(channel).inserted {

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// The bridge's requests: the owners' states of mirrored channels put here (`MIRROR`,
@@ -78,6 +79,13 @@ extension CommandExecutor {
       appendState(channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
+      if case .refused(.full) = error {
+        // The broker decides how many channels the bridge asks for: a line per refusal would
+        // let it fill the journal too.
+        warnings.log(
+          .warning, error.warningReason("the MQTT bridge"), now: now,
+          "Not showing '\(name)' from \(update.owner): \(error).", [.channel(name)])
+      }
       appendRefusal(error, command: .mirror, name, client)
     }
   }
