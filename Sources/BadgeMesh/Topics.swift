@@ -58,7 +58,8 @@ public enum TopicLevel {
 /// - `<prefix>/host/<host>/sync`: the marker a bridge sends itself after subscribing;
 /// - `<prefix>/ch/<channel>/state`: the owner's state of a channel, retained;
 /// - `<prefix>/ch/<channel>/cmd`: writes to a channel, for its owner;
-/// - `<prefix>/dnd/state` and `<prefix>/dnd/set`: shared do-not-disturb.
+/// - `<prefix>/host/<host>/dnd`: the host's do-not-disturb, retained, when shared;
+/// - `<prefix>/dnd/set`: requests to change shared do-not-disturb.
 public struct MeshTopics: Sendable {
   public let prefix: String
   /// This machine's host name.
@@ -80,7 +81,8 @@ public struct MeshTopics: Sendable {
   public func command(to channel: ChannelName) -> String {
     "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd"
   }
-  public var dndState: String { "\(prefix)/dnd/state" }
+  public func dnd(of host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/dnd" }
+  public var ownDND: String { dnd(of: host) }
   public var dndSet: String { "\(prefix)/dnd/set" }
 
   /// What a topic a message came on is about; `nil` for a topic that is none of ours or whose
@@ -102,7 +104,7 @@ public struct MeshTopics: Sendable {
     let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
     switch (levels.count, levels.first) {
     case (2, "dnd"):
-      return levels[1] == "state" ? .dndState : levels[1] == "set" ? .dndSet : nil
+      return levels[1] == "set" ? .dndSet : nil
     case (3, "ch"):
       guard let text = TopicLevel.unescape(levels[1]), let name = ChannelName(text) else { return nil }
       return levels[2] == "state" ? .state(name) : levels[2] == "cmd" ? .command(name) : nil
@@ -112,6 +114,7 @@ public struct MeshTopics: Sendable {
       case "status": return .status(host: host)
       case "reply": return host == self.host ? .reply : nil
       case "sync": return host == self.host ? .sync : nil
+      case "dnd": return .dndState
       default: return nil
       }
     default: return nil
@@ -134,7 +137,7 @@ public struct MeshTopics: Sendable {
   /// the retained states that matter would be dropped.
   public func retainedSubscriptions(dndShared: Bool, homeAssistant: Bool) -> [String] {
     var topics = ["\(prefix)/host/+/status", "\(prefix)/ch/+/state"]
-    if dndShared { topics.append(dndState) }
+    if dndShared { topics.append("\(prefix)/host/+/dnd") }
     if homeAssistant { topics.append(HomeAssistant.statusTopic) }
     return topics
   }

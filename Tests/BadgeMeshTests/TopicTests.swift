@@ -26,10 +26,10 @@ import Testing
     #expect(topics.ownSync == "badged/ana/host/desktop/sync")
     #expect(topics.state(of: name("app:org.telegram.desktop")) == "badged/ana/ch/app:org.telegram.desktop/state")
     #expect(topics.command(to: name("mail")) == "badged/ana/ch/mail/cmd")
-    #expect(topics.dndState == "badged/ana/dnd/state" && topics.dndSet == "badged/ana/dnd/set")
+    #expect(topics.ownDND == "badged/ana/host/desktop/dnd" && topics.dndSet == "badged/ana/dnd/set")
     #expect(
       topics.retainedSubscriptions(dndShared: true, homeAssistant: true) == [
-        "badged/ana/host/+/status", "badged/ana/ch/+/state", "badged/ana/dnd/state", "homeassistant/status",
+        "badged/ana/host/+/status", "badged/ana/ch/+/state", "badged/ana/host/+/dnd", "homeassistant/status",
       ])
     #expect(topics.retainedSubscriptions(dndShared: false, homeAssistant: false).count == 2)
     #expect(
@@ -45,7 +45,8 @@ import Testing
     #expect(topics.classify("badged/ana/host/laptop/status") == .status(host: "laptop"))
     #expect(topics.classify("badged/ana/host/desktop/reply") == .reply)
     #expect(topics.classify("badged/ana/host/desktop/sync") == .sync)
-    #expect(topics.classify("badged/ana/dnd/state") == .dndState)
+    #expect(topics.classify("badged/ana/host/laptop/dnd") == .dndState)
+    #expect(topics.classify("badged/ana/dnd/state") == nil)
     #expect(topics.classify("badged/ana/dnd/set") == .dndSet)
     #expect(topics.classify("homeassistant/status") == .homeAssistantStatus)
   }

@@ -20,7 +20,7 @@ public func fuzzMQTT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   checkRoundTrips(payload)
   let topics = [
     "badged/ana/ch/mail/state", "badged/ana/ch/news/state", "badged/ana/ch/mail/cmd", "badged/ana/host/desktop/reply",
-    "badged/ana/host/nas/status", "badged/ana/dnd/state", "badged/ana/dnd/set", "badged/ana/host/desktop/sync",
+    "badged/ana/host/nas/status", "badged/ana/host/laptop/dnd", "badged/ana/dnd/set", "badged/ana/host/desktop/sync",
     "homeassistant/status",
   ]
   let choice = Int(bytes[0])
