@@ -61,7 +61,8 @@ public enum TopicLevel {
 /// - `<prefix>/host/<owner>/reply/<writer>`: an owner's answers to the writer's commands;
 /// - `<prefix>/host/<host>/sync`: the marker a bridge sends itself after subscribing;
 /// - `<prefix>/ch/<channel>/cmd`: writes to a channel, for its owner;
-/// - `<prefix>/dnd/state` and `<prefix>/dnd/set`: shared do-not-disturb.
+/// - `<prefix>/host/<host>/dnd`: the host's do-not-disturb, retained, when shared;
+/// - `<prefix>/dnd/set`: requests to change shared do-not-disturb.
 ///
 /// `<prefix>/ch/<channel>/state`, where badged 0.1's bridges published states, is read only
 /// to refuse it with a reason.
@@ -98,7 +99,8 @@ public struct MeshTopics: Sendable {
   public func command(to channel: ChannelName) -> String {
     "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd"
   }
-  public var dndState: String { "\(prefix)/dnd/state" }
+  public func dnd(of host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/dnd" }
+  public var ownDND: String { dnd(of: host) }
   public var dndSet: String { "\(prefix)/dnd/set" }
 
   /// What a topic a message came on is about; `nil` for a topic that is none of ours or whose
@@ -124,7 +126,7 @@ public struct MeshTopics: Sendable {
     let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
     switch (levels.count, levels.first) {
     case (2, "dnd"):
-      return levels[1] == "state" ? .dndState : levels[1] == "set" ? .dndSet : nil
+      return levels[1] == "set" ? .dndSet : nil
     case (3, "ch"):
       guard let text = TopicLevel.unescape(levels[1]), let name = ChannelName(text) else { return nil }
       return levels[2] == "state" ? .oldState(name) : levels[2] == "cmd" ? .command(name) : nil
@@ -142,6 +144,7 @@ public struct MeshTopics: Sendable {
     switch (levels.count, levels.first) {
     case (1, "status"): return .status(host: host)
     case (1, "sync"): return host == self.host ? .sync : nil
+    case (1, "dnd"): return .dndState
     case (2, "reply"):
       return TopicLevel.unescape(levels.last!) == self.host ? .reply(from: host) : nil
     case (3, "ch"):
@@ -176,7 +179,7 @@ public struct MeshTopics: Sendable {
   /// The old layout's states are among them, to be refused with a reason.
   public func retainedSubscriptions(dndShared: Bool, homeAssistant: Bool) -> [String] {
     var topics = ["\(prefix)/host/+/status", "\(prefix)/host/+/ch/+/state", "\(prefix)/ch/+/state"]
-    if dndShared { topics.append(dndState) }
+    if dndShared { topics.append("\(prefix)/host/+/dnd") }
     if homeAssistant { topics.append(HomeAssistant.statusTopic) }
     return topics
   }

@@ -41,7 +41,7 @@ import Testing
     #expect(assistant.switchTopic == "homeassistant/switch/badged_ana_desktop_a3358fda/dnd/config")
     #expect(
       String(decoding: assistant.switchConfig, as: UTF8.self)
-        == #"{"name":"Do not disturb","unique_id":"badged_ana_desktop_a3358fda_dnd","state_topic":"badged/ana/dnd/state","value_template":"{{ 'ON' if value_json.on else 'OFF' }}","command_topic":"badged/ana/dnd/set","payload_on":"ON","payload_off":"OFF","state_on":"ON","state_off":"OFF","icon":"mdi:bell-off","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
+        == #"{"name":"Do not disturb","unique_id":"badged_ana_desktop_a3358fda_dnd","state_topic":"badged/ana/host/desktop/dnd","value_template":"{{ 'ON' if value_json.on else 'OFF' }}","command_topic":"badged/ana/dnd/set","payload_on":"ON","payload_off":"OFF","state_on":"ON","state_off":"OFF","icon":"mdi:bell-off","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
     )
   }
 }

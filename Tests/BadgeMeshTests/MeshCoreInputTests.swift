@@ -16,7 +16,7 @@ import Testing
     ("badged/ana/ch/mail/cmd", #"{"op":"incr","n":-5}"#), ("badged/ana/ch/mail/cmd", #"["op","incr"]"#),
     ("badged/ana/host/nas/ch/mail/state", #"{"count":1}"#), ("badged/ana/host/nas/ch/news/state", "\u{0}\u{1}"),
     ("badged/ana/ch/m@il/cmd", #"{"op":"incr"}"#), ("badged/ana/ch/a%2fb/state", statePayload("nas", count: 1)),
-    ("badged/ana/host/nas/reply/desktop", "{"), ("badged/ana/dnd/state", #"{"on":"yes"}"#),
+    ("badged/ana/host/nas/reply/desktop", "{"), ("badged/ana/host/laptop/dnd", #"{"on":"yes"}"#),
     ("badged/ana/dnd/set", "maybe"),
     ("badged/ana/host/x y/status", "online"), ("elsewhere/topic", "x"), ("badged/ana/host/desktop/sync", "0-0"),
   ])

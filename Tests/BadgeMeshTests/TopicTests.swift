@@ -30,10 +30,10 @@ import Testing
     #expect(topics.ownState(of: name("mail")) == "badged/ana/host/desktop/ch/mail/state")
     #expect(topics.oldState(of: name("mail")) == "badged/ana/ch/mail/state")
     #expect(topics.command(to: name("mail")) == "badged/ana/ch/mail/cmd")
-    #expect(topics.dndState == "badged/ana/dnd/state" && topics.dndSet == "badged/ana/dnd/set")
+    #expect(topics.ownDND == "badged/ana/host/desktop/dnd" && topics.dndSet == "badged/ana/dnd/set")
     #expect(
       topics.retainedSubscriptions(dndShared: true, homeAssistant: true) == [
-        "badged/ana/host/+/status", "badged/ana/host/+/ch/+/state", "badged/ana/ch/+/state", "badged/ana/dnd/state",
+        "badged/ana/host/+/status", "badged/ana/host/+/ch/+/state", "badged/ana/ch/+/state", "badged/ana/host/+/dnd",
         "homeassistant/status",
       ])
     #expect(topics.retainedSubscriptions(dndShared: false, homeAssistant: false).count == 3)
@@ -51,7 +51,8 @@ import Testing
     #expect(topics.classify("badged/ana/host/laptop/status") == .status(host: "laptop"))
     #expect(topics.classify("badged/ana/host/laptop/reply/desktop") == .reply(from: "laptop"))
     #expect(topics.classify("badged/ana/host/desktop/sync") == .sync)
-    #expect(topics.classify("badged/ana/dnd/state") == .dndState)
+    #expect(topics.classify("badged/ana/host/laptop/dnd") == .dndState)
+    #expect(topics.classify("badged/ana/dnd/state") == nil)
     #expect(topics.classify("badged/ana/dnd/set") == .dndSet)
     #expect(topics.classify("homeassistant/status") == .homeAssistantStatus)
   }

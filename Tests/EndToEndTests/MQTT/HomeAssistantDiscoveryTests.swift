@@ -35,13 +35,14 @@ import Testing
     // it is the same state.
     let neverChanged = #"{"on":false,"until":0,"at":1,"host":"desktop"}"#
     #expect(
-      live.wait { ["0", "1"].map { "badged/ana/dnd/state|\($0)|" + neverChanged }.contains($0) }, "\(live.lines)")
+      live.wait { ["0", "1"].map { "badged/ana/host/desktop/dnd|\($0)|" + neverChanged }.contains($0) }, "\(live.lines)"
+    )
 
     // What a Home Assistant that starts now reads: exactly these configs, pointing at retained
     // states and statuses that are there.
     let retained = try broker.retained(["homeassistant/#", "badged/ana/#"])
     let configs = retained.filter { $0.hasPrefix("homeassistant/") }
-    #expect(retained.filter { $0.topic == "badged/ana/dnd/state" }.map(\.payload) == [neverChanged])
+    #expect(retained.filter { $0.topic == "badged/ana/host/desktop/dnd" }.map(\.payload) == [neverChanged])
     #expect(configs.map(\.topic).sorted() == all.sorted())
     let mailPayload = try #require(configs.first { $0.topic == Self.mailConfig }).payload
     // docs/MQTT.md shows this very config.
@@ -65,7 +66,7 @@ import Testing
     #expect((app["device"] as? [String: Any])?["identifiers"] as? [String] == [Self.node])
     let dnd = try #require(configs.first { $0.topic == Self.switchConfig }).json
     #expect(dnd["unique_id"] as? String == "\(Self.node)_dnd")
-    #expect(dnd["state_topic"] as? String == "badged/ana/dnd/state")
+    #expect(dnd["state_topic"] as? String == "badged/ana/host/desktop/dnd")
     #expect(dnd["command_topic"] as? String == "badged/ana/dnd/set")
     #expect(dnd["value_template"] as? String == "{{ 'ON' if value_json.on else 'OFF' }}")
     #expect(
@@ -109,7 +110,7 @@ import Testing
         return line?.hasPrefix("STATE * dnd=1 left=0 ") == true
       })
     #expect(line == "STATE * dnd=1 left=0 at=\(try dndStamp(line, since: since))")
-    #expect(live.wait { $0.hasPrefix("badged/ana/dnd/state|") && $0.contains(#""on":true"#) })
+    #expect(live.wait { $0.hasPrefix("badged/ana/host/desktop/dnd|") && $0.contains(#""on":true"#) })
 
     // Home Assistant's birth message: every config again, the same.
     let before = all.map { topic in live.lines.filter { $0.hasPrefix(topic + "|") }.count }
