@@ -94,7 +94,7 @@ extension MeshCore {
     let links = self.links
     if owner.stateHeard(channel, state, local: local, links: links, at: time, announcer: &homeAssistant, into: &outbox)
     {
-      mirror.mirror(channel, state, daemonReady: links.daemonReady, at: time, into: &outbox)
+      mirror.mirror(channel, state, daemonReady: links.daemonReady, synced: links.synced, at: time, into: &outbox)
     }
   }
 

@@ -22,13 +22,15 @@ final class MeshNetwork {
   private let namespaces: Namespaces
   private var joined = 0
 
-  init() throws {
+  /// - Parameter brokerSettings: more lines of the broker's mosquitto.conf.
+  init(brokerSettings: [String] = []) throws {
     try Self.requireRoot()
     Namespaces.leftoversRemoved
     namespaces = Namespaces(tag: "bdt-\(getpid())-\(Self.nextNumber())")
     let brokerNamespace = try namespaces.add("broker")
     try ip(["-n", brokerNamespace, "addr", "add", "\(Self.brokerAddress)/32", "dev", "lo"])
-    broker = try Broker(placement: Broker.Placement(namespace: brokerNamespace, address: Self.brokerAddress))
+    broker = try Broker(
+      placement: Broker.Placement(namespace: brokerNamespace, address: Self.brokerAddress), settings: brokerSettings)
   }
 
   /// Stops the broker first: its namespace is then empty, and goes with its name.
