@@ -101,7 +101,7 @@ extension MeshCore {
     if owner.stateHeard(
       channel, state, from: host, local: local, links: links, at: time, announcer: &homeAssistant, into: &outbox)
     {
-      mirror.mirror(channel, state, daemonReady: links.daemonReady, at: time, into: &outbox)
+      mirror.mirror(channel, state, daemonReady: links.daemonReady, synced: links.synced, at: time, into: &outbox)
     }
   }
 

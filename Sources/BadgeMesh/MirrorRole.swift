@@ -24,7 +24,12 @@ struct MirrorRole {
   /// last connected: said once, since badged itself counts those refusals in its log.
   private var roomRefused = false
   private var hosts: [String: HostInfo] = [:]
-  private var forwards = ForwardQueue()
+  /// The owners heard from (a status or a state) on this broker connection. The first word of
+  /// one after the sync marker means it came back on this connection after this machine was
+  /// synced (a broker restarted without persistence: the owner subscribes and publishes anew,
+  /// whether or not this machine ever saw it go), and what it may have missed goes at once.
+  private var heardOnThisConnection: Set<String> = []
+  private(set) var forwards = ForwardQueue()
 
   init(config: MeshConfig, topics: MeshTopics) {
     self.config = config
@@ -41,7 +46,10 @@ struct MirrorRole {
   func hasRoom(forHost host: String) -> Bool { hosts[host] != nil || hosts.count < MeshLimits.maxHosts }
 
   /// A new broker connection: every write waiting is sent again on it.
-  mutating func brokerConnected() { forwards.markAllUnsent() }
+  mutating func brokerConnected() {
+    forwards.markAllUnsent()
+    heardOnThisConnection.removeAll()
+  }
 
   /// The broker went: every owner is stale here (`markStale`, when the daemon was told they
   /// were not) until it is back; what the hosts said is heard again, retained, on the next
@@ -77,14 +85,21 @@ struct MirrorRole {
 
   // MARK: Mirrors
 
-  /// Shows another machine's state of a channel here.
+  /// Shows another machine's state of a channel here. `synced`: the sync marker of this broker
+  /// connection came back before it.
   mutating func mirror(
-    _ channel: ChannelName, _ state: ChannelState, daemonReady: Bool, at time: MeshTime,
+    _ channel: ChannelName, _ state: ChannelState, daemonReady: Bool, synced: Bool = false, at time: MeshTime,
     into outbox: inout MeshOutbox
   ) {
     var info = hosts[state.owner] ?? HostInfo()
     info.lastHeard = time.wallMs / 1000
     hosts[state.owner] = info
+    if heardOnThisConnection.insert(state.owner).inserted && synced {
+      // Its first word on this connection, after the sync marker: it came back on it.
+      let owner = state.owner
+      let known = mirrors
+      sendAgain({ $0 == channel || known[$0]?.owner == owner }, at: time, into: &outbox)
+    }
     guard config.mirrors(channel) || config.shares(channel) else { return }
     guard mirrors[channel] != state else { return }
     mirrors[channel] = state
@@ -154,13 +169,18 @@ struct MirrorRole {
     info.online = online
     if online { info.lastHeard = time.wallMs / 1000 }
     hosts[name] = info
-    guard changed else { return }
-    if links.daemonReady { sendStale(name, info, brokerUp: links.brokerUp, &outbox) }
-    if online && links.synced {
-      // Back: whatever it missed is sent again, in order.
-      let again = forwards.toSend(now: time.monotonic) { claims.owner(of: $0)?.host == name }
-      for write in again { publishWrite(write, into: &outbox) }
-    }
+    if changed && links.daemonReady { sendStale(name, info, brokerUp: links.brokerUp, &outbox) }
+    guard online else { return }
+    heardOnThisConnection.insert(name)
+    // Back, or saying online again without ever seeming gone (it reconnected, or its daemon
+    // did): whatever it may have missed is sent again, in order.
+    if links.synced { sendAgain({ claims.owner(of: $0)?.host == name }, at: time, into: &outbox) }
+  }
+
+  /// Sends again, in order, the first write of each channel `owns` picks (and any first write
+  /// not sent yet): its owner is back, and whatever it missed goes now.
+  private mutating func sendAgain(_ owns: (ChannelName) -> Bool, at time: MeshTime, into outbox: inout MeshOutbox) {
+    for write in forwards.toSend(now: time.monotonic, again: owns) { publishWrite(write, into: &outbox) }
   }
 
   // MARK: Forwarded writes
@@ -244,7 +264,10 @@ struct MirrorRole {
           .notice, "\(owner) refused \(write.command.op) on \(write.channel): \(refusal); its state stands.",
           [.channel(write.channel)])
       }
-      if links.daemonReady { outbox.send(DaemonLink.delivered(id)) }
+      // Said whether or not the daemon's snapshot is in yet: the queue holds only what this
+      // connection listed, so the daemon is connected, and an answer that comes while the
+      // greeting still reads a long outbox would otherwise be lost, its write held there.
+      outbox.send(DaemonLink.delivered(id))
       outbox.statusChanged = true
       // The next write of its channel, which waited for this answer.
       sendNext(in: write.channel, synced: links.synced, at: time, into: &outbox)

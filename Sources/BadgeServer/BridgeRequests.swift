@@ -52,7 +52,8 @@ extension CommandExecutor {
   /// `BRIDGE`: `BRIDGE attached=0 forwards=<n>` without a bridge, else `BRIDGE attached=1
   /// host=<host> connected=<0|1> broker=<url> pending=<n> forwards=<n> error=<text>` (what it
   /// last reported; `connected=0` and no broker until it does; `error=` last, only when there
-  /// is one, since it may hold spaces).
+  /// is one, since it may hold spaces). `full=<owner>[,<owner>…]` after `forwards` names the
+  /// owners whose room in the outbox is full, while one is.
   private func appendBridgeState(to client: Client) {
     var line = "BRIDGE attached=\(bridge.client == nil ? 0 : 1)"
     if bridge.client != nil {
@@ -61,6 +62,8 @@ extension CommandExecutor {
       line += " broker=\(status.broker) pending=\(status.pending)"
     }
     line += " forwards=\(store.outbox.count)"
+    let full = store.outbox.fullOwners
+    if !full.isEmpty { line += " full=" + full.joined(separator: ",") }
     if let error = bridge.status?.error, !error.isEmpty { line += " error=\(error)" }
     ReplyEncoder.appendData(line, to: &client.output)
     ReplyEncoder.appendOK(to: &client.output)

@@ -133,6 +133,27 @@ import Testing
     #expect(bridge.advance(ms: 1000).sent == ["BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=1"])
   }
 
+  /// A long outbox takes several turns to read: the owner answers its first writes before the
+  /// listing and the watch's snapshot are in. Each answer still reaches the daemon, or its
+  /// write would stay there with nothing here to send it again.
+  @Test func anAnswerThatComesWhileTheGreetingIsReadIsDelivered() {
+    let bridge = MeshHarness()
+    bridge.connectBroker()
+    bridge.startDaemon()
+    bridge.daemon("OK")
+    let listed = bridge.daemon("FORWARD desktop:ab:1 INCR news id=desktop:ab:1")
+    #expect(listed.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":1,"id":"desktop:ab:1"}"#])
+    let answered = bridge.message(
+      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+    #expect(answered.requests == ["DELIVERED desktop:ab:1"])
+    bridge.daemon("FORWARD desktop:ab:2 INCR news id=desktop:ab:2", "OK")
+    let snapshotAnswer = bridge.message(
+      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:2","ok":true}"#, correlation: "desktop:ab:2")
+    #expect(snapshotAnswer.requests == ["DELIVERED desktop:ab:2"])
+    #expect(bridge.core.pendingWrites == 0)
+    #expect(!bridge.core.isDaemonReady)
+  }
+
   @Test func aRefusalIsLoggedAndDeliveredAFailureIsSentAgain() {
     let bridge = MeshHarness()
     bridge.connectDaemon(forwards: [
@@ -214,6 +235,26 @@ import Testing
     }
     #expect(sent == [#"{"op":"clear","upto":4,"id":"desktop:ab:2"}"#, #"{"op":"incr","n":1,"id":"desktop:ab:3"}"#])
     #expect(bridge.core.pendingWrites == 0)
+  }
+
+  /// The broker restarted without persistence and this machine was back on it first: what it
+  /// sent then went nowhere. The owner's first state on the new connection, and its saying
+  /// online again though it never seemed gone, each send the channel's first write at once.
+  @Test func anOwnerHeardAnewOnAConnectionGetsItsWritesAtOnce() {
+    let bridge = MeshHarness()
+    bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 INCR news id=desktop:ab:1"])
+    bridge.connectBroker(retained: [
+      (Self.newsState, statePayload("nas", count: 4)), ("badged/ana/host/nas/status", "online"),
+    ])
+    bridge.brokerDown()
+    let incr = #"{"op":"incr","n":1,"id":"desktop:ab:1"}"#
+    #expect(bridge.connectBroker().payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(
+      bridge.message(Self.newsState, statePayload("nas", count: 4)).payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(bridge.message(Self.newsState, statePayload("nas", count: 4)).isEmpty, "once per connection")
+    let online = bridge.message("badged/ana/host/nas/status", "online")
+    #expect(online.payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(bridge.message("badged/ana/host/nas/status", "online").payloads(on: "badged/ana/ch/news/cmd") == [incr])
   }
 
   @Test func aReconnectionSendsEveryUnansweredWriteAgain() {

@@ -39,6 +39,8 @@ extension Store {
     case local
     /// The forward outbox holds `capacity` writes already.
     case outboxFull(capacity: Int)
+    /// The forward outbox holds `capacity` writes for `owner` already (its room for one owner).
+    case ownerOutboxFull(owner: String, capacity: Int)
   }
 }
 

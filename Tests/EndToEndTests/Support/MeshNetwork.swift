@@ -22,8 +22,8 @@ final class MeshNetwork {
   private let namespaces: Namespaces
   private var joined = 0
 
-  /// `homeAssistantHosts`: the broker's (`Broker`).
-  init(homeAssistantHosts: [String] = []) throws {
+  /// `homeAssistantHosts`: the broker's (`Broker`); `brokerSettings`: more lines of its mosquitto.conf.
+  init(homeAssistantHosts: [String] = [], brokerSettings: [String] = []) throws {
     try Self.requireRoot()
     Namespaces.leftoversRemoved
     namespaces = Namespaces(tag: "bdt-\(getpid())-\(Self.nextNumber())")
@@ -31,7 +31,7 @@ final class MeshNetwork {
     try ip(["-n", brokerNamespace, "addr", "add", "\(Self.brokerAddress)/32", "dev", "lo"])
     broker = try Broker(
       placement: Broker.Placement(namespace: brokerNamespace, address: Self.brokerAddress),
-      homeAssistantHosts: homeAssistantHosts)
+      settings: brokerSettings, homeAssistantHosts: homeAssistantHosts)
   }
 
   /// Stops the broker first: its namespace is then empty, and goes with its name.
