@@ -55,6 +55,12 @@ struct SharedDND {
       outbox.log(.debug, "Dropped a do-not-disturb state: \(error).")
       return
     }
+    // A change stamped far ahead would win over every real one for as long: refused, with the
+    // bound a claim has.
+    guard state.at <= time.wallMs &+ Claims.maxAhead else {
+      outbox.log(.debug, "Dropped a do-not-disturb state made at \(state.at), more than a day ahead of this clock.")
+      return
+    }
     guard sync.heard(state), links.daemonReady else { return }
     hand(state, at: time, into: &outbox)
   }

@@ -22,6 +22,8 @@ import Testing
     var counter = 0
     /// What the owners were sent and have not answered or missed yet: ids.
     var onTheWire: [String] = []
+    /// Each write's answer topic: its channel's owner's reply topic for this machine.
+    var replyTopic: [String: String] = [:]
     /// The daemon's replies still owed, in order (answered once the greeting is over).
     var owed = 0
     /// The outbox lines still to list in this connection's `FORWARDS` reply, and whether the
@@ -44,7 +46,10 @@ import Testing
     /// deliveries out of the daemon's outbox.
     func take(_ actions: [MeshAction]) throws {
       for message in actions.published where message.topic.hasSuffix("/cmd") {
-        onTheWire.append(String(decoding: message.correlation ?? [], as: UTF8.self))
+        let id = String(decoding: message.correlation ?? [], as: UTF8.self)
+        let channel = message.topic.split(separator: "/")[3]
+        onTheWire.append(id)
+        replyTopic[id] = "badged/ana/host/\(ForwardInvariantTests.owners[String(channel)]!)/reply/desktop"
       }
       for request in actions.requests where daemonUp {
         owed += 1
@@ -94,7 +99,10 @@ import Testing
       var retained: [(String, String)] = []
       for channel in ForwardInvariantTests.channels {
         retained.append(
-          ("badged/ana/ch/\(channel)/state", statePayload(ForwardInvariantTests.owners[channel]!, count: 1)))
+          (
+            "badged/ana/host/\(ForwardInvariantTests.owners[channel]!)/ch/\(channel)/state",
+            statePayload(ForwardInvariantTests.owners[channel]!, count: 1)
+          ))
       }
       if random.next() % 2 == 0 { retained.append(("badged/ana/host/nas/status", "online")) }
       try take(bridge.connectBroker(retained: retained))
@@ -109,10 +117,10 @@ import Testing
       case 1:
         try take(
           bridge.message(
-            "badged/ana/host/desktop/reply", #"{"id":"\#(id)","ok":false,"error":"failed disk full"}"#,
+            replyTopic[id]!, #"{"id":"\#(id)","ok":false,"error":"failed disk full"}"#,
             correlation: id))
       default:
-        try take(bridge.message("badged/ana/host/desktop/reply", #"{"id":"\#(id)","ok":true}"#, correlation: id))
+        try take(bridge.message(replyTopic[id]!, #"{"id":"\#(id)","ok":true}"#, correlation: id))
       }
     }
 
@@ -172,7 +180,7 @@ import Testing
         try payOwed()
         while !onTheWire.isEmpty {
           let id = onTheWire.removeFirst()
-          try take(bridge.message("badged/ana/host/desktop/reply", #"{"id":"\#(id)","ok":true}"#, correlation: id))
+          try take(bridge.message(replyTopic[id]!, #"{"id":"\#(id)","ok":true}"#, correlation: id))
           check()
         }
         try take(bridge.advance(ms: 900_000))

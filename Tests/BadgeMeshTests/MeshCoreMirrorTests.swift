@@ -138,17 +138,17 @@ import Testing
   /// write would stay there with nothing here to send it again.
   @Test func anAnswerThatComesWhileTheGreetingIsReadIsDelivered() {
     let bridge = MeshHarness()
-    bridge.connectBroker()
+    bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 1))])
     bridge.startDaemon()
     bridge.daemon("OK")
     let listed = bridge.daemon("FORWARD desktop:ab:1 INCR news id=desktop:ab:1")
     #expect(listed.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":1,"id":"desktop:ab:1"}"#])
     let answered = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
     #expect(answered.requests == ["DELIVERED desktop:ab:1"])
     bridge.daemon("FORWARD desktop:ab:2 INCR news id=desktop:ab:2", "OK")
     let snapshotAnswer = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:2","ok":true}"#, correlation: "desktop:ab:2")
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:2","ok":true}"#, correlation: "desktop:ab:2")
     #expect(snapshotAnswer.requests == ["DELIVERED desktop:ab:2"])
     #expect(bridge.core.pendingWrites == 0)
     #expect(!bridge.core.isDaemonReady)

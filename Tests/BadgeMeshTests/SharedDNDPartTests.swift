@@ -51,8 +51,24 @@ import Testing
     #expect(outbox.takeActions().payloads(on: "badged/ana/host/desktop/dnd") == [heard])
   }
 
-  @Test func badRequestsAreDroppedWithADebugLine() {
+  /// A change stamped more than a day ahead of this clock would win over every real change
+  /// until then: dropped; one a day ahead is taken.
+  @Test func aChangeFarAheadOfThisClockIsDropped() {
     var dnd = Self.shared()
+    var outbox = MeshOutbox()
+    for (ahead, taken) in [(Claims.maxAhead + 1, false), (Claims.maxAhead, true)] {
+      let at = partTime.wallMs + ahead
+      dnd.stateHeard(
+        Array(#"{"on":\#(taken),"until":0,"at":\#(at),"host":"laptop"}"#.utf8), links: links(), at: partTime,
+        into: &outbox)
+      let actions = outbox.takeActions()
+      #expect(actions.sent == (taken ? ["DND on from=laptop at=\(at)"] : []))
+      #expect(taken || actions.logged.first?.hasPrefix("debug: Dropped a do-not-disturb state made at") == true)
+    }
+  }
+
+  @Test func badRequestsAreDroppedWithADebugLine() {
+    let dnd = Self.shared()
     var outbox = MeshOutbox()
     dnd.setHeard(Array("toggle".utf8), links: links(), at: partTime, into: &outbox)
     dnd.setHeard(Array("ON".utf8), links: links(daemonReady: false), at: partTime, into: &outbox)

@@ -17,7 +17,7 @@ import Testing
 
   /// The retained state topic of `channel`: named here alone, so the layout of topics changes
   /// in one place.
-  static func stateTopic(_ channel: String) -> String { "badged/ana/ch/\(channel)/state" }
+  static func stateTopic(_ channel: String) -> String { "badged/ana/host/server/ch/\(channel)/state" }
 
   /// Publishes `count` retained states of channels `junk0`, `junk1`, … as `server`, and waits
   /// until the broker has taken every one (a marker published after them has come back).
