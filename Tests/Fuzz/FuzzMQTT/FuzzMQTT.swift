@@ -20,7 +20,8 @@ public func fuzzMQTT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   checkRoundTrips(payload)
   let topics = [
     "badged/ana/host/desktop/ch/mail/state", "badged/ana/host/nas/ch/news/state", "badged/ana/ch/mail/cmd",
-    "badged/ana/host/nas/reply/desktop", "badged/ana/host/nas/status", "badged/ana/host/laptop/dnd", "badged/ana/dnd/set",
+    "badged/ana/host/nas/reply/desktop", "badged/ana/host/nas/status", "badged/ana/host/laptop/dnd",
+    "badged/ana/dnd/set",
     "badged/ana/host/desktop/sync", "homeassistant/status", "badged/ana/ch/mail/state",
     "badged/ana/host/laptop/ch/mail/state",
   ]
