@@ -164,7 +164,8 @@ let package = Package(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
     .testTarget(
-      name: "BadgeMeshTests", dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"]),
+      name: "BadgeMeshTests",
+      dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog", "TestSupport"]),
     .testTarget(
       name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),

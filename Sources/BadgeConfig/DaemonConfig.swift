@@ -44,6 +44,7 @@ public struct DaemonConfig: Equatable, Sendable {
     view.dndBadges = dndBadges
     view.maxChannels = [
       .clients: limits.maxChannels, .launcherEntry: bridge.maxChannels, .notifications: notifications.maxChannels,
+      .mirrors: limits.maxMirrored,
     ]
     return view
   }

@@ -12,6 +12,9 @@ public struct ResourceLimits: Equatable, Sendable {
   public var maxClients: Int
   /// Channels kept at once (with a count or a setting); a new one more gets `ERR full`.
   public var maxChannels: Int
+  /// Channels mirrored from other machines kept at once, apart from `maxChannels`
+  /// (`ChannelPool.mirrors`); a new one more is refused to the bridge with `ERR full`.
+  public var maxMirrored = ChannelPool.mirrors.defaultLimit
   /// Patterns one connection may `WATCH`; more get `ERR too-many-patterns`.
   public var maxWatchPatterns: Int
   /// Bytes of replies a client may leave unread before the daemon stops reading its requests
@@ -43,6 +46,7 @@ public struct ResourceLimits: Equatable, Sendable {
   public enum Key: String, CaseIterable, Sendable {
     case maxClients = "max_clients"
     case maxChannels = "max_channels"
+    case maxMirrored = "max_mirrored"
     case maxWatchPatterns = "max_watch_patterns"
     case maxUnsentBytes = "max_unsent_bytes"
     case lineTimeoutMs = "line_timeout_ms"
@@ -53,6 +57,7 @@ public struct ResourceLimits: Equatable, Sendable {
       switch self {
       case .maxClients: return 1...1_000_000
       case .maxChannels: return 1...10_000_000
+      case .maxMirrored: return 1...1_000_000
       case .maxWatchPatterns: return 1...100_000
       case .maxUnsentBytes: return 65_536...(1 << 30)
       case .lineTimeoutMs, .sendTimeoutMs: return 100...3_600_000
@@ -63,6 +68,7 @@ public struct ResourceLimits: Equatable, Sendable {
       switch self {
       case .maxClients: return \.maxClients
       case .maxChannels: return \.maxChannels
+      case .maxMirrored: return \.maxMirrored
       case .maxWatchPatterns: return \.maxWatchPatterns
       case .maxUnsentBytes: return \.maxUnsentBytes
       case .lineTimeoutMs: return \.lineTimeoutMs

@@ -28,6 +28,12 @@ public enum DNDPolicy: String, Sendable, CaseIterable {
 public enum Limits {
   /// The largest count a channel holds (the largest 32-bit signed integer).
   public static let maxCount = 2_147_483_647
+  /// The largest running total another machine's state may carry (`MIRROR … total=`, a
+  /// state on the broker): 2^53, the largest integer every JSON reader holds exactly. An owner
+  /// whose channel rose by a million items a second would take 285 years to reach it; a
+  /// total above it is refused as one no owner reached, so that nothing published on the
+  /// broker can push a channel's total, and the clears that name it, near `Int.max`.
+  public static let maxTotal = 1 << 53
   /// The accepted range of `max_label`.
   public static let maxLabel = 1...maxCount
   /// The accepted range of `pulse_ms`: up to an hour; 0 turns pulsing off.

@@ -87,6 +87,7 @@ public enum Daemon {
       server.core.hooks = hooks
       // The service manager's view: READY/RELOADING/STOPPING, STATUS= and the watchdog.
       let notifier = try ServiceNotifier(loop: loop, server: server)
+      notifier.storageNote = { persistence.compactionOwed }
       let reloader = ConfigReloader(
         path: configPath, required: options.configFile != nil, core: server.core, notifier: notifier,
         logger: logger)

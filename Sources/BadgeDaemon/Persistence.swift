@@ -62,6 +62,15 @@ final class Persistence: ChangeLog {
   /// Told when storing fails outside `commit()`: a deferred flush, or a compaction after the
   /// turn's records were saved (the core sets it when it takes the change log).
   var failures: StorageFailurePolicy?
+  /// Why the state folder is not compacted, while it is not: the start could not write a
+  /// fresh snapshot (a full disk) and serves from the journal it loaded, appending to it.
+  /// `nil` once a compaction succeeded. What `systemctl status` shows beside the counts.
+  private(set) var compactionOwed: String?
+  /// Tries the compaction owed again every `compactionRetryInterval`.
+  private var compactionTimer: TimerSource?
+  /// How long after a failed compaction the owed one is tried again (microseconds): a try
+  /// on a full disk writes what fits of a snapshot, then gives it back.
+  static let compactionRetryInterval: UInt64 = 5_000_000
 
   /// The journal is compacted once its records (not its room) are larger than this: at least
   /// 4 MiB, and at least twice the snapshot, so that compaction costs stay proportional to the
@@ -92,15 +101,69 @@ final class Persistence: ChangeLog {
     store.setDND(Persistence.monotonic(dnd, now: loop.now))
     // The state folder's epoch is drawn once, when the folder has none; the fresh snapshot
     // below keeps it.
-    if store.outbox.epoch == 0 {
+    let drawnEpoch = store.outbox.epoch == 0
+    if drawnEpoch {
       store.setForwardIDs(host: store.outbox.host, epoch: UInt64.random(in: 1...UInt64(UInt32.max)))
     }
     store.finishRestoringMirrors(since: Int(Environment.wallClockMicroseconds / 1_000_000))
-    (journal, snapshotSize) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+    do {
+      (journal, snapshotSize) = try Persistence.writeFreshFiles(
+        of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+    } catch {
+      // A daemon that ran on a full disk must start there again with what it acknowledged:
+      // serve from the files as they are, and compact once there is room.
+      guard !drawnEpoch, let reopened = Persistence.reopenJournal(journalPath) else { throw error }
+      journal = reopened
+      snapshotSize = 0  // not read while the compaction is owed: it is retried on a timer
+      compactionOwed = "not compacted: \(error)"
+      logger.warning(
+        "Cannot write a fresh snapshot at start (\(error)); serving from the journal as loaded and appending to "
+          + "it, compacting once there is room.")
+    }
     makeRoom(for: roomChunk - journal.size)
     flushTimer = try loop.addTimer(accuracy: 50_000) { [unowned self] in flushDeferred() }
     backgroundFlush = try BackgroundFlush(loop: loop) { [unowned self] error in deferredFlushFinished(error) }
+    if compactionOwed != nil {
+      compactionTimer = try loop.addTimer(accuracy: 500_000) { [unowned self] in retryOwedCompaction() }
+      compactionTimer?.schedule(at: loop.now + Persistence.compactionRetryInterval)
+    }
+  }
+
+  /// The journal at `path` opened to append after its last whole record, when it loads
+  /// without damage but perhaps a torn tail (which loading dropped, and which is cut off here
+  /// with any room past the records); `nil` otherwise.
+  private static func reopenJournal(_ path: String) -> AppendOnlyFile? {
+    guard let bytes = try? StateFiles.read(path) else { return nil }
+    let contents = RecordFile.scan(bytes, magic: RecordFile.journalMagic)
+    switch contents.damage {
+    case nil, .tornTail: break
+    case .corrupt, .badHeader: return nil
+    }
+    guard contents.validLength >= RecordFile.journalMagic.count, let file = try? AppendOnlyFile(path: path) else {
+      return nil
+    }
+    file.truncate(to: contents.validLength)
+    guard file.size == contents.validLength else { return nil }
+    return file
+  }
+
+  /// The compaction owed since the start, tried again; on failure the journal goes on taking
+  /// changes as long as the failure left it whole (the snapshot could not be written), and
+  /// the next try is due later.
+  private func retryOwedCompaction() {
+    guard compactionOwed != nil else { return }
+    do {
+      try compact()
+      logger.notice("Compacted the state folder: there is room again.")
+    } catch {
+      compactionOwed = "not compacted: \(error)"
+      guard journalIsCurrent else {
+        failedOutsideCommit(error)
+        return
+      }
+      logger.debug("Still cannot compact the state folder: \(error).")
+      compactionTimer?.schedule(at: loop.now + Persistence.compactionRetryInterval)
+    }
   }
 
   // MARK: - ChangeLog
@@ -169,7 +232,7 @@ final class Persistence: ChangeLog {
       unflushed = true
       flushTimer?.schedule(at: loop.now + 1_000_000)
     }
-    if journal.size > compactionThreshold {
+    if journal.size > compactionThreshold && compactionOwed == nil {
       do {
         try compact()
       } catch {
@@ -181,17 +244,20 @@ final class Persistence: ChangeLog {
   /// Writes the whole state to a new snapshot and starts an empty journal, with its first
   /// chunk of room when `sync` is `always` and `makingRoom` (not at shutdown: nothing follows).
   /// Until every step succeeded, nothing more is appended (`commit` throws).
+  /// A snapshot that cannot be written leaves the journal whole and current: it still holds
+  /// every change the old snapshot does not.
   func compact(makingRoom: Bool = true) throws(SystemError) {
     backgroundFlush?.wait()  // never replace the journal while a flush of it is in flight
+    let size = try Persistence.writeSnapshot(of: store, to: snapshotPath, now: loop.now)
     journalIsCurrent = false
-    let (fresh, size) = try Persistence.writeFreshFiles(
-      of: store, snapshot: snapshotPath, journal: journalPath, now: loop.now)
+    let fresh = try Persistence.startJournal(at: journalPath)
     journal.close()
     journal = fresh
     roomFailed = false
     if makingRoom { makeRoom(for: roomChunk - journal.size) }
     journalIsCurrent = true
     snapshotSize = size
+    compactionOwed = nil
     unflushed = false
     flushTimer?.disarm()
   }
@@ -203,11 +269,23 @@ final class Persistence: ChangeLog {
   private static func writeFreshFiles(
     of store: Store, snapshot: String, journal: String, now: UInt64
   ) throws(SystemError) -> (AppendOnlyFile, Int) {
+    let size = try writeSnapshot(of: store, to: snapshot, now: now)
+    return (try startJournal(at: journal), size)
+  }
+
+  /// The snapshot of `store`, its history pruned to the kept days first, replaced
+  /// crash-safely; its size.
+  private static func writeSnapshot(of store: Store, to path: String, now: UInt64) throws(SystemError) -> Int {
     store.pruneHistory()
     let bytes = Snapshot(of: store, dndUntil: wallClock(store.dnd, now: now)).encoded()
-    try StateFiles.replace(snapshot, with: bytes)
-    try StateFiles.replace(journal, with: RecordFile.header(magic: RecordFile.journalMagic))
-    return (try AppendOnlyFile(path: journal), bytes.count)
+    try StateFiles.replace(path, with: bytes)
+    return bytes.count
+  }
+
+  /// An empty journal in place of the one at `path`, open for appending.
+  private static func startJournal(at path: String) throws(SystemError) -> AppendOnlyFile {
+    try StateFiles.replace(path, with: RecordFile.header(magic: RecordFile.journalMagic))
+    return try AppendOnlyFile(path: path)
   }
 
   /// With `always`, makes sure the journal's room holds `count` more bytes (a chunk is made
@@ -235,10 +313,19 @@ final class Persistence: ChangeLog {
     try compact()
   }
 
-  /// Shutdown: the last records, then a compaction so the next start reads one snapshot.
+  /// Shutdown: the last records, then a compaction so the next start reads one snapshot. When
+  /// the snapshot cannot be written (a full disk), the journal, flushed, keeps every change,
+  /// and the next start compacts.
   func close() throws(SystemError) {
     try commit()
-    try compact(makingRoom: false)
+    do {
+      try compact(makingRoom: false)
+    } catch {
+      guard journalIsCurrent else { throw error }
+      backgroundFlush?.wait()
+      try journal.flush()
+      logger.warning("Cannot compact the state folder at shutdown (\(error)); the journal keeps every change.")
+    }
     journal.close()
   }
 

@@ -30,11 +30,18 @@ final class ServiceNotifier {
     post = try loop.addPost { [unowned self] in somethingHappened() }
   }
 
-  /// `3 channels, 2 clients, 1 watcher`: what `systemctl status` shows.
+  /// What is wrong with the state folder, while something is (`Persistence.compactionOwed`):
+  /// shown after the counts.
+  var storageNote: () -> String? = { nil }
+
+  /// `3 channels, 2 clients, 1 watcher`: what `systemctl status` shows, then what is wrong
+  /// with the state folder, if anything (`; not compacted: …`).
   var summary: String {
     let channels = server.store.channels.reduce(0) { $0 + ($1.isListed ? 1 : 0) }
-    return "\(counted(channels, "channel")), \(counted(server.clientCount, "client")), "
+    let counts =
+      "\(counted(channels, "channel")), \(counted(server.clientCount, "client")), "
       + counted(server.watcherCount, "watcher")
+    return storageNote().map { counts + "; " + $0 } ?? counts
   }
 
   /// `READY=1` with the current status: the state is loaded and the socket is served (or, after

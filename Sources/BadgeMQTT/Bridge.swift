@@ -78,6 +78,7 @@ public enum Bridge {
       ]
       logger.info(
         "Bridging badged at \(socketPath) as \(config.host) to \(config.broker) under \(config.prefix)/.")
+      if let warning = config.accountWarning { logger.warning(warning) }
       try runtime.start()
       ServiceManager.notifyReady(status: "Connecting to \(config.broker)")
       _ = loop.enableWatchdog()

@@ -30,6 +30,17 @@ final class BridgeRuntime {
   private var coreTimer: TimerSource?
   private var stopping = false
   private let work = SerialWork()
+  /// Gives the heap's free memory back once a burst of requests to the daemon is over (a flood
+  /// of other machines' commands: each one a request, its line, its reply handler and the
+  /// broker's message, all freed when it is answered), so the bridge does not stay at its peak.
+  private let heap = HeapTrimmer()
+  private var trimTimer: TimerSource?
+  /// The most requests that awaited the daemon's replies since they last all came.
+  private var awaitingPeak = 0
+
+  /// What one request to the daemon holds until it is answered, roughly (its line, its reply
+  /// handler, the message it came from), as the heap trimmer counts it.
+  static let bytesPerRequest = 512
 
   /// How many of the core's requests may await replies at once: more than the bridge ever has
   /// in flight (a request for each channel and host it hears of), so none is refused.
@@ -50,6 +61,8 @@ final class BridgeRuntime {
         perform()
       }
     }
+    trimTimer = try loop.addTimer { [unowned self] in heap.trim() }
+    heap.schedule = { [unowned self] delay in trimTimer?.schedule(at: loop.now + delay) }
     session.onEvent = { [unowned self] event in work.run { [unowned self] in brokerEvent(event) } }
     // The first requests' replies, and every other request's, come back to the core with the
     // request they answer; a request whose connection ended gets no reply, as the core forgets
@@ -152,6 +165,16 @@ final class BridgeRuntime {
     // not when the socket connects: a daemon that refuses it is a failed attempt.
     if core.isDaemonReady { daemon.linkIsUp() }
     coreTimer?.arm(at: core.nextDeadline)
+    noteRequestsAnswered()
+  }
+
+  /// Once every request has its reply, what they held is freed: counted for the heap trimmer.
+  private func noteRequestsAnswered() {
+    let awaiting = daemon.awaitingCount
+    awaitingPeak = max(awaitingPeak, awaiting)
+    guard awaiting == 0, awaitingPeak > 0 else { return }
+    heap.released(awaitingPeak * BridgeRuntime.bytesPerRequest)
+    awaitingPeak = 0
   }
 
   /// Sends one of the core's requests; a `WATCH` of its own (a channel looked up) adds to what

@@ -82,7 +82,7 @@ public struct ChannelState: Equatable, Sendable {
     else { throw PayloadError("'label' holds a blank or a control character") }
     let dot = try reader.requiredBool("dot")
     let muted = try reader.requiredBool("muted")
-    let total = try reader.integer("total", in: .nonNegative)
+    let total = try reader.integer("total", in: 0...Int64(Limits.maxTotal))
     if let total, total < Int64(count) { throw PayloadError("'total' is below 'count'") }
     let seq = UInt64(try reader.required("seq", in: .nonNegative))
     owner = try reader.host("owner")

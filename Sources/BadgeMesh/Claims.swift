@@ -25,7 +25,23 @@ public struct Claim: Equatable, Comparable, Sendable, CustomStringConvertible {
 /// claimed at once, before either saw the other: the smaller `(claimed, host)` wins, on every
 /// machine alike), and is otherwise dropped, so nothing flips back and forth: a winner never
 /// gives way to a later claim. An empty retained state releases the channel.
+///
+/// A claim no real machine could have made is refused, so that an early date cannot buy a
+/// channel: one before `floor` (2024-01-01, before any bridge that claims existed) or more
+/// than `maxAhead` past this machine's clock.
 public struct Claims: Sendable {
+  /// 2024-01-01T00:00Z, in milliseconds since 1970.
+  public static let floor: Int64 = 1_704_067_200_000
+  /// How far ahead of this machine's clock a claim may be: a day.
+  public static let maxAhead: Int64 = 86_400_000
+
+  /// Why `claimed` cannot be a real claim heard at `now`; `nil` when it can.
+  public static func refusal(of claimed: Int64, now: Int64) -> String? {
+    if claimed < floor { return "its claim (\(claimed)) is before 2024-01-01" }
+    if claimed > now &+ maxAhead { return "its claim (\(claimed)) is more than a day ahead of this machine's clock" }
+    return nil
+  }
+
   /// This machine.
   public let host: String
   public private(set) var owners: [ChannelName: Claim] = [:]
@@ -58,9 +74,13 @@ public struct Claims: Sendable {
     /// A later claim than the owner known: drop the state (when the known owner is this
     /// machine, publish its state again, so that the retained one names it).
     case later(owner: Claim)
+    /// A claim no machine could have made (`refusal(of:now:)`): drop the state.
+    case refused(String)
   }
 
-  public mutating func heard(_ channel: ChannelName, _ claim: Claim) -> Verdict {
+  /// A state naming `claim`, heard at `now` (wall-clock milliseconds).
+  public mutating func heard(_ channel: ChannelName, _ claim: Claim, now: Int64) -> Verdict {
+    if let reason = Claims.refusal(of: claim.claimed, now: now) { return .refused(reason) }
     guard let known = owners[channel] else {
       owners[channel] = claim
       return .earlier(previous: nil)

@@ -1,7 +1,8 @@
 import BadgeCore
 import BadgeProtocol
 
-/// Do-not-disturb as shared machines publish it on `<prefix>/dnd/state` (retained):
+/// Do-not-disturb as a machine publishes it on its `<prefix>/host/<host>/dnd` (retained): the
+/// change its daemon is on, made there or on another machine (`host`):
 /// `{"on":true,"until":1764621800000,"at":1764620000123,"host":"desktop"}`.
 public struct DNDState: Equatable, Sendable {
   public var on: Bool
@@ -67,57 +68,70 @@ extension DNDRequest {
   }
 }
 
-/// Last writer wins, for shared do-not-disturb: every machine applies a change it hears of
-/// only when it is newer than the last one it applied or made, so all converge on the newest
-/// change, whatever order the broker delivers them in.
+/// One total order over do-not-disturb changes, for shared do-not-disturb: a change is greater
+/// than another when it was made later (`at`, wall-clock milliseconds), or at the same
+/// millisecond on a machine whose name sorts later (`DNDStamp`). Each machine publishes the
+/// change its daemon is on (its effective state, retained on `<prefix>/host/<host>/dnd`) and
+/// hands its daemon every greater change it hears of; the daemon takes one only when it is
+/// greater than its own last, also when it leaves do-not-disturb as it is. So every machine
+/// ends on the greatest change made anywhere, whatever order the broker delivers them in.
 ///
-/// A change made here is stamped no earlier than one past the newest it knows of, so that a
-/// machine whose clock is behind still wins with a change made after the one it saw.
+/// The daemon stamps this machine's changes (`DND` ... `at=`): no earlier than one past the last
+/// change it took, so a change made after one seen wins also on a machine whose clock is
+/// behind. The stamp is published as it is, never made anew here: the daemon and the other
+/// machines weigh a change by the same stamp.
 public struct DNDSync: Sendable {
-  /// The newest change applied or made here.
-  public private(set) var newest: DNDStamp?
   public let host: String
+  /// What this machine's daemon last reported: the state published as this machine's.
+  public private(set) var effective: DNDState?
+  /// The greatest change heard of on the broker.
+  public private(set) var greatestHeard: DNDState?
+  /// The last change heard and handed to the daemon: when the daemon reports it, it is
+  /// published as it was heard, its `until` the same on every machine.
+  private var handed: DNDState?
 
   public init(host: String) { self.host = host }
 
-  /// A change made on this machine at `now` (wall-clock milliseconds): the state to publish.
-  public mutating func made(on: Bool, until: Int64, now: Int64) -> DNDState {
-    let at = max(now, Int64(clamping: (newest?.at ?? 0) + 1))
-    let state = DNDState(on: on, until: until, at: at, host: host)
-    newest = state.stamp
-    return state
-  }
-
-  /// This machine's state as its daemon reports it when the bridge starts, stamped with when
-  /// it was made there (`at`): the state to publish when it is newer than anything known here.
-  /// Not restamped, unlike `made`: a change made while the bridge was away is as old as it is,
-  /// and loses to a newer one another machine published meanwhile.
-  public mutating func found(on: Bool, until: Int64, at: Int64) -> DNDState? {
-    let state = DNDState(on: on, until: until, at: at, host: host)
-    if let newest, state.stamp <= newest { return nil }
-    newest = state.stamp
-    return state
-  }
-
-  /// What to do with a state heard on the broker.
-  public enum Decision: Equatable, Sendable {
-    /// Newer than anything applied here: apply it.
-    case apply
-    /// This machine's own, heard back: nothing to do.
-    case own
-    /// Not newer than what was applied here.
-    case stale
-  }
-
-  public mutating func heard(_ state: DNDState) -> Decision {
-    if let newest, state.stamp <= newest { return state.host == host && state.stamp == newest ? .own : .stale }
-    guard state.host != host else {
-      // A change of ours from before a restart, newer than anything known: keep its stamp so
-      // that later changes order after it, but there is nothing to apply.
-      newest = state.stamp
-      return .own
+  /// The daemon reported do-not-disturb (a change, its snapshot, or a timed one's end) at
+  /// `nowMs`: the state to publish as this machine's, or `nil` when it is the change published
+  /// already. A timed one's end is no change: its stamp stays, and every machine ends it at
+  /// the `until` it was published with.
+  public mutating func reported(on: Bool, leftMs: Int, from: String?, at: Int64?, nowMs: Int64) -> DNDState? {
+    let stamp = DNDStamp(at: UInt64(clamping: at ?? DNDState.neverChanged), host: from ?? host)
+    if let effective, effective.stamp == stamp { return nil }
+    let state: DNDState
+    if let handed, handed.stamp == stamp {
+      state = handed
+    } else {
+      let until = on && leftMs > 0 ? nowMs + Int64(leftMs) : 0
+      state = DNDState(on: on, until: until, at: Int64(clamping: stamp.at), host: stamp.host)
     }
-    newest = state.stamp
-    return .apply
+    effective = state
+    return state
+  }
+
+  /// A change heard on the broker (any machine's state, this one's too): whether it is greater
+  /// than what the daemon is on and than what was handed to it, and so is for the daemon.
+  public mutating func heard(_ state: DNDState) -> Bool {
+    if greatestHeard.map({ $0.stamp < state.stamp }) ?? true { greatestHeard = state }
+    return isNewer(state)
+  }
+
+  /// The change was handed to the daemon.
+  public mutating func handing(_ state: DNDState) { handed = state }
+
+  /// The greatest change heard, when the daemon is not on it or on a greater one: what to
+  /// hand a daemon that has just become ready (what was heard while it was away, or handed to
+  /// a connection that ended before it answered).
+  public mutating func due() -> DNDState? {
+    handed = nil
+    guard let greatestHeard, isNewer(greatestHeard) else { return nil }
+    return greatestHeard
+  }
+
+  private func isNewer(_ state: DNDState) -> Bool {
+    if let effective, state.stamp <= effective.stamp { return false }
+    if let handed, state.stamp <= handed.stamp { return false }
+    return true
   }
 }

@@ -33,6 +33,13 @@ public struct ForwardedWrite: Equatable, Sendable {
 /// sent again when its owner comes back online, and sent again when no answer came for
 /// `retryInterval` (which doubles while nothing is answered, up to `maxRetryInterval`).
 /// Redelivery is harmless: the owner's daemon counts a request id once.
+///
+/// What holds after every input (asserted by ForwardInvariantTests after each step of random
+/// runs): each write the daemon handed over on this connection is here until its owner
+/// answered it, and then the daemon is told `DELIVERED` (whether or not its greeting is over);
+/// while the broker is synced, the first write of each channel is on its way with a retry armed
+/// (`nextRetry`), and every other write waits behind it. So no write waits for nothing: it is
+/// answered, or sent again when its owner comes back or its retry is due.
 public struct ForwardQueue: Sendable {
   public private(set) var writes: [ForwardedWrite] = []
   private var ids: Set<String> = []
@@ -48,6 +55,12 @@ public struct ForwardQueue: Sendable {
   }
 
   public var count: Int { writes.count }
+
+  /// The first write of each channel, in queue order: the one on its way, or due to go.
+  public var firstOfEachChannel: [ForwardedWrite] {
+    var seen: Set<ChannelName> = []
+    return writes.filter { seen.insert($0.channel).inserted }
+  }
 
   /// Adds a write at the end (a write already known, listed again, is ignored); whether it
   /// was new.

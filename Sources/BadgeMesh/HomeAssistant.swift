@@ -90,7 +90,7 @@ public struct HomeAssistant: Sendable {
 
   /// A sensor whose state is the channel's count, with the rest of the state as attributes.
   public func sensorConfig(_ channel: ChannelName) -> [UInt8] {
-    let state = topics.state(of: channel)
+    let state = topics.ownState(of: channel)
     let members = HomeAssistant.attributes.map { "'\($0)': value_json.\($0)" }.joined(separator: ", ")
     let config = JSONValue.object([
       ("name", .string(channel.description)),
@@ -109,13 +109,13 @@ public struct HomeAssistant: Sendable {
     return Array(config.encoded.utf8)
   }
 
-  /// A switch for shared do-not-disturb: its state from `dnd/state`, its commands `ON` and
-  /// `OFF` to `dnd/set`.
+  /// A switch for shared do-not-disturb: its state from this machine's `host/<host>/dnd` (the
+  /// state every machine ends on), its commands `ON` and `OFF` to `dnd/set`.
   public var switchConfig: [UInt8] {
     let config = JSONValue.object([
       ("name", .string("Do not disturb")),
       ("unique_id", .string("\(nodeID)_dnd")),
-      ("state_topic", .string(topics.dndState)),
+      ("state_topic", .string(topics.ownDND)),
       ("value_template", .string("{{ 'ON' if value_json.on else 'OFF' }}")),
       ("command_topic", .string(topics.dndSet)),
       ("payload_on", .string("ON")),

@@ -8,7 +8,7 @@ struct ReplyRoute: Equatable, Sendable {
 
 /// The writes other machines send the channels owned here, as one part of the bridge: each is
 /// carried out by this machine's daemon when the channel is held here, its answer published on
-/// the writer's reply topic; those that come before the retained states (claims not known yet)
+/// this machine's reply topic for the writer; those that come before the retained states (claims not known yet)
 /// wait for them. The claims are the owner's role's, passed in.
 struct IncomingWrites {
   /// A write heard before the retained states, carried out once they are in.
@@ -42,8 +42,10 @@ struct IncomingWrites {
     }
     var route: ReplyRoute?
     if let topic = message.responseTopic {
-      if topics.isReplyTopic(topic) {
-        route = ReplyRoute(topic: topic, correlation: message.correlation ?? command.id.map { Array($0.utf8) })
+      if let writer = topics.replyWriter(topic) {
+        route = ReplyRoute(
+          topic: topics.reply(from: topics.host, to: writer),
+          correlation: message.correlation ?? command.id.map { Array($0.utf8) })
       } else {
         outbox.log(
           .debug,
@@ -89,8 +91,8 @@ struct IncomingWrites {
     outbox.send(DaemonLink.request(channel, command), id: command.id, .apply(channel, command, route))
   }
 
-  /// The daemon's reply to a write carried out here: the answer goes to the writer's reply
-  /// topic when it asked for one.
+  /// The daemon's reply to a write carried out here: the answer goes to this machine's reply
+  /// topic for the writer when the writer asked for one.
   func applyAnswered(
     _ channel: ChannelName, _ command: ChannelCommand, _ route: ReplyRoute?, refusal: String?,
     into outbox: inout MeshOutbox

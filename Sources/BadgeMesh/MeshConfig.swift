@@ -44,6 +44,16 @@ public struct MeshConfig: Equatable, Sendable {
     self.file = file
   }
 
+  /// Why the broker's recommended ACL (contrib/mosquitto/acl) would refuse what this machine
+  /// publishes: it lets each account write only under `<prefix>/host/<account>/`, so the
+  /// account must be named as the host. `nil` when it is, or when there is no account.
+  public var accountWarning: String? {
+    guard let username, username != host else { return nil }
+    return "username \(username) is not this machine's host name (\(host)): a broker with the recommended ACL "
+      + "lets an account publish states and answers only under \(prefix)/host/<its name>/, so this machine's "
+      + "would be refused; name the account \(host), or set host = \(username)."
+  }
+
   /// The keys `[mqtt]` accepts.
   public enum Key: String, CaseIterable, Sendable {
     case broker

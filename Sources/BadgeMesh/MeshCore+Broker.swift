@@ -47,14 +47,20 @@ extension MeshCore {
     switch kind {
     case .sync:
       if broker.isAwaitedMarker(message.payload) { synced(at: time) }
-    case .state(let channel):
-      stateHeard(channel, message.payload, at: time)
+    case .state(let channel, let host):
+      stateHeard(channel, from: host, message.payload, at: time)
+    case .oldState:
+      // An emptied one is a user clearing the old layout away: nothing to say.
+      if !message.payload.isEmpty {
+        owner.refuse(
+          message.topic, "the old layout, from a bridge of badged 0.1; upgrade that machine's badged", into: &outbox)
+      }
     case .command(let channel):
       writes.commandHeard(channel, message, claims: owner.claims, links: links, into: &outbox)
     case .status(let name):
       mirror.statusHeard(name, message.payload, claims: owner.claims, links: links, at: time, into: &outbox)
-    case .reply:
-      mirror.answerHeard(message, claims: owner.claims, links: links, at: time, into: &outbox)
+    case .reply(let host):
+      mirror.answerHeard(message, from: host, claims: owner.claims, links: links, at: time, into: &outbox)
     case .dndState:
       dnd.stateHeard(message.payload, links: links, at: time, into: &outbox)
     case .dndSet:
@@ -64,13 +70,13 @@ extension MeshCore {
     }
   }
 
-  /// A channel's retained state: the owner's role checks it against the claims, and the
-  /// mirror's shows what is another owner's.
-  private func stateHeard(_ channel: ChannelName, _ payload: [UInt8], at time: MeshTime) {
+  /// A channel's retained state from `host`'s subtree: the owner's role checks it against the
+  /// claims, and the mirror's shows what is another owner's.
+  private func stateHeard(_ channel: ChannelName, from host: String, _ payload: [UInt8], at time: MeshTime) {
     let local = daemon.localStates[channel]
     if payload.isEmpty {
       // The owner stopped sharing the channel.
-      guard let previous = owner.releaseHeard(channel, local: local, into: &outbox) else { return }
+      guard let previous = owner.releaseHeard(channel, from: host, local: local, into: &outbox) else { return }
       mirror.forget(channel, daemonReady: daemon.isReady, into: &outbox)
       owner.takeOver(
         channel, releasedBy: previous, local: local, links: links, at: time, announcer: &homeAssistant, into: &outbox)
@@ -92,9 +98,10 @@ extension MeshCore {
       return
     }
     let links = self.links
-    if owner.stateHeard(channel, state, local: local, links: links, at: time, announcer: &homeAssistant, into: &outbox)
+    if owner.stateHeard(
+      channel, state, from: host, local: local, links: links, at: time, announcer: &homeAssistant, into: &outbox)
     {
-      mirror.mirror(channel, state, daemonReady: links.daemonReady, at: time, into: &outbox)
+      mirror.mirror(channel, state, daemonReady: links.daemonReady, synced: links.synced, at: time, into: &outbox)
     }
   }
 

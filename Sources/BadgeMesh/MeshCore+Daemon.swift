@@ -49,10 +49,8 @@ extension MeshCore {
       mirror.forwardTaken(write, synced: broker.isSynced, at: time, into: &outbox)
     case .localChanged(let state):
       owner.own(state.name, state, links: links, at: time, announcer: &homeAssistant, into: &outbox)
-    case .localDND(let state):
-      dnd.localChanged(state, links: links, at: time, into: &outbox)
-    case .dndSnapshot(let state):
-      dnd.snapshot(state, links: links, at: time, into: &outbox)
+    case .localDND(let state), .dndSnapshot(let state):
+      dnd.reported(state, links: links, at: time, into: &outbox)
     case .ready:
       daemonReady(at: time)
     case .mirrorAnswered(let channel, let refusal):

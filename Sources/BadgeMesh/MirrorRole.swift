@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The bridge as mirror, one part of it: other owners' states put into this machine's daemon
 /// (`MIRROR`), each once, and hidden ones (a local channel of the same name) logged once; the
@@ -19,8 +20,16 @@ struct MirrorRole {
   private var mirrors: [ChannelName: ChannelState] = [:]
   /// Mirrored channels that a local channel of the same name hides, each logged once.
   private var hidden: Set<ChannelName> = []
+  /// Whether badged refused a mirror for want of room (`[limits] max_mirrored`) since it was
+  /// last connected: said once, since badged itself counts those refusals in its log.
+  private var roomRefused = false
   private var hosts: [String: HostInfo] = [:]
-  private var forwards = ForwardQueue()
+  /// The owners heard from (a status or a state) on this broker connection. The first word of
+  /// one after the sync marker means it came back on this connection after this machine was
+  /// synced (a broker restarted without persistence: the owner subscribes and publishes anew,
+  /// whether or not this machine ever saw it go), and what it may have missed goes at once.
+  private var heardOnThisConnection: Set<String> = []
+  private(set) var forwards = ForwardQueue()
 
   init(config: MeshConfig, topics: MeshTopics) {
     self.config = config
@@ -37,7 +46,10 @@ struct MirrorRole {
   func hasRoom(forHost host: String) -> Bool { hosts[host] != nil || hosts.count < MeshLimits.maxHosts }
 
   /// A new broker connection: every write waiting is sent again on it.
-  mutating func brokerConnected() { forwards.markAllUnsent() }
+  mutating func brokerConnected() {
+    forwards.markAllUnsent()
+    heardOnThisConnection.removeAll()
+  }
 
   /// The broker went: every owner is stale here (`markStale`, when the daemon was told they
   /// were not) until it is back; what the hosts said is heard again, retained, on the next
@@ -51,7 +63,10 @@ struct MirrorRole {
   }
 
   /// The daemon went: it lists its outbox again on the next connection.
-  mutating func daemonClosed() { forwards.removeAll() }
+  mutating func daemonClosed() {
+    forwards.removeAll()
+    roomRefused = false
+  }
 
   /// The daemon is ready: it is told every mirror and every host's standing.
   func daemonReady(synced: Bool, into outbox: inout MeshOutbox) {
@@ -70,14 +85,21 @@ struct MirrorRole {
 
   // MARK: Mirrors
 
-  /// Shows another machine's state of a channel here.
+  /// Shows another machine's state of a channel here. `synced`: the sync marker of this broker
+  /// connection came back before it.
   mutating func mirror(
-    _ channel: ChannelName, _ state: ChannelState, daemonReady: Bool, at time: MeshTime,
+    _ channel: ChannelName, _ state: ChannelState, daemonReady: Bool, synced: Bool = false, at time: MeshTime,
     into outbox: inout MeshOutbox
   ) {
     var info = hosts[state.owner] ?? HostInfo()
     info.lastHeard = time.wallMs / 1000
     hosts[state.owner] = info
+    if heardOnThisConnection.insert(state.owner).inserted && synced {
+      // Its first word on this connection, after the sync marker: it came back on it.
+      let owner = state.owner
+      let known = mirrors
+      sendAgain({ $0 == channel || known[$0]?.owner == owner }, at: time, into: &outbox)
+    }
     guard config.mirrors(channel) || config.shares(channel) else { return }
     guard mirrors[channel] != state else { return }
     mirrors[channel] = state
@@ -91,10 +113,19 @@ struct MirrorRole {
     if daemonReady { outbox.send(DaemonLink.forget(channel)) }
   }
 
-  /// The daemon's reply to a `MIRROR`: a refusal (a local channel of that name) is logged once.
+  /// The daemon's reply to a `MIRROR`: a refusal (a local channel of that name) is logged once;
+  /// one for want of room once while the daemon stays connected, however many channels the
+  /// broker holds.
   mutating func mirrorAnswered(_ channel: ChannelName, refusal: String?, into outbox: inout MeshOutbox) {
     guard let refusal else {
       hidden.remove(channel)
+      return
+    }
+    if refusal.hasPrefix("\(ProtocolError.Code.full.rawValue) ") {
+      if !roomRefused {
+        roomRefused = true
+        outbox.log(.warning, "badged has no room for more mirrored channels (\(refusal)); they are not shown here.")
+      }
       return
     }
     if hidden.insert(channel).inserted {
@@ -138,13 +169,18 @@ struct MirrorRole {
     info.online = online
     if online { info.lastHeard = time.wallMs / 1000 }
     hosts[name] = info
-    guard changed else { return }
-    if links.daemonReady { sendStale(name, info, brokerUp: links.brokerUp, &outbox) }
-    if online && links.synced {
-      // Back: whatever it missed is sent again, in order.
-      let again = forwards.toSend(now: time.monotonic) { claims.owner(of: $0)?.host == name }
-      for write in again { publishWrite(write, into: &outbox) }
-    }
+    if changed && links.daemonReady { sendStale(name, info, brokerUp: links.brokerUp, &outbox) }
+    guard online else { return }
+    heardOnThisConnection.insert(name)
+    // Back, or saying online again without ever seeming gone (it reconnected, or its daemon
+    // did): whatever it may have missed is sent again, in order.
+    if links.synced { sendAgain({ claims.owner(of: $0)?.host == name }, at: time, into: &outbox) }
+  }
+
+  /// Sends again, in order, the first write of each channel `owns` picks (and any first write
+  /// not sent yet): its owner is back, and whatever it missed goes now.
+  private mutating func sendAgain(_ owns: (ChannelName) -> Bool, at time: MeshTime, into outbox: inout MeshOutbox) {
+    for write in forwards.toSend(now: time.monotonic, again: owns) { publishWrite(write, into: &outbox) }
   }
 
   // MARK: Forwarded writes
@@ -180,7 +216,8 @@ struct MirrorRole {
     outbox.publish(
       MeshMessage(
         topic: topics.command(to: write.channel), payload: write.command.payload, retain: false,
-        responseTopic: topics.ownReply, correlation: Array(write.id.utf8), expirySeconds: expiry))
+        responseTopic: topics.reply(from: mirrors[write.channel]?.owner ?? config.host, to: config.host),
+        correlation: Array(write.id.utf8), expirySeconds: expiry))
   }
 
   /// Writes whose answers are overdue, sent again.
@@ -194,9 +231,11 @@ struct MirrorRole {
   /// When an answer is overdue; `nil` when none is awaited.
   var nextDeadline: UInt64? { forwards.nextRetry }
 
-  /// An owner's answer to a write of this machine's.
+  /// An answer to a write of this machine's, from `host`'s subtree: taken only when `host`
+  /// owns the write's channel.
   mutating func answerHeard(
-    _ message: IncomingMessage, claims: Claims, links: MeshLinks, at time: MeshTime, into outbox: inout MeshOutbox
+    _ message: IncomingMessage, from host: String, claims: Claims, links: MeshLinks, at time: MeshTime,
+    into outbox: inout MeshOutbox
   ) {
     let answer: CommandAnswer
     do throws(PayloadError) {
@@ -212,6 +251,11 @@ struct MirrorRole {
       outbox.log(.debug, "Dropped an answer whose correlation data is no request id, or not its own.")
       return
     }
+    if let write = forwards.writes.first(where: { $0.id == id }), claims.owner(of: write.channel)?.host != host {
+      outbox.log(
+        .debug, "Dropped an answer to \(id) from \(host): it does not own \(write.channel).", [.channel(write.channel)])
+      return
+    }
     switch forwards.answered(id, answer) {
     case .delivered(let write, let refusal):
       if let refusal {
@@ -220,7 +264,10 @@ struct MirrorRole {
           .notice, "\(owner) refused \(write.command.op) on \(write.channel): \(refusal); its state stands.",
           [.channel(write.channel)])
       }
-      if links.daemonReady { outbox.send(DaemonLink.delivered(id)) }
+      // Said whether or not the daemon's snapshot is in yet: the queue holds only what this
+      // connection listed, so the daemon is connected, and an answer that comes while the
+      // greeting still reads a long outbox would otherwise be lost, its write held there.
+      outbox.send(DaemonLink.delivered(id))
       outbox.statusChanged = true
       // The next write of its channel, which waited for this answer.
       sendNext(in: write.channel, synced: links.synced, at: time, into: &outbox)

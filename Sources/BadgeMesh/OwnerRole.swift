@@ -1,8 +1,10 @@
 import BadgeCore
 
 /// The bridge as owner, one part of it: it claims the channels `share` names unless another
-/// machine claimed them first, publishes their states (coalesced, retained), gives way to an
-/// earlier claim and releases what is no longer shared. The writes other machines send its
+/// machine claimed them first, publishes their states (coalesced, retained) on its own subtree,
+/// gives way to an earlier claim and releases what is no longer shared. A state counts only
+/// from its owner's subtree; those that cannot count are refused with a reason
+/// (`StateRefusals`). The writes other machines send its
 /// channels are `IncomingWrites`'.
 ///
 /// Home Assistant follows what it owns: the announcer is handed in where a channel is claimed
@@ -18,6 +20,7 @@ struct OwnerRole {
   /// echo of it from a state someone else wrote in this machine's name.
   private var published: [ChannelName: ChannelState] = [:]
   private var coalescer = StateCoalescer<ChannelState>()
+  private var refusals = StateRefusals()
 
   init(config: MeshConfig, topics: MeshTopics) {
     self.config = config
@@ -80,7 +83,7 @@ struct OwnerRole {
   private mutating func publishState(_ channel: ChannelName, _ state: ChannelState, into outbox: inout MeshOutbox) {
     guard claims.isHeldHere(channel) else { return }
     published[channel] = state
-    outbox.publish(MeshMessage(topic: topics.state(of: channel), payload: state.payload, retain: true))
+    outbox.publish(MeshMessage(topic: topics.ownState(of: channel), payload: state.payload, retain: true))
   }
 
   /// Publishes the channel's state now, whatever waits: the retained state must name this
@@ -103,18 +106,32 @@ struct OwnerRole {
     claims.release(channel)
     coalescer.drop(channel)
     published[channel] = nil
-    outbox.publish(MeshMessage(topic: topics.state(of: channel), payload: [], retain: true))
+    outbox.publish(MeshMessage(topic: topics.ownState(of: channel), payload: [], retain: true))
     outbox.log(.info, "Stopped sharing \(channel): no longer in [mqtt] share.", [.channel(channel)])
   }
 
-  /// A channel's retained state, checked against the claims; whether it is another owner's to
-  /// mirror here. `local` is the daemon's state of the channel, when it reported one.
+  /// A state on `topic` that cannot count, refused with `reason` (logged once per topic).
+  mutating func refuse(_ topic: String, _ reason: String, into outbox: inout MeshOutbox) {
+    refusals.refuse(topic, reason, into: &outbox)
+  }
+
+  /// A channel's retained state from `publisher`'s subtree, checked against the claims; whether it
+  /// is another owner's to mirror here. `local` is the daemon's state of the channel, when it
+  /// reported one.
   mutating func stateHeard(
-    _ channel: ChannelName, _ state: ChannelState, local: DaemonLink.LocalState?, links: MeshLinks,
-    at time: MeshTime, announcer: inout HomeAssistantAnnouncer, into outbox: inout MeshOutbox
+    _ channel: ChannelName, _ state: ChannelState, from publisher: String, local: DaemonLink.LocalState?,
+    links: MeshLinks, at time: MeshTime, announcer: inout HomeAssistantAnnouncer, into outbox: inout MeshOutbox
   ) -> Bool {
+    let topic = topics.state(of: channel, by: publisher)
+    guard state.owner == publisher else {
+      refuse(topic, "it names \(state.owner) as the owner, and only \(state.owner) may publish that", into: &outbox)
+      return false
+    }
     let claim = Claim(host: state.owner, claimed: state.claimed)
-    switch claims.heard(channel, claim) {
+    switch claims.heard(channel, claim, now: time.wallMs) {
+    case .refused(let reason):
+      refuse(topic, reason, into: &outbox)
+      return false
     case .owner:
       guard state.owner == host else { return true }
       if !config.shares(channel) {
@@ -145,7 +162,10 @@ struct OwnerRole {
           [.channel(channel)])
         yielded.insert(channel)
         coalescer.drop(channel)
+        published[channel] = nil
         announcer.withdrawIfAnnounced(channel, into: &outbox)
+        // This machine's retained state goes, so that no later subscriber takes its claim.
+        outbox.publish(MeshMessage(topic: topics.ownState(of: channel), payload: [], retain: true))
       } else if let previous {
         outbox.log(
           .info, "\(channel) is owned by \(state.owner), whose claim is earlier than \(previous.host)'s.",
@@ -153,20 +173,22 @@ struct OwnerRole {
       }
       return true
     case .later(let owner):
+      // (Each owner's state has a topic of its own: the owner's is still there.)
       outbox.log(
         .debug, "Dropped a state of \(channel) naming \(state.owner): \(owner.host) claimed it first.",
         [.channel(channel)])
-      if owner.host == host { republish(channel, local, into: &outbox) }
       return false
     }
   }
 
-  /// An empty retained state: the owner stopped sharing the channel. Returns the host that
-  /// owned it, whose mirror goes; `nil` when nothing changed (someone else emptied this
-  /// machine's retained state, which is published again).
+  /// An empty retained state on `publisher`'s subtree: when it owns the channel, it stopped
+  /// sharing it. Returns the host that owned it, whose mirror goes; `nil` when nothing changed
+  /// (another host's state went, one that had given way or never counted; or this machine's
+  /// own was emptied while it holds the channel, and is published again).
   mutating func releaseHeard(
-    _ channel: ChannelName, local: DaemonLink.LocalState?, into outbox: inout MeshOutbox
+    _ channel: ChannelName, from publisher: String, local: DaemonLink.LocalState?, into outbox: inout MeshOutbox
   ) -> String? {
+    guard claims.owner(of: channel)?.host == publisher else { return nil }
     if claims.isHeldHere(channel) {
       if config.shares(channel) { republish(channel, local, into: &outbox) }
       return nil

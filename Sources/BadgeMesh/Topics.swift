@@ -50,15 +50,22 @@ public enum TopicLevel {
   }
 }
 
-/// The topics of one user's machines under `prefix` (docs/MQTT.md lists them):
+/// The topics of one user's machines under `prefix` (docs/MQTT.md lists them). What a machine
+/// publishes as itself is under its own subtree, `<prefix>/host/<host>/`, which the broker's
+/// ACL lets only that machine write (contrib/mosquitto/acl), so that a state's owner is a fact
+/// the broker vouches for, not a claim any machine can make:
 ///
 /// - `<prefix>/host/<host>/status`: `online` (retained) while the host's bridge is connected
 ///   and its daemon reachable, `offline` (retained, also its last will) otherwise;
-/// - `<prefix>/host/<host>/reply`: owners' answers to this host's commands;
+/// - `<prefix>/host/<host>/ch/<channel>/state`: the state of a channel the host owns, retained;
+/// - `<prefix>/host/<owner>/reply/<writer>`: an owner's answers to the writer's commands;
 /// - `<prefix>/host/<host>/sync`: the marker a bridge sends itself after subscribing;
-/// - `<prefix>/ch/<channel>/state`: the owner's state of a channel, retained;
 /// - `<prefix>/ch/<channel>/cmd`: writes to a channel, for its owner;
-/// - `<prefix>/dnd/state` and `<prefix>/dnd/set`: shared do-not-disturb.
+/// - `<prefix>/host/<host>/dnd`: the host's do-not-disturb, retained, when shared;
+/// - `<prefix>/dnd/set`: requests to change shared do-not-disturb.
+///
+/// `<prefix>/ch/<channel>/state`, where badged 0.1's bridges published states, is read only
+/// to refuse it with a reason.
 public struct MeshTopics: Sendable {
   public let prefix: String
   /// This machine's host name.
@@ -69,27 +76,44 @@ public struct MeshTopics: Sendable {
     self.host = host
   }
 
-  public func status(of host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/status" }
-  public func reply(to host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/reply" }
+  /// The subtree `host` alone may write.
+  private func subtree(_ host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))" }
+
+  public func status(of host: String) -> String { "\(subtree(host))/status" }
+  /// Where `owner` answers the commands of `writer`.
+  public func reply(from owner: String, to writer: String) -> String {
+    "\(subtree(owner))/reply/\(TopicLevel.escape(writer))"
+  }
   public var ownStatus: String { status(of: host) }
-  public var ownReply: String { reply(to: host) }
-  public var ownSync: String { "\(prefix)/host/\(TopicLevel.escape(host))/sync" }
-  public func state(of channel: ChannelName) -> String {
+  public var ownSync: String { "\(subtree(host))/sync" }
+  /// The state of `channel` as `owner` publishes it.
+  public func state(of channel: ChannelName, by owner: String) -> String {
+    "\(subtree(owner))/ch/\(TopicLevel.escape(channel.description))/state"
+  }
+  /// The state of a channel this machine owns.
+  public func ownState(of channel: ChannelName) -> String { state(of: channel, by: host) }
+  /// Where badged 0.1's bridges published every owner's state: refused now.
+  public func oldState(of channel: ChannelName) -> String {
     "\(prefix)/ch/\(TopicLevel.escape(channel.description))/state"
   }
   public func command(to channel: ChannelName) -> String {
     "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd"
   }
-  public var dndState: String { "\(prefix)/dnd/state" }
+  public func dnd(of host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/dnd" }
+  public var ownDND: String { dnd(of: host) }
   public var dndSet: String { "\(prefix)/dnd/set" }
 
   /// What a topic a message came on is about; `nil` for a topic that is none of ours or whose
   /// names do not parse.
   public enum Incoming: Equatable, Sendable {
-    case state(ChannelName)
+    /// A state published under `host`'s subtree.
+    case state(ChannelName, host: String)
+    /// A state on the layout of badged 0.1's bridges.
+    case oldState(ChannelName)
     case command(ChannelName)
     case status(host: String)
-    case reply
+    /// An answer to this machine's command, published under `host`'s subtree.
+    case reply(from: String)
     case sync
     case dndState
     case dndSet
@@ -102,28 +126,48 @@ public struct MeshTopics: Sendable {
     let levels = topic.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
     switch (levels.count, levels.first) {
     case (2, "dnd"):
-      return levels[1] == "state" ? .dndState : levels[1] == "set" ? .dndSet : nil
+      return levels[1] == "set" ? .dndSet : nil
     case (3, "ch"):
       guard let text = TopicLevel.unescape(levels[1]), let name = ChannelName(text) else { return nil }
-      return levels[2] == "state" ? .state(name) : levels[2] == "cmd" ? .command(name) : nil
-    case (3, "host"):
-      guard let host = TopicLevel.unescape(levels[1]), MeshConfig.isHostName(host) else { return nil }
-      switch levels[2] {
-      case "status": return .status(host: host)
-      case "reply": return host == self.host ? .reply : nil
-      case "sync": return host == self.host ? .sync : nil
-      default: return nil
+      return levels[2] == "state" ? .oldState(name) : levels[2] == "cmd" ? .command(name) : nil
+    case (_, "host"):
+      guard levels.count >= 3, let host = TopicLevel.unescape(levels[1]), MeshConfig.isHostName(host) else {
+        return nil
       }
+      return classify(host: host, levels.dropFirst(2))
     default: return nil
     }
   }
 
-  /// Whether `topic` is a host's reply topic under this prefix: the only topics an owner
-  /// answers on, so that a command cannot make it publish anywhere else.
-  public func isReplyTopic(_ topic: String) -> Bool {
-    guard topic.hasPrefix(prefix + "/host/"), topic.hasSuffix("/reply") else { return false }
-    let middle = topic.dropFirst(prefix.count + 6).dropLast(6)
-    return TopicLevel.unescape(middle).map(MeshConfig.isHostName) ?? false
+  /// The levels after `<prefix>/host/<host>/`.
+  private func classify(host: String, _ levels: ArraySlice<Substring>) -> Incoming? {
+    switch (levels.count, levels.first) {
+    case (1, "status"): return .status(host: host)
+    case (1, "sync"): return host == self.host ? .sync : nil
+    case (1, "dnd"): return .dndState
+    case (2, "reply"):
+      return TopicLevel.unescape(levels.last!) == self.host ? .reply(from: host) : nil
+    case (3, "ch"):
+      guard levels.last == "state", let text = TopicLevel.unescape(levels[levels.startIndex + 1]),
+        let name = ChannelName(text)
+      else { return nil }
+      return .state(name, host: host)
+    default: return nil
+    }
+  }
+
+  /// The writer a command's response topic names, when it is a reply topic under this prefix
+  /// (`<prefix>/host/<owner>/reply/<writer>`, both host names): an owner answers only there,
+  /// on its own subtree (`reply(from: host, to: writer)`), so that a command cannot make it
+  /// publish anywhere else.
+  public func replyWriter(_ topic: String) -> String? {
+    guard topic.hasPrefix(prefix + "/host/") else { return nil }
+    let levels = topic.dropFirst(prefix.count + 6).split(separator: "/", omittingEmptySubsequences: false)
+    guard levels.count == 3, levels[1] == "reply",
+      let owner = TopicLevel.unescape(levels[0]), MeshConfig.isHostName(owner),
+      let writer = TopicLevel.unescape(levels[2]), MeshConfig.isHostName(writer)
+    else { return nil }
+    return writer
   }
 
   /// The retained topics the bridge subscribes to after each connect, with QoS 0: host
@@ -132,9 +176,10 @@ public struct MeshTopics: Sendable {
   /// none of them for a bridge that is away: a queue of old states would be sent first on its
   /// return, and once the broker's queue for it is full (mosquitto's `max_queued_messages`)
   /// the retained states that matter would be dropped.
+  /// The old layout's states are among them, to be refused with a reason.
   public func retainedSubscriptions(dndShared: Bool, homeAssistant: Bool) -> [String] {
-    var topics = ["\(prefix)/host/+/status", "\(prefix)/ch/+/state"]
-    if dndShared { topics.append(dndState) }
+    var topics = ["\(prefix)/host/+/status", "\(prefix)/host/+/ch/+/state", "\(prefix)/ch/+/state"]
+    if dndShared { topics.append("\(prefix)/host/+/dnd") }
     if homeAssistant { topics.append(HomeAssistant.statusTopic) }
     return topics
   }
@@ -144,7 +189,7 @@ public struct MeshTopics: Sendable {
   /// lasts): commands, answers, do-not-disturb's changes, and the sync marker last, one publish
   /// away (see `MeshCore`).
   public func messageSubscriptions(dndShared: Bool) -> [String] {
-    var topics = ["\(prefix)/ch/+/cmd", ownReply]
+    var topics = ["\(prefix)/ch/+/cmd", "\(prefix)/host/+/reply/\(TopicLevel.escape(host))"]
     if dndShared { topics.append(dndSet) }
     topics.append(ownSync)
     return topics

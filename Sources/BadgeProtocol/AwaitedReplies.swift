@@ -10,6 +10,9 @@ public struct AwaitedReplies<Element> {
   private var elements: [Element] = []
   private var answered = 0
 
+  /// The room kept once everything is answered: a burst's more is let go.
+  static var keptCapacity: Int { 1024 }
+
   public init(limit: Int) {
     precondition(limit > 0)
     self.limit = limit
@@ -42,7 +45,11 @@ public struct AwaitedReplies<Element> {
     guard answered < elements.count else { return nil }
     let element = elements[answered]
     answered += 1
-    if answered * 2 >= elements.count {
+    if answered == elements.count {
+      // All answered: a burst's room goes (the memory a flood of requests took is given back).
+      elements.removeAll(keepingCapacity: elements.capacity <= AwaitedReplies.keptCapacity)
+      answered = 0
+    } else if answered * 2 >= elements.count {
       elements.removeFirst(answered)
       answered = 0
     }

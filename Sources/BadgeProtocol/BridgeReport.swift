@@ -11,6 +11,8 @@ public struct BridgeReport: Equatable, Sendable {
   public var pending: String?
   /// The writes to mirrored channels waiting in the daemon's outbox.
   public var forwards: String?
+  /// The owners whose room in the outbox is full (`full=`, comma-separated), when any is.
+  public var fullOwners: [String]
   public var error: String?
 
   /// Reads a data line of `BRIDGE`'s reply; `nil` for any other line.
@@ -34,6 +36,7 @@ public struct BridgeReport: Equatable, Sendable {
     broker = fields["broker"]
     pending = fields["pending"]
     forwards = fields["forwards"]
+    fullOwners = fields["full"].map { $0.split(separator: ",").map(String.init) } ?? []
     error = fields["error"]
   }
 }

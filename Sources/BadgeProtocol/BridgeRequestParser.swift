@@ -86,6 +86,10 @@ extension RequestParser {
       guard total >= count else {
         throw ProtocolError(.badNumber, "total=\(total) is below count=\(count)")
       }
+      guard total <= Limits.maxTotal else {
+        throw ProtocolError(
+          .outOfRange, "total=\(total) is over the largest total an owner reaches, \(Limits.maxTotal)")
+      }
       let pulse = try fields["pulse"].map { word throws(ProtocolError) in try big(word, "pulse") } ?? 0
       guard pulse <= Limits.pulseMs.upperBound else {
         throw ProtocolError(.badNumber, "pulse=\(pulse) is over the longest window, \(Limits.pulseMs.upperBound) ms")

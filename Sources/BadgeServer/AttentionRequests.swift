@@ -26,6 +26,11 @@ extension CommandExecutor {
   /// `DND [on [<duration>] | off | toggle]`: replies with the `*` line of the state after it.
   /// A change is saved before the reply, like a channel's, with the request's id, and pushed
   /// to every watcher.
+  ///
+  /// A change is stamped no earlier than one past the last change here (`nextLocalDNDStamp`),
+  /// also when that one came from another machine: a change made after one this machine took
+  /// orders after it everywhere, even on a machine whose clock is behind. The bridge publishes
+  /// the stamp as it is, so this machine and the others weigh the change the same.
   func doNotDisturb(_ request: DNDRequest, _ client: Client, now: UInt64, id: RequestID?) {
     let wanted: DoNotDisturb?
     switch request {
@@ -39,7 +44,7 @@ extension CommandExecutor {
       if refuseChange(client) { return }
       var silenced: [Channel] = []
       if store.setDND(wanted, changed: { silenced.append($0) }) {
-        store.stampDND(DNDStamp(at: turn.wallMilliseconds(), host: localDNDHost))
+        store.stampDND(nextLocalDNDStamp)
         let saved = id.map { SavedRequestID(seq: store.saveID($0), id: $0) }
         line = commit.changedDND(by: client, silenced: silenced, id: saved)
         logger.info(
@@ -59,6 +64,10 @@ extension CommandExecutor {
   /// answered with the state as it is and `OK older`, and nothing changes. So every machine
   /// ends on the newest change, whatever order the changes arrive in.
   ///
+  /// A newer change that leaves do-not-disturb as it is here is still taken: its stamp is
+  /// saved and pushed to watchers (the bridge publishes it as this machine's state), so an
+  /// older change that comes after it is refused here as everywhere.
+  ///
   /// The last change is compared as it was stamped: one made here carries the bridge's name
   /// (`localDNDHost`, `bridgeNamed`), the name every other machine weighs it under.
   func remoteDND(_ change: RemoteDND, _ client: Client, now: UInt64) {
@@ -77,6 +86,13 @@ extension CommandExecutor {
     logger.info("Do-not-disturb is \(change.on ? "on" : "off"), as host '\(change.from)' set it.")
     appendDND(line: line, to: client, now: now)
     ReplyEncoder.appendOK(to: &client.output)
+  }
+
+  /// The stamp of a do-not-disturb change made here now: this machine's wall clock, or one past
+  /// the last change's time when that is later.
+  var nextLocalDNDStamp: DNDStamp {
+    let last = store.dndStamp.map { $0.at == .max ? $0.at : $0.at + 1 } ?? 0
+    return DNDStamp(at: max(turn.wallMilliseconds(), last), host: localDNDHost)
   }
 
   /// The name a do-not-disturb change made here is stamped with: the bridge's (`BRIDGE host=`,

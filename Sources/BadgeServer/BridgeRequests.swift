@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeLog
 import BadgeProtocol
 
 /// The bridge's requests: the owners' states of mirrored channels put here (`MIRROR`,
@@ -51,7 +52,8 @@ extension CommandExecutor {
   /// `BRIDGE`: `BRIDGE attached=0 forwards=<n>` without a bridge, else `BRIDGE attached=1
   /// host=<host> connected=<0|1> broker=<url> pending=<n> forwards=<n> error=<text>` (what it
   /// last reported; `connected=0` and no broker until it does; `error=` last, only when there
-  /// is one, since it may hold spaces).
+  /// is one, since it may hold spaces). `full=<owner>[,<owner>…]` after `forwards` names the
+  /// owners whose room in the outbox is full, while one is.
   private func appendBridgeState(to client: Client) {
     var line = "BRIDGE attached=\(bridge.client == nil ? 0 : 1)"
     if bridge.client != nil {
@@ -60,6 +62,8 @@ extension CommandExecutor {
       line += " broker=\(status.broker) pending=\(status.pending)"
     }
     line += " forwards=\(store.outbox.count)"
+    let full = store.outbox.fullOwners
+    if !full.isEmpty { line += " full=" + full.joined(separator: ",") }
     if let error = bridge.status?.error, !error.isEmpty { line += " error=\(error)" }
     ReplyEncoder.appendData(line, to: &client.output)
     ReplyEncoder.appendOK(to: &client.output)
@@ -78,6 +82,13 @@ extension CommandExecutor {
       appendState(channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {
+      if case .refused(.full) = error {
+        // The broker decides how many channels the bridge asks for: a line per refusal would
+        // let it fill the journal too.
+        warnings.log(
+          .warning, error.warningReason("the MQTT bridge"), now: now,
+          "Not showing '\(name)' from \(update.owner): \(error).", [.channel(name)])
+      }
       appendRefusal(error, command: .mirror, name, client)
     }
   }

@@ -52,6 +52,12 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
         "\($0.command.word) of '\($0.channel)' would be forwarded to its owner, and \(waiting); nothing changed"
       }
       return Wording(.full, message ?? waiting, kind: "writes to mirrored channels past the outbox")
+    case .refused(.ownerOutboxFull(let owner, let capacity)):
+      let waiting = "\(capacity) writes wait for \(owner) already (the outbox's room for one owner)"
+      let message = request.map {
+        "\($0.command.word) of '\($0.channel)' would be forwarded to \(owner), and \(waiting); nothing changed"
+      }
+      return Wording(.full, message ?? waiting, kind: "writes to mirrored channels past their owner's room")
     case .refused(.mirrored(let owner)):
       let message = request.map { "'\($0.channel)' is owned by \(owner); configure it there" }
       return Wording(.mirrored, message ?? "the channel is owned by \(owner)", kind: "mirrored channels")

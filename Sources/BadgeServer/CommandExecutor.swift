@@ -14,6 +14,9 @@ final class CommandExecutor<Client: Peer> {
   let subscriptions: Subscriptions<Client>
   let commit: GroupCommit<Client>
   let logger: Logger
+  /// Refusals a peer can cause over and over (the bridge's mirrors past their room), logged
+  /// once per interval with their count.
+  let warnings: RepeatedWarnings
   /// The bridge to other machines, if one is connected.
   let bridge = BridgeLink<Client>()
   let turn: Turn
@@ -22,7 +25,7 @@ final class CommandExecutor<Client: Peer> {
 
   init(
     limits: ResourceLimits, store: Store, subscriptions: Subscriptions<Client>, commit: GroupCommit<Client>,
-    turn: Turn, logger: Logger
+    turn: Turn, logger: Logger, warnings: RepeatedWarnings
   ) {
     self.limits = limits
     self.store = store
@@ -30,6 +33,7 @@ final class CommandExecutor<Client: Peer> {
     self.subscriptions = subscriptions
     self.commit = commit
     self.logger = logger
+    self.warnings = warnings
   }
 
   /// Parses one line and replies to it in the client's output.

@@ -47,7 +47,8 @@ public final class ServerCore<Client: Peer> {
     subscriptions = Subscriptions(sendQueue: sendQueue, turn: turn)
     commit = GroupCommit(store: store, subscriptions: subscriptions, policy: policy, turn: turn)
     executor = CommandExecutor(
-      limits: config.limits, store: store, subscriptions: subscriptions, commit: commit, turn: turn, logger: logger)
+      limits: config.limits, store: store, subscriptions: subscriptions, commit: commit, turn: turn, logger: logger,
+      warnings: warnings)
   }
 
   // MARK: - The daemon's parts it hands things to

@@ -49,7 +49,7 @@ import Testing
     #expect(
       DaemonConfigTests.failure([("limits", "max_cients", "5")])
         == "badged.conf:2: Unknown key 'max_cients' in [limits]; expected one of max_clients, max_channels, "
-        + "max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms"
+        + "max_mirrored, max_watch_patterns, max_unsent_bytes, line_timeout_ms, send_timeout_ms"
     )
   }
 

@@ -159,4 +159,34 @@ import Testing
     #expect(store.channels.isEmpty)
     #expect([store.pooled[.clients], store.pooled[.launcherEntry]] == [0, 0])
   }
+
+  /// Channels another machine owns have room of their own (`max_mirrored`): however many the
+  /// broker holds, a local client's new channel is never refused because of them.
+  @Test func mirroredChannelsAreCountedApartFromTheClients() throws {
+    var config = DaemonConfig()
+    config.limits.maxChannels = 2
+    config.limits.maxMirrored = 3
+    let store = Store(config: config.channels)
+    let state = MirrorUpdate(owner: "junk", count: 1, unseen: 1, total: 1, muted: false, dot: false)
+    for i in 0..<3 { apply(.mirror(state), "m\(i)", on: store) }
+    #expect(throws: Store.MutationError.full(ChannelLimit(3, key: "[limits] max_mirrored"))) {
+      try store.apply(.mirror(state), to: name("m3"), now: 0)
+    }
+    #expect(store.channels.count == 3 && store.seq == 3, "the refused mirror changed nothing")
+    apply(.write(.incr(1)), "mylocal", on: store)
+    apply(.write(.incr(1)), "app:x", on: store)
+    apply(.write(.incr(1)), "other", on: store)
+    #expect([store.pooled[.clients], store.pooled[.launcherEntry], store.pooled[.mirrors]] == [2, 1, 3])
+    #expect(ChannelPool(of: store.channel(named: name("m0"))) == .mirrors)
+    // A mirror forgotten gives its room back to the mirrors alone.
+    apply(.forgetMirror, "m0", on: store)
+    #expect(store.pooled[.mirrors] == 2 && store.pooled[.clients] == 2)
+    #expect(apply(.mirror(state), "m3", on: store).changed)
+    // Restored from disk, a mirror is counted among the mirrors: its owner is saved with it.
+    let restored = Store(config: config.channels)
+    restored.restore(
+      name: name("m0"), count: 1, override: SettingsOverride(), mirror: MirrorState(owner: "junk"), seq: 1)
+    restored.restore(name: name("mylocal"), count: 1, override: SettingsOverride(), seq: 2)
+    #expect([restored.pooled[.clients], restored.pooled[.mirrors]] == [1, 1])
+  }
 }

@@ -79,6 +79,43 @@ import Testing
     #expect(store.outbox.count == 2)
   }
 
+  /// An owner that stays away fills only its own room: writes to its channels are refused
+  /// naming it, writes to another owner's still go, and a delivery makes room again. Writes
+  /// loaded from the files count for their channels' owners.
+  @Test func eachOwnerHasARoomOfItsOwnInTheOutbox() {
+    let store = Self.mirrored()
+    var disk = Self.ci
+    disk.owner = "nas"
+    apply(.mirror(disk), "disk", on: store)
+    store.outbox.ownerCapacity = 2
+    apply(.write(.incr(1)), "ci", on: store)
+    apply(.write(.incr(1)), "ci", on: store)
+    #expect(store.outbox.fullOwners == ["server"] && store.outbox.waiting(for: "server") == 2)
+    let before = store.channel(named: name("ci"))
+    #expect(throws: Store.MutationError.ownerOutboxFull(owner: "server", capacity: 2)) {
+      try store.apply(.write(.incr(1)), to: name("ci"), now: 0)
+    }
+    #expect(throws: Store.MutationError.ownerOutboxFull(owner: "server", capacity: 2)) {
+      try store.forwardPulse(name("ci"), ms: 100, now: 0)
+    }
+    let after = store.channel(named: name("ci"))
+    #expect(after.count == before.count && after.seq == before.seq && store.outbox.count == 2)
+    apply(.write(.incr(1)), "disk", on: store)
+    #expect(store.outbox.waiting(for: "nas") == 1 && store.outbox.count == 3)
+    _ = store.deliver("laptop:1f:1")
+    #expect(store.outbox.fullOwners.isEmpty)
+    apply(.write(.incr(1)), "ci", on: store)
+    #expect(store.outbox.waiting(for: "server") == 2)
+    // Loaded from the files: counted once the mirrors are.
+    let loaded = Store()
+    loaded.outbox.ownerCapacity = 2
+    apply(.mirror(Self.ci), "ci", on: loaded)
+    for entry in store.outbox.entries { loaded.restoreForward(entry) }
+    loaded.finishRestoringMirrors(since: 0)
+    #expect(loaded.outbox.waiting(for: "server") == 2 && loaded.outbox.waiting(for: "nas") == 0)
+    #expect(loaded.outbox.fullOwners == ["server"])
+  }
+
   @Test func undoTakesTheOutboxBackWithTheChange() {
     let store = Self.mirrored()
     store.keepsUndo = true

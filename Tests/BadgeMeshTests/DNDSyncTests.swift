@@ -2,42 +2,76 @@ import BadgeCore
 import BadgeMesh
 import Testing
 
-/// Shared do-not-disturb: the newest change wins everywhere, by (at, host).
+/// Shared do-not-disturb's order: a heard change goes to the daemon only when it is greater,
+/// by (at, host), than what the daemon is on and what was handed to it; the daemon's reports
+/// are published with the stamp it gave them, a timed one's end not at all.
 @Suite struct DNDSyncTests {
-  @Test func aNewerChangeIsAppliedAndAnOlderOneIsNot() {
-    var sync = DNDSync(host: "desktop")
-    let verdict1 = sync.heard(DNDState(on: true, until: 0, at: 100, host: "laptop"))
-    #expect(verdict1 == .apply)
-    let verdict2 = sync.heard(DNDState(on: false, until: 0, at: 99, host: "nas"))
-    #expect(verdict2 == .stale)
-    let verdict3 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "laptop"))
-    #expect(verdict3 == .stale)
-    // The same millisecond: the greater host is the later change.
-    let verdict4 = sync.heard(DNDState(on: false, until: 0, at: 100, host: "nas"))
-    #expect(verdict4 == .apply)
-    #expect(sync.newest == DNDStamp(at: 100, host: "nas"))
+  static func laptop(_ on: Bool, at: Int64, until: Int64 = 0, host: String = "laptop") -> DNDState {
+    DNDState(on: on, until: until, at: at, host: host)
   }
 
-  @Test func aChangeMadeHereOrdersAfterEverythingKnown() {
+  @Test func aGreaterChangeIsForTheDaemonAndAnotherIsNot() {
     var sync = DNDSync(host: "desktop")
-    _ = sync.heard(DNDState(on: true, until: 0, at: 5000, host: "laptop"))
-    // desktop's clock is behind: its change still wins over the one it saw.
-    let made = sync.made(on: false, until: 0, now: 4000)
-    #expect(made == DNDState(on: false, until: 0, at: 5001, host: "desktop"))
-    let verdict5 = sync.heard(made)
-    #expect(verdict5 == .own)
-    var laptop = DNDSync(host: "laptop")
-    _ = laptop.heard(DNDState(on: true, until: 0, at: 5000, host: "laptop"))
-    let verdict6 = laptop.heard(made)
-    #expect(verdict6 == .apply)
+    _ = sync.reported(on: false, leftMs: 0, from: nil, at: 50, nowMs: 60)
+    let verdicts = [
+      sync.heard(Self.laptop(true, at: 100)),
+      {
+        sync.handing(Self.laptop(true, at: 100))
+        return sync.heard(Self.laptop(false, at: 99, host: "nas"))
+      }(),
+      sync.heard(Self.laptop(false, at: 100)),  // the same change, heard again
+      // The same millisecond: the greater host is the later change.
+      sync.heard(Self.laptop(false, at: 100, host: "nas")),
+      sync.heard(Self.laptop(false, at: 100, host: "attic")),
+    ]
+    #expect(verdicts == [true, false, false, true, false])
+    #expect(sync.greatestHeard == Self.laptop(false, at: 100, host: "nas"))
   }
 
-  @Test func ownStatesFromBeforeARestartAreKeptButNotApplied() {
+  @Test func aChangeTheDaemonTookIsPublishedAsItWasHeard() {
     var sync = DNDSync(host: "desktop")
-    let verdict7 = sync.heard(DNDState(on: true, until: 900, at: 300, host: "desktop"))
-    #expect(verdict7 == .own)
-    let verdict8 = sync.heard(DNDState(on: false, until: 0, at: 200, host: "laptop"))
-    #expect(verdict8 == .stale)
+    let heard = Self.laptop(true, at: 100, until: 300_100)
+    let verdict = sync.heard(heard)
+    #expect(verdict)
+    sync.handing(heard)
+    // The daemon reports what is left of it, a millisecond later: the `until` stays the one heard.
+    let taken = sync.reported(on: true, leftMs: 299_998, from: "laptop", at: 100, nowMs: 101)
+    #expect(taken == heard)
+    #expect(sync.effective == heard)
+    // Its end by time: the same change, nothing to publish.
+    let ended = sync.reported(on: false, leftMs: 0, from: "laptop", at: 100, nowMs: 300_100)
+    #expect(ended == nil)
+  }
+
+  @Test func aChangeMadeHereIsPublishedWithTheDaemonsStamp() {
+    var sync = DNDSync(host: "desktop")
+    let made = sync.reported(on: true, leftMs: 1000, from: nil, at: 5000, nowMs: 5002)
+    #expect(made == DNDState(on: true, until: 6002, at: 5000, host: "desktop"))
+    let again = sync.reported(on: true, leftMs: 998, from: nil, at: 5000, nowMs: 5004)
+    #expect(again == nil, "reported again")
+    let heardBack = sync.heard(DNDState(on: true, until: 6002, at: 5000, host: "desktop"))
+    #expect(!heardBack)
+    var fresh = DNDSync(host: "desktop")
+    let neverChanged = fresh.reported(on: false, leftMs: 0, from: nil, at: nil, nowMs: 5000)
+    #expect(neverChanged == DNDState(on: false, until: 0, at: 1, host: "desktop"))
+  }
+
+  /// A change heard while the daemon was away, or handed to a connection that ended before it
+  /// was taken: due once the daemon is ready, unless the daemon is on it or a greater one.
+  @Test func theGreatestHeardIsDueForADaemonNotOnIt() {
+    var sync = DNDSync(host: "desktop")
+    let nas = Self.laptop(false, at: 200, host: "nas")
+    var due = [sync.due()]
+    let verdicts = [sync.heard(Self.laptop(true, at: 100)), sync.heard(nas)]
+    due.append(sync.due())
+    sync.handing(nas)
+    // The connection ended before the daemon took it; the next one is on an older change.
+    _ = sync.reported(on: true, leftMs: 0, from: "laptop", at: 100, nowMs: 300)
+    due.append(sync.due())
+    _ = sync.reported(on: false, leftMs: 0, from: "nas", at: 200, nowMs: 300)
+    due.append(sync.due())
+    #expect(verdicts == [true, true])
+    #expect(due == [nil, nas, nas, nil])
   }
 
   @Test func theTimedEndIsKeptOnlyWhileOn() {

@@ -27,7 +27,7 @@ import Testing
     #expect(assistant.sensorTopic(name("mail")) == "homeassistant/sensor/badged_ana_desktop_a3358fda/mail/config")
     #expect(
       String(decoding: assistant.sensorConfig(name("mail")), as: UTF8.self)
-        == #"{"name":"mail","unique_id":"badged_ana_desktop_a3358fda_mail","state_topic":"badged/ana/ch/mail/state","value_template":"{{ value_json.count }}","json_attributes_topic":"badged/ana/ch/mail/state","json_attributes_template":"{{ {'label': value_json.label, 'unseen': value_json.unseen, 'total': value_json.total, 'muted': value_json.muted, 'dot': value_json.dot, 'owner': value_json.owner} | tojson }}","state_class":"measurement","icon":"mdi:bell-badge","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
+        == #"{"name":"mail","unique_id":"badged_ana_desktop_a3358fda_mail","state_topic":"badged/ana/host/desktop/ch/mail/state","value_template":"{{ value_json.count }}","json_attributes_topic":"badged/ana/host/desktop/ch/mail/state","json_attributes_template":"{{ {'label': value_json.label, 'unseen': value_json.unseen, 'total': value_json.total, 'muted': value_json.muted, 'dot': value_json.dot, 'owner': value_json.owner} | tojson }}","state_class":"measurement","icon":"mdi:bell-badge","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
     )
   }
 
@@ -41,7 +41,7 @@ import Testing
     #expect(assistant.switchTopic == "homeassistant/switch/badged_ana_desktop_a3358fda/dnd/config")
     #expect(
       String(decoding: assistant.switchConfig, as: UTF8.self)
-        == #"{"name":"Do not disturb","unique_id":"badged_ana_desktop_a3358fda_dnd","state_topic":"badged/ana/dnd/state","value_template":"{{ 'ON' if value_json.on else 'OFF' }}","command_topic":"badged/ana/dnd/set","payload_on":"ON","payload_off":"OFF","state_on":"ON","state_off":"OFF","icon":"mdi:bell-off","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
+        == #"{"name":"Do not disturb","unique_id":"badged_ana_desktop_a3358fda_dnd","state_topic":"badged/ana/host/desktop/dnd","value_template":"{{ 'ON' if value_json.on else 'OFF' }}","command_topic":"badged/ana/dnd/set","payload_on":"ON","payload_off":"OFF","state_on":"ON","state_off":"OFF","icon":"mdi:bell-off","qos":1,"availability":[{"topic":"badged/ana/host/desktop/status","payload_available":"online","payload_not_available":"offline"}],"device":{"identifiers":["badged_ana_desktop_a3358fda"],"name":"badged on desktop","manufacturer":"badged","model":"badged-mqtt","sw_version":"0.1.0"},"origin":{"name":"badged-mqtt","sw_version":"0.1.0"}}"#
     )
   }
 }

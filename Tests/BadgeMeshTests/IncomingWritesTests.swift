@@ -4,7 +4,7 @@ import Testing
 @testable import BadgeMesh
 
 /// Other machines' writes alone: carried out on channels held here, held until the claims are
-/// known, answered on the writer's reply topic.
+/// known, answered on this machine's reply topic for the writer.
 @Suite struct IncomingWritesTests {
   static let topics = MeshTopics(prefix: "badged/ana", host: "desktop")
 
@@ -17,7 +17,7 @@ import Testing
   static func command(_ payload: String, reply: Bool = true) -> IncomingMessage {
     IncomingMessage(
       topic: "badged/ana/ch/mail/cmd", payload: Array(payload.utf8),
-      responseTopic: reply ? "badged/ana/host/laptop/reply" : nil, correlation: Array("laptop:1:1".utf8))
+      responseTopic: reply ? "badged/ana/host/desktop/reply/laptop" : nil, correlation: Array("laptop:1:1".utf8))
   }
 
   @Test func aWriteBeforeTheRetainedStatesWaitsForThem() {
@@ -57,11 +57,11 @@ import Testing
     let writes = IncomingWrites(topics: Self.topics)
     var outbox = MeshOutbox()
     let command = ChannelCommand(.incr(1), id: "laptop:1:1")
-    let route = ReplyRoute(topic: "badged/ana/host/laptop/reply", correlation: Array("laptop:1:1".utf8))
+    let route = ReplyRoute(topic: "badged/ana/host/desktop/reply/laptop", correlation: Array("laptop:1:1".utf8))
     writes.applyAnswered(name("mail"), command, route, refusal: "full too many", into: &outbox)
     let actions = outbox.takeActions()
     #expect(actions.logged == ["debug: badged refused incr on mail for another machine: full too many"])
-    #expect(actions.published.map(\.topic) == ["badged/ana/host/laptop/reply"])
+    #expect(actions.published.map(\.topic) == ["badged/ana/host/desktop/reply/laptop"])
     #expect(actions.published.first?.correlation == Array("laptop:1:1".utf8))
     #expect(actions.published.first?.payload == CommandAnswer(id: "laptop:1:1", error: "full too many").payload)
   }

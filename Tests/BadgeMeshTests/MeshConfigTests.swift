@@ -64,6 +64,20 @@ import Testing
     #expect(config.place(of: .broker) == "badged.conf:2")
   }
 
+  /// The recommended ACL lets an account publish only under its own name's subtree.
+  @Test func anAccountNamedOtherThanTheHostIsWarnedAbout() {
+    var config = meshConfig(host: "desktop")
+    #expect(config.accountWarning == nil)
+    config.username = "desktop"
+    #expect(config.accountWarning == nil)
+    config.username = "ana"
+    #expect(
+      config.accountWarning
+        == "username ana is not this machine's host name (desktop): a broker with the recommended ACL lets an "
+        + "account publish states and answers only under badged/ana/host/<its name>/, so this machine's would be "
+        + "refused; name the account desktop, or set host = ana.")
+  }
+
   @Test func anEmptyMirrorMirrorsNothing() throws {
     #expect(try Self.parse([("broker", "mqtt://localhost"), ("mirror", "")]).mirror.isEmpty)
   }

@@ -5,7 +5,7 @@ import Testing
 /// The bridge as a mirror: other owners' states into the daemon, their staleness, and the
 /// delivery of forwarded writes until their owners answer.
 @Suite struct MeshCoreMirrorTests {
-  static let newsState = "badged/ana/ch/news/state"
+  static let newsState = "badged/ana/host/nas/ch/news/state"
 
   static func ready() -> MeshHarness {
     let bridge = MeshHarness()
@@ -26,8 +26,12 @@ import Testing
 
   @Test func aStateNamingALaterClaimantIsDropped() {
     let bridge = Self.ready()
-    bridge.message(Self.newsState, statePayload("nas", count: 4, claimed: 100))
-    #expect(bridge.message(Self.newsState, statePayload("laptop", count: 0, claimed: 200)).isEmpty)
+    bridge.message(Self.newsState, statePayload("nas", count: 4, claimed: 1_764_000_000_100))
+    #expect(
+      bridge.message(
+        "badged/ana/host/laptop/ch/news/state", statePayload("laptop", count: 0, claimed: 1_764_000_000_200)
+      )
+      .isEmpty)
     #expect(bridge.logs.lines.last?.text == "Dropped a state of news naming laptop: nas claimed it first.")
     #expect(bridge.logs.lines.last?.level == .debug)
   }
@@ -37,7 +41,7 @@ import Testing
     bridge.connectDaemon()
     bridge.connectBroker()
     #expect(bridge.message(Self.newsState, statePayload("nas", count: 4)).isEmpty)
-    #expect(bridge.message("badged/ana/ch/ci-arm/state", statePayload("nas", count: 4)).requests.count == 1)
+    #expect(bridge.message("badged/ana/host/nas/ch/ci-arm/state", statePayload("nas", count: 4)).requests.count == 1)
   }
 
   @Test func aLocalChannelThatHidesAMirrorIsLoggedOnce() {
@@ -79,7 +83,7 @@ import Testing
     bridge.message("badged/ana/host/nas/status", "online")
     bridge.message("badged/ana/host/laptop/status", "online")
     // An owner known only from its states (no status yet) goes stale too.
-    bridge.message(Self.newsState, statePayload("pi", count: 1))
+    bridge.message("badged/ana/host/pi/ch/news/state", statePayload("pi", count: 1))
     #expect(
       bridge.brokerDown(error: "keepalive timeout").requests == [
         "STALE laptop 1 since=1764620000", "STALE nas 1 since=1764620000", "STALE pi 1 since=1764620000",
@@ -92,14 +96,17 @@ import Testing
     let bridge = MeshHarness()
     let ready = bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 CLEAR news upto=9 id=desktop:ab:1"])
     #expect(ready.published.isEmpty)
-    let connected = bridge.connectBroker()
+    let connected = bridge.connectBroker(retained: [
+      (Self.newsState, statePayload("nas", count: 4)),
+      ("badged/ana/host/laptop/ch/mail/state", statePayload("laptop", count: 1)),
+    ])
     let command = connected.published.first { $0.topic == "badged/ana/ch/news/cmd" }
     #expect(
       command
         == MeshMessage(
           topic: "badged/ana/ch/news/cmd", payload: bytes(#"{"op":"clear","upto":9,"id":"desktop:ab:1"}"#),
           retain: false,
-          responseTopic: "badged/ana/host/desktop/reply", correlation: bytes("desktop:ab:1")))
+          responseTopic: "badged/ana/host/nas/reply/desktop", correlation: bytes("desktop:ab:1")))
     // A new write of another channel goes out at once; one of the same channel once the one
     // before it is answered.
     let pushed = bridge.daemon(
@@ -111,14 +118,40 @@ import Testing
     #expect(bridge.advance(ms: 999).sent.isEmpty)
     #expect(bridge.advance(ms: 1).sent == ["BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=3"])
     let answered = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
     #expect(answered.requests == ["DELIVERED desktop:ab:1"])
     #expect(answered.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":2,"id":"desktop:ab:2"}"#])
     bridge.daemon("OK")
-    bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:3","ok":true}"#, correlation: "desktop:ab:3")
+    // (The answer of an owner comes only from its own subtree.)
+    bridge.message(
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:3","ok":true}"#, correlation: "desktop:ab:3")
+    #expect(bridge.core.pendingWrites == 2)
+    bridge.message(
+      "badged/ana/host/laptop/reply/desktop", #"{"id":"desktop:ab:3","ok":true}"#, correlation: "desktop:ab:3")
     bridge.daemon("OK")
     #expect(bridge.core.pendingWrites == 1)
     #expect(bridge.advance(ms: 1000).sent == ["BRIDGE status connected=1 broker=mqtts://broker.lan:8883 pending=1"])
+  }
+
+  /// A long outbox takes several turns to read: the owner answers its first writes before the
+  /// listing and the watch's snapshot are in. Each answer still reaches the daemon, or its
+  /// write would stay there with nothing here to send it again.
+  @Test func anAnswerThatComesWhileTheGreetingIsReadIsDelivered() {
+    let bridge = MeshHarness()
+    bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 1))])
+    bridge.startDaemon()
+    bridge.daemon("OK")
+    let listed = bridge.daemon("FORWARD desktop:ab:1 INCR news id=desktop:ab:1")
+    #expect(listed.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":1,"id":"desktop:ab:1"}"#])
+    let answered = bridge.message(
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+    #expect(answered.requests == ["DELIVERED desktop:ab:1"])
+    bridge.daemon("FORWARD desktop:ab:2 INCR news id=desktop:ab:2", "OK")
+    let snapshotAnswer = bridge.message(
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:2","ok":true}"#, correlation: "desktop:ab:2")
+    #expect(snapshotAnswer.requests == ["DELIVERED desktop:ab:2"])
+    #expect(bridge.core.pendingWrites == 0)
+    #expect(!bridge.core.isDaemonReady)
   }
 
   @Test func aRefusalIsLoggedAndDeliveredAFailureIsSentAgain() {
@@ -128,13 +161,13 @@ import Testing
     ])
     bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 4))])
     let refused = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":false,"error":"full too many channels"}"#,
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":false,"error":"full too many channels"}"#,
       correlation: "desktop:ab:1")
     #expect(refused.requests == ["DELIVERED desktop:ab:1"])
     #expect(
       bridge.logs.texts(atLeast: .notice) == ["nas refused incr on news: full too many channels; its state stands."])
     let failed = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:2","ok":false,"error":"failed disk full"}"#,
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:2","ok":false,"error":"failed disk full"}"#,
       correlation: "desktop:ab:2")
     #expect(failed.isEmpty)
     let again = bridge.advance(ms: 30_000)
@@ -144,14 +177,18 @@ import Testing
   @Test func answersThatMatchNothingOrLieAboutTheirIdAreDropped() {
     let bridge = MeshHarness()
     bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 INCR news id=desktop:ab:1"])
-    bridge.connectBroker()
+    bridge.connectBroker(retained: [(Self.newsState, statePayload("nas", count: 4))])
     #expect(
-      bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:9","ok":true}"#, correlation: "desktop:ab:9")
-        .isEmpty)
+      bridge.message(
+        "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:9","ok":true}"#, correlation: "desktop:ab:9"
+      )
+      .isEmpty)
     #expect(
-      bridge.message("badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:2")
-        .isEmpty)
-    #expect(bridge.message("badged/ana/host/desktop/reply", #"{"ok":"yes"}"#, correlation: "desktop:ab:1").isEmpty)
+      bridge.message(
+        "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:2"
+      )
+      .isEmpty)
+    #expect(bridge.message("badged/ana/host/nas/reply/desktop", #"{"ok":"yes"}"#, correlation: "desktop:ab:1").isEmpty)
     #expect(bridge.core.pendingWrites == 1)
   }
 
@@ -162,14 +199,15 @@ import Testing
       "FORWARD desktop:ab:3 CLEAR news upto=5 id=desktop:ab:3",
     ])
     bridge.connectBroker(retained: [
-      (Self.newsState, statePayload("nas", count: 4)), ("badged/ana/ch/mail/state", statePayload("laptop", count: 1)),
+      (Self.newsState, statePayload("nas", count: 4)),
+      ("badged/ana/host/laptop/ch/mail/state", statePayload("laptop", count: 1)),
       ("badged/ana/host/nas/status", "offline"),
     ])
     let back = bridge.message("badged/ana/host/nas/status", "online")
     #expect(back.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"incr","n":1,"id":"desktop:ab:1"}"#])
     #expect(back.payloads(on: "badged/ana/ch/mail/cmd").isEmpty)
     let answered = bridge.message(
-      "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
+      "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:1","ok":true}"#, correlation: "desktop:ab:1")
     #expect(answered.payloads(on: "badged/ana/ch/news/cmd") == [#"{"op":"clear","upto":5,"id":"desktop:ab:3"}"#])
   }
 
@@ -191,12 +229,32 @@ import Testing
     var sent: [String] = []
     for id in 1...3 {
       sent += bridge.message(
-        "badged/ana/host/desktop/reply", #"{"id":"desktop:ab:\#(id)","ok":true}"#, correlation: "desktop:ab:\(id)"
+        "badged/ana/host/nas/reply/desktop", #"{"id":"desktop:ab:\#(id)","ok":true}"#, correlation: "desktop:ab:\(id)"
       ).payloads(on: "badged/ana/ch/news/cmd")
       bridge.daemon("OK")
     }
     #expect(sent == [#"{"op":"clear","upto":4,"id":"desktop:ab:2"}"#, #"{"op":"incr","n":1,"id":"desktop:ab:3"}"#])
     #expect(bridge.core.pendingWrites == 0)
+  }
+
+  /// The broker restarted without persistence and this machine was back on it first: what it
+  /// sent then went nowhere. The owner's first state on the new connection, and its saying
+  /// online again though it never seemed gone, each send the channel's first write at once.
+  @Test func anOwnerHeardAnewOnAConnectionGetsItsWritesAtOnce() {
+    let bridge = MeshHarness()
+    bridge.connectDaemon(forwards: ["FORWARD desktop:ab:1 INCR news id=desktop:ab:1"])
+    bridge.connectBroker(retained: [
+      (Self.newsState, statePayload("nas", count: 4)), ("badged/ana/host/nas/status", "online"),
+    ])
+    bridge.brokerDown()
+    let incr = #"{"op":"incr","n":1,"id":"desktop:ab:1"}"#
+    #expect(bridge.connectBroker().payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(
+      bridge.message(Self.newsState, statePayload("nas", count: 4)).payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(bridge.message(Self.newsState, statePayload("nas", count: 4)).isEmpty, "once per connection")
+    let online = bridge.message("badged/ana/host/nas/status", "online")
+    #expect(online.payloads(on: "badged/ana/ch/news/cmd") == [incr])
+    #expect(bridge.message("badged/ana/host/nas/status", "online").payloads(on: "badged/ana/ch/news/cmd") == [incr])
   }
 
   @Test func aReconnectionSendsEveryUnansweredWriteAgain() {

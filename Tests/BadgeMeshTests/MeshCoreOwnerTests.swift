@@ -5,7 +5,7 @@ import Testing
 /// The bridge as an owner: greeting its daemon, claiming and publishing shared channels,
 /// coalescing, carrying out other machines' writes.
 @Suite struct MeshCoreOwnerTests {
-  static let mailState = "badged/ana/ch/mail/state"
+  static let mailState = "badged/ana/host/desktop/ch/mail/state"
 
   @Test func theGreetingTakesTheOutboxAndWatchesTheSharedChannels() {
     let bridge = MeshHarness()
@@ -19,8 +19,9 @@ import Testing
     let actions = bridge.startBroker()
     #expect(
       Array(actions.prefix(2)) == [
-        .subscribe(["badged/ana/host/+/status", "badged/ana/ch/+/state"], qos: 0),
-        .subscribe(["badged/ana/ch/+/cmd", "badged/ana/host/desktop/reply", "badged/ana/host/desktop/sync"], qos: 1),
+        .subscribe(["badged/ana/host/+/status", "badged/ana/host/+/ch/+/state", "badged/ana/ch/+/state"], qos: 0),
+        .subscribe(
+          ["badged/ana/ch/+/cmd", "badged/ana/host/+/reply/desktop", "badged/ana/host/desktop/sync"], qos: 1),
       ])
     #expect(actions.published.map(\.topic) == ["badged/ana/host/desktop/sync", "badged/ana/host/desktop/status"])
     #expect(actions.payloads(on: "badged/ana/host/desktop/status") == ["online"])
@@ -55,8 +56,10 @@ import Testing
     bridge.connectBroker()
     #expect(bridge.daemon(stateLine("EVENT", "news", count: 1, seq: 1)).published.isEmpty)
     #expect(
-      bridge.daemon(stateLine("EVENT", "ci-nightly", count: 1, seq: 2)).payloads(on: "badged/ana/ch/ci-nightly/state")
-        .count == 1)
+      bridge.daemon(stateLine("EVENT", "ci-nightly", count: 1, seq: 2)).payloads(
+        on: "badged/ana/host/desktop/ch/ci-nightly/state"
+      )
+      .count == 1)
   }
 
   @Test func aBurstIsCoalescedAndItsLastStateGoesOut() {
@@ -81,7 +84,9 @@ import Testing
   @Test func aRetainedClaimOfAnotherMachineStandsAndTheChannelIsMirroredInstead() {
     let bridge = MeshHarness()
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
-    let actions = bridge.connectBroker(retained: [(Self.mailState, statePayload("laptop", count: 5, seq: 9))])
+    let actions = bridge.connectBroker(retained: [
+      ("badged/ana/host/laptop/ch/mail/state", statePayload("laptop", count: 5, seq: 9))
+    ])
     #expect(actions.payloads(on: Self.mailState).isEmpty)
     #expect(
       actions.requests.contains(
@@ -100,13 +105,15 @@ import Testing
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
     bridge.connectBroker()
     let ours: Int64 = 1_764_620_000_000
-    // A later claim: dropped, and the retained state is made to name this machine again.
-    let later = bridge.message(Self.mailState, statePayload("laptop", count: 9, claimed: ours + 1))
-    #expect(later.payloads(on: Self.mailState).count == 1)
-    #expect(later.requests.isEmpty)
-    // The same instant, a smaller host: the other claim wins, this machine gives way for good.
-    let earlier = bridge.message(Self.mailState, statePayload("aaa", count: 9, seq: 5, claimed: ours))
-    #expect(earlier.payloads(on: Self.mailState).isEmpty)
+    // A later claim, on its claimant's own topic: dropped (this machine's state is on its own).
+    let later = bridge.message(
+      "badged/ana/host/laptop/ch/mail/state", statePayload("laptop", count: 9, claimed: ours + 1))
+    #expect(later.isEmpty)
+    // The same instant, a smaller host: the other claim wins, this machine gives way for good
+    // and empties its own retained state.
+    let earlier = bridge.message(
+      "badged/ana/host/aaa/ch/mail/state", statePayload("aaa", count: 9, seq: 5, claimed: ours))
+    #expect(earlier.payloads(on: Self.mailState) == [""])
     #expect(earlier.requests == ["MIRROR mail owner=aaa count=9 unseen=9 total=9 muted=0 dot=0 label=9 pulse=0 oseq=5"])
     #expect(
       bridge.logs.texts(atLeast: .notice).last == "mail was claimed earlier by aaa; giving way and mirroring it here.")
@@ -135,17 +142,22 @@ import Testing
   @Test func aClaimFromBeforeARestartIsKept() {
     let bridge = MeshHarness()
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
-    let actions = bridge.connectBroker(retained: [(Self.mailState, statePayload("desktop", count: 2, claimed: 1_000))])
-    #expect(actions.payloads(on: Self.mailState).last?.hasSuffix(#""claimed":1000}"#) == true)
+    let actions = bridge.connectBroker(retained: [
+      (Self.mailState, statePayload("desktop", count: 2, claimed: 1_764_000_001_000))
+    ])
+    #expect(actions.payloads(on: Self.mailState).last?.hasSuffix(#""claimed":1764000001000}"#) == true)
   }
 
   @Test func aSharedChannelTheDaemonDidNotListIsLookedUp() {
     let bridge = MeshHarness()
     bridge.connectDaemon()
-    let actions = bridge.connectBroker(retained: [(Self.mailState, statePayload("desktop", count: 2, claimed: 1_000))])
+    let actions = bridge.connectBroker(retained: [
+      (Self.mailState, statePayload("desktop", count: 2, claimed: 1_764_000_001_000))
+    ])
     #expect(actions.requests == ["WATCH mail"])
     let looked = bridge.daemon(stateLine("STATE", "mail", count: 0, seq: 0), "OK watching")
-    #expect(looked.payloads(on: Self.mailState) == [statePayload("desktop", count: 0, seq: 0, claimed: 1_000)])
+    #expect(
+      looked.payloads(on: Self.mailState) == [statePayload("desktop", count: 0, seq: 0, claimed: 1_764_000_001_000)])
   }
 
   @Test func aChannelNoLongerSharedIsReleased() {
@@ -170,7 +182,7 @@ import Testing
     let bridge = MeshHarness()
     bridge.connectDaemon(snapshot: [stateLine("STATE", "mail", count: 3, seq: 42)])
     bridge.connectBroker()
-    let reply = "badged/ana/host/laptop/reply"
+    let reply = "badged/ana/host/desktop/reply/laptop"
     let carried = bridge.message(
       "badged/ana/ch/mail/cmd", #"{"op":"clear","upto":17,"id":"laptop:9f3a:41"}"#, responseTopic: reply,
       correlation: "laptop:9f3a:41")
@@ -183,9 +195,11 @@ import Testing
           correlation: bytes("laptop:9f3a:41"))
       ])
 
+    // A writer that took another host for the owner: the answer still comes from this
+    // machine's own subtree, the only one it may publish under.
     bridge.message(
-      "badged/ana/ch/mail/cmd", #"{"op":"incr","n":2147483647,"id":"laptop:9f3a:42"}"#, responseTopic: reply,
-      correlation: "laptop:9f3a:42")
+      "badged/ana/ch/mail/cmd", #"{"op":"incr","n":2147483647,"id":"laptop:9f3a:42"}"#,
+      responseTopic: "badged/ana/host/nas/reply/laptop", correlation: "laptop:9f3a:42")
     let refused = bridge.daemon("ERR out-of-range the count would pass 2147483647")
     #expect(
       refused.payloads(on: reply) == [
@@ -242,7 +256,7 @@ import Testing
     #expect(bridge.daemon(stateLine("EVENT", "mail", count: 4, seq: 43)).payloads(on: sensor).isEmpty)
     // The state only, once its coalescing window is over.
     let state = bridge.advance(ms: 50)
-    #expect(state.payloads(on: "badged/ana/ch/mail/state").count == 1 && state.payloads(on: sensor).isEmpty)
+    #expect(state.payloads(on: Self.mailState).count == 1 && state.payloads(on: sensor).isEmpty)
     // Home Assistant started: the configs again, after this machine's delay (418 ms for
     // `badged_ana_desktop_a3358fda`), once however often it says so meanwhile.
     #expect(bridge.message("homeassistant/status", "online").isEmpty)

@@ -6,13 +6,13 @@ import Testing
 /// The mirror's role alone: mirrors, hosts, and the writes forwarded to their owners.
 @Suite struct MirrorRoleTests {
   static let topics = MeshTopics(prefix: "badged/ana", host: "desktop")
-  static let news = ownerState("nas", count: 4, claimed: 1)
+  static let news = ownerState("nas", count: 4, claimed: partTime.wallMs - 60_000)
 
   static func mirror() -> MirrorRole { MirrorRole(config: meshConfig(), topics: topics) }
 
   static func claims(_ owner: String, _ channel: String) -> Claims {
     var claims = Claims(host: "desktop")
-    _ = claims.heard(name(channel), Claim(host: owner, claimed: 1))
+    _ = claims.heard(name(channel), Claim(host: owner, claimed: partTime.wallMs - 60_000), now: partTime.wallMs)
     return claims
   }
 
@@ -61,6 +61,8 @@ import Testing
   @Test func aForwardedWriteGoesOnceSyncedAndItsAnswerIsDelivered() {
     var mirror = Self.mirror()
     var outbox = MeshOutbox()
+    mirror.mirror(name("news"), Self.news, daemonReady: true, at: partTime, into: &outbox)
+    _ = outbox.takeActions()
     let write = ForwardedWrite(
       id: "desktop:ab:1", channel: name("news"), command: ChannelCommand(.incr(1), id: "desktop:ab:1"))
     mirror.forwardTaken(write, synced: false, at: partTime, into: &outbox)
@@ -69,16 +71,23 @@ import Testing
     mirror.sendForwards(synced: true, at: partTime, into: &outbox)
     let sent = outbox.takeActions().published
     #expect(sent.map(\.topic) == ["badged/ana/ch/news/cmd"])
-    #expect(sent.first?.responseTopic == "badged/ana/host/desktop/reply")
+    #expect(sent.first?.responseTopic == "badged/ana/host/nas/reply/desktop")
     #expect(mirror.nextDeadline != nil)
     outbox.statusChanged = false
     let answer = IncomingMessage(
-      topic: "badged/ana/host/desktop/reply", payload: CommandAnswer(id: "desktop:ab:1").payload,
+      topic: "badged/ana/host/nas/reply/desktop", payload: CommandAnswer(id: "desktop:ab:1").payload,
       correlation: Array("desktop:ab:1".utf8))
-    mirror.answerHeard(answer, claims: Self.claims("nas", "news"), links: links(), at: partTime, into: &outbox)
+    let claims = Self.claims("nas", "news")
+    // An answer from a host that does not own the channel is not the owner's.
+    mirror.answerHeard(answer, from: "laptop", claims: claims, links: links(), at: partTime, into: &outbox)
+    #expect(
+      outbox.takeActions().logged == ["debug: Dropped an answer to desktop:ab:1 from laptop: it does not own news."])
+    #expect(!outbox.statusChanged && mirror.pendingWrites == 1)
+    mirror.answerHeard(answer, from: "nas", claims: claims, links: links(), at: partTime, into: &outbox)
     #expect(outbox.takeActions().sent == ["DELIVERED desktop:ab:1"])
     #expect(outbox.statusChanged && mirror.pendingWrites == 0)
-    mirror.answerHeard(answer, claims: Self.claims("nas", "news"), links: links(), at: partTime, into: &outbox)
+    mirror.answerHeard(answer, from: "nas", claims: claims, links: links(), at: partTime, into: &outbox)
     #expect(outbox.takeActions().logged == ["debug: Dropped an answer to desktop:ab:1: no such write waits."])
   }
+
 }

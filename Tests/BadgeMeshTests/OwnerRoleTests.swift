@@ -21,7 +21,7 @@ import Testing
     let published = outbox.takeActions().published
     #expect(
       published.map(\.topic) == [
-        "badged/ana/ch/mail/state", HomeAssistant(topics: Self.topics).sensorTopic(name("mail")),
+        "badged/ana/host/desktop/ch/mail/state", HomeAssistant(topics: Self.topics).sensorTopic(name("mail")),
       ])
     #expect(
       (try? ChannelState(payload: published[0].payload))
@@ -36,16 +36,23 @@ import Testing
     _ = outbox.takeActions()
     let earlier = ownerState("laptop", count: 1, claimed: partTime.wallMs - 1)
     let mirror = owner.stateHeard(
-      name("mail"), earlier, local: Self.mail, links: links(), at: partTime, announcer: &announcer, into: &outbox)
+      name("mail"), earlier, from: "laptop", local: Self.mail, links: links(), at: partTime, announcer: &announcer,
+      into: &outbox)
     #expect(mirror)
     let actions = outbox.takeActions()
     #expect(actions.logged == ["notice: mail was claimed earlier by laptop; giving way and mirroring it here."])
-    #expect(actions.published.map(\.payload) == [[]])
+    // Its Home Assistant sensor and its own retained state go.
+    #expect(
+      actions.published.map(\.topic) == [
+        HomeAssistant(topics: Self.topics).sensorTopic(name("mail")), "badged/ana/host/desktop/ch/mail/state",
+      ])
+    #expect(actions.published.allSatisfy { $0.payload.isEmpty && $0.retain })
     #expect(owner.claims.held.isEmpty)
     // A later claim than the standing one is dropped, not mirrored.
     let later = ownerState("nas", count: 1, claimed: partTime.wallMs)
     let again = owner.stateHeard(
-      name("mail"), later, local: Self.mail, links: links(), at: partTime, announcer: &announcer, into: &outbox)
+      name("mail"), later, from: "nas", local: Self.mail, links: links(), at: partTime, announcer: &announcer,
+      into: &outbox)
     #expect(!again)
     #expect(outbox.takeActions().logged == ["debug: Dropped a state of mail naming nas: laptop claimed it first."])
   }
@@ -53,33 +60,38 @@ import Testing
   @Test func anEmptiedChannelIsTakenOverWhenSharedHere() {
     var (owner, announcer) = Self.owner(meshConfig())
     var outbox = MeshOutbox()
-    let laptops = ownerState("laptop", count: 1, claimed: 1)
+    let laptops = ownerState("laptop", count: 1, claimed: partTime.wallMs - 60_000)
     _ = owner.stateHeard(
-      name("mail"), laptops, local: Self.mail, links: links(), at: partTime, announcer: &announcer, into: &outbox)
-    let previous = owner.releaseHeard(name("mail"), local: Self.mail, into: &outbox)
+      name("mail"), laptops, from: "laptop", local: Self.mail, links: links(), at: partTime, announcer: &announcer,
+      into: &outbox)
+    // Another host's emptied state is not the owner's release.
+    #expect(owner.releaseHeard(name("mail"), from: "nas", local: Self.mail, into: &outbox) == nil)
+    #expect(owner.claims.owner(of: name("mail"))?.host == "laptop")
+    let previous = owner.releaseHeard(name("mail"), from: "laptop", local: Self.mail, into: &outbox)
     #expect(previous == "laptop")
     owner.takeOver(
       name("mail"), releasedBy: "laptop", local: Self.mail, links: links(), at: partTime, announcer: &announcer,
       into: &outbox)
     let actions = outbox.takeActions()
     #expect(actions.logged == ["info: laptop stopped sharing mail."])
-    #expect(actions.published.map(\.topic) == ["badged/ana/ch/mail/state"])
+    #expect(actions.published.map(\.topic) == ["badged/ana/host/desktop/ch/mail/state"])
     #expect(owner.claims.held == [name("mail")])
     // Emptied by someone else while held here: published again, not released.
-    #expect(owner.releaseHeard(name("mail"), local: Self.mail, into: &outbox) == nil)
-    #expect(outbox.takeActions().published.map(\.topic) == ["badged/ana/ch/mail/state"])
+    #expect(owner.releaseHeard(name("mail"), from: "desktop", local: Self.mail, into: &outbox) == nil)
+    #expect(outbox.takeActions().published.map(\.topic) == ["badged/ana/host/desktop/ch/mail/state"])
   }
 
   @Test func aChannelNoLongerSharedIsReleased() {
     var (owner, announcer) = Self.owner(meshConfig(share: "ci*", homeAssistant: true))
     var outbox = MeshOutbox()
-    let ours = ownerState("desktop", count: 1, claimed: 1)
+    let ours = ownerState("desktop", count: 1, claimed: partTime.wallMs - 60_000)
     _ = owner.stateHeard(
-      name("mail"), ours, local: nil, links: links(), at: partTime, announcer: &announcer, into: &outbox)
+      name("mail"), ours, from: "desktop", local: nil, links: links(), at: partTime, announcer: &announcer,
+      into: &outbox)
     let actions = outbox.takeActions()
     #expect(
       actions.published.map(\.topic) == [
-        HomeAssistant(topics: Self.topics).sensorTopic(name("mail")), "badged/ana/ch/mail/state",
+        HomeAssistant(topics: Self.topics).sensorTopic(name("mail")), "badged/ana/host/desktop/ch/mail/state",
       ])
     #expect(actions.published.allSatisfy { $0.payload.isEmpty && $0.retain })
     #expect(actions.logged == ["info: Stopped sharing mail: no longer in [mqtt] share."])

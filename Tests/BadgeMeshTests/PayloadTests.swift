@@ -80,6 +80,10 @@ import Testing
       "'total' is below 'count'"
     ),
     (
+      #"{"count":5,"label":"5","dot":false,"muted":false,"unseen":0,"total":9223372036854775807,"seq":1,"owner":"a","claimed":1}"#,
+      "'total' is not a whole number from 0 to 9007199254740992"
+    ),
+    (
       #"{"count":1,"label":"1","dot":false,"muted":false,"unseen":0,"seq":1,"owner":"a b","claimed":1}"#,
       "'owner' is not a host name"
     ),

@@ -22,30 +22,37 @@ import Testing
 
   @Test func topicsOfOneUser() {
     #expect(topics.ownStatus == "badged/ana/host/desktop/status")
-    #expect(topics.reply(to: "laptop") == "badged/ana/host/laptop/reply")
+    #expect(topics.reply(from: "desktop", to: "laptop") == "badged/ana/host/desktop/reply/laptop")
     #expect(topics.ownSync == "badged/ana/host/desktop/sync")
-    #expect(topics.state(of: name("app:org.telegram.desktop")) == "badged/ana/ch/app:org.telegram.desktop/state")
+    #expect(
+      topics.state(of: name("app:org.telegram.desktop"), by: "nas")
+        == "badged/ana/host/nas/ch/app:org.telegram.desktop/state")
+    #expect(topics.ownState(of: name("mail")) == "badged/ana/host/desktop/ch/mail/state")
+    #expect(topics.oldState(of: name("mail")) == "badged/ana/ch/mail/state")
     #expect(topics.command(to: name("mail")) == "badged/ana/ch/mail/cmd")
-    #expect(topics.dndState == "badged/ana/dnd/state" && topics.dndSet == "badged/ana/dnd/set")
+    #expect(topics.ownDND == "badged/ana/host/desktop/dnd" && topics.dndSet == "badged/ana/dnd/set")
     #expect(
       topics.retainedSubscriptions(dndShared: true, homeAssistant: true) == [
-        "badged/ana/host/+/status", "badged/ana/ch/+/state", "badged/ana/dnd/state", "homeassistant/status",
+        "badged/ana/host/+/status", "badged/ana/host/+/ch/+/state", "badged/ana/ch/+/state", "badged/ana/host/+/dnd",
+        "homeassistant/status",
       ])
-    #expect(topics.retainedSubscriptions(dndShared: false, homeAssistant: false).count == 2)
+    #expect(topics.retainedSubscriptions(dndShared: false, homeAssistant: false).count == 3)
     #expect(
       topics.messageSubscriptions(dndShared: true) == [
-        "badged/ana/ch/+/cmd", "badged/ana/host/desktop/reply", "badged/ana/dnd/set", "badged/ana/host/desktop/sync",
+        "badged/ana/ch/+/cmd", "badged/ana/host/+/reply/desktop", "badged/ana/dnd/set", "badged/ana/host/desktop/sync",
       ])
     #expect(topics.messageSubscriptions(dndShared: false).count == 3)
   }
 
   @Test func incomingTopicsAreReadBack() {
-    #expect(topics.classify("badged/ana/ch/mail/state") == .state(name("mail")))
+    #expect(topics.classify("badged/ana/host/nas/ch/mail/state") == .state(name("mail"), host: "nas"))
+    #expect(topics.classify("badged/ana/ch/mail/state") == .oldState(name("mail")))
     #expect(topics.classify("badged/ana/ch/mail/cmd") == .command(name("mail")))
     #expect(topics.classify("badged/ana/host/laptop/status") == .status(host: "laptop"))
-    #expect(topics.classify("badged/ana/host/desktop/reply") == .reply)
+    #expect(topics.classify("badged/ana/host/laptop/reply/desktop") == .reply(from: "laptop"))
     #expect(topics.classify("badged/ana/host/desktop/sync") == .sync)
-    #expect(topics.classify("badged/ana/dnd/state") == .dndState)
+    #expect(topics.classify("badged/ana/host/laptop/dnd") == .dndState)
+    #expect(topics.classify("badged/ana/dnd/state") == nil)
     #expect(topics.classify("badged/ana/dnd/set") == .dndSet)
     #expect(topics.classify("homeassistant/status") == .homeAssistantStatus)
   }
@@ -53,7 +60,10 @@ import Testing
   @Test(arguments: [
     "badged/ana/ch/m@il/state", "badged/ana/ch/a%2Fb/state", "badged/ana/ch/mail/other", "badged/ana/ch/mail",
     "badged/ana/ch/mail/state/x", "badged/ana/host/laptop/reply", "badged/ana/host/laptop/sync",
+    "badged/ana/host/desktop/reply/laptop", "badged/ana/host/laptop/reply/desktop/x", "badged/ana/host/desktop/reply",
     "badged/ana/host/my%20pc/status", "badged/bob/ch/mail/state", "badged/anabel/ch/mail/state", "badged/ana",
+    "badged/ana/host/nas/ch/mail", "badged/ana/host/nas/ch/mail/cmd", "badged/ana/host/nas/ch/m@il/state",
+    "badged/ana/host/my%20pc/ch/mail/state", "badged/ana/host/nas/ch/mail/state/x", "badged/ana/host/nas",
     "badged/ana/dnd/other", "", "homeassistant/status/x",
   ])
   func topicsThatAreNotOursOrDoNotParseAreNothing(topic: String) {
@@ -61,10 +71,15 @@ import Testing
   }
 
   @Test func onlyHostsReplyTopicsTakeAnswers() {
-    #expect(topics.isReplyTopic("badged/ana/host/laptop/reply"))
-    #expect(!topics.isReplyTopic("badged/ana/ch/mail/state"))
-    #expect(!topics.isReplyTopic("badged/ana/host/a/b/reply"))
-    #expect(!topics.isReplyTopic("elsewhere/host/laptop/reply"))
-    #expect(!topics.isReplyTopic("badged/ana/host//reply"))
+    #expect(topics.replyWriter("badged/ana/host/desktop/reply/laptop") == "laptop")
+    #expect(topics.replyWriter("badged/ana/host/nas/reply/laptop") == "laptop")
+    #expect(topics.replyWriter("badged/ana/host/laptop/reply") == nil)
+    #expect(topics.replyWriter("badged/ana/ch/mail/state") == nil)
+    #expect(topics.replyWriter("badged/ana/host/desktop/ch/mail/state") == nil)
+    #expect(topics.replyWriter("badged/ana/host/a/b/reply/laptop") == nil)
+    #expect(topics.replyWriter("elsewhere/host/desktop/reply/laptop") == nil)
+    #expect(topics.replyWriter("badged/ana/host//reply/laptop") == nil)
+    #expect(topics.replyWriter("badged/ana/host/desktop/reply/") == nil)
+    #expect(topics.replyWriter("badged/ana/host/desktop/reply/my pc") == nil)
   }
 }

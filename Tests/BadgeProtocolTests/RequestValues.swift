@@ -59,7 +59,8 @@ enum RequestValues {
     requests += [
       MirrorUpdate(owner: "desk", count: 0, unseen: 0, total: 0, muted: false, dot: false),
       MirrorUpdate(
-        owner: hosts[3], count: Limits.maxCount, unseen: Limits.maxCount, total: Int.max, muted: true, dot: true,
+        owner: hosts[3], count: Limits.maxCount, unseen: Limits.maxCount, total: Limits.maxTotal, muted: true,
+        dot: true,
         pulseMs: Limits.pulseMs.upperBound, ownerSeq: UInt64(Int.max), label: "2147483647+"),
       MirrorUpdate(owner: "nas", count: 3, unseen: 1, total: 10, muted: false, dot: true, label: "•"),
     ].map { .mirror(names[2], $0) }
@@ -103,7 +104,7 @@ enum RequestValues {
       let count = number(ChannelWrite.counts)
       let update = MirrorUpdate(
         owner: hosts.randomElement(using: &random)!, count: count, unseen: number(0...count),
-        total: number(count...Int.max), muted: Bool.random(using: &random), dot: Bool.random(using: &random),
+        total: number(count...Limits.maxTotal), muted: Bool.random(using: &random), dot: Bool.random(using: &random),
         pulseMs: number(Limits.pulseMs), ownerSeq: UInt64(number(0...Int.max)), label: String(number(0...99)))
       return .mirror(name, update)
     case 13:

@@ -54,7 +54,8 @@ import Testing
     #expect(watcher.mergedDND)
     _ = turns.take(watcher)
     #expect(turns.appendMerged(to: watcher))
-    #expect(turns.take(watcher) == ["EVENT * dnd=1 left=0 at=1764620000000"])
+    // Three changes in one millisecond: each stamped one past the one before it.
+    #expect(turns.take(watcher) == ["EVENT * dnd=1 left=0 at=1764620000002"])
     #expect(!turns.appendMerged(to: watcher))
   }
 

@@ -38,13 +38,22 @@ public final class Forwarded: Sendable {
 /// The forward outbox: the writes to mirrored channels taken here and not yet applied by their
 /// owners, oldest first, saved with the changes they came with and removed by `DELIVERED`.
 ///
-/// Bounded: at most `capacity` writes wait; past it a write to a mirrored channel is refused
-/// (`ERR full`) and changes nothing, so that a write is never taken and then lost.
+/// Bounded: at most `capacity` writes wait, and at most `ownerCapacity` for any one owner, so
+/// an owner that stays away fills only its own room and writes to other owners' channels still
+/// go; past either a write to a mirrored channel is refused (`ERR full`, naming the owner when
+/// it is that owner's room) and changes nothing, so that a write is never taken and then lost.
 public struct ForwardOutbox: Equatable, Sendable {
   /// The writes waiting, oldest first.
   public private(set) var entries: [ForwardEntry] = []
   /// How many of `entries` each channel has: a channel is `pending` while it has any.
   private var perChannel: [ChannelName: Int] = [:]
+  /// The ids of `entries`, so that taking a write costs the same however many wait.
+  private var ids: Set<String> = []
+  /// How many of `entries` go to each owner, and the owner each channel with writes had when
+  /// its latest was taken (a channel's writes count under one owner: the one they go to now).
+  /// Entries loaded from the files count once their channels' owners are known (`countOwners`).
+  private var perOwner: [String: Int] = [:]
+  private var ownerOfChannel: [ChannelName: String] = [:]
   /// The state folder's epoch (drawn once when the folder is made, then kept in its snapshot);
   /// 0 until the daemon sets it.
   public var epoch: UInt64 = 0
@@ -52,19 +61,32 @@ public struct ForwardOutbox: Equatable, Sendable {
   public internal(set) var nextCounter: UInt64 = 1
   /// The host part of ids (the machine's name).
   public var host = "localhost"
-  /// The most writes that wait at once.
+  /// The most writes that wait at once, in all and for one owner.
   public var capacity: Int
+  public var ownerCapacity: Int
 
-  /// The bound the daemon keeps: a week offline with a few hundred writes a day fits many
-  /// times over, and the snapshot stays a few megabytes.
-  public static let defaultCapacity = 10_000
+  /// The bounds the daemon keeps: for one owner, a week offline with a few hundred writes a
+  /// day fits many times over; in all, four owners away that long, and the snapshot stays a
+  /// few megabytes.
+  public static let defaultCapacity = 40_000
+  public static let defaultOwnerCapacity = 10_000
 
-  public init(capacity: Int = ForwardOutbox.defaultCapacity) {
+  public init(capacity: Int = ForwardOutbox.defaultCapacity, ownerCapacity: Int = ForwardOutbox.defaultOwnerCapacity) {
     self.capacity = capacity
+    self.ownerCapacity = ownerCapacity
   }
 
   public var count: Int { entries.count }
   public var isFull: Bool { entries.count >= capacity }
+
+  /// How many writes wait for `owner`.
+  public func waiting(for owner: String) -> Int { perOwner[owner] ?? 0 }
+
+  /// Whether `owner`'s room is full.
+  public func isFull(for owner: String) -> Bool { waiting(for: owner) >= ownerCapacity }
+
+  /// The owners whose room is full, sorted.
+  public var fullOwners: [String] { perOwner.filter { $0.value >= ownerCapacity }.keys.sorted() }
 
   /// Whether writes to `name` wait.
   public func hasPending(_ name: ChannelName) -> Bool { (perChannel[name] ?? 0) > 0 }
@@ -76,17 +98,44 @@ public struct ForwardOutbox: Equatable, Sendable {
     return text
   }
 
-  /// Adds a write of `name` with the next id. Returns the entry.
-  mutating func add(_ name: ChannelName, write: ChannelWrite, seq: UInt64) -> ForwardEntry {
+  /// Adds a write of `name`, for `owner`, with the next id. Returns the entry.
+  mutating func add(_ name: ChannelName, owner: String, write: ChannelWrite, seq: UInt64) -> ForwardEntry {
     let entry = ForwardEntry(id: nextID, counter: nextCounter, channel: name, write: write, seq: seq)
     nextCounter += 1
+    attribute(name, to: owner)
     restore(entry)
+    perOwner[owner, default: 0] += 1
     return entry
+  }
+
+  /// The writes of `name` waiting already count for `owner`: they all go to its owner now.
+  private mutating func attribute(_ name: ChannelName, to owner: String) {
+    let previous = ownerOfChannel[name]
+    guard previous != owner else { return }
+    let waiting = perChannel[name] ?? 0
+    if let previous {
+      let left = (perOwner[previous] ?? 0) - waiting
+      perOwner[previous] = left > 0 ? left : nil
+    }
+    ownerOfChannel[name] = owner
+    if waiting > 0 { perOwner[owner, default: 0] += waiting }
+  }
+
+  /// Counts the writes loaded from the files for their channels' owners (`owner`; a channel
+  /// no longer mirrored counts for no owner's room).
+  public mutating func countOwners(_ owner: (ChannelName) -> String?) {
+    perOwner = [:]
+    ownerOfChannel = [:]
+    for (name, waiting) in perChannel {
+      guard let owner = owner(name) else { continue }
+      ownerOfChannel[name] = owner
+      perOwner[owner, default: 0] += waiting
+    }
   }
 
   /// Puts back a saved entry (recovery, or `add`); the counter moves past its own.
   public mutating func restore(_ entry: ForwardEntry) {
-    guard !entries.contains(where: { $0.id == entry.id }) else { return }
+    guard ids.insert(entry.id).inserted else { return }
     entries.append(entry)
     perChannel[entry.channel, default: 0] += 1
     nextCounter = max(nextCounter, entry.counter + 1)
@@ -102,8 +151,14 @@ public struct ForwardOutbox: Equatable, Sendable {
   public mutating func remove(id: String) -> ForwardEntry? {
     guard let i = entries.firstIndex(where: { $0.id == id }) else { return nil }
     let entry = entries.remove(at: i)
+    ids.remove(id)
     let left = (perChannel[entry.channel] ?? 1) - 1
     perChannel[entry.channel] = left > 0 ? left : nil
+    if let owner = ownerOfChannel[entry.channel] {
+      let ownerLeft = (perOwner[owner] ?? 1) - 1
+      perOwner[owner] = ownerLeft > 0 ? ownerLeft : nil
+      if left == 0 { ownerOfChannel[entry.channel] = nil }
+    }
     return entry
   }
 }

@@ -11,8 +11,9 @@ extension Store {
     indirect case mirror(MirrorUpdate)
     /// A mirrored channel's staleness or pending writes changed (`STALE`, `DELIVERED`).
     indirect case mirrorState(MirrorState)
-    /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten, its
-    /// total kept as any forgotten channel's (`Store.totalFloor`).
+    /// The owner stopped sharing the channel (`MIRROR <channel> forget`): it is forgotten, and
+    /// reads as made anew, its total at the store's `totalFloor`, which the owner's total does
+    /// not raise.
     case forgetMirror
 
     /// Whether it is a write a client makes, which a mirrored channel forwards to its owner;
@@ -38,6 +39,8 @@ extension Store {
     case local
     /// The forward outbox holds `capacity` writes already.
     case outboxFull(capacity: Int)
+    /// The forward outbox holds `capacity` writes for `owner` already (its room for one owner).
+    case ownerOutboxFull(owner: String, capacity: Int)
   }
 }
 
@@ -110,8 +113,8 @@ extension Store.Mutation {
       channel.mirror = state
       return !channel.hasOverride(of: setup)
     case .forgetMirror:
-      // The total stays, as a local channel's does when it is forgotten: a reader here saw it,
-      // so the store's `totalFloor` keeps it (or the channel does, if a config section keeps it).
+      // The store puts the total at its `totalFloor` (`Store.apply`): the owner's total, read
+      // from another machine, never raises the floor local channels count on from.
       channel.count = 0
       channel.unseen = 0
       channel.setup = ChannelSetup.make(

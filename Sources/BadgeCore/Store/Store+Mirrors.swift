@@ -17,15 +17,21 @@ extension Store {
     case .configure: throw .mirrored(owner: mirror.owner)
     case .write(let made): write = made.forwarded(shownTotal: channel.total)
     }
-    if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
+    try checkOutboxRoom(for: mirror.owner)
     return write
+  }
+
+  /// Refuses a write for `owner` when the outbox is full, in all or for that owner.
+  private func checkOutboxRoom(for owner: String) throws(MutationError) {
+    if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
+    if outbox.isFull(for: owner) { throw .ownerOutboxFull(owner: owner, capacity: outbox.ownerCapacity) }
   }
 
   /// Puts a forwarded write in the outbox with the change it came with (numbered `seq`), and
   /// marks the channel pending.
   func takeForward(_ write: ChannelWrite, of channel: inout Channel) -> ForwardEntry {
     undo.outboxChanging(from: outbox)
-    let entry = outbox.add(channel.name, write: write, seq: seq)
+    let entry = outbox.add(channel.name, owner: channel.mirror?.owner ?? "", write: write, seq: seq)
     channel.mirror?.pending = true
     return entry
   }
@@ -35,10 +41,11 @@ extension Store {
   /// without one) and the channel is marked pending. Returns the outcome, `nil` for a channel
   /// not mirrored.
   ///
-  /// - Throws: `MutationError.outboxFull` when the outbox is full.
+  /// - Throws: `MutationError.outboxFull` or `.ownerOutboxFull` when the outbox is full, in
+  ///   all or for the channel's owner.
   public func forwardPulse(_ name: ChannelName, ms: Int?, now: UInt64) throws(MutationError) -> Outcome? {
-    guard let position = slot(of: name), channels[position].mirror != nil else { return nil }
-    if outbox.isFull { throw .outboxFull(capacity: outbox.capacity) }
+    guard let position = slot(of: name), let mirror = channels[position].mirror else { return nil }
+    try checkOutboxRoom(for: mirror.owner)
     let before = channels[position]
     var after = before
     undo.changed(name, before: before, day: today, history: .unchanged, seq: seq)
@@ -89,6 +96,7 @@ extension Store {
   /// fresh when saved; and pending while the outbox holds writes for it. Not a change: the
   /// state loaded is what the files say, with what only this start knows.
   public func finishRestoringMirrors(since: Int) {
+    outbox.countOwners { name in slot(of: name).flatMap { channels[$0].mirror?.owner } }
     for i in channels.indices {
       guard var mirror = channels[i].mirror else { continue }
       if !mirror.stale {

@@ -133,7 +133,7 @@ public final class Store {
       return Outcome(channel: before, changed: false, previousCount: before.count, day: nil)
     }
     if position == nil && after.isListed {
-      let pool = ChannelPool(of: name)
+      let pool = ChannelPool(of: after)
       let limit = config.channelLimit(of: pool)
       if pooled[pool] >= limit.value { throw .full(limit) }
     }
@@ -149,6 +149,11 @@ public final class Store {
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
     seq += 1
     after.seq = seq
+    if !local && before.isMirrored && !after.isMirrored {
+      // Forgotten as a mirror (`MIRROR … forget`): it reads as a channel made anew here, its
+      // total at the floor, which a total from another machine never raises.
+      after.total = totalFloor
+    }
     var entry: ForwardEntry?
     if let forward {
       entry = takeForward(forward, of: &after)
@@ -197,14 +202,19 @@ public final class Store {
   /// count nor a setting (one never kept, as recovery puts back the last record of a channel
   /// that was forgotten, leaves its total in `totalFloor` all the same). The pulse queue
   /// follows the channel's `pulseUntil` (`queuePulse`), and a new channel takes the days of
-  /// history kept under its name.
+  /// history kept under its name. A kept channel that stops or starts being mirrored moves
+  /// from one pool's count to the other's.
   func store(_ channel: Channel, at position: Int?) {
     if let position {
-      let pulseBefore = channels[position].pulseUntil
+      let before = channels[position]
       channels[position] = channel
+      if before.isMirrored != channel.isMirrored {
+        pooled[ChannelPool(of: before)] -= 1
+        pooled[ChannelPool(of: channel)] += 1
+      }
       if !channel.isListed {
         forget(at: position)
-      } else if channel.pulseUntil != pulseBefore {
+      } else if channel.pulseUntil != before.pulseUntil {
         queuePulse(at: position)
       }
     } else if channel.isListed {
@@ -213,7 +223,7 @@ public final class Store {
       channels.append(channel)
       index.insert(slot, hash: channel.name.hashValue)
       dayHistory.adopt(channel.name, at: slot)
-      pooled[ChannelPool(of: channel.name)] += 1
+      pooled[ChannelPool(of: channel)] += 1
       if channel.pulseUntil != 0 { queuePulse(at: slot) }
     } else {
       raiseTotalFloor(past: channel.total)
@@ -236,7 +246,7 @@ public final class Store {
     pulses.remove(i)
     index.remove(i, hash: name.hashValue)
     dayHistory.release(name, at: i)
-    pooled[ChannelPool(of: name)] -= 1
+    pooled[ChannelPool(of: channels[i])] -= 1
     let last = channels.removeLast()
     let lastSlot = channels.count
     if i < lastSlot {

@@ -28,14 +28,18 @@ struct MQTTCommand: Subcommand {
   /// The lines printed for what the bridge last reported.
   static func describe(_ report: BridgeReport) -> String {
     let forwards = report.forwards ?? "0"
+    let full = report.fullOwners.map {
+      "no room for more writes to \($0)'s channels (the outbox's room for it is full)\n"
+    }
     guard report.attached else {
       return "bridge: not running (no badged-mqtt is connected to the daemon)\n"
-        + "waiting for their owners: \(forwards) writes\n"
+        + "waiting for their owners: \(forwards) writes\n" + full.joined()
     }
     let broker = report.broker.flatMap { $0.isEmpty ? nil : $0 } ?? "(not reported yet)"
     var text = "bridge: host \(report.host ?? "?"), "
     text += report.connected ? "connected to \(broker)\n" : "not connected (broker \(broker))\n"
     text += "waiting for their owners: \(forwards) writes here, \(report.pending ?? "0") in the bridge\n"
+    text += full.joined()
     if let error = report.error, !error.isEmpty { text += "last error: \(error)\n" }
     return text
   }

@@ -140,7 +140,8 @@ import Testing
     let broker = try Broker()
     let watcher = try broker.subscriber(["badged/ana/host/desktop/status"], as: "phone")
     // Retained, so the watcher has it whether it subscribed before or after: then it listens.
-    try broker.publish("badged/ana/host/desktop/status", "ready", as: "laptop", retain: true)
+    // (Only the desktop's account may write the desktop's status.)
+    try broker.publish("badged/ana/host/desktop/status", "ready", as: "desktop", retain: true)
     #expect(watcher.wait { $0.hasPrefix("badged/ana/host/desktop/status|") && $0.hasSuffix("|ready") })
     let (bridge, log) = try Self.start(broker, config: try Self.config(broker))
     // Without its daemon the machine is offline, from the first moment.

@@ -50,7 +50,7 @@ import Testing
   @Test func theSwitchDrivesDoNotDisturbAndShowsItsChanges() throws {
     let stage = try HomeAssistantStage.inScope()
     // A machine that owns no channel has the switch too.
-    let laptop = try Machine("laptop", on: stage.network, account: "desktop", settings: Self.settings)
+    let laptop = try Machine("laptop", on: stage.network, settings: Self.settings)
     let toggle = "switch.badged_on_laptop_do_not_disturb"
     try laptop.ctl(["dnd", "off"])
     try stage.waitFor(toggle, "off", from: laptop)
@@ -73,7 +73,7 @@ import Testing
 
   @Test func theEntitiesAreUnavailableWhileTheBridgeIsStoppedAndComeBackWithTheCount() throws {
     let stage = try HomeAssistantStage.inScope()
-    let server = try Machine("server", on: stage.network, share: "chat", account: "desktop", settings: Self.settings)
+    let server = try Machine("server", on: stage.network, share: "chat", settings: Self.settings)
     let sensor = "sensor.badged_on_server_chat"
     let toggle = "switch.badged_on_server_do_not_disturb"
     try server.ctl(["incr", "chat", "2"])

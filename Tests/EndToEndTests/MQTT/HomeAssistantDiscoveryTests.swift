@@ -13,7 +13,7 @@ import Testing
   /// `app:org.telegram.desktop`, whose `:` and `.` Home Assistant does not take in an id.
   static let appConfig = "homeassistant/sensor/\(node)/app_org_telegram_desktop_e4076f17/config"
   static let switchConfig = "homeassistant/switch/\(node)/dnd/config"
-  static let appState = "badged/ana/ch/app:org.telegram.desktop/state"
+  static let appState = "badged/ana/host/desktop/ch/app:org.telegram.desktop/state"
 
   @Test func theConfigsAreRetainedResentWhenHomeAssistantStartsAndRemovedWhenNoLongerShared() throws {
     let checker = try DiscoveryChecker()
@@ -35,13 +35,14 @@ import Testing
     // it is the same state.
     let neverChanged = #"{"on":false,"until":0,"at":1,"host":"desktop"}"#
     #expect(
-      live.wait { ["0", "1"].map { "badged/ana/dnd/state|\($0)|" + neverChanged }.contains($0) }, "\(live.lines)")
+      live.wait { ["0", "1"].map { "badged/ana/host/desktop/dnd|\($0)|" + neverChanged }.contains($0) }, "\(live.lines)"
+    )
 
     // What a Home Assistant that starts now reads: exactly these configs, pointing at retained
     // states and statuses that are there.
     let retained = try broker.retained(["homeassistant/#", "badged/ana/#"])
     let configs = retained.filter { $0.hasPrefix("homeassistant/") }
-    #expect(retained.filter { $0.topic == "badged/ana/dnd/state" }.map(\.payload) == [neverChanged])
+    #expect(retained.filter { $0.topic == "badged/ana/host/desktop/dnd" }.map(\.payload) == [neverChanged])
     #expect(configs.map(\.topic).sorted() == all.sorted())
     let mailPayload = try #require(configs.first { $0.topic == Self.mailConfig }).payload
     // docs/MQTT.md shows this very config.
@@ -50,7 +51,7 @@ import Testing
     let mail = RetainedMessage(topic: Self.mailConfig, payload: mailPayload).json
     #expect(mail["name"] as? String == "mail")
     #expect(mail["unique_id"] as? String == "\(Self.node)_mail")
-    #expect(mail["state_topic"] as? String == "badged/ana/ch/mail/state")
+    #expect(mail["state_topic"] as? String == "badged/ana/host/desktop/ch/mail/state")
     #expect(mail["value_template"] as? String == "{{ value_json.count }}")
     let availability = mail["availability"] as? [[String: String]]
     #expect(availability?.map { $0["topic"] } == ["badged/ana/host/desktop/status"])
@@ -65,14 +66,14 @@ import Testing
     #expect((app["device"] as? [String: Any])?["identifiers"] as? [String] == [Self.node])
     let dnd = try #require(configs.first { $0.topic == Self.switchConfig }).json
     #expect(dnd["unique_id"] as? String == "\(Self.node)_dnd")
-    #expect(dnd["state_topic"] as? String == "badged/ana/dnd/state")
+    #expect(dnd["state_topic"] as? String == "badged/ana/host/desktop/dnd")
     #expect(dnd["command_topic"] as? String == "badged/ana/dnd/set")
     #expect(dnd["value_template"] as? String == "{{ 'ON' if value_json.on else 'OFF' }}")
     #expect(
       ["payload_on", "payload_off", "state_on", "state_off"].map { dnd[$0] as? String } == ["ON", "OFF", "ON", "OFF"])
     #expect((dnd["availability"] as? [[String: String]])?.map { $0["topic"] } == ["badged/ana/host/desktop/status"])
     #expect(retained.first { $0.topic == "badged/ana/host/desktop/status" }?.payload == "online")
-    #expect(retained.first { $0.topic == "badged/ana/ch/mail/state" }?.json["count"] as? Int == 3)
+    #expect(retained.first { $0.topic == "badged/ana/host/desktop/ch/mail/state" }?.json["count"] as? Int == 3)
     #expect(retained.first { $0.topic == Self.appState }?.json["count"] as? Int == 1)
 
     // Home Assistant's own schemas take every config, and refuse a broken copy.
@@ -83,7 +84,8 @@ import Testing
       $0.topic == Self.mailConfig
         ? RetainedMessage(
           topic: $0.topic,
-          payload: $0.payload.replacingOccurrences(of: #""state_topic":"badged/ana/ch/mail/state","#, with: ""))
+          payload: $0.payload.replacingOccurrences(
+            of: #""state_topic":"badged/ana/host/desktop/ch/mail/state","#, with: ""))
         : $0
     }
     #expect(broken.map(\.payload) != configs.map(\.payload))
@@ -108,7 +110,7 @@ import Testing
         return line?.hasPrefix("STATE * dnd=1 left=0 ") == true
       })
     #expect(line == "STATE * dnd=1 left=0 at=\(try dndStamp(line, since: since))")
-    #expect(live.wait { $0.hasPrefix("badged/ana/dnd/state|") && $0.contains(#""on":true"#) })
+    #expect(live.wait { $0.hasPrefix("badged/ana/host/desktop/dnd|") && $0.contains(#""on":true"#) })
 
     // Home Assistant's birth message: every config again, the same.
     let before = all.map { topic in live.lines.filter { $0.hasPrefix(topic + "|") }.count }

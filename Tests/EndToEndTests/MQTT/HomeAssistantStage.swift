@@ -21,7 +21,8 @@ final class HomeAssistantStage: @unchecked Sendable {
   init() throws {
     try Binaries.check()
     _ = try HomeAssistantVenv.python()
-    network = try MeshNetwork()
+    // The laptop and the server of its tests publish Home Assistant's discovery too.
+    network = try MeshNetwork(homeAssistantHosts: ["laptop", "server"])
     folder = try TemporaryFolder()
     let link = try network.join("homeassistant")
     core = try HomeAssistantCore(broker: network.broker, launcher: link.launcher, folder: folder)

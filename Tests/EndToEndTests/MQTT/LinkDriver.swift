@@ -69,10 +69,11 @@ final class LinkDriver {
   }
 
   /// Publishes `marker` from `session` on a topic `subscriber` listens to and waits until it
-  /// comes back: everything the broker queued for `subscriber` before it has arrived.
-  func sync(_ session: MosquittoSession, through subscriber: String, topic: String) -> Bool {
+  /// comes back within `timeout` seconds: everything the broker queued for `subscriber` before
+  /// it has arrived.
+  func sync(_ session: MosquittoSession, through subscriber: String, topic: String, timeout: Double = 10) -> Bool {
     let marker = "sync-\(UUID().uuidString.prefix(8))"
     session.publish(MeshMessage(topic: topic, payload: Array(marker.utf8), retain: false))
-    return run { self.events.contains { $0.hasPrefix("\(subscriber) message \(topic): \(marker)") } }
+    return run(timeout: timeout) { self.events.contains { $0.hasPrefix("\(subscriber) message \(topic): \(marker)") } }
   }
 }

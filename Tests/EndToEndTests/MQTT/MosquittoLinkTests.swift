@@ -39,13 +39,14 @@ import Testing
     let command = MeshMessage(
       topic: "badged/ana/ch/mail/cmd", payload: Array(#"{"op":"clear","upto":17,"id":"laptop:1:1"}"#.utf8),
       retain: false,
-      responseTopic: "badged/ana/host/laptop/reply", correlation: Array("laptop:1:1".utf8), expirySeconds: 60)
+      responseTopic: "badged/ana/host/desktop/reply/laptop", correlation: Array("laptop:1:1".utf8), expirySeconds: 60)
     #expect(mirror.publish(command))
     #expect(driver.run { driver.messages["desktop"]?.count == 2 })
     #expect(
       driver.messages["desktop"]?.last
         == IncomingMessage(
-          topic: "badged/ana/ch/mail/cmd", payload: command.payload, responseTopic: "badged/ana/host/laptop/reply",
+          topic: "badged/ana/ch/mail/cmd", payload: command.payload,
+          responseTopic: "badged/ana/host/desktop/reply/laptop",
           correlation: Array("laptop:1:1".utf8)))
   }
 

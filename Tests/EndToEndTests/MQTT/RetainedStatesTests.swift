@@ -21,14 +21,15 @@ import Testing
     /// Every channel's state is `value`, retained, once the broker has taken them all.
     func publishEveryState(_ value: String) -> Bool {
       for channel in channels {
-        owner.publish(MeshMessage(topic: "badged/ana/ch/\(channel)/state", payload: Array(value.utf8), retain: true))
+        owner.publish(
+          MeshMessage(topic: "badged/ana/host/desktop/ch/\(channel)/state", payload: Array(value.utf8), retain: true))
       }
       return driver.sync(owner, through: "desktop", topic: "badged/ana/host/desktop/sync")
     }
     /// The latest state the mirror received of each channel.
     func latest() -> [String] {
       channels.map { channel in
-        let topic = "badged/ana/ch/\(channel)/state"
+        let topic = "badged/ana/host/desktop/ch/\(channel)/state"
         let last = driver.messages["laptop"]?.last { $0.topic == topic }
         return last.map { String(decoding: $0.payload, as: UTF8.self) } ?? "none"
       }

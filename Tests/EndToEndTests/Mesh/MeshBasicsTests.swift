@@ -42,8 +42,9 @@ import Testing
     let (desktop, mirrors) = try network.ownerAndMirrors(["laptop", "server"])
     let (laptop, server) = (mirrors[0], mirrors[1])
     let phone = try network.join("phone")
-    let states = try network.broker.subscriber(["badged/ana/ch/mail/state"], as: "phone", launcher: phone.launcher)
-    #expect(states.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|") })
+    let states = try network.broker.subscriber(
+      ["badged/ana/host/desktop/ch/mail/state"], as: "phone", launcher: phone.launcher)
+    #expect(states.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/host/desktop/ch/mail/state|") })
 
     let client = try RawClient(path: desktop.socket)
     let started = Date()
@@ -65,7 +66,7 @@ import Testing
     // At most one state per 50 ms from the first INCR to the last state's arrival (and one
     // that may have gone out just before: the end of the first INCR's pulse window).
     let elapsed = Date().timeIntervalSince(started)
-    let live = states.lines.filter { $0.hasPrefix("badged/ana/ch/mail/state|0|") }
+    let live = states.lines.filter { $0.hasPrefix("badged/ana/host/desktop/ch/mail/state|0|") }
     let published = live.prefix { !$0.contains("\"count\":10001,") }.count + 1
     #expect(published <= Int(elapsed / 0.05) + 2, "\(published) states in \(elapsed) s")
   }

@@ -7,10 +7,14 @@ import Testing
 /// in `badgectl mqtt` while the others go on. (A password file others can read is refused at
 /// start: BridgeProgramTests.)
 @Suite struct MeshRightsTests {
-  /// The payloads of the `badged/ana/ch/<channel>/state` messages a subscriber saw.
+  /// The payloads of the `badged/ana/host/<any host>/ch/<channel>/state` messages a subscriber saw.
   static func states(_ subscriber: Subscriber, _ channel: String) -> [String] {
-    let prefix = "badged/ana/ch/\(channel)/state|"
-    return subscriber.lines.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count + 2)) }
+    subscriber.lines.compactMap { line in
+      let parts = line.split(separator: "|", maxSplits: 2, omittingEmptySubsequences: false)
+      guard parts.count == 3, parts[0].hasPrefix("badged/ana/host/"), parts[0].hasSuffix("/ch/\(channel)/state")
+      else { return nil }
+      return String(parts[2])
+    }
   }
 
   @Test func theReadOnlyPhonesWritesAreRefusedByTheBroker() throws {
@@ -19,18 +23,24 @@ import Testing
     let laptop = mirrors[0]
     let phone = try network.join("phone")
     let broker = network.broker
-    let watcher = try broker.subscriber(["badged/ana/ch/mail/state"], as: "phone", launcher: phone.launcher)
-    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|1|") })
+    let watcher = try broker.subscriber(
+      ["badged/ana/host/+/ch/mail/state"], as: "phone", launcher: phone.launcher)
+    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/host/desktop/ch/mail/state|1|") })
     try broker.publish(
       "badged/ana/ch/mail/cmd", #"{"op":"incr","n":5,"id":"phone:1:1"}"#, as: "phone", launcher: phone.launcher,
       check: false)
     try broker.publish(
       "badged/ana/ch/mail/cmd", #"{"op":"clear","id":"phone:1:2"}"#, as: "phone", launcher: phone.launcher,
       check: false)
-    try broker.publish(
-      "badged/ana/ch/mail/state",
-      #"{"count":99,"label":"99","dot":false,"muted":false,"unseen":99,"total":99,"seq":99,"owner":"desktop","pulse":0,"claimed":1}"#,
-      as: "phone", retain: true, launcher: phone.launcher, check: false)
+    // A state in the owner's name, or in the phone's own: neither is the phone's to write.
+    for (topic, owner) in [
+      ("badged/ana/host/desktop/ch/mail/state", "desktop"), ("badged/ana/host/phone/ch/mail/state", "phone"),
+    ] {
+      try broker.publish(
+        topic,
+        #"{"count":99,"label":"99","dot":false,"muted":false,"unseen":99,"total":99,"seq":99,"owner":"\#(owner)","pulse":0,"claimed":1704067200000}"#,
+        as: "phone", retain: true, launcher: phone.launcher, check: false)
+    }
     // The same write from a machine with the right goes through, after the phone's.
     try broker.publish(
       "badged/ana/ch/mail/cmd", #"{"op":"incr","n":5,"id":"laptop:script:1"}"#, as: "laptop",
@@ -41,9 +51,10 @@ import Testing
     #expect(watcher.wait(timeout: Machine.patience) { $0.contains(#"|{"count":7,"#) })
     #expect(
       Self.states(watcher, "mail").allSatisfy { $0.contains(#""owner":"desktop""#) && !$0.contains(#""count":99,"#) })
-    let retained = try broker.subscriber(["badged/ana/ch/mail/state"], as: "phone", launcher: phone.launcher)
-    #expect(retained.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|1|") })
+    let retained = try broker.subscriber(["badged/ana/host/+/ch/mail/state"], as: "phone", launcher: phone.launcher)
+    #expect(retained.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/host/desktop/ch/mail/state|1|") })
     #expect(Self.states(retained, "mail").first?.hasPrefix(#"{"count":7,"#) == true, "\(retained.lines)")
+    #expect(Self.states(retained, "mail").count == 1, "\(retained.lines)")
   }
 
   /// `laptop` shares `mail` too, and has a local `mail` of its own when its bridge starts:
@@ -54,8 +65,9 @@ import Testing
     let desktop = try Machine("desktop", on: network, share: "mail")
     try desktop.request("INCR mail")
     let phone = try network.join("phone")
-    let watcher = try network.broker.subscriber(["badged/ana/ch/+/state"], as: "phone", launcher: phone.launcher)
-    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/ch/mail/state|") })
+    let watcher = try network.broker.subscriber(
+      ["badged/ana/host/+/ch/+/state"], as: "phone", launcher: phone.launcher)
+    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix("badged/ana/host/desktop/ch/mail/state|") })
 
     let laptop = try Machine("laptop", on: network, share: "mail ci", start: false)
     try laptop.startDaemon()
@@ -64,9 +76,11 @@ import Testing
     for _ in 0..<3 { try laptop.request("INCR mail") }
     // The bridge takes its daemon's changes in order: once ci's state is out, mail's were seen.
     try laptop.request("INCR ci")
-    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix(#"badged/ana/ch/ci/state|0|{"count":1,"#) })
+    #expect(
+      watcher.wait(timeout: Machine.patience) { $0.hasPrefix(#"badged/ana/host/laptop/ch/ci/state|0|{"count":1,"#) })
     try desktop.request("INCR mail")
-    #expect(watcher.wait(timeout: Machine.patience) { $0.hasPrefix(#"badged/ana/ch/mail/state|0|{"count":2,"#) })
+    #expect(
+      watcher.wait(timeout: Machine.patience) { $0.hasPrefix(#"badged/ana/host/desktop/ch/mail/state|0|{"count":2,"#) })
 
     let mailStates = Self.states(watcher, "mail")
     #expect(mailStates.allSatisfy { $0.contains(#""owner":"desktop""#) }, "\(mailStates)")

@@ -114,6 +114,37 @@ import Testing
     #expect(try bridge.readLine()?.hasSuffix(" INCR ci 1 id=\(String(waiting[0].id.dropLast()))10001") == true)
   }
 
+  /// An owner that stays away fills only its own room (10,000 writes): the next write to its
+  /// channel is refused naming it, a write to another owner's channel still goes, and
+  /// `BRIDGE` and `badgectl mqtt` say whose room is full.
+  @Test func oneAbsentOwnerFillsOnlyItsOwnRoom() throws {
+    let daemon = try DaemonProcess()
+    let bridge = try MirrorTests.bridge(daemon)
+    _ = try bridge.request(MirrorTests.ci)
+    _ = try bridge.request("MIRROR disk owner=nas count=0 total=4")
+    let client = try daemon.client()
+    for _ in 0..<5 {
+      try client.send(String(repeating: "INCR ci\n", count: 2000))
+      for _ in 0..<2000 { #expect(try client.readReply().last == "OK") }
+    }
+    let refused = try client.request("INCR ci")
+    #expect(
+      refused == [
+        "ERR full INCR of 'ci' would be forwarded to server, and 10000 writes wait for server already (the "
+          + "outbox's room for one owner); nothing changed"
+      ])
+    let other = try client.request("INCR disk")
+    #expect(other.last == "OK" && field(other[0], "pending") == "1", "\(other)")
+    let report = try client.request("BRIDGE")
+    #expect(report[0].hasSuffix(" forwards=10001 full=server"), "\(report)")
+    let said = try badgectl(["mqtt"], socket: daemon.socket).stdout
+    #expect(
+      said.contains("no room for more writes to server's channels (the outbox's room for it is full)\n"), "\(said)")
+    let waiting = try Self.forwards(bridge)
+    #expect(try bridge.request("DELIVERED \(waiting[0].id)") == ["OK"])
+    #expect(try client.request("INCR ci").last == "OK")
+  }
+
   @Test func clearAllForwardsEachMirrorItClearsAsAWatermark() throws {
     let daemon = try DaemonProcess()
     let bridge = try MirrorTests.bridge(daemon)

@@ -152,6 +152,10 @@ import Testing
     ("MIRROR ci owner=server count=2147483648", "ERR out-of-range count=2147483648 is over the largest count"),
     ("MIRROR ci owner=server count=3 unseen=4", "ERR bad-number unseen=4 is above count=3"),
     ("MIRROR ci owner=server count=3 total=2", "ERR bad-number total=2 is below count=3"),
+    (
+      "MIRROR ci owner=server count=3 total=9007199254740993",
+      "ERR out-of-range total=9007199254740993 is over the largest total an owner reaches, 9007199254740992"
+    ),
     ("MIRROR ci owner=server count=3 muted=2", "ERR bad-number Invalid muted '2'; expected 0 or 1"),
     ("MIRROR ci owner=server count=3 count=4", "ERR bad-arguments 'count=' is given twice"),
     ("MIRROR ci owner=server count=3 colour=red", "ERR bad-arguments Unexpected argument 'colour=red'"),

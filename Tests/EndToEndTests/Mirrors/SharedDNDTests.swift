@@ -39,6 +39,24 @@ import Testing
     #expect(try bridge.request("DND off from=desk at=\(Self.future)").last == "OK older", "the stamp was kept")
   }
 
+  /// Another machine's newer change that leaves do-not-disturb as it is here is still taken:
+  /// its stamp is what counts, so an older change that comes after it is refused. A change made
+  /// here after it is stamped one past it, even by a clock that is behind.
+  @Test func aNewerChangeThatChangesNothingIsStillTaken() throws {
+    let daemon = try DaemonProcess()
+    #expect(try daemon.client().request("DND on").last == "OK")
+    let bridge = try MirrorTests.bridge(daemon)
+    let watcher = try daemon.client()
+    #expect(try watcher.request("WATCH nothing").last == "OK watching")
+    #expect(
+      try bridge.request("DND on from=desk at=\(Self.future)") == [
+        "STATE * dnd=1 left=0 from=desk at=\(Self.future)", "OK",
+      ])
+    #expect(try watcher.readLine() == "EVENT * dnd=1 left=0 from=desk at=\(Self.future)")
+    #expect(try bridge.request("DND off from=attic at=\(Self.future - 1)").last == "OK older")
+    #expect(try daemon.client().request("DND off") == ["STATE * dnd=0 left=0 at=\(Self.future + 1)", "OK"])
+  }
+
   /// A change made here is weighed under the name the bridge gave this machine, whatever the
   /// host name: a tie at the same millisecond breaks as the bridge, and so every other
   /// machine, breaks it.

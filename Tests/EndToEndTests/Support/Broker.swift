@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -6,8 +7,9 @@ import Foundation
 
 /// Debian's mosquitto, started for one test on 127.0.0.1 and a free port: TLS with a CA and a
 /// certificate made by openssl for this broker (for `localhost` only, so that a connection to
-/// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and an ACL with
-/// one user per host and a read-only phone, as docs/MQTT.md advises, and one for Home Assistant.
+/// 127.0.0.1 fails the name check), a password file made by `mosquitto_passwd`, and the ACL and
+/// configuration users copy from contrib/mosquitto/ (each machine writing only its own subtree,
+/// a read-only phone, Home Assistant), with what only a test needs added.
 ///
 /// Or, given a `Placement`, in a network namespace of its own (`MeshNetwork`), listening on that
 /// namespace's address alone, with a certificate that names the address.
@@ -29,9 +31,10 @@ final class Broker {
   private var child: Child?
   private let logPath: String
 
-  /// The accounts: the hosts may read and write everything under `badged/ana/` (and Home
-  /// Assistant's discovery), the phone only read; Home Assistant reads both and writes only the
-  /// do-not-disturb switch's commands and its own status.
+  /// The accounts, as contrib/mosquitto/acl grants them: the hosts may read everything under
+  /// `badged/ana/` and write their own subtree, commands and do-not-disturb changes (desktop
+  /// also Home Assistant's discovery), the phone only read; Home Assistant reads both and
+  /// writes only the do-not-disturb switch's commands and its own status.
   static let passwords = [
     "desktop": "desktop-secret", "laptop": "laptop-secret", "server": "server-secret", "phone": "phone-secret",
     "homeassistant": "homeassistant-secret",
@@ -40,7 +43,8 @@ final class Broker {
   /// More lines of mosquitto.conf (`max_queued_messages 5`).
   private let settings: [String]
 
-  init(placement: Placement? = nil, settings: [String] = []) throws {
+  /// `homeAssistantHosts`: machines besides the desktop that publish Home Assistant's discovery.
+  init(placement: Placement? = nil, settings: [String] = [], homeAssistantHosts: [String] = []) throws {
     self.settings = settings
     folder = try TemporaryFolder()
     self.placement = placement
@@ -53,25 +57,7 @@ final class Broker {
     for (user, password) in Broker.passwords.sorted(by: { $0.key < $1.key }) {
       try Broker.check(run("mosquitto_passwd", ["-b", passwd, user, password]), "mosquitto_passwd")
     }
-    _ = try folder.write(
-      "acl",
-      """
-      user desktop
-      topic readwrite badged/ana/#
-      topic readwrite homeassistant/#
-      user laptop
-      topic readwrite badged/ana/#
-      user server
-      topic readwrite badged/ana/#
-      user phone
-      topic read badged/ana/#
-      user homeassistant
-      topic read badged/ana/#
-      topic read homeassistant/#
-      topic write badged/ana/dnd/set
-      topic write homeassistant/status
-
-      """)
+    _ = try folder.write("acl", try Broker.acl(homeAssistantHosts: homeAssistantHosts))
     try start()
   }
 
@@ -143,25 +129,43 @@ final class Broker {
   func freeze() { child?.signal(SIGSTOP) }
   func thaw() { child?.signal(SIGCONT) }
 
+  /// contrib/mosquitto/acl for the prefix `badged/ana`, with a third machine, `server`, added
+  /// as the file says to add one (a copy of the laptop's block), and Home Assistant's discovery
+  /// for `homeAssistantHosts` too (mosquitto adds a user's later lines to its earlier block).
+  static func acl(homeAssistantHosts: [String]) throws -> String {
+    let template = try String(contentsOfFile: Repository.path("contrib/mosquitto/acl"), encoding: .utf8)
+    let acl = template.replacingOccurrences(of: "@PREFIX@", with: "badged/ana")
+    guard let start = acl.range(of: "\nuser laptop\n"),
+      let end = acl.range(of: "\n\n", range: start.upperBound..<acl.endIndex)
+    else { throw TestFailure("contrib/mosquitto/acl has no laptop block") }
+    let server = acl[start.lowerBound..<end.lowerBound].replacingOccurrences(of: "user laptop", with: "user server")
+    let discovery = homeAssistantHosts.map { "\nuser \($0)\ntopic readwrite homeassistant/#\n" }
+    return ([acl, server, "\n"] + discovery).joined()
+  }
+
+  /// contrib/mosquitto/badged.conf with this broker's files and listener, and what a test adds
+  /// before it (its own user, no persistence, every log line) and after (the CA, `settings`).
   private func writeConfig() throws {
+    var conf = try String(contentsOfFile: Repository.path("contrib/mosquitto/badged.conf"), encoding: .utf8)
+    for (from, to) in [
+      ("/etc/mosquitto/passwd", folder.file("passwd")), ("/etc/mosquitto/acl", folder.file("acl")),
+      ("/etc/mosquitto/certs/broker.pem", folder.file("broker.pem")),
+      ("/etc/mosquitto/certs/broker.key", folder.file("broker.key")),
+      ("\nlistener 8883\n", "\nlistener \(port) \(placement?.address ?? "127.0.0.1")\n"),
+    ] {
+      guard conf.contains(from) else { throw TestFailure("contrib/mosquitto/badged.conf has no \(from)") }
+      conf = conf.replacingOccurrences(of: from, with: to)
+    }
     _ = try folder.write(
       "mosquitto.conf",
       """
       user root
-      per_listener_settings false
-      allow_anonymous false
-      password_file \(folder.file("passwd"))
-      acl_file \(folder.file("acl"))
       persistence false
-      set_tcp_nodelay true
       log_type error
       log_type warning
       log_type notice
       log_type information
-      listener \(port) \(placement?.address ?? "127.0.0.1")
-      cafile \(caFile)
-      certfile \(folder.file("broker.pem"))
-      keyfile \(folder.file("broker.key"))
+      \(conf)cafile \(caFile)
       \(settings.joined(separator: "\n"))
 
       """)
@@ -269,6 +273,7 @@ final class Broker {
     var arguments = (launcher ?? self.launcher) + ["mosquitto_sub", "--cafile", caFile, "-h", hostName]
     arguments += ["-p", String(port), "-u", user]
     arguments += ["-P", Broker.passwords[user]!, "-V", "mqttv5", "-q", "1", "-F", "%t|%r|%p"]
+    // (Under desktop's own subtree, which the ACL lets it write.)
     let marker = "badged/ana/host/desktop/subscribed/\(UUID().uuidString.prefix(8))"
     for topic in topics + [marker] { arguments += ["-t", topic] }
     let subscriber = try Subscriber(arguments, folder: folder, marker: marker)

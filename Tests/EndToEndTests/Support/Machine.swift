@@ -111,6 +111,9 @@ final class Machine {
 
   var bridgeIsRunning: Bool { bridge?.isRunning ?? false }
 
+  /// The bridge's process id, while it runs (`ip netns exec` runs it in place).
+  var bridgePID: pid_t? { bridge?.pid }
+
   /// The partition of this machine alone, and its end.
   func cut() throws { try link.cut() }
   func heal() throws { try link.heal() }

@@ -22,13 +22,16 @@ final class MeshNetwork {
   private let namespaces: Namespaces
   private var joined = 0
 
-  init() throws {
+  /// `homeAssistantHosts`: the broker's (`Broker`); `brokerSettings`: more lines of its mosquitto.conf.
+  init(homeAssistantHosts: [String] = [], brokerSettings: [String] = []) throws {
     try Self.requireRoot()
     Namespaces.leftoversRemoved
     namespaces = Namespaces(tag: "bdt-\(getpid())-\(Self.nextNumber())")
     let brokerNamespace = try namespaces.add("broker")
     try ip(["-n", brokerNamespace, "addr", "add", "\(Self.brokerAddress)/32", "dev", "lo"])
-    broker = try Broker(placement: Broker.Placement(namespace: brokerNamespace, address: Self.brokerAddress))
+    broker = try Broker(
+      placement: Broker.Placement(namespace: brokerNamespace, address: Self.brokerAddress),
+      settings: brokerSettings, homeAssistantHosts: homeAssistantHosts)
   }
 
   /// Stops the broker first: its namespace is then empty, and goes with its name.

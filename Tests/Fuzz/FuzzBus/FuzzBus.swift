@@ -107,7 +107,7 @@ private struct BusLinks {
     precondition(table.appCount <= Self.maxApps, "\(table.appCount) apps tracked")
     var kept = ChannelPool.Counts()
     for channel in store.channels {
-      kept[ChannelPool(of: channel.name)] += 1
+      kept[ChannelPool(of: channel)] += 1
       precondition((0...Limits.maxCount).contains(channel.count), "count \(channel.count)")
       if let state = table.state(of: channel.name) {
         precondition((0...Limits.maxCount).contains(state.count), "merged count \(state.count)")

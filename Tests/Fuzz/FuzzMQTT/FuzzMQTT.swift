@@ -19,15 +19,17 @@ public func fuzzMQTT(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let payload = Array(bytes.dropFirst())
   checkRoundTrips(payload)
   let topics = [
-    "badged/ana/ch/mail/state", "badged/ana/ch/news/state", "badged/ana/ch/mail/cmd", "badged/ana/host/desktop/reply",
-    "badged/ana/host/nas/status", "badged/ana/dnd/state", "badged/ana/dnd/set", "badged/ana/host/desktop/sync",
-    "homeassistant/status",
+    "badged/ana/host/desktop/ch/mail/state", "badged/ana/host/nas/ch/news/state", "badged/ana/ch/mail/cmd",
+    "badged/ana/host/nas/reply/desktop", "badged/ana/host/nas/status", "badged/ana/host/laptop/dnd",
+    "badged/ana/dnd/set",
+    "badged/ana/host/desktop/sync", "homeassistant/status", "badged/ana/ch/mail/state",
+    "badged/ana/host/laptop/ch/mail/state",
   ]
   let choice = Int(bytes[0])
   let topic = choice < topics.count ? topics[choice] : String(decoding: payload.prefix(64), as: UTF8.self)
   let core = FuzzBridge.ready()
   let message = IncomingMessage(
-    topic: topic, payload: payload, responseTopic: choice % 2 == 0 ? "badged/ana/host/laptop/reply" : nil,
+    topic: topic, payload: payload, responseTopic: choice % 2 == 0 ? "badged/ana/host/desktop/reply/laptop" : nil,
     correlation: Array(payload.prefix(16)))
   core.brokerMessage(message, at: FuzzBridge.time)
   let answered = core.takeActions()
@@ -111,9 +113,9 @@ private enum FuzzBridge {
     }
     core.brokerMessage(
       IncomingMessage(
-        topic: "badged/ana/ch/news/state",
+        topic: "badged/ana/host/nas/ch/news/state",
         payload: Array(
-          #"{"count":3,"label":"3","dot":false,"muted":false,"unseen":3,"total":3,"seq":1,"owner":"nas","pulse":0,"claimed":7}"#
+          #"{"count":3,"label":"3","dot":false,"muted":false,"unseen":3,"total":3,"seq":1,"owner":"nas","pulse":0,"claimed":1764000000007}"#
             .utf8)),
       at: time)
     core.brokerMessage(IncomingMessage(topic: "badged/ana/host/desktop/sync", payload: marker.last ?? []), at: time)
