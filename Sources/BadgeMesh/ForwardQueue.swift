@@ -44,6 +44,9 @@ public struct ForwardedWrite: Equatable, Sendable {
 public struct ForwardQueue: Sendable {
   public private(set) var writes: [ForwardedWrite] = []
   private var ids: Set<String> = []
+  /// How many writes on their way were sent at each time: `nextRetry` looks at these (at most
+  /// the windows' writes), not at every write, since it is asked after every input.
+  private var sendTimes: [UInt64: Int] = [:]
   /// Microseconds.
   public let firstRetryInterval: UInt64
   public let maxRetryInterval: UInt64
@@ -127,15 +130,23 @@ public struct ForwardQueue: Sendable {
   ) -> [ForwardedWrite] {
     var out: [ForwardedWrite] = []
     for index in windowIndices(only: only) where pick(writes[index]) {
+      if let before = writes[index].sentAt { forgetSend(at: before) }
       writes[index].sentAt = now
+      sendTimes[now, default: 0] += 1
       out.append(writes[index])
     }
     return out
   }
 
+  private mutating func forgetSend(at time: UInt64) {
+    let left = (sendTimes[time] ?? 1) - 1
+    sendTimes[time] = left > 0 ? left : nil
+  }
+
   /// Every write counts as not sent: the broker connection is new.
   public mutating func markAllUnsent() {
     for index in writes.indices { writes[index].sentAt = nil }
+    sendTimes.removeAll()
   }
 
   /// What an answer means for the write it answers.
@@ -158,13 +169,14 @@ public struct ForwardQueue: Sendable {
     }
     let write = writes.remove(at: index)
     ids.remove(id)
+    if let sentAt = write.sentAt { forgetSend(at: sentAt) }
     return .delivered(write, refusal: answer.error)
   }
 
   /// When writes unanswered since their last send are due to be sent again; `nil` when none
   /// waits for an answer.
   public var nextRetry: UInt64? {
-    writes.compactMap(\.sentAt).min().map { $0 + retryInterval }
+    sendTimes.keys.min().map { $0 + retryInterval }
   }
 
   /// The writes to send again at `now` because their answers are overdue, in order. The
@@ -180,6 +192,7 @@ public struct ForwardQueue: Sendable {
   public mutating func removeAll() {
     writes.removeAll()
     ids.removeAll()
+    sendTimes.removeAll()
     retryInterval = firstRetryInterval
   }
 }
