@@ -40,9 +40,14 @@ final class Broker {
   /// More lines of mosquitto.conf (`max_queued_messages 5`).
   private let settings: [String]
 
+  /// Whether the broker keeps its retained messages and sessions across a restart (saved in its
+  /// folder when it stops, read when it starts); read by the next `start`.
+  var persistence = false
+
   init(placement: Placement? = nil, settings: [String] = []) throws {
     self.settings = settings
     folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder.file("persisted"), withIntermediateDirectories: true)
     self.placement = placement
     caFile = folder.file("ca.pem")
     otherCAFile = folder.file("other-ca.pem")
@@ -131,7 +136,7 @@ final class Broker {
     self.child = child
   }
 
-  /// Stops the broker (SIGTERM); it keeps no state (`persistence false`).
+  /// Stops the broker (SIGTERM); it keeps no state unless `persistence` is on.
   func stop() {
     child?.signal(SIGTERM)
     child?.wait()
@@ -152,7 +157,8 @@ final class Broker {
       allow_anonymous false
       password_file \(folder.file("passwd"))
       acl_file \(folder.file("acl"))
-      persistence false
+      persistence \(persistence)
+      persistence_location \(folder.file("persisted"))/
       set_tcp_nodelay true
       log_type error
       log_type warning
