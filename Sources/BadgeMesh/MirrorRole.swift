@@ -199,12 +199,12 @@ struct MirrorRole {
     for write in forwards.toSend(now: time.monotonic) { publishWrite(write, into: &outbox) }
   }
 
-  /// Sends the channel's first write if it waits: nothing else of the channel is on its way.
+  /// Sends the writes of the channel's window that wait (`ForwardQueue.window`).
   private mutating func sendNext(
     in channel: ChannelName, synced: Bool, at time: MeshTime, into outbox: inout MeshOutbox
   ) {
-    guard synced, let write = forwards.next(in: channel, now: time.monotonic) else { return }
-    publishWrite(write, into: &outbox)
+    guard synced else { return }
+    for write in forwards.toSend(in: channel, now: time.monotonic) { publishWrite(write, into: &outbox) }
   }
 
   private func publishWrite(_ write: ForwardedWrite, into outbox: inout MeshOutbox) {
@@ -269,7 +269,7 @@ struct MirrorRole {
       // greeting still reads a long outbox would otherwise be lost, its write held there.
       outbox.send(DaemonLink.delivered(id))
       outbox.statusChanged = true
-      // The next write of its channel, which waited for this answer.
+      // The writes of its channel that waited for this answer.
       sendNext(in: write.channel, synced: links.synced, at: time, into: &outbox)
     case .retry(let write, let reason):
       outbox.log(

@@ -39,13 +39,13 @@ import Testing
     #expect(first.map(\.id) == ["l:1:1", "l:1:3"])
     let waiting = queue.toSend(now: 2)
     #expect(waiting.isEmpty)
-    #expect(queue.next(in: name("mail"), now: 2) == nil)
+    #expect(queue.toSend(in: name("mail"), now: 2).isEmpty)
     _ = queue.answered("l:1:1", CommandAnswer(id: "l:1:1"))
-    let second = queue.next(in: name("mail"), now: 3)
-    #expect(second?.id == "l:1:2")
+    let second = queue.toSend(in: name("mail"), now: 3)
+    #expect(second.map(\.id) == ["l:1:2"])
     // Refused for now: it stays first, and what follows waits on.
     _ = queue.answered("l:1:2", CommandAnswer(id: "l:1:2", error: "failed disk full"))
-    #expect(queue.next(in: name("mail"), now: 4) == nil)
+    #expect(queue.toSend(in: name("mail"), now: 4).isEmpty)
     let stillWaiting = queue.toSend(now: 4)
     #expect(stillWaiting.isEmpty)
     _ = queue.answered("l:1:2", CommandAnswer(id: "l:1:2"))
@@ -53,10 +53,39 @@ import Testing
     #expect(third.map(\.id) == ["l:1:4"])
   }
 
+  /// Increments of a channel go together (up to `maxInFlight`), not one round trip each; a
+  /// write of another kind waits until those before it are answered, and those after it wait
+  /// for it.
+  @Test func incrementsOfAChannelGoTogetherUpToAnotherKindOfWrite() {
+    var queue = ForwardQueue()
+    for index in 1...(ForwardQueue.maxInFlight + 2) { queue.add(Self.write("l:1:\(index)")) }
+    queue.add(Self.write("l:2:1", "mail", .clear(upTo: 9)))
+    queue.add(Self.write("l:2:2"))
+    let first = queue.toSend(now: 1)
+    #expect(first.map(\.id) == (1...ForwardQueue.maxInFlight).map { "l:1:\($0)" })
+    _ = queue.answered("l:1:1", CommandAnswer(id: "l:1:1"))
+    let more = queue.toSend(in: name("mail"), now: 2)
+    #expect(more.map(\.id) == ["l:1:\(ForwardQueue.maxInFlight + 1)"])
+    for index in 2...(ForwardQueue.maxInFlight + 1) {
+      _ = queue.answered("l:1:\(index)", CommandAnswer(id: "l:1:\(index)"))
+    }
+    let last = queue.toSend(in: name("mail"), now: 3)
+    #expect(last.map(\.id) == ["l:1:\(ForwardQueue.maxInFlight + 2)"])
+    _ = queue.answered("l:1:\(ForwardQueue.maxInFlight + 2)", CommandAnswer(id: "l:1:\(ForwardQueue.maxInFlight + 2)"))
+    let clear = queue.toSend(in: name("mail"), now: 4)
+    #expect(clear.map(\.id) == ["l:2:1"])
+    #expect(queue.toSend(in: name("mail"), now: 5).isEmpty)
+    _ = queue.answered("l:2:1", CommandAnswer(id: "l:2:1"))
+    #expect(queue.toSend(in: name("mail"), now: 6).map(\.id) == ["l:2:2"])
+  }
+
   @Test func aNewConnectionSendsTheFirstWritesAgain() {
     var queue = ForwardQueue()
-    for (id, channel) in [("l:1:1", "mail"), ("l:1:2", "mail"), ("l:1:3", "ci")] {
-      queue.add(Self.write(id, channel))
+    // A set waits behind the increment before it (increments alone would go together).
+    for (id, channel, op) in [
+      ("l:1:1", "mail", ChannelWrite.incr(1)), ("l:1:2", "mail", .set(5)), ("l:1:3", "ci", .incr(1)),
+    ] {
+      queue.add(Self.write(id, channel, op))
     }
     _ = queue.toSend(now: 1)
     queue.markAllUnsent()
@@ -68,7 +97,7 @@ import Testing
     var queue = ForwardQueue()
     queue.add(Self.write("l:1:1", "mail"))
     queue.add(Self.write("l:1:2", "ci"))
-    queue.add(Self.write("l:1:3", "mail"))
+    queue.add(Self.write("l:1:3", "mail", .set(5)))
     queue.add(Self.write("l:1:4", "news"))
     _ = queue.toSend(now: 1)
     let sent5 = queue.toSend(now: 2) { $0 != name("ci") }

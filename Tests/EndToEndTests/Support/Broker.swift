@@ -43,10 +43,15 @@ final class Broker {
   /// More lines of mosquitto.conf (`max_queued_messages 5`).
   private let settings: [String]
 
+  /// Whether the broker keeps its retained messages and sessions across a restart (saved in its
+  /// folder when it stops, read when it starts); read by the next `start`.
+  var persistence = false
+
   /// `homeAssistantHosts`: machines besides the desktop that publish Home Assistant's discovery.
   init(placement: Placement? = nil, settings: [String] = [], homeAssistantHosts: [String] = []) throws {
     self.settings = settings
     folder = try TemporaryFolder()
+    try FileManager.default.createDirectory(atPath: folder.file("persisted"), withIntermediateDirectories: true)
     self.placement = placement
     caFile = folder.file("ca.pem")
     otherCAFile = folder.file("other-ca.pem")
@@ -117,7 +122,7 @@ final class Broker {
     self.child = child
   }
 
-  /// Stops the broker (SIGTERM); it keeps no state (`persistence false`).
+  /// Stops the broker (SIGTERM); it keeps no state unless `persistence` is on.
   func stop() {
     child?.signal(SIGTERM)
     child?.wait()
@@ -160,7 +165,8 @@ final class Broker {
       "mosquitto.conf",
       """
       user root
-      persistence false
+      persistence \(persistence)
+      persistence_location \(folder.file("persisted"))/
       log_type error
       log_type warning
       log_type notice
