@@ -115,7 +115,7 @@ mesh_scenarios() {
 
   # 5: the owner taking $rate INCR/s: the state publishes of the channel that reach the broker,
   # and the mirror at exactly the owner's count after the last.
-  local topic=badged/bench/ch/bench/state sub
+  local topic=badged/bench/host/desktop/ch/bench/state sub
   "${generator_pin[@]}" mosquitto_sub -h 127.0.0.1 -p "$mesh_port" -t "$topic" -q 1 -F '%r %U' > "$mesh/publishes" &
   sub=$!
   until [ -s "$mesh/publishes" ]; do sleep 0.02; done  # the retained state: subscribed
