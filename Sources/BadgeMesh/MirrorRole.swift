@@ -177,7 +177,7 @@ struct MirrorRole {
     if links.synced { sendAgain({ claims.owner(of: $0)?.host == name }, at: time, into: &outbox) }
   }
 
-  /// Sends again, in order, the first write of each channel `owns` picks (and any first write
+  /// Sends again, in order, the window of each channel `owns` picks (and any write of a window
   /// not sent yet): its owner is back, and whatever it missed goes now.
   private mutating func sendAgain(_ owns: (ChannelName) -> Bool, at time: MeshTime, into outbox: inout MeshOutbox) {
     for write in forwards.toSend(now: time.monotonic, again: owns) { publishWrite(write, into: &outbox) }

@@ -99,7 +99,7 @@ public struct MeshTopics: Sendable {
   public func command(to channel: ChannelName) -> String {
     "\(prefix)/ch/\(TopicLevel.escape(channel.description))/cmd"
   }
-  public func dnd(of host: String) -> String { "\(prefix)/host/\(TopicLevel.escape(host))/dnd" }
+  public func dnd(of host: String) -> String { "\(subtree(host))/dnd" }
   public var ownDND: String { dnd(of: host) }
   public var dndSet: String { "\(prefix)/dnd/set" }
 

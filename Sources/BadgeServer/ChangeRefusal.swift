@@ -25,6 +25,18 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     RepeatedWarnings.Reason("\(bridge): \(worded(about: nil).kind)")
   }
 
+  /// A write to a mirrored channel refused for want of room in the outbox (all of it, or one
+  /// owner's): forwarded `to` whom, and how many `waiting` there already.
+  private static func outboxFull(
+    _ request: (command: Request.Command, channel: ChannelName)?, to destination: String, waiting: String,
+    kind: String
+  ) -> Wording {
+    let message = request.map {
+      "\($0.command.word) of '\($0.channel)' would be forwarded to \(destination), and \(waiting); nothing changed"
+    }
+    return Wording(.full, message ?? waiting, kind: kind)
+  }
+
   /// How a refusal is worded, all of it in one place: the reply's code, its message (about a
   /// request, naming its command and channel; else the log's short words), and the kind a
   /// repeated warning counts it under.
@@ -47,17 +59,13 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
       return Wording(
         .full, message ?? "\(limit.value) channels are kept already (\(limit.key))", kind: "channels past \(limit.key)")
     case .refused(.outboxFull(let capacity)):
-      let waiting = "\(capacity) writes wait for their owners already"
-      let message = request.map {
-        "\($0.command.word) of '\($0.channel)' would be forwarded to its owner, and \(waiting); nothing changed"
-      }
-      return Wording(.full, message ?? waiting, kind: "writes to mirrored channels past the outbox")
+      return Self.outboxFull(
+        request, to: "its owner", waiting: "\(capacity) writes wait for their owners already",
+        kind: "writes to mirrored channels past the outbox")
     case .refused(.ownerOutboxFull(let owner, let capacity)):
-      let waiting = "\(capacity) writes wait for \(owner) already (the outbox's room for one owner)"
-      let message = request.map {
-        "\($0.command.word) of '\($0.channel)' would be forwarded to \(owner), and \(waiting); nothing changed"
-      }
-      return Wording(.full, message ?? waiting, kind: "writes to mirrored channels past their owner's room")
+      return Self.outboxFull(
+        request, to: owner, waiting: "\(capacity) writes wait for \(owner) already (the outbox's room for one owner)",
+        kind: "writes to mirrored channels past their owner's room")
     case .refused(.mirrored(let owner)):
       let message = request.map { "'\($0.channel)' is owned by \(owner); configure it there" }
       return Wording(.mirrored, message ?? "the channel is owned by \(owner)", kind: "mirrored channels")
