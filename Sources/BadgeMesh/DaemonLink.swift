@@ -1,10 +1,12 @@
 import BadgeCore
 import BadgeProtocol
 
-/// Everything the bridge says to its daemon and reads from it, in one place: the requests of
-/// docs/PROTOCOL.md that sharing between machines adds (`BRIDGE`, `FORWARDS`, `MIRROR`, `STALE`,
-/// `DELIVERED`, `DND … from= at=`), made from what the bridge knows, and what it takes of the
-/// fields on state lines (`total`, `owner`) and on the do-not-disturb line (`from`, `at`).
+/// What the bridge converts between its own knowledge and the daemon's protocol, in one place:
+/// the requests made from what the bridge knows (`MIRROR` from an owner's state, `STALE`, a
+/// write from an MQTT command, `DND … from= at=`, `BRIDGE status`), and what it takes of the
+/// fields on state lines (`total`, `owner`) and on the do-not-disturb line (`from`, `at`). The
+/// requests that carry nothing to convert (`BRIDGE host=`, `FORWARDS`, `WATCH`, `MIRROR …
+/// forget`, `DELIVERED`) the parts write as `Request` cases where they send them.
 ///
 /// The bridge spells no protocol word and reads no line: it makes `Request` values, which its
 /// connection (`DaemonClient`) writes with the daemon's own encoder, and is handed what the
@@ -12,16 +14,6 @@ import BadgeProtocol
 /// contract is a change here.
 public enum DaemonLink {
   // MARK: Requests
-
-  /// The first line on the connection: this connection is the bridge of `host`.
-  public static func hello(host: String) -> Request { .bridge(.attach(host: host)) }
-
-  /// Takes the forward outbox: every pending write as `FORWARD` lines, then each new one pushed.
-  public static let takeForwards = Request.forwards
-
-  /// Watches the shared channels (their events, and do-not-disturb's, which every watcher
-  /// gets); without patterns, every channel.
-  public static func watch(_ patterns: [ChannelPattern]) -> Request { .watch(patterns) }
 
   /// Puts another machine's state of a channel into this machine's daemon. An owner that sends
   /// no running total (an older version) has one of its count, as the daemon takes a `MIRROR`
@@ -35,17 +27,11 @@ public enum DaemonLink {
     return .mirror(channel, update)
   }
 
-  /// The owner stopped sharing the channel: the daemon drops its mirror.
-  public static func forget(_ channel: ChannelName) -> Request { .forgetMirror(channel) }
-
   /// Whether `host`'s channels are stale (the host or the broker unreachable), and since when
   /// this machine last heard from it (unix seconds).
   public static func stale(host: String, _ stale: Bool, since: Int64?) -> Request {
     .stale(host: host, stale: stale, since: stale ? since.map { Int(clamping: $0) } : nil)
   }
-
-  /// The owner answered a forwarded write: the daemon drops it from its outbox.
-  public static func delivered(_ id: String) -> Request { .delivered(id) }
 
   /// A write as a request: what an owner's bridge sends its daemon for a command (its id goes
   /// with it, and is left out of a `PULSE`, which takes none).

@@ -59,7 +59,7 @@ struct DaemonSession {
 
   /// What every connection asks first: who we are, then the forward outbox.
   var firstRequests: [DaemonRequest] {
-    [DaemonRequest(DaemonLink.hello(host: config.host), .hello), DaemonRequest(DaemonLink.takeForwards, .forwards)]
+    [DaemonRequest(.bridge(.attach(host: config.host)), .hello), DaemonRequest(.forwards, .forwards)]
   }
 
   /// What every connection watches after its first requests: the shared channels, or only

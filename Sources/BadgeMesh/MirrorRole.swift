@@ -110,7 +110,7 @@ struct MirrorRole {
   mutating func forget(_ channel: ChannelName, daemonReady: Bool, into outbox: inout MeshOutbox) {
     guard mirrors.removeValue(forKey: channel) != nil else { return }
     hidden.remove(channel)
-    if daemonReady { outbox.send(DaemonLink.forget(channel)) }
+    if daemonReady { outbox.send(.forgetMirror(channel)) }
   }
 
   /// The daemon's reply to a `MIRROR`: a refusal (a local channel of that name) is logged once;
@@ -267,7 +267,7 @@ struct MirrorRole {
       // Said whether or not the daemon's snapshot is in yet: the queue holds only what this
       // connection listed, so the daemon is connected, and an answer that comes while the
       // greeting still reads a long outbox would otherwise be lost, its write held there.
-      outbox.send(DaemonLink.delivered(id))
+      outbox.send(.delivered(id))
       outbox.statusChanged = true
       // The writes of its channel that waited for this answer.
       sendNext(in: write.channel, synced: links.synced, at: time, into: &outbox)

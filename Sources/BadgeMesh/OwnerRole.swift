@@ -51,7 +51,7 @@ struct OwnerRole {
     }
     for channel in claims.held.sorted() where localStates[channel] == nil {
       if config.shares(channel) {
-        outbox.send(DaemonLink.watch([ChannelPattern(channel.description)!]), .watchOne)
+        outbox.send(.watch([ChannelPattern(channel.description)!]), .watchOne)
       } else {
         release(channel, announcer: &announcer, into: &outbox)
       }

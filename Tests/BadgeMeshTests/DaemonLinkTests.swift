@@ -34,21 +34,21 @@ import Testing
   }
 
   @Test func requests() {
-    #expect(Self.line(DaemonLink.hello(host: "desktop")) == "BRIDGE host=desktop")
-    #expect(Self.line(DaemonLink.takeForwards) == "FORWARDS")
-    #expect(Self.line(DaemonLink.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!])) == "WATCH mail ci*")
-    #expect(Self.line(DaemonLink.watch([])) == "WATCH")
+    #expect(Self.line(.bridge(.attach(host: "desktop"))) == "BRIDGE host=desktop")
+    #expect(Self.line(.forwards) == "FORWARDS")
+    #expect(Self.line(.watch([ChannelPattern("mail")!, ChannelPattern("ci*")!])) == "WATCH mail ci*")
+    #expect(Self.line(.watch([])) == "WATCH")
     let state = ChannelState(
       count: 3, label: "3", unseen: 2, total: 17, seq: 42, owner: "desktop", pulseMs: 2100, claimed: 9)
     #expect(
       Self.line(DaemonLink.mirror(name("mail"), state))
         == "MIRROR mail owner=desktop count=3 unseen=2 total=17 muted=0 dot=0 label=3 pulse=2100 oseq=42")
-    #expect(Self.line(DaemonLink.forget(name("mail"))) == "MIRROR mail forget")
+    #expect(Self.line(.forgetMirror(name("mail"))) == "MIRROR mail forget")
     #expect(
       Self.line(DaemonLink.stale(host: "desktop", true, since: 1_764_620_000)) == "STALE desktop 1 since=1764620000")
     #expect(Self.line(DaemonLink.stale(host: "desktop", false, since: 1_764_620_000)) == "STALE desktop 0")
     #expect(Self.line(DaemonLink.stale(host: "nas", true, since: nil)) == "STALE nas 1")
-    #expect(Self.line(DaemonLink.delivered("laptop:9f3a:41")) == "DELIVERED laptop:9f3a:41")
+    #expect(Self.line(.delivered("laptop:9f3a:41")) == "DELIVERED laptop:9f3a:41")
     #expect(
       Self.line(
         DaemonLink.status(connected: false, broker: "mqtts://b:8883", pending: 2, error: "Connection refused\nagain"))
