@@ -32,7 +32,7 @@ extension SourceSpec {
     var reader = SectionReader(name: name, kind: kind)
     var faults: [ConfigError] = []
     for entry in entries {
-      let expected = "expected one of " + (SourcesConfig.keys(of: kind)).joined(separator: ", ")
+      let expected = "expected one of " + SourcesConfig.keys(of: kind).joined(separator: ", ")
       guard reader.accepts(entry.key) else {
         if let owner = SourceKind.allCases.first(where: { $0.keys.contains(entry.key) || $0.takesQuery(entry.key) }) {
           faults.append(
