@@ -238,5 +238,8 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh", "BadgeProtocol"],
       path: "Tests/Fuzz/FuzzMQTT"),
+    .executableTarget(
+      name: "FuzzSources", dependencies: ["BadgeConfig", "BadgeCore", "BadgeSources", "BadgeSystem", "FuzzSupport"],
+      path: "Tests/Fuzz/FuzzSources"),
   ]
 }
