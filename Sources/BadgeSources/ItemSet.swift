@@ -13,6 +13,9 @@
 /// - An item that leaves and comes back before the next write (a flag change is a rename, its
 ///   old name out and its new name in) keeps its arrival and is not new. One that left in an
 ///   earlier write and comes back (marked unread again) is new, as it is new to the count.
+/// - An item that comes and goes between two writes is neither counted nor an arrival: the
+///   badge never showed it, so `k ≤ n` always, as the daemon's `rise = max(k, n − count)`
+///   expects.
 /// - Until the first write is sent there is no earlier knowledge: that write's `k` is
 ///   `max(0, n − the daemon's count)` (what the claim's reply said), and every item gets its
 ///   total.
@@ -134,8 +137,11 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
   /// that arrival.
   public mutating func answered(_ number: Int, total: Int) {
     for write in awaiting.keys.sorted() where write <= number {
-      for identity in awaiting.removeValue(forKey: write)! where items[identity]?.arrival == nil {
-        items[identity]!.arrival = total
+      // Items gone since (read before the answer came) have no arrival to get.
+      for identity in awaiting.removeValue(forKey: write)! {
+        guard var item = items[identity], item.arrival == nil else { continue }
+        item.arrival = total
+        items[identity] = item
       }
     }
   }

@@ -93,6 +93,20 @@ import Testing
     #expect(set.lastSent == Report(count: 2, arrived: 1, unseen: nil))
   }
 
+  @Test func anItemReadWhileItsWriteIsOnItsWay() {
+    var set = Set(daemonCount: 0)
+    set.add(Self.id("a"), at: "new")
+    set.add(Self.id("b"), at: "new")
+    let first = set.sent(set.pending()!)
+    set.remove(Self.id("a"))
+    let second = set.sent(set.pending()!)
+    set.answered(first, total: 2)
+    set.answered(second, total: 2)
+    #expect(set.items.keys.map { $0 } == [Self.id("b")])
+    #expect(set.items[Self.id("b")]?.arrival == 2)
+    #expect(set.lastSent == Report(count: 1, arrived: 0, unseen: nil))
+  }
+
   @Test func unseenAfterAWatermark() {
     var set = Set(daemonCount: 0)
     set.add(Self.id("a"), at: "new")

@@ -75,3 +75,42 @@ import Testing
     #expect(scheduler.decide(now: 900_002) == .wait(until: 950_000))
   }
 }
+
+/// `ItemSet` and `WriteScheduler` together, as the core drives them for one channel.
+@Suite struct ChannelWritesTests {
+  /// 10,000 deliveries 200 µs apart, a third of them read again 60 ms later (once written);
+  /// the daemon answers each write 1 ms after it, its total growing by each write's `k`.
+  @Test func aBurstEndsExactWithFewWrites() {
+    var set = ItemSet<Int>(daemonCount: 0)
+    var scheduler = WriteScheduler<ItemSet<Int>.Report>(coalesceMs: 50)
+    var ids = SourceRequestIDs(random: 0xC0FFEE)
+    var total = 0
+    var writes = 0
+    var answer: (id: String, number: Int, at: UInt64)?
+    func step(_ now: UInt64) {
+      if let due = answer, now >= due.at, let report = scheduler.answered(id: due.id) {
+        total += report.arrived
+        set.answered(due.number, total: total)
+        answer = nil
+      }
+      guard let report = set.pending(), scheduler.decide(now: now) == .send else { return }
+      let id = ids.next()
+      scheduler.sent(report, id: id, now: now)
+      answer = (id, set.sent(report), now + 1000)
+      writes += 1
+    }
+    for index in 0..<10_000 {
+      let now = UInt64(index) * 200
+      set.add(Array("m\(index)".utf8), at: index)
+      if index >= 300, (index - 300) % 3 == 0 { set.remove(Array("m\(index - 300)".utf8)) }
+      step(now)
+    }
+    for now in stride(from: UInt64(2_000_000), through: 2_200_000, by: 1000) { step(now) }
+    #expect(set.pending() == nil && scheduler.inFlight == nil)
+    #expect(set.lastSent?.count == 10_000 - 3234)
+    // The total grew by exactly the deliveries, in 40 writes and the last one after the burst.
+    #expect(total == 10_000)
+    #expect(writes == 41)
+    #expect(set.covered(upto: total).count == 10_000 - 3234)
+  }
+}
