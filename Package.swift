@@ -71,6 +71,11 @@ let package = Package(
     // JSON), claims, do-not-disturb's last writer, coalescing, the delivery of forwarded
     // writes, and every word said to the daemon (DaemonLink).
     .target(name: "BadgeMesh", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog"]),
+    // badged-sources' decisions, kept apart from inotify, directories, libnotmuch and processes so
+    // that they are tested without any: the [source.*] config, Maildir names and layouts, channel
+    // templates, counts read from commands, each channel's items, writes and their ids, health.
+    .target(
+      name: "BadgeSources", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog"]),
 
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
@@ -163,6 +168,10 @@ let package = Package(
     .testTarget(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
+    // badged-sources' core with plain values: config messages, names, counts, writes, time by hand.
+    .testTarget(
+      name: "BadgeSourcesTests",
+      dependencies: ["BadgeSources", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeProtocol", "TestSupport"]),
     .testTarget(
       name: "BadgeMeshTests",
       dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog", "TestSupport"]),
@@ -229,5 +238,8 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzMQTT", dependencies: ["BadgeCore", "BadgeLog", "BadgeMesh", "BadgeProtocol"],
       path: "Tests/Fuzz/FuzzMQTT"),
+    .executableTarget(
+      name: "FuzzSources", dependencies: ["BadgeConfig", "BadgeCore", "BadgeSources", "BadgeSystem", "FuzzSupport"],
+      path: "Tests/Fuzz/FuzzSources"),
   ]
 }

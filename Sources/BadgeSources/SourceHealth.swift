@@ -1,0 +1,91 @@
+import BadgeLog
+
+/// One source's state, as `badgectl sources` shows it, and the one log line each change of it
+/// gives (the pattern of `LinkHealth`, whose `Line` it speaks in): a source that fails the same
+/// way on every attempt is reported once, not once per attempt; a recount is a debug line.
+public struct SourceHealth: Sendable {
+  /// The source's name, which every line starts with.
+  public let source: String
+  public private(set) var state: State = .starting
+  /// Attempts that failed since the source last counted.
+  public private(set) var failures = 0
+
+  public init(source: String) { self.source = source }
+
+  public enum State: Equatable, Sendable {
+    /// Not counted yet.
+    case starting
+    /// What it counts does not exist yet (a folder, a database): count 0, not stale.
+    case waiting(for: String)
+    /// Counting.
+    case ok
+    /// Listing or querying everything anew.
+    case recounting
+    /// It cannot count until something changes (a file where a folder should be, a bad
+    /// line from a command): the channel is stale.
+    case error(String)
+    /// It failed and tries again at `at` (wall milliseconds): the channel is stale.
+    case retrying(at: Int64, because: String)
+
+    /// The word of `state=` in a status line.
+    public var word: String {
+      switch self {
+      case .starting, .waiting: return "waiting"
+      case .ok: return "ok"
+      case .recounting: return "recounting"
+      case .error: return "error"
+      case .retrying: return "retrying"
+      }
+    }
+
+    /// Whether the channel is to be marked stale.
+    public var isStale: Bool {
+      switch self {
+      case .error, .retrying: return true
+      default: return false
+      }
+    }
+
+    /// Why it is in error or retrying.
+    public var reason: String? {
+      switch self {
+      case .error(let reason), .retrying(_, let reason): return reason
+      default: return nil
+      }
+    }
+  }
+
+  /// The source is now in `next`: the line to log, if the change is worth one.
+  public mutating func enter(_ next: State) -> LinkHealth.Line? {
+    let previous = state
+    state = next
+    switch next {
+    case .starting: return nil
+    case .recounting:
+      return previous == .recounting ? nil : line(.debug, "recounting")
+    case .waiting(let what):
+      return previous == next ? nil : line(.notice, "waiting for \(what)")
+    case .ok:
+      defer { failures = 0 }
+      switch previous {
+      case .ok: return nil
+      case .error, .retrying:
+        let attempts = failures == 1 ? "1 failed attempt" : "\(failures) failed attempts"
+        return line(.notice, "counting again after \(attempts)")
+      case .starting, .waiting: return line(.info, "counting")
+      case .recounting: return line(.debug, "recounted")
+      }
+    case .error(let reason):
+      failures += 1
+      return previous == next ? nil : line(.error, "error: \(reason)")
+    case .retrying(_, let reason):
+      failures += 1
+      if previous.reason == reason && previous.word == "retrying" { return nil }
+      return line(.warning, "\(reason); retrying")
+    }
+  }
+
+  private func line(_ level: Logger.Level, _ words: String) -> LinkHealth.Line {
+    LinkHealth.Line(level: level, text: "Source \(source): \(words).")
+  }
+}
