@@ -183,8 +183,9 @@ let package = Package(
     .testTarget(
       name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeCore", "BadgeConfig", "BadgeLog", "TestSupport"]),
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
-    // Maildir and config of each test's own.
-    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch"]),
+    // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
+    // in the Xapian folder.
+    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
