@@ -9,8 +9,8 @@ public final class Inotify {
   /// The instance's descriptor, readable when events are queued.
   public let descriptor: FileDescriptor
 
-  /// The size of one read: room for at least 64 events with the longest names (16 bytes of
-  /// header and `NAME_MAX` + 1 each), far more with a Maildir's.
+  /// The size of one read: room for 240 events with the longest names (16 bytes of header and
+  /// up to `NAME_MAX` + 1 of name each), about 1,000 with a Maildir's.
   static let readSize = 64 * 1024
 
   public init() throws(SystemError) {
@@ -21,13 +21,18 @@ public final class Inotify {
 
   /// Watches `path` (its bytes) for `mask`; a path watched already gets `mask` instead of the
   /// one it had, and the same descriptor.
+  ///
+  /// - Throws: `.watchLimitReached` for `ENOSPC`; `.failed` with the error otherwise
+  ///   (`EINVAL` for a path with a NUL byte).
   public func addWatch(_ path: some Collection<UInt8>, mask: InotifyMask) throws(InotifyWatchError) -> InotifyWatch {
-    let wd = PathBytes.withCString(path) { inotify_add_watch(descriptor.rawValue, $0, mask.rawValue) }
-    switch wd {
-    case nil: throw .failed(Errno(rawValue: EINVAL))
-    case -1 where errno == ENOSPC: throw .watchLimitReached
-    case -1: throw .failed(.current)
-    case let wd?: return InotifyWatch(rawValue: wd)
+    let added = PathBytes.withCString(path) { name in
+      let wd = inotify_add_watch(descriptor.rawValue, name, mask.rawValue)
+      return wd >= 0 ? Result<Int32, Errno>.success(wd) : .failure(.current)
+    }
+    switch added ?? .failure(Errno(rawValue: EINVAL)) {
+    case .success(let wd): return InotifyWatch(rawValue: wd)
+    case .failure(let error) where error.rawValue == ENOSPC: throw .watchLimitReached
+    case .failure(let error): throw .failed(error)
     }
   }
 
@@ -54,22 +59,19 @@ public final class Inotify {
   }
 
   /// Calls `handler` with each batch `read()` returns while the loop runs, or with the error
-  /// that ended reading (the source is then turned off). Cancel the returned source before
-  /// `close()`.
+  /// a read failed with (the owner then cancels the source). The source keeps the instance
+  /// alive while it is active; cancel it before `close()`.
   public func watch(
     on loop: EventLoop, _ handler: @escaping (Result<[InotifyEvent], Errno>) -> Void
   ) throws(SystemError) -> IOSource {
-    var source: IOSource?
-    source = try loop.addIO(fd: descriptor, events: .readable) { [unowned self] _ in
+    try loop.addIO(fd: descriptor, events: .readable) { _ in
       do throws(Errno) {
-        let events = try read()
+        let events = try self.read()
         if !events.isEmpty { handler(.success(events)) }
       } catch {
-        source?.cancel()
         handler(.failure(error))
       }
     }
-    return source!
   }
 
   /// Closes the descriptor, and with it every watch.

@@ -1,4 +1,5 @@
 import BadgeSystem
+import Foundation
 import Glibc
 import Testing
 
@@ -92,6 +93,32 @@ import Testing
       #expect(changes == limit)
       #expect(overflows == 1)
     }
+  }
+
+  /// `ENOSPC` is `.watchLimitReached`. The limit is lowered in a user namespace of its own
+  /// (`user.max_inotify_watches` is the namespace's, and its root may set it), so this test
+  /// runs itself again there: `unshare --user --map-root-user` cannot be entered by a process
+  /// with threads, as the test runner is.
+  @Test func theWatchLimitIsItsOwnError() throws {
+    let childMark = "BADGED_TEST_INOTIFY_LIMIT"
+    if Environment.value(childMark) != nil {
+      try "1\n".write(toFile: "/proc/sys/user/max_inotify_watches", atomically: false, encoding: .utf8)
+      let inotify = try Inotify()
+      defer { inotify.close() }
+      _ = try inotify.addWatch("/tmp", mask: .created)
+      #expect(throws: InotifyWatchError.watchLimitReached) { try inotify.addWatch("/", mask: .created) }
+      return
+    }
+    let runner = CommandLine.arguments[0]
+    let pid = try ChildProcess.spawn(
+      [
+        "/usr/bin/unshare", "--user", "--map-root-user", runner, "--testing-library", "swift-testing", "--filter",
+        "InotifyTests/theWatchLimitIsItsOwnError",
+      ],
+      environment: ChildProcess.currentEnvironment + ["\(childMark)=1"], output: .descriptor(.standardError))
+    var status: CInt = -1
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    #expect(status == 0)
   }
 
   @Test func theLoopHandsOverEachBatch() throws {
