@@ -122,9 +122,10 @@ public final class NotmuchDatabase {
     }
   }
 
-  /// Removes the `unread` tag from the messages with `ids`, all in one atomic section (other
-  /// readers see all of them or none), renaming their files to carry the `S` flag when the
-  /// config synchronizes flags. Needs a read-write database.
+  /// Removes the `unread` tag from the messages with `ids` in one atomic section (committed
+  /// together: a reader sees none of them read or all, unless one fails, which ends the section
+  /// with those done before it), renaming their files to carry the `S` flag when the config
+  /// synchronizes flags. Needs a read-write database.
   ///
   /// - Returns: the ids that are not in the database (removed meanwhile).
   @discardableResult

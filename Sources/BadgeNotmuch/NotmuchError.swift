@@ -34,7 +34,8 @@ public struct NotmuchStatus: Equatable, Hashable, Sendable, CustomStringConverti
   public static let fileError = NotmuchStatus(NOTMUCH_STATUS_FILE_ERROR)
   /// No config file, and no database path given.
   public static let noConfig = NotmuchStatus(NOTMUCH_STATUS_NO_CONFIG)
-  /// No database where the config (or the path) says.
+  /// No database path: none given and none in a config (a path with no database under it is
+  /// `fileError`, "Cannot open database at …: No such file or directory.").
   public static let noDatabase = NotmuchStatus(NOTMUCH_STATUS_NO_DATABASE)
   /// A write to a database opened read-only.
   public static let readOnlyDatabase = NotmuchStatus(NOTMUCH_STATUS_READ_ONLY_DATABASE)
