@@ -41,6 +41,9 @@ let package = Package(
     // -D_XOPEN_SOURCE=600, which SwiftPM refuses with a warning; the shim defines what it needs
     // and the module map names the libraries (`pkg-config --libs ncursesw`).
     .systemLibrary(name: "CNcurses", providers: [.apt(["libncurses-dev"])]),
+    // libnotmuch, which badged-sources counts a notmuch database with. Not through pkg-config:
+    // Debian 12's libnotmuch-dev has no .pc file; the module map names the library.
+    .systemLibrary(name: "CNotmuch", providers: [.apt(["libnotmuch-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     // The channel model: channels, names, patterns, settings, the store, request ids, history,
@@ -107,6 +110,10 @@ let package = Package(
     // The only module that talks to the MQTT broker, through libmosquitto, non-threaded on the
     // sd-event loop.
     .target(name: "BadgeMosquitto", dependencies: ["BadgeMesh", "BadgeLog", "BadgeSystem", "CMosquitto"]),
+
+    // The only module that talks to notmuch, through libnotmuch: a database's revision and
+    // UUID, counts and message ids of queries, marking read; where its Xapian folder is.
+    .target(name: "BadgeNotmuch", dependencies: ["BadgePOSIX", "CNotmuch"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
@@ -184,6 +191,10 @@ let package = Package(
       dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol"]),
     .testTarget(
       name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeCore", "BadgeConfig", "BadgeLog", "TestSupport"]),
+    // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
+    // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
+    // in the Xapian folder.
+    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),

@@ -8,13 +8,16 @@ import Glibc
 /// block the signals they read through signalfd, and the daemon ignores SIGPIPE), with
 /// standard input on `/dev/null`.
 public enum ChildProcess {
-  /// Where a child's standard output goes (its standard error too, for `descriptor`).
+  /// Where a child's standard output goes, and its standard error (shared for `null`).
   public enum Output: Sendable {
     /// `/dev/null`, so nothing it prints reaches a status bar; standard error is shared.
     case null
     /// Both to this descriptor (the daemon's hooks: a journal stream or a pipe it reads),
     /// never to this process's own.
     case descriptor(FileDescriptor)
+    /// Standard output and standard error each to its own descriptor (the write ends of two
+    /// pipes), for a command whose output is its answer and whose errors are only logged.
+    case separate(output: FileDescriptor, errors: FileDescriptor)
   }
 
   /// How a child ended.
@@ -79,6 +82,9 @@ public enum ChildProcess {
       // process's, and no other child inherits it.
       posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 1)
       posix_spawn_file_actions_adddup2(&actions, fd.rawValue, 2)
+    case .separate(let output, let errors):
+      posix_spawn_file_actions_adddup2(&actions, output.rawValue, 1)
+      posix_spawn_file_actions_adddup2(&actions, errors.rawValue, 2)
     }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

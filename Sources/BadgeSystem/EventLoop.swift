@@ -114,11 +114,12 @@ public final class EventLoop {
     return source
   }
 
-  /// Calls `handler` once at `deadline` (monotonic microseconds); re-arm with `schedule(at:)`.
+  /// Calls `handler` once at `deadline` (microseconds on `clock`); re-arm with `schedule(at:)`.
   /// Without a deadline the timer starts disarmed, waiting for its first `schedule(at:)`.
   /// `accuracy` is how late the loop may fire to save wake-ups.
   public func addTimer(
-    at deadline: UInt64? = nil, accuracy: UInt64 = 1, _ handler: @escaping () -> Void
+    at deadline: UInt64? = nil, accuracy: UInt64 = 1, clock: TimerClock = .monotonic,
+    _ handler: @escaping () -> Void
   ) throws(SystemError) -> TimerSource {
     let source = TimerSource(handler: handler)
     source.loop = self
@@ -130,7 +131,7 @@ public final class EventLoop {
       return 0
     }
     try checkSD(
-      sd_event_add_time(self.raw, &raw, CLOCK_MONOTONIC, deadline ?? UInt64.max, accuracy, thunk, source.userdata),
+      sd_event_add_time(self.raw, &raw, clock.id, deadline ?? UInt64.max, accuracy, thunk, source.userdata),
       "add a timer")
     source.raw = raw
     if deadline == nil { source.disarm() } else { mustPrepare = true }
@@ -259,12 +260,23 @@ public final class DeferSource: EventSource {
   }
 }
 
+/// The clock a timer's deadlines are on.
+public enum TimerClock: Sendable {
+  /// `CLOCK_MONOTONIC` (`EventLoop.now`): stops while the machine sleeps.
+  case monotonic
+  /// `CLOCK_BOOTTIME` (`BootClock`): counts the time asleep too, so an interval that passed
+  /// during a suspend fires at once on resume (and wakes the loop, which then sees the resume).
+  case boottime
+
+  var id: clockid_t { self == .monotonic ? CLOCK_MONOTONIC : CLOCK_BOOTTIME }
+}
+
 /// A one-shot timer that can be re-armed.
 public final class TimerSource: EventSource {
   /// The deadline the timer is armed for; `nil` while disarmed and once it has fired.
   public fileprivate(set) var deadline: UInt64?
 
-  /// Arms the timer for `deadline` (monotonic microseconds), replacing any earlier deadline.
+  /// Arms the timer for `deadline` (microseconds on its clock), replacing any earlier deadline.
   /// A timer armed anew or moved earlier must reach sd-event's timer descriptor before the
   /// loop sleeps; one moved later need not (the descriptor then wakes the loop early, and
   /// sd-event arms it again).

@@ -35,4 +35,22 @@ static inline const char *badged_errno_name(int errnum) {
   return strerrorname_np(errnum);
 }
 
+/* getdents64(2) (glibc 2.30, a GNU extension): a directory's entries in the kernel's own records,
+ * with no stat per entry (`Directory.list`). */
+#include <sys/types.h>
+extern ssize_t getdents64(int fd, void *buffer, size_t length);
+
+static inline ssize_t badged_getdents64(int fd, void *buffer, size_t length) {
+  return getdents64(fd, buffer, length);
+}
+
+/* renameat2(2) (glibc 2.28, a GNU extension) with RENAME_NOREPLACE (<linux/fs.h>): a rename that
+ * fails with EEXIST instead of replacing the target, in one step (`Directory.renameNoReplace`). */
+#include <fcntl.h>
+extern int renameat2(int old_dir, const char *old_path, int new_dir, const char *new_path, unsigned int flags);
+
+static inline int badged_rename_noreplace(const char *old_path, const char *new_path) {
+  return renameat2(AT_FDCWD, old_path, AT_FDCWD, new_path, 1U /* RENAME_NOREPLACE */);
+}
+
 #endif
