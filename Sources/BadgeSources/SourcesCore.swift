@@ -1,0 +1,134 @@
+import BadgeCore
+import BadgeLog
+
+/// badged-sources' decisions, pure: it is told what the daemon said, what the file system
+/// showed and when, and answers with `SourceAction`s in order; it reads no clock and touches
+/// no file, so tests drive it event by event.
+///
+/// It only routes, as `MeshCore` does: each input goes to the source it names, each source
+/// decides what to watch, list and rename and how its channels' items change
+/// (`SourceTurn`); the core applies those changes to `SourceChannels`, which owns claims and
+/// writes, and reports each source's state changes (`SourceHealth`) as one log line and a
+/// status line to the daemon.
+public final class SourcesCore {
+  public let config: SourcesConfig
+  var sources: [String: MaildirSource] = [:]
+  var health: [String: SourceHealth] = [:]
+  /// Wall milliseconds of each source's last count change, and that count.
+  var changed: [String: (count: Int, at: Int64)] = [:]
+  var channels: SourceChannels
+  var outbox: [SourceAction] = []
+  var connected = false
+  var armed: UInt64?
+  var time: SourceTime
+
+  /// A core for `config`; `home` makes `~/` paths absolute, `random` (from `getrandom`) makes
+  /// the request ids unique across restarts.
+  public init(config: SourcesConfig, home: [UInt8], random: UInt32, at time: SourceTime) {
+    self.config = config
+    self.time = time
+    channels = SourceChannels(random: random)
+    for spec in config.sources {
+      health[spec.name] = SourceHealth(source: spec.name)
+      for name in spec.fixedChannels { channels.ensure(name, for: spec) }
+      if case .maildir(let settings) = spec.settings {
+        sources[spec.name] = MaildirSource(name: spec.name, settings: settings, channel: spec.channel, home: home)
+      }
+    }
+  }
+
+  /// The actions asked for since the last call, in order.
+  public func takeActions() -> [SourceAction] {
+    defer { outbox = [] }
+    return outbox
+  }
+
+  /// Starts every source: each recounts.
+  public func start() { recountAll() }
+
+  /// One input, at `time`.
+  public func handle(_ input: SourceInput, at time: SourceTime) {
+    self.time = time
+    switch input {
+    case .daemonConnected: daemonConnected()
+    case .daemon(let answer): daemon(answer)
+    case .daemonClosed: daemonClosed()
+    case .fsEvents(let source, let events):
+      turn(source) { source, turn in
+        for event in events { source.event(event, into: &turn) }
+      }
+    case .listed(let source, let tag, let result):
+      turn(source) { source, turn in source.listed(tag, result, into: &turn) }
+    case .exec: break
+    case .resumed(let cause):
+      outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))
+      recountAll()
+    case .tick:
+      if let armed, armed <= time.monotonic { self.armed = nil }
+    }
+    flush()
+  }
+
+  /// Every source recounts, in the config's order.
+  func recountAll() {
+    for spec in config.sources { turn(spec.name) { source, turn in source.recount(into: &turn) } }
+  }
+
+  /// Runs one source's decision and applies what it decided.
+  func turn(_ name: String, _ decide: (inout MaildirSource, inout SourceTurn) -> Void) {
+    guard var source = sources[name], let spec = config.source(named: name) else { return }
+    var turn = SourceTurn()
+    decide(&source, &turn)
+    sources[name] = source
+    outbox += turn.actions
+    for (channel, change) in turn.changes {
+      if channels.ensure(channel, for: spec) && connected { claim(channel, of: spec) }
+      channels.apply(change, to: channel)
+    }
+    noteCount(of: spec)
+    if let state = turn.health { enter(state, spec) }
+  }
+
+  /// Marks the source's count change time when its count moved.
+  private func noteCount(of spec: SourceSpec) {
+    let count = channels.count(of: spec.name)
+    guard changed[spec.name]?.count != count else { return }
+    changed[spec.name] = (count, time.wallMs)
+    if health[spec.name]?.state == .ok { sendStatus(spec) }
+  }
+
+  /// The source is now in `state`: its line, and its status to the daemon when it changed.
+  /// A source that is not counting yet (starting, waiting) stays so while it recounts, so
+  /// that its first count is logged as such.
+  private func enter(_ state: SourceHealth.State, _ spec: SourceSpec) {
+    let before = health[spec.name]?.state
+    if state == .recounting, before == .starting || before?.word == "waiting" { return }
+    if let line = health[spec.name]?.enter(state) { outbox.append(.log(line.level, line.text)) }
+    if before != state { sendStatus(spec) }
+  }
+
+  /// `SOURCE <name> status …`, when connected.
+  func sendStatus(_ spec: SourceSpec) {
+    guard connected, let state = health[spec.name]?.state else { return }
+    var retryAt: Int64?
+    if case .retrying(let at, _) = state { retryAt = at }
+    outbox.append(
+      .request(
+        .status(
+          SourceStatus(
+            source: spec.name, kind: spec.kind, state: state.word, channels: channels.names(of: spec.name).count,
+            count: channels.count(of: spec.name), changed: changed[spec.name]?.at, retryAt: retryAt,
+            error: state.reason))))
+  }
+
+  /// The writes due, and the timer for the next.
+  func flush() {
+    guard connected else { return }
+    let (requests, next) = channels.due(now: time.monotonic)
+    outbox += requests.map { .request($0) }
+    if let next, armed.map({ next < $0 }) ?? true {
+      armed = next
+      outbox.append(.armTimer(at: next))
+    }
+  }
+}
