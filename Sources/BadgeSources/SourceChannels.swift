@@ -11,7 +11,7 @@ struct SourceChannels {
   struct Channel {
     let source: String
     let onClear: OnClear
-    var items = ItemSet<ItemPlace>(daemonCount: 0)
+    var tally: ChannelTally
     var writes: WriteScheduler<Report>
     /// Whether the daemon answered this connection's claim.
     var claimed = false
@@ -30,8 +30,10 @@ struct SourceChannels {
   @discardableResult
   mutating func ensure(_ name: ChannelName, for spec: SourceSpec) -> Bool {
     guard channels[name] == nil else { return false }
+    let tally: ChannelTally =
+      spec.kind == .exec ? .number(NumberTally()) : .items(ItemSet(daemonCount: 0))
     channels[name] = Channel(
-      source: spec.name, onClear: spec.onClear, writes: WriteScheduler(coalesceMs: spec.coalesceMs))
+      source: spec.name, onClear: spec.onClear, tally: tally, writes: WriteScheduler(coalesceMs: spec.coalesceMs))
     order.append(name)
     return true
   }
@@ -40,28 +42,37 @@ struct SourceChannels {
   func names(of source: String) -> [ChannelName] { order.filter { channels[$0]?.source == source } }
 
   /// The items `source` counts now, over all its channels.
-  func count(of source: String) -> Int { names(of: source).reduce(0) { $0 + (channels[$1]?.items.count ?? 0) } }
+  func count(of source: String) -> Int { names(of: source).reduce(0) { $0 + (channels[$1]?.tally.count ?? 0) } }
 
   /// Applies a source's change to a channel's items.
   mutating func apply(_ change: ItemChange, to name: ChannelName) {
     guard var channel = channels.removeValue(forKey: name) else { return }
-    switch change {
-    case .add(let item):
-      channel.items.add(item.identity, at: item.place)
-    case .remove(let identity, let place):
-      if channel.items.items[identity]?.place == place { channel.items.remove(identity) }
-    case .drop(let identity):
-      channel.items.remove(identity)
-    case .replace(let listing):
-      channel.items.merge(listing.map { ($0.identity, $0.place) }, covering: { _ in true })
+    defer { channels[name] = channel }
+    if case .count(let value) = change, case .number(var tally) = channel.tally {
+      tally.value = value
+      channel.tally = .number(tally)
+      return
     }
-    channels[name] = channel
+    channel.tally.withItems { items in
+      switch change {
+      case .add(let item):
+        items.add(item.identity, at: item.place)
+      case .remove(let identity, let place):
+        if items.items[identity]?.place == place { items.remove(identity) }
+      case .drop(let identity):
+        items.remove(identity)
+      case .replace(let listing):
+        items.merge(listing.map { ($0.identity, $0.place) }, covering: { _ in true })
+      case .count:
+        break
+      }
+    }
   }
 
   /// The claim's answer: the channel may now be written.
   mutating func claimed(_ name: ChannelName, count: Int) {
     channels[name]?.claimed = true
-    channels[name]?.items.claimed(daemonCount: count)
+    channels[name]?.tally.claimed(daemonCount: count)
   }
 
   /// The connection ended: every claim is to be made again.
@@ -78,19 +89,24 @@ struct SourceChannels {
   }
 
   /// The writes due now, in channel order; the earliest time one is due later, if any.
-  mutating func due(now: UInt64) -> (requests: [SourcesDaemonRequest], next: UInt64?) {
+  /// Only channels of sources that `counted` (a source that never counted yet would write a
+  /// count it does not know, and its first listing would then arrive as new items).
+  mutating func due(now: UInt64, counted: Set<String>) -> (requests: [SourcesDaemonRequest], next: UInt64?) {
     var requests: [SourcesDaemonRequest] = []
     var next: UInt64?
     for name in order {
-      guard var channel = channels[name], channel.claimed, let report = channel.items.pending() else { continue }
+      guard let channel = channels[name], channel.claimed, counted.contains(channel.source),
+        let report = channel.tally.pending()
+      else { continue }
       switch channel.writes.decide(now: now) {
       case .busy: continue
       case .wait(let until): next = min(next ?? until, until)
       case .send:
         let id = ids.next()
-        channel.number = channel.items.sent(report)
-        channel.writes.sent(report, id: id, now: now)
-        channels[name] = channel
+        // In place: a copy of the channel would copy its items.
+        let number = channels[name]?.tally.sent(report)
+        channels[name]?.number = number
+        channels[name]?.writes.sent(report, id: id, now: now)
         requests.append(
           .report(channel: name, count: report.count, arrived: report.arrived, unseen: report.unseen, id: id))
       }
@@ -101,11 +117,10 @@ struct SourceChannels {
   /// The write `id` was answered with the channel's `total` (`nil`: refused); the channel it
   /// was for, or `nil` when no write on its way has that id.
   mutating func answered(_ id: String, total: Int?) -> ChannelName? {
-    for name in order {
-      guard var channel = channels[name], channel.writes.answered(id: id) != nil else { continue }
-      if let total, let number = channel.number { channel.items.answered(number, total: total) }
-      channel.number = nil
-      channels[name] = channel
+    for name in order where channels[name]?.writes.inFlight?.id == id {
+      _ = channels[name]?.writes.answered(id: id)
+      if let total, let number = channels[name]?.number { channels[name]?.tally.answered(number, total: total) }
+      channels[name]?.number = nil
       return name
     }
     return nil
@@ -113,10 +128,8 @@ struct SourceChannels {
 
   /// A click's watermark: the items it covers, to mark read when the channel's source says so.
   mutating func cleared(_ name: ChannelName, upto total: Int) -> [ListedItem] {
-    guard var channel = channels[name] else { return [] }
-    channel.items.seen(upto: total)
-    channels[name] = channel
-    guard channel.onClear == .markRead else { return [] }
-    return channel.items.covered(upto: total).map { ListedItem($0.0, at: $0.1) }
+    channels[name]?.tally.seen(upto: total)
+    guard let channel = channels[name], channel.onClear == .markRead else { return [] }
+    return channel.tally.covered(upto: total)
   }
 }

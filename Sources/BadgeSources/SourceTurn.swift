@@ -35,6 +35,8 @@ enum ItemChange: Equatable, Sendable {
   case drop([UInt8])
   /// A recount: the channel holds exactly these items.
   case replace([ListedItem])
+  /// A channel counted by a number alone now counts this.
+  case count(Int)
 }
 
 /// What one input made a source decide: its actions in order, the changes to its channels'
@@ -43,6 +45,8 @@ struct SourceTurn {
   var actions: [SourceAction] = []
   var changes: [(channel: ChannelName, change: ItemChange)] = []
   var health: SourceHealth.State?
+  /// When the source wants `tick` next (monotonic microseconds): a run or a restart due.
+  var wake: UInt64?
 
   mutating func change(_ channel: ChannelName, _ change: ItemChange) { changes.append((channel, change)) }
 }

@@ -12,7 +12,11 @@ import BadgeLog
 /// status line to the daemon.
 public final class SourcesCore {
   public let config: SourcesConfig
-  var sources: [String: MaildirSource] = [:]
+  var sources: [String: RunningSource] = [:]
+  /// When each source wants `tick` next.
+  var wakes: [String: UInt64] = [:]
+  /// The sources that counted since the program started (or found nothing to count).
+  var counted: Set<String> = []
   var health: [String: SourceHealth] = [:]
   /// Wall milliseconds of each source's last count change, and that count.
   var changed: [String: (count: Int, at: Int64)] = [:]
@@ -31,9 +35,7 @@ public final class SourcesCore {
     for spec in config.sources {
       health[spec.name] = SourceHealth(source: spec.name)
       for name in spec.fixedChannels { channels.ensure(name, for: spec) }
-      if case .maildir(let settings) = spec.settings {
-        sources[spec.name] = MaildirSource(name: spec.name, settings: settings, channel: spec.channel, home: home)
-      }
+      sources[spec.name] = RunningSource(spec, home: home)
     }
   }
 
@@ -54,28 +56,31 @@ public final class SourcesCore {
     case .daemon(let answer): daemon(answer)
     case .daemonClosed: daemonClosed()
     case .fsEvents(let source, let events):
-      turn(source) { source, turn in
-        for event in events { source.event(event, into: &turn) }
-      }
+      turn(source) { source, turn in source.events(events, into: &turn) }
     case .listed(let source, let tag, let result):
       turn(source) { source, turn in source.listed(tag, result, into: &turn) }
-    case .exec: break
+    case .exec(let source, let result):
+      turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
     case .resumed(let cause):
       outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))
       recountAll()
     case .tick:
       if let armed, armed <= time.monotonic { self.armed = nil }
+      for (name, due) in wakes.sorted(by: { $0.key < $1.key }) where due <= time.monotonic {
+        wakes[name] = nil
+        turn(name) { source, turn in source.tick(at: time, into: &turn) }
+      }
     }
     flush()
   }
 
   /// Every source recounts, in the config's order.
   func recountAll() {
-    for spec in config.sources { turn(spec.name) { source, turn in source.recount(into: &turn) } }
+    for spec in config.sources { turn(spec.name) { source, turn in source.recount(at: time, into: &turn) } }
   }
 
   /// Runs one source's decision and applies what it decided.
-  func turn(_ name: String, _ decide: (inout MaildirSource, inout SourceTurn) -> Void) {
+  func turn(_ name: String, _ decide: (inout RunningSource, inout SourceTurn) -> Void) {
     guard var source = sources[name], let spec = config.source(named: name) else { return }
     var turn = SourceTurn()
     decide(&source, &turn)
@@ -85,6 +90,7 @@ public final class SourcesCore {
       if channels.ensure(channel, for: spec) && connected { claim(channel, of: spec) }
       channels.apply(change, to: channel)
     }
+    if let wake = turn.wake { wakes[name] = wake }
     noteCount(of: spec)
     if let state = turn.health { enter(state, spec) }
   }
@@ -104,6 +110,7 @@ public final class SourcesCore {
     let before = health[spec.name]?.state
     if state == .recounting, before == .starting || before?.word == "waiting" { return }
     if let line = health[spec.name]?.enter(state) { outbox.append(.log(line.level, line.text)) }
+    if state == .ok || state.word == "waiting" && state != .starting { counted.insert(spec.name) }
     if before != state { sendStatus(spec) }
   }
 
@@ -121,11 +128,14 @@ public final class SourcesCore {
             error: state.reason))))
   }
 
-  /// The writes due, and the timer for the next.
+  /// The writes due, and the timer for the next write or source wakeup.
   func flush() {
-    guard connected else { return }
-    let (requests, next) = channels.due(now: time.monotonic)
-    outbox += requests.map { .request($0) }
+    var next = wakes.values.min()
+    if connected {
+      let (requests, write) = channels.due(now: time.monotonic, counted: counted)
+      outbox += requests.map { .request($0) }
+      if let write { next = min(next ?? write, write) }
+    }
     if let next, armed.map({ next < $0 }) ?? true {
       armed = next
       outbox.append(.armTimer(at: next))

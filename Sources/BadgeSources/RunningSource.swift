@@ -1,0 +1,61 @@
+import BadgeCore
+
+/// One running source of any kind, and the inputs each kind takes; an input a kind has no use
+/// for is nothing to it.
+enum RunningSource {
+  case maildir(MaildirSource)
+  case exec(ExecSource)
+
+  /// The source a spec describes; `nil` for kinds not counted here yet (notmuch, files).
+  init?(_ spec: SourceSpec, home: [UInt8]) {
+    switch (spec.settings, spec.channel) {
+    case (.maildir(let settings), let channel):
+      self = .maildir(MaildirSource(name: spec.name, settings: settings, channel: channel, home: home))
+    case (.exec(let settings), .fixed(let channel)):
+      self = .exec(ExecSource(name: spec.name, settings: settings, channel: channel))
+    default:
+      return nil
+    }
+  }
+
+  mutating func recount(at time: SourceTime, into turn: inout SourceTurn) {
+    switch self {
+    case .maildir(var source):
+      source.recount(into: &turn)
+      self = .maildir(source)
+    case .exec(var source):
+      source.recount(at: time, into: &turn)
+      self = .exec(source)
+    }
+  }
+
+  mutating func events(_ events: [FSEvent], into turn: inout SourceTurn) {
+    guard case .maildir(var source) = self else { return }
+    for event in events { source.event(event, into: &turn) }
+    self = .maildir(source)
+  }
+
+  mutating func listed(_ tag: WatchTag, _ result: Result<[ListedName], ListingFailure>, into turn: inout SourceTurn) {
+    guard case .maildir(var source) = self else { return }
+    source.listed(tag, result, into: &turn)
+    self = .maildir(source)
+  }
+
+  mutating func exec(_ result: ExecResult, at time: SourceTime, into turn: inout SourceTurn) {
+    guard case .exec(var source) = self else { return }
+    source.result(result, at: time, into: &turn)
+    self = .exec(source)
+  }
+
+  mutating func tick(at time: SourceTime, into turn: inout SourceTurn) {
+    guard case .exec(var source) = self else { return }
+    source.tick(at: time, into: &turn)
+    self = .exec(source)
+  }
+
+  /// The renames that mark `items` read, for kinds that can.
+  func markRead(_ items: [ListedItem]) -> [SourceAction] {
+    guard case .maildir(let source) = self else { return [] }
+    return source.markRead(items)
+  }
+}
