@@ -5,14 +5,17 @@ import BadgeCore
 enum RunningSource {
   case maildir(MaildirSource)
   case exec(ExecSource)
+  case files(FilesSource)
 
-  /// The source a spec describes; `nil` for kinds not counted here yet (notmuch, files).
+  /// The source a spec describes; `nil` for kinds not counted here yet (notmuch).
   init?(_ spec: SourceSpec, home: [UInt8]) {
     switch (spec.settings, spec.channel) {
     case (.maildir(let settings), let channel):
       self = .maildir(MaildirSource(name: spec.name, settings: settings, channel: channel, home: home))
     case (.exec(let settings), .fixed(let channel)):
       self = .exec(ExecSource(name: spec.name, settings: settings, channel: channel))
+    case (.files(let settings), .fixed(let channel)):
+      self = .files(FilesSource(name: spec.name, settings: settings, channel: channel, home: home))
     default:
       return nil
     }
@@ -26,19 +29,36 @@ enum RunningSource {
     case .exec(var source):
       source.recount(at: time, into: &turn)
       self = .exec(source)
+    case .files(var source):
+      source.recount(into: &turn)
+      self = .files(source)
     }
   }
 
   mutating func events(_ events: [FSEvent], into turn: inout SourceTurn) {
-    guard case .maildir(var source) = self else { return }
-    for event in events { source.event(event, into: &turn) }
-    self = .maildir(source)
+    switch self {
+    case .maildir(var source):
+      for event in events { source.event(event, into: &turn) }
+      self = .maildir(source)
+    case .files(var source):
+      for event in events { source.event(event, into: &turn) }
+      self = .files(source)
+    case .exec:
+      break
+    }
   }
 
   mutating func listed(_ tag: WatchTag, _ result: Result<[ListedName], ListingFailure>, into turn: inout SourceTurn) {
-    guard case .maildir(var source) = self else { return }
-    source.listed(tag, result, into: &turn)
-    self = .maildir(source)
+    switch self {
+    case .maildir(var source):
+      source.listed(tag, result, into: &turn)
+      self = .maildir(source)
+    case .files(var source):
+      source.listed(tag, result, into: &turn)
+      self = .files(source)
+    case .exec:
+      break
+    }
   }
 
   mutating func exec(_ result: ExecResult, at time: SourceTime, into turn: inout SourceTurn) {

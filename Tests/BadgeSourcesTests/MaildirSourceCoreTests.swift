@@ -22,10 +22,7 @@ import Testing
     harness.maildir("/home/u/Mail")
     for file in files { harness.place("/home/u/Mail/" + file) }
     harness.daemon["mail"] = daemon
-    harness.start()
-    harness.connect()
-    harness.answerWrites()
-    harness.advance(ms: 1000)
+    harness.startCounting()
     return harness
   }
 
@@ -111,10 +108,7 @@ import Testing
   @Test func aMissingRootIsWaitedForThenCounted() throws {
     let harness = try SourcesHarness(Self.config)
     harness.mkdir("/home/u")
-    harness.start()
-    harness.connect()
-    harness.answerWrites()
-    harness.advance(ms: 1000)
+    harness.startCounting()
     #expect(harness.logs == ["Source mail: waiting for /home/u/Mail."])
     #expect(
       harness.sent.contains(

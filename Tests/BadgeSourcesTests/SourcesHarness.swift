@@ -93,6 +93,15 @@ final class SourcesHarness {
     return all
   }
 
+  /// Starts, connects, has the first writes answered, and lets a second pass, so that the
+  /// next change is written at once.
+  func startCounting() {
+    start()
+    connect()
+    answerWrites()
+    advance(ms: 1000)
+  }
+
   // MARK: The daemon
 
   /// Connects to the daemon and answers the claims with the daemon's channels.
