@@ -43,6 +43,9 @@ public enum SourceAction: Equatable, Sendable {
   case status(String)
   /// A line for the journal.
   case log(Logger.Level, String)
+  /// Read the config file again and reload as SIGHUP does (the daemon said `RELOADED`, so
+  /// `badgectl reload` reaches the sources too).
+  case reloadConfig
   /// Deliver `.tick` at this monotonic time (microseconds); a later arm replaces an earlier one.
   case armTimer(at: UInt64)
 }

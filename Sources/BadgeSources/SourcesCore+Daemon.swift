@@ -44,7 +44,7 @@ extension SourcesCore {
       guard !covered.isEmpty, let source = channels.channels[channel]?.source else { return }
       outbox += sources[source]?.markRead(covered) ?? []
     case .reloaded:
-      break
+      outbox.append(.reloadConfig)
     }
   }
 }

@@ -188,4 +188,35 @@ import Testing
     #expect(resumed.lists == ["/home/u/Mail", "/home/u/Mail/new", "/home/u/Mail/cur"])
     #expect(harness.logs.contains("Resumed (logind): recounting every source."))
   }
+
+  @Test func aTemplateClaimsEachFolderItFinds() throws {
+    let harness = try SourcesHarness(
+      """
+      [source.mail]
+      kind = maildir
+      path = ~/Mail
+      channel = mail:{folder}
+      folders = INBOX Lists/*
+      """)
+    harness.maildir("/home/u/Mail")
+    harness.maildir("/home/u/Mail/.Lists.rust")
+    harness.maildir("/home/u/Mail/.Sent")
+    harness.place("/home/u/Mail/new/a", "/home/u/Mail/.Lists.rust/new/b", "/home/u/Mail/.Sent/new/c")
+    harness.startCounting()
+    #expect(
+      harness.sent.filter {
+        if case .claim = $0 { return true }
+        return false
+      } == [
+        .claim(source: "mail", channel: ChannelName("mail:INBOX")!, onClear: .seen),
+        .claim(source: "mail", channel: ChannelName("mail:Lists.rust")!, onClear: .seen),
+      ])
+    #expect(harness.daemon["mail:INBOX"]! == (1, 1) && harness.daemon["mail:Lists.rust"]! == (1, 1))
+    #expect(harness.daemon["mail:Sent"] == nil)
+  }
+
+  @Test func theDaemonsReloadReachesTheSources() throws {
+    let harness = try Self.counting([])
+    #expect(harness.run(.daemon(.reloaded)) == [.reloadConfig])
+  }
 }
