@@ -10,9 +10,9 @@ import BadgeCore
 ///   `retrying` meanwhile. A line too long stops it.
 ///
 /// A line that is no count leaves the count as it was and puts the source in error with the
-/// line quoted; the next good one clears it. The choices the design left open, made here:
-/// timers are monotonic (a resume recounts anyway), and a run that timed out is an error
-/// (`did not finish in time`) whatever it printed.
+/// line quoted; the next good one clears it. The choices the design left open, made here: its
+/// times are boot time, so an interval that passed in a suspend is due at once, and a run that
+/// timed out is an error (`did not finish in time`) whatever it printed.
 struct ExecSource {
   let name: String
   let settings: ExecSettings
@@ -51,7 +51,7 @@ struct ExecSource {
 
   /// A timer went off: the run or restart due, if it is.
   mutating func tick(at time: SourceTime, into turn: inout SourceTurn) {
-    guard let due, due <= time.monotonic, !running else {
+    guard let due, due <= time.boottime, !running else {
       turn.wake = due
       return
     }
@@ -63,7 +63,7 @@ struct ExecSource {
     running = true
     again = false
     due = nil
-    startedAt = time.monotonic
+    startedAt = time.boottime
     lines = FollowLines()
     turn.actions.append(.spawn(source: name))
   }
@@ -81,7 +81,7 @@ struct ExecSource {
       if again {
         spawn(at: time, into: &turn)
       } else if case .interval(let seconds) = settings.schedule {
-        due = time.monotonic + UInt64(seconds) * 1_000_000
+        due = time.boottime + UInt64(seconds) * 1_000_000
         turn.wake = due
       }
     case .printed(let bytes):
@@ -89,11 +89,11 @@ struct ExecSource {
       if lines.overflowed { turn.actions.append(.kill(source: name)) }
     case .exited:
       running = false
-      if time.monotonic >= startedAt + ExecSource.stableLife { backoff.succeeded() }
+      if time.boottime >= startedAt + ExecSource.stableLife { backoff.succeeded() }
       let delay = backoff.nominal
       var steady = NoJitter()
       _ = backoff.failed(using: &steady)
-      due = time.monotonic + delay
+      due = time.boottime + delay
       turn.wake = due
       turn.health = .retrying(at: time.wallMs + Int64(delay / 1000), because: "the command exited")
     }

@@ -46,7 +46,8 @@ public enum SourceAction: Equatable, Sendable {
   /// Read the config file again and reload as SIGHUP does (the daemon said `RELOADED`, so
   /// `badgectl reload` reaches the sources too).
   case reloadConfig
-  /// Deliver `.tick` at this monotonic time (microseconds); a later arm replaces an earlier one.
+  /// Deliver `.tick` at this `CLOCK_BOOTTIME` time (microseconds), so that a time that passed
+  /// during a suspend is due at once and wakes the loop; an arm replaces the one before.
   case armTimer(at: UInt64)
 }
 

@@ -45,7 +45,7 @@ struct SourceTurn {
   var actions: [SourceAction] = []
   var changes: [(channel: ChannelName, change: ItemChange)] = []
   var health: SourceHealth.State?
-  /// When the source wants `tick` next (monotonic microseconds): a run or a restart due.
+  /// When the source wants `tick` next (boot time, microseconds): a run or a restart due.
   var wake: UInt64?
 
   mutating func change(_ channel: ChannelName, _ change: ItemChange) { changes.append((channel, change)) }

@@ -11,7 +11,7 @@ extension SourcesCore {
     for spec in config.sources {
       for channel in channels.names(of: spec.name) { claim(channel, of: spec) }
     }
-    outbox += channels.resends(now: time.monotonic).map { .request($0) }
+    outbox += channels.resends(now: time.boottime).map { .request($0) }
     for spec in config.sources { sendStatus(spec) }
     recountAll()
   }

@@ -10,6 +10,10 @@ import BadgeLog
 /// (`SourceTurn`); the core applies those changes to `SourceChannels`, which owns claims and
 /// writes, and reports each source's state changes (`SourceHealth`) as one log line and a
 /// status line to the daemon.
+///
+/// Every time it keeps and arms is boot time (`SourceTime.boottime`), writes' intervals too
+/// (`WriteScheduler` needs only a clock that goes forward): a timer that came due during a
+/// suspend fires on waking, which is also when the clock gap tells of the resume.
 public final class SourcesCore {
   public let config: SourcesConfig
   var sources: [String: RunningSource] = [:]
@@ -65,8 +69,8 @@ public final class SourcesCore {
       outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))
       recountAll()
     case .tick:
-      if let armed, armed <= time.monotonic { self.armed = nil }
-      for (name, due) in wakes.sorted(by: { $0.key < $1.key }) where due <= time.monotonic {
+      if let armed, armed <= time.boottime { self.armed = nil }
+      for (name, due) in wakes.sorted(by: { $0.key < $1.key }) where due <= time.boottime {
         wakes[name] = nil
         turn(name) { source, turn in source.tick(at: time, into: &turn) }
       }
@@ -132,7 +136,7 @@ public final class SourcesCore {
   func flush() {
     var next = wakes.values.min()
     if connected {
-      let (requests, write) = channels.due(now: time.monotonic, counted: counted)
+      let (requests, write) = channels.due(now: time.boottime, counted: counted)
       outbox += requests.map { .request($0) }
       if let write { next = min(next ?? write, write) }
     }

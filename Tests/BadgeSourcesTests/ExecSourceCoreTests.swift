@@ -32,7 +32,7 @@ import Testing
     harness.answerWrites()
     let second = harness.run(Self.output("3\n"))
     #expect(second.writes.isEmpty)
-    #expect(second.contains(.armTimer(at: harness.time.monotonic + 60_000_000)))
+    #expect(second.contains(.armTimer(at: harness.time.boottime + 60_000_000)))
     #expect(Self.spawns(harness.advance(ms: 59_999)) == 0)
     #expect(Self.spawns(harness.advance(ms: 1)) == 1)
     // A line that is no count leaves the count, and the next good one clears the error.
@@ -60,6 +60,15 @@ import Testing
     #expect(Self.spawns(harness.run(.resumed(.clockGap))) == 1)
   }
 
+  @Test func anIntervalThatPassedInASuspendIsDueOnWaking() throws {
+    let harness = try SourcesHarness("[source.updates]\nkind = exec\ncommand = count\ninterval_s = 60\n")
+    harness.start()
+    harness.run(Self.output("1\n"))
+    // Two minutes asleep: boot time went on, monotonic time did not.
+    harness.time.boottime += 120_000_000
+    #expect(Self.spawns(harness.run(.tick)) == 1)
+  }
+
   @Test func aFollowedCommandCountsEachLineAndIsRestartedWithBackOff() throws {
     let harness = try SourcesHarness(
       """
@@ -79,7 +88,7 @@ import Testing
     // It exits: retried after 1 s, then 2 s.
     let exited = harness.run(.exec(source: "updates", .exited))
     #expect(harness.logs.last == "Source updates: the command exited; retrying.")
-    #expect(exited.contains(.armTimer(at: harness.time.monotonic + 1_000_000)))
+    #expect(exited.contains(.armTimer(at: harness.time.boottime + 1_000_000)))
     #expect(
       exited.requests.contains {
         if case .status(let status) = $0 {
