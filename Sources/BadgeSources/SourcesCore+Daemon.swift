@@ -12,7 +12,7 @@ extension SourcesCore {
       for channel in channels.names(of: spec.name) { claim(channel, of: spec) }
     }
     outbox += channels.resends(now: time.boottime).map { .request($0) }
-    for spec in config.sources { sendStatus(spec) }
+    for spec in config.sources where sources[spec.name] != nil { sendStatus(spec) }
     recountAll()
   }
 

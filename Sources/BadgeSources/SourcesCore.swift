@@ -38,8 +38,11 @@ public final class SourcesCore {
     channels = SourceChannels(random: random)
     for spec in config.sources {
       health[spec.name] = SourceHealth(source: spec.name)
+      // A kind this core does not count yet (notmuch) claims nothing, so no channel is held
+      // that nothing writes.
+      guard let source = RunningSource(spec, home: home) else { continue }
+      sources[spec.name] = source
       for name in spec.fixedChannels { channels.ensure(name, for: spec) }
-      sources[spec.name] = RunningSource(spec, home: home)
     }
   }
 
@@ -50,7 +53,10 @@ public final class SourcesCore {
   }
 
   /// Starts every source: each recounts.
-  public func start() { recountAll() }
+  public func start() {
+    recountAll()
+    flush()
+  }
 
   /// One input, at `time`.
   public func handle(_ input: SourceInput, at time: SourceTime) {
@@ -80,7 +86,9 @@ public final class SourcesCore {
 
   /// Every source recounts, in the config's order.
   func recountAll() {
-    for spec in config.sources { turn(spec.name) { source, turn in source.recount(at: time, into: &turn) } }
+    for spec in config.sources where sources[spec.name] != nil {
+      turn(spec.name) { source, turn in source.recount(at: time, into: &turn) }
+    }
   }
 
   /// Runs one source's decision and applies what it decided.
