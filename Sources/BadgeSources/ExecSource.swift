@@ -91,7 +91,7 @@ struct ExecSource {
       running = false
       if time.boottime >= startedAt + ExecSource.stableLife { backoff.succeeded() }
       let delay = backoff.nominal
-      var steady = NoJitter()
+      var steady = SteadyDelays()
       _ = backoff.failed(using: &steady)
       due = time.boottime + delay
       turn.wake = due
@@ -108,10 +108,4 @@ struct ExecSource {
       turn.health = .error(refusal.description)
     }
   }
-}
-
-/// The back-off's delays without their jitter: a restart's time is then exact, as the status
-/// line (`retry_at=`) says it.
-private struct NoJitter: RandomNumberGenerator {
-  mutating func next() -> UInt64 { 0 }
 }

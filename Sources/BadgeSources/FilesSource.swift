@@ -99,7 +99,7 @@ struct FilesSource: FolderCounting {
     switch event.kind {
     case .appeared: turn.change(channel, .add(ListedItem(path, at: at)))
     case .departed: turn.change(channel, .remove(path, at: at))
-    case .watchedGone, .overflow: break
+    case .watchedGone, .overflow, .written: break
     }
   }
 }

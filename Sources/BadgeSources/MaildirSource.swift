@@ -130,7 +130,7 @@ struct MaildirSource: FolderCounting {
       )
     case .departed:
       turn.change(channel, .remove(message.unique, at: at))
-    case .watchedGone, .overflow:
+    case .watchedGone, .overflow, .written:
       break
     }
   }

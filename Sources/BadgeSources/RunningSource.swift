@@ -6,14 +6,18 @@ enum RunningSource {
   case maildir(MaildirSource)
   case exec(ExecSource)
   case files(FilesSource)
+  case notmuch(NotmuchSource)
 
-  /// The source a spec describes; `nil` for kinds not counted here yet (notmuch).
+  /// The source a spec describes; `nil` for a spec no kind takes (a template on a kind other
+  /// than maildir, which the config refuses).
   init?(_ spec: SourceSpec, home: [UInt8]) {
     switch (spec.settings, spec.channel) {
     case (.maildir(let settings), let channel):
       self = .maildir(MaildirSource(name: spec.name, settings: settings, channel: channel, home: home))
     case (.exec(let settings), .fixed(let channel)):
       self = .exec(ExecSource(name: spec.name, settings: settings, channel: channel))
+    case (.notmuch(let settings), .fixed):
+      self = .notmuch(NotmuchSource(name: spec.name, settings: settings))
     case (.files(let settings), .fixed(let channel)):
       self = .files(FilesSource(name: spec.name, settings: settings, channel: channel, home: home))
     default:
@@ -32,6 +36,9 @@ enum RunningSource {
     case .files(var source):
       source.recount(into: &turn)
       self = .files(source)
+    case .notmuch(var source):
+      source.recount(into: &turn)
+      self = .notmuch(source)
     }
   }
 
@@ -43,6 +50,9 @@ enum RunningSource {
     case .files(var source):
       for event in events { source.event(event, into: &turn) }
       self = .files(source)
+    case .notmuch(var source):
+      for event in events { source.event(event, into: &turn) }
+      self = .notmuch(source)
     case .exec:
       break
     }
@@ -56,7 +66,7 @@ enum RunningSource {
     case .files(var source):
       source.listed(tag, result, into: &turn)
       self = .files(source)
-    case .exec:
+    case .exec, .notmuch:
       break
     }
   }
@@ -67,15 +77,35 @@ enum RunningSource {
     self = .exec(source)
   }
 
-  mutating func tick(at time: SourceTime, into turn: inout SourceTurn) {
-    guard case .exec(var source) = self else { return }
-    source.tick(at: time, into: &turn)
-    self = .exec(source)
+  mutating func notmuch(_ result: NotmuchResult, at time: SourceTime, into turn: inout SourceTurn) {
+    guard case .notmuch(var source) = self else { return }
+    source.result(result, at: time, into: &turn)
+    self = .notmuch(source)
   }
 
-  /// The renames that mark `items` read, for kinds that can.
-  func markRead(_ items: [ListedItem]) -> [SourceAction] {
-    guard case .maildir(let source) = self else { return [] }
-    return source.markRead(items)
+  mutating func tick(at time: SourceTime, into turn: inout SourceTurn) {
+    switch self {
+    case .exec(var source):
+      source.tick(at: time, into: &turn)
+      self = .exec(source)
+    case .notmuch(var source):
+      source.tick(at: time, into: &turn)
+      self = .notmuch(source)
+    case .maildir, .files:
+      break
+    }
+  }
+
+  /// Marks `items` read, for kinds that can.
+  mutating func markRead(_ items: [ListedItem], into turn: inout SourceTurn) {
+    switch self {
+    case .maildir(let source):
+      turn.actions += source.markRead(items)
+    case .notmuch(var source):
+      source.markRead(items, into: &turn)
+      self = .notmuch(source)
+    case .exec, .files:
+      break
+    }
   }
 }

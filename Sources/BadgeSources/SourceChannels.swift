@@ -41,6 +41,9 @@ struct SourceChannels {
   /// The channels `source` counts into.
   func names(of source: String) -> [ChannelName] { order.filter { channels[$0]?.source == source } }
 
+  /// The count of one channel.
+  func count(of channel: ChannelName) -> Int { channels[channel]?.tally.count ?? 0 }
+
   /// The items `source` counts now, over all its channels.
   func count(of source: String) -> Int { names(of: source).reduce(0) { $0 + (channels[$1]?.tally.count ?? 0) } }
 

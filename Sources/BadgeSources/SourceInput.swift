@@ -16,6 +16,8 @@ public enum SourceInput: Equatable, Sendable {
   case listed(source: String, tag: WatchTag, Result<[ListedName], ListingFailure>)
   /// A run or a line of an `exec` source's command.
   case exec(source: String, ExecResult)
+  /// A notmuch source's worker answered a job.
+  case notmuch(source: String, NotmuchResult)
   /// The machine resumed, or the program may have missed changes: recount everything.
   case resumed(ResumeCause)
   /// A timer the core armed (`.armTimer`) is due.
@@ -33,6 +35,8 @@ public enum SourceAction: Equatable, Sendable {
   case list(source: String, tag: WatchTag, path: [UInt8])
   /// `renameat2(from, to, RENAME_NOREPLACE)`; `ENOENT` (moved meanwhile) is no fault.
   case rename(source: String, from: [UInt8], to: [UInt8])
+  /// Hand a job to the notmuch source's worker.
+  case notmuch(source: String, NotmuchJob)
   /// Start the source's command (an interval run, or the followed command).
   case spawn(source: String)
   /// Stop the source's command and its process group.
@@ -60,6 +64,10 @@ public enum WatchPurpose: Equatable, Sendable {
   /// A directory in which folders appear or are replaced (a Maildir's own directory, a root,
   /// the parent of a missing root): the same mask, of which only directories matter.
   case folders
+  /// A notmuch database's Xapian folder: `IN_MOVED_TO` (a commit renames onto `iamglass`),
+  /// `IN_CLOSE_WRITE` (a writer lets go of `flintlock`) and the `_SELF` events; never opens
+  /// or reads, which the source's own reads make.
+  case database
 }
 
 /// Which of a source's watches an event came from: the watched directory relative to the
@@ -73,6 +81,8 @@ public struct FSEvent: Equatable, Sendable {
     case appeared
     /// `IN_DELETE` or `IN_MOVED_FROM`: `name` is gone.
     case departed
+    /// `IN_CLOSE_WRITE`: a writer closed `name`.
+    case written
     /// `IN_DELETE_SELF`, `IN_MOVE_SELF` or `IN_IGNORED`: the watched directory itself went.
     case watchedGone
     /// `IN_Q_OVERFLOW`: events were lost; `tag` and `name` are empty.

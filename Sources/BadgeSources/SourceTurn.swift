@@ -47,6 +47,8 @@ struct SourceTurn {
   var health: SourceHealth.State?
   /// When the source wants `tick` next (boot time, microseconds): a run or a restart due.
   var wake: UInt64?
+  /// Counts its channels must hold once the changes are in, else the source recounts.
+  var expected: [(channel: ChannelName, count: Int)] = []
 
   mutating func change(_ channel: ChannelName, _ change: ItemChange) { changes.append((channel, change)) }
 }
@@ -73,4 +75,10 @@ enum BytePath {
     guard let cut = path.lastIndex(of: slash) else { return ([], path) }
     return (cut == 0 ? [slash] : Array(path[..<cut]), Array(path[(cut + 1)...]))
   }
+}
+
+/// `Backoff`'s delays without their jitter: a restart's or a retry's time is then exact, as
+/// the status line (`retry_at=`) says it.
+struct SteadyDelays: RandomNumberGenerator {
+  mutating func next() -> UInt64 { 0 }
 }

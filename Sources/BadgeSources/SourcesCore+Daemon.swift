@@ -42,7 +42,7 @@ extension SourcesCore {
     case .cleared(let channel, let upto):
       let covered = channels.cleared(channel, upto: upto)
       guard !covered.isEmpty, let source = channels.channels[channel]?.source else { return }
-      outbox += sources[source]?.markRead(covered) ?? []
+      turn(source) { source, turn in source.markRead(covered, into: &turn) }
     case .reloaded:
       outbox.append(.reloadConfig)
     }

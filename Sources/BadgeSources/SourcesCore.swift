@@ -38,8 +38,7 @@ public final class SourcesCore {
     channels = SourceChannels(random: random)
     for spec in config.sources {
       health[spec.name] = SourceHealth(source: spec.name)
-      // A kind this core does not count yet (notmuch) claims nothing, so no channel is held
-      // that nothing writes.
+      // A spec no kind takes claims nothing, so no channel is held that nothing writes.
       guard let source = RunningSource(spec, home: home) else { continue }
       sources[spec.name] = source
       for name in spec.fixedChannels { channels.ensure(name, for: spec) }
@@ -71,6 +70,8 @@ public final class SourcesCore {
       turn(source) { source, turn in source.listed(tag, result, into: &turn) }
     case .exec(let source, let result):
       turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
+    case .notmuch(let source, let result):
+      turn(source) { source, turn in source.notmuch(result, at: time, into: &turn) }
     case .resumed(let cause):
       outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))
       recountAll()
@@ -103,6 +104,10 @@ public final class SourcesCore {
       channels.apply(change, to: channel)
     }
     if let wake = turn.wake { wakes[name] = wake }
+    // A set that disagrees with the source's own count missed a change: recount.
+    if turn.expected.contains(where: { channels.count(of: $0.channel) != $0.count }) {
+      self.turn(name) { source, turn in source.recount(at: time, into: &turn) }
+    }
     noteCount(of: spec)
     if let state = turn.health { enter(state, spec) }
   }

@@ -68,7 +68,7 @@ final class SourcesHarness {
       sent.append(request)
       if case .report = request { unanswered.append(request) }
     case .log(_, let line): logs.append(line)
-    case .spawn, .kill, .status, .armTimer, .reloadConfig: break
+    case .spawn, .kill, .status, .armTimer, .reloadConfig, .notmuch: break
     }
   }
 
