@@ -12,6 +12,14 @@ import Testing
     """
   static let markRead = config + "\non_clear = mark-read\n"
   static let mail = ChannelName("mail")!
+  /// A channel per folder, INBOX and the folders under Lists.
+  static let perFolder = """
+    [source.mail]
+    kind = maildir
+    path = ~/Mail
+    channel = mail:{folder}
+    folders = INBOX Lists/*
+    """
 
   /// A harness with a Maildir at ~/Mail holding `files` (relative to it), started and
   /// connected, its first write answered, a second later.
@@ -190,14 +198,7 @@ import Testing
   }
 
   @Test func aTemplateClaimsEachFolderItFinds() throws {
-    let harness = try SourcesHarness(
-      """
-      [source.mail]
-      kind = maildir
-      path = ~/Mail
-      channel = mail:{folder}
-      folders = INBOX Lists/*
-      """)
+    let harness = try SourcesHarness(Self.perFolder)
     harness.maildir("/home/u/Mail")
     harness.maildir("/home/u/Mail/.Lists.rust")
     harness.maildir("/home/u/Mail/.Sent")
@@ -218,5 +219,25 @@ import Testing
   @Test func theDaemonsReloadReachesTheSources() throws {
     let harness = try Self.counting([])
     #expect(harness.run(.daemon(.reloaded)) == [.reloadConfig])
+  }
+
+  @Test func aVerbatimLayoutIsSearchedAndItsLaterFoldersFound() throws {
+    let harness = try SourcesHarness(Self.perFolder)
+    // mbsync's SubFolders Verbatim: the root is no Maildir, folders nest.
+    harness.maildir("/home/u/Mail/INBOX")
+    harness.maildir("/home/u/Mail/Lists/rust")
+    harness.maildir("/home/u/Mail/Archive")
+    harness.place("/home/u/Mail/INBOX/new/a", "/home/u/Mail/Lists/rust/cur/b:2,", "/home/u/Mail/Archive/new/c")
+    harness.startCounting()
+    #expect(harness.daemon["mail:INBOX"]! == (1, 1) && harness.daemon["mail:Lists.rust"]! == (1, 1))
+    #expect(harness.daemon["mail:Archive"] == nil)
+    // A folder made later, its Maildir moved in whole.
+    harness.maildir("/tmp/swift")
+    harness.place("/tmp/swift/new/d", "/tmp/swift/new/e")
+    let moved = harness.read(harness.move("/tmp/swift", to: "/home/u/Mail/Lists/swift"))
+    #expect(moved.requests.contains(.claim(source: "mail", channel: ChannelName("mail:Lists.swift")!, onClear: .seen)))
+    harness.run(.daemon(.claimed(ChannelName("mail:Lists.swift")!, count: 0, total: 0)))
+    harness.answerWrites()
+    #expect(harness.daemon["mail:Lists.swift"]! == (2, 2))
   }
 }
