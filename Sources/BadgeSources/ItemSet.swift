@@ -146,6 +146,17 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
     }
   }
 
+  /// The daemon's claim answered with the channel's count: before the first write it is the
+  /// base of that write's `k`; after, a count other than the last write's (a daemon that
+  /// restarted without it) makes the next write go even when nothing changed here.
+  public mutating func claimed(daemonCount count: Int) {
+    if lastSent == nil {
+      daemonCount = count
+    } else if lastSent?.count != count {
+      lastSent = nil
+    }
+  }
+
   /// A watermark the daemon applied (a click, `CLEARED <channel> upto=<T>`).
   public mutating func seen(upto total: Int) { seenUpto = max(seenUpto ?? total, total) }
 
