@@ -17,6 +17,9 @@ struct SourceChannels {
     var claimed = false
     /// `ItemSet`'s number of the write on its way.
     var number: Int?
+    /// Whether no source counts it any more (a reload stopped its source): it is written 0,
+    /// then released once that write is answered.
+    var releasing = false
   }
 
   private(set) var channels: [ChannelName: Channel] = [:]
@@ -39,7 +42,47 @@ struct SourceChannels {
   }
 
   /// The channels `source` counts into.
-  func names(of source: String) -> [ChannelName] { order.filter { channels[$0]?.source == source } }
+  func names(of source: String) -> [ChannelName] {
+    order.filter { channels[$0].map { $0.source == source && !$0.releasing } ?? false }
+  }
+
+  /// The channels being released, with their source and `on_clear`, to claim again on a new
+  /// connection so that their 0 is written.
+  var releasing: [(channel: ChannelName, source: String, onClear: OnClear)] {
+    order.compactMap { name in channels[name].flatMap { $0.releasing ? (name, $0.source, $0.onClear) : nil } }
+  }
+
+  /// No source counts `name` any more: it goes to 0, and `releases()` lets it go once the
+  /// daemon has that.
+  mutating func release(_ name: ChannelName) {
+    guard var channel = channels.removeValue(forKey: name) else { return }
+    channel.releasing = true
+    if case .number(var tally) = channel.tally {
+      tally.value = 0
+      channel.tally = .number(tally)
+    } else {
+      channel.tally.withItems { $0.merge([], covering: { _ in true }) }
+    }
+    channels[name] = channel
+  }
+
+  /// Forgets `name` without a write (a reload hands it to a source that claims it afresh).
+  mutating func forget(_ name: ChannelName) {
+    channels[name] = nil
+    order.removeAll { $0 == name }
+  }
+
+  /// `SOURCE <source> release <channel>` for each releasing channel whose 0 the daemon has
+  /// (claimed on this connection, no write pending or on its way); those channels are gone.
+  mutating func releases() -> [SourcesDaemonRequest] {
+    let done = order.filter {
+      guard let channel = channels[$0], channel.releasing, channel.claimed else { return false }
+      return channel.writes.inFlight == nil && channel.tally.pending() == nil
+    }
+    let requests = done.map { SourcesDaemonRequest.release(source: channels[$0]!.source, channel: $0) }
+    for name in done { forget(name) }
+    return requests
+  }
 
   /// The count of one channel.
   func count(of channel: ChannelName) -> Int { channels[channel]?.tally.count ?? 0 }
@@ -98,7 +141,7 @@ struct SourceChannels {
     var requests: [SourcesDaemonRequest] = []
     var next: UInt64?
     for name in order {
-      guard let channel = channels[name], channel.claimed, counted.contains(channel.source),
+      guard let channel = channels[name], channel.claimed, channel.releasing || counted.contains(channel.source),
         let report = channel.tally.pending()
       else { continue }
       switch channel.writes.decide(now: now) {

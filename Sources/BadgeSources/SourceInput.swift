@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import BadgeLog
 
@@ -18,6 +19,9 @@ public enum SourceInput: Equatable, Sendable {
   case exec(source: String, ExecResult)
   /// A notmuch source's worker answered a job.
   case notmuch(source: String, NotmuchResult)
+  /// The config file read again (SIGHUP, or the daemon's `RELOADED`): the config parsed whole,
+  /// or why it was refused, in which case every source runs on as it was.
+  case reload(Result<SourcesConfig, ConfigError>)
   /// The machine resumed, or the program may have missed changes: recount everything.
   case resumed(ResumeCause)
   /// A timer the core armed (`.armTimer`) is due.

@@ -11,6 +11,10 @@ extension SourcesCore {
     for spec in config.sources {
       for channel in channels.names(of: spec.name) { claim(channel, of: spec) }
     }
+    for (channel, source, onClear) in channels.releasing {
+      outbox.append(.request(.claim(source: source, channel: channel, onClear: onClear)))
+    }
+    if let configError { outbox.append(.request(.config(error: configError))) }
     outbox += channels.resends(now: time.boottime).map { .request($0) }
     for spec in config.sources where sources[spec.name] != nil { sendStatus(spec) }
     recountAll()

@@ -15,7 +15,8 @@ import BadgeLog
 /// (`WriteScheduler` needs only a clock that goes forward): a timer that came due during a
 /// suspend fires on waking, which is also when the clock gap tells of the resume.
 public final class SourcesCore {
-  public let config: SourcesConfig
+  /// The config running: the one it started with, or the last reload accepted.
+  public internal(set) var config: SourcesConfig
   var sources: [String: RunningSource] = [:]
   /// When each source wants `tick` next.
   var wakes: [String: UInt64] = [:]
@@ -29,19 +30,31 @@ public final class SourcesCore {
   var connected = false
   var armed: UInt64?
   var time: SourceTime
+  /// Each source's watch tags, as its `.watch` and `.unwatch` actions left them, so that a
+  /// reload that stops the source drops them.
+  var watched: [String: Set<WatchTag>] = [:]
+  /// The refusal of the last reload, while no later one was accepted (`SOURCES config`).
+  var configError: String?
+  let home: [UInt8]
 
   /// A core for `config`; `home` makes `~/` paths absolute, `random` (from `getrandom`) makes
   /// the request ids unique across restarts.
   public init(config: SourcesConfig, home: [UInt8], random: UInt32, at time: SourceTime) {
     self.config = config
     self.time = time
+    self.home = home
     channels = SourceChannels(random: random)
-    for spec in config.sources {
-      health[spec.name] = SourceHealth(source: spec.name)
-      // A spec no kind takes claims nothing, so no channel is held that nothing writes.
-      guard let source = RunningSource(spec, home: home) else { continue }
-      sources[spec.name] = source
-      for name in spec.fixedChannels { channels.ensure(name, for: spec) }
+    for spec in config.sources { add(spec) }
+  }
+
+  /// `spec`'s source, not started yet, and the channels it names outright.
+  func add(_ spec: SourceSpec) {
+    health[spec.name] = SourceHealth(source: spec.name)
+    // A spec no kind takes claims nothing, so no channel is held that nothing writes.
+    guard let source = RunningSource(spec, home: home) else { return }
+    sources[spec.name] = source
+    for name in spec.fixedChannels {
+      if channels.ensure(name, for: spec) && connected { claim(name, of: spec) }
     }
   }
 
@@ -72,6 +85,7 @@ public final class SourcesCore {
       turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
     case .notmuch(let source, let result):
       turn(source) { source, turn in source.notmuch(result, at: time, into: &turn) }
+    case .reload(let result): reload(result)
     case .resumed(let cause):
       outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))
       recountAll()
@@ -99,6 +113,10 @@ public final class SourcesCore {
     decide(&source, &turn)
     sources[name] = source
     outbox += turn.actions
+    for action in turn.actions {
+      if case .watch(_, let tag, _, _) = action { watched[name, default: []].insert(tag) }
+      if case .unwatch(_, let tag) = action { watched[name]?.remove(tag) }
+    }
     for (channel, change) in turn.changes {
       if channels.ensure(channel, for: spec) && connected { claim(channel, of: spec) }
       channels.apply(change, to: channel)
@@ -149,6 +167,7 @@ public final class SourcesCore {
   func flush() {
     var next = wakes.values.min()
     if connected {
+      outbox += channels.releases().map { .request($0) }
       let (requests, write) = channels.due(now: time.boottime, counted: counted)
       outbox += requests.map { .request($0) }
       if let write { next = min(next ?? write, write) }

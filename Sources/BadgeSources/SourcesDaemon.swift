@@ -12,6 +12,9 @@ public enum SourcesDaemonRequest: Equatable, Sendable {
   case release(source: String, channel: ChannelName)
   /// `SOURCE <source> status …`.
   case status(SourceStatus)
+  /// `SOURCES config error=<file:line: reason>` when a reload was refused (every source runs
+  /// on as it was), `SOURCES config ok` (`nil`) when a later one was accepted.
+  case config(error: String?)
   /// `SET <channel> <count> new=<arrived> [unseen=<unseen>] id=<id>`, answered `.answered`.
   case report(channel: ChannelName, count: Int, arrived: Int, unseen: Int?, id: String)
 }

@@ -1,0 +1,112 @@
+import BadgeConfig
+import BadgeCore
+import BadgeSources
+import Testing
+
+/// Reloads through `SourcesCore`: an identical spec runs on untouched, a changed one restarts
+/// and recounts, a removed one is stopped and its channel written 0 and released, a new one
+/// claims and counts; a refused file changes nothing.
+@Suite struct SourcesReloadTests {
+  /// A files source counting `match` under `path`.
+  static func files(_ name: String, _ path: String, _ match: String) -> String {
+    "[source.\(name)]\nkind = files\npath = \(path)\nmatch = \(match)\n\n"
+  }
+
+  static let before =
+    files("downloads", "~/Downloads", "*.part") + files("queue", "/var/queue", "*")
+    + "[source.updates]\nkind = exec\ncommand = count-updates\ninterval_s = 60\n"
+
+  /// `before` with `queue` counting only `*.job`, `updates` gone and `spool` new.
+  static let after =
+    files("downloads", "~/Downloads", "*.part") + files("queue", "/var/queue", "*.job")
+    + files("spool", "/var/spool/out", "*")
+
+  static func counting() throws -> SourcesHarness {
+    let harness = try SourcesHarness(Self.before)
+    harness.mkdir("/home/u/Downloads", "/var/queue", "/var/spool/out")
+    harness.place(
+      "/home/u/Downloads/a.part", "/var/queue/1.job", "/var/queue/2.tmp", "/var/spool/out/m1", "/var/spool/out/m2")
+    harness.start()
+    harness.connect()
+    harness.run(.exec(source: "updates", .ran(output: Array("4\n".utf8), timedOut: false)))
+    harness.answerWrites()
+    harness.advance(ms: 1000)
+    return harness
+  }
+
+  static func channel(_ name: String) -> ChannelName { ChannelName(name)! }
+
+  @Test func anIdenticalFileTouchesNothing() throws {
+    let harness = try Self.counting()
+    #expect(harness.daemon["downloads"]! == (1, 1))
+    #expect(harness.daemon["queue"]! == (2, 2))
+    #expect(harness.daemon["updates"]! == (4, 4))
+    let reloaded = harness.run(.reload(.success(try sources(Self.before))))
+    #expect(reloaded == [.log(.info, "Reloaded: 3 sources kept, 0 restarted, 0 started, 0 stopped.")])
+    // Still counting as before.
+    #expect(
+      harness.read(harness.create("/home/u/Downloads/b.part")).writes == ["SET downloads 2 new=1 id=src-7f3a91c2:4"])
+  }
+
+  @Test func aChangedSourceRestartsARemovedOneIsReleasedANewOneCounts() throws {
+    let harness = try Self.counting()
+    let reloaded = harness.run(.reload(.success(try sources(Self.after))))
+    #expect(
+      reloaded.filter {
+        if case .log = $0 { return false }
+        if case .request = $0 { return false }
+        return true
+      } == [
+        .kill(source: "updates"), .unwatch(source: "queue", tag: []),
+        .watch(source: "queue", tag: [], path: Array("/var/queue".utf8), purpose: .folders),
+        .list(source: "queue", tag: [], path: Array("/var/queue".utf8)),
+        .watch(source: "spool", tag: [], path: Array("/var/spool/out".utf8), purpose: .folders),
+        .list(source: "spool", tag: [], path: Array("/var/spool/out".utf8)),
+      ])
+    #expect(harness.logs.contains("Reloaded: 1 sources kept, 1 restarted, 1 started, 1 stopped."))
+    #expect(reloaded.writes == ["SET updates 0 new=0 id=src-7f3a91c2:4"])
+    #expect(reloaded.requests.contains(.claim(source: "spool", channel: Self.channel("spool"), onClear: .seen)))
+    #expect(reloaded.requests.contains(.claim(source: "queue", channel: Self.channel("queue"), onClear: .seen)))
+    #expect(!reloaded.requests.contains { if case .claim(_, let c, _) = $0 { "\(c)" == "downloads" } else { false } })
+    #expect(!reloaded.requests.contains { if case .release = $0 { true } else { false } })
+    // The claims answered: the new and the restarted source write what they counted.
+    var written: [SourceAction] = []
+    for case .claim(_, let channel, _) in reloaded.requests {
+      let state = harness.daemon["\(channel)"] ?? (0, 0)
+      written += harness.run(.daemon(.claimed(channel, count: state.count, total: state.total)))
+    }
+    #expect(written.writes == ["SET queue 1 new=0 id=src-7f3a91c2:5", "SET spool 2 new=2 id=src-7f3a91c2:6"])
+    // The 0 answered: only then released.
+    let released = harness.answerWrites()
+    #expect(released.requests == [.release(source: "updates", channel: Self.channel("updates"))])
+    #expect(harness.daemon["updates"]! == (0, 4))
+    #expect(harness.daemon["queue"]! == (1, 2))
+    #expect(harness.daemon["spool"]! == (2, 2))
+    // The stopped source's late result is nothing now, and its interval runs no more.
+    #expect(harness.run(.exec(source: "updates", .ran(output: Array("9\n".utf8), timedOut: false))).isEmpty)
+    #expect(!harness.advance(ms: 60_000).contains(.spawn(source: "updates")))
+  }
+
+  @Test func aRefusedFileKeepsEverySourceRunning() throws {
+    let harness = try Self.counting()
+    let error = ConfigError(file: "badged.conf", line: 12, reason: "Unknown key 'fodlers' in [source.mail]")
+    let refused = harness.run(.reload(.failure(error)))
+    #expect(
+      refused == [
+        .log(
+          .error,
+          "Reload refused, the sources run on as they were: badged.conf:12: Unknown key 'fodlers' in [source.mail]."),
+        .request(.config(error: "badged.conf:12: Unknown key 'fodlers' in [source.mail]")),
+      ])
+    #expect(
+      harness.read(harness.create("/var/queue/3.job")).writes == ["SET queue 3 new=1 id=src-7f3a91c2:4"])
+    harness.answerWrites()
+    // The daemon restarted: the refusal is told again on the new connection.
+    harness.disconnect()
+    #expect(
+      harness.connect().requests.contains(.config(error: "badged.conf:12: Unknown key 'fodlers' in [source.mail]")))
+    // A file accepted later clears it.
+    let accepted = harness.run(.reload(.success(try sources(Self.before))))
+    #expect(accepted.requests == [.config(error: nil)])
+  }
+}
