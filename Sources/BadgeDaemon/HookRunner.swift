@@ -19,7 +19,7 @@ final class HookRunner: ChangeHooks {
   private let warnings: RepeatedWarnings
   private let output: HookOutput
   private var config: DaemonConfig
-  private var scheduler: HookScheduler
+  private var scheduler: HookScheduler<HookRun>
   /// The runs under way, by key.
   private var running: [HookKey: Running] = [:]
   /// Wakes the loop when a waiting run's interval has passed.
