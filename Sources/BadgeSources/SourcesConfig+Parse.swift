@@ -22,6 +22,11 @@ extension SourcesConfig {
     }
     var faults: [ConfigError] = []
     var config = SourcesConfig(file: file)
+    // The daemon validates its own section; a value it refuses leaves the default here.
+    let maxRunningKey = DaemonConfig.DaemonKey.hooksMaxRunning.rawValue
+    for entry in entries where entry.section == "daemon" && entry.key == maxRunningKey {
+      config.maxRunning = (try? SettingKey.integer(entry.value, in: Limits.hooksMaxRunning)) ?? config.maxRunning
+    }
     for (index, name) in names.enumerated() {
       let section = sections[name]!
       guard index < maxSources else {

@@ -1,3 +1,4 @@
+import BadgeConfig
 import BadgeCore
 import BadgeHooks
 
@@ -11,6 +12,9 @@ public struct SourcesConfig: Equatable, Sendable {
   public var sources: [SourceSpec] = []
   /// The file the sections were read from, for messages about them later.
   public var file: String
+  /// `[daemon] hooks_max_running`: the most exec sources' interval runs under way at once, as
+  /// for the daemon's hooks.
+  public var maxRunning = DaemonConfig.defaultHooksMaxRunning
 
   public init(file: String = "badged.conf") { self.file = file }
 

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeHooks
 import BadgeLog
 
 /// badged-sources' decisions, pure: it is told what the daemon said, what the file system
@@ -36,6 +37,9 @@ public final class SourcesCore {
   /// The refusal of the last reload, while no later one was accepted (`SOURCES config`).
   var configError: String?
   let home: [UInt8]
+  /// Exec sources' interval runs, at most `config.maxRunning` at once, by the scheduler the
+  /// daemon's hooks use.
+  var runs: HookScheduler<ExecRun>
 
   /// A core for `config`; `home` makes `~/` paths absolute, `random` (from `getrandom`) makes
   /// the request ids unique across restarts.
@@ -43,6 +47,7 @@ public final class SourcesCore {
     self.config = config
     self.time = time
     self.home = home
+    runs = HookScheduler(of: ExecRun.self, intervalMs: 0, maxRunning: config.maxRunning)
     channels = SourceChannels(random: random)
     for spec in config.sources { add(spec) }
   }
@@ -82,6 +87,7 @@ public final class SourcesCore {
     case .listed(let source, let tag, let result):
       turn(source) { source, turn in source.listed(tag, result, into: &turn) }
     case .exec(let source, let result):
+      runEnded(source, result)
       turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
     case .notmuch(let source, let result):
       turn(source) { source, turn in source.notmuch(result, at: time, into: &turn) }
@@ -112,7 +118,10 @@ public final class SourcesCore {
     var turn = SourceTurn()
     decide(&source, &turn)
     sources[name] = source
-    outbox += turn.actions
+    outbox += turn.actions.filter { action in
+      guard case .spawn = action, isIntervalRun(name) else { return true }
+      return runs.request(ExecRun(source: name), now: time.boottime) != nil
+    }
     for action in turn.actions {
       if case .watch(_, let tag, _, _) = action { watched[name, default: []].insert(tag) }
       if case .unwatch(_, let tag) = action { watched[name]?.remove(tag) }
@@ -165,6 +174,7 @@ public final class SourcesCore {
 
   /// The writes due, and the timer for the next write or source wakeup.
   func flush() {
+    startRuns()
     var next = wakes.values.min()
     if connected {
       outbox += channels.releases().map { .request($0) }
