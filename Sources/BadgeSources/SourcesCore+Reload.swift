@@ -24,21 +24,21 @@ extension SourcesCore {
       if connected { outbox.append(.request(.config(error: nil))) }
     }
     let plan = ReloadPlan(old: config, new: new)
-    let named = Set(new.sources.flatMap(\.fixedChannels))
-    let templates = new.sources.compactMap { spec -> ChannelTemplate? in
-      if case .template(let template) = spec.channel { return template }
-      return nil
-    }
     for name in plan.stopped + plan.restarted {
       for channel in channels.names(of: name) {
         // Named again (by the restarted source or another): claimed afresh by whoever names
-        // or finds it, with its kind and on_clear; else it is no one's and goes to 0.
-        if named.contains(channel) || templates.contains(where: { $0.couldMake(channel) }) {
-          channels.forget(channel)
-        } else {
+        // or finds it, with its kind and on_clear, another source once this one let it go;
+        // else it is no one's and goes to 0.
+        guard let owner = Self.owner(of: channel, in: new) else {
           channels.release(channel)
+          continue
         }
+        let claimed = channels.channels[channel]?.claimed == true
+        channels.forget(channel)
+        if owner != name && claimed { outbox.append(.request(.release(source: name, channel: channel))) }
+        if owner == name && !named(channel, in: new) { leftOver[name, default: []].append(channel) }
       }
+      if new.source(named: name) == nil { leftOver[name] = nil }
       stop(name)
     }
     config = new
@@ -55,6 +55,33 @@ extension SourcesCore {
     for spec in new.sources where starting.contains(spec.name) && sources[spec.name] != nil {
       turn(spec.name) { source, turn in source.recount(at: time, into: &turn) }
     }
+  }
+
+  /// Whether a source of `config` names `channel` outright.
+  func named(_ channel: ChannelName, in config: SourcesConfig) -> Bool {
+    config.sources.contains { $0.fixedChannels.contains(channel) }
+  }
+
+  /// Once a restarted source counted, the channels its template made before that it did not
+  /// find again: claimed, written 0 and released, as a stopped source's are.
+  func settleLeftOvers() {
+    for name in leftOver.keys.sorted() where counted.contains(name) {
+      let list = leftOver.removeValue(forKey: name) ?? []
+      guard let spec = config.source(named: name) else { continue }
+      for channel in list where channels.channels[channel] == nil {
+        channels.ensure(channel, for: spec)
+        channels.release(channel)
+        if connected { claim(channel, of: spec) }
+      }
+    }
+  }
+
+  /// The source of `config` that names `channel` outright or whose template can make it.
+  static func owner(of channel: ChannelName, in config: SourcesConfig) -> String? {
+    config.sources.first { spec in
+      if case .template(let template) = spec.channel { return template.couldMake(channel) }
+      return spec.fixedChannels.contains(channel)
+    }?.name
   }
 
   /// Stops source `name`: its watches dropped, its command and its process group killed, and

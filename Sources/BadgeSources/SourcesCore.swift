@@ -36,6 +36,9 @@ public final class SourcesCore {
   var watched: [String: Set<WatchTag>] = [:]
   /// The refusal of the last reload, while no later one was accepted (`SOURCES config`).
   var configError: String?
+  /// The channels a restarted source's template made before, held until its first count
+  /// (`settleLeftOvers`).
+  var leftOver: [String: [ChannelName]] = [:]
   let home: [UInt8]
   /// Exec sources' interval runs, at most `config.maxRunning` at once, by the scheduler the
   /// daemon's hooks use.
@@ -175,6 +178,7 @@ public final class SourcesCore {
   /// The writes due, and the timer for the next write or source wakeup.
   func flush() {
     startRuns()
+    settleLeftOvers()
     var next = wakes.values.min()
     if connected {
       outbox += channels.releases().map { .request($0) }

@@ -110,3 +110,62 @@ import Testing
     #expect(accepted.requests == [.config(error: nil)])
   }
 }
+
+/// Reloads of a source whose template names its channels, and of a channel that changes source.
+@Suite struct SourcesReloadChannelTests {
+  static func perFolder(_ folders: String) -> String {
+    "[source.mail]\nkind = maildir\npath = ~/Mail\nchannel = mail:{folder}\nfolders = \(folders)\n"
+  }
+
+  static func channel(_ name: String) -> ChannelName { ChannelName(name)! }
+
+  @Test func aFolderNoLongerCountedIsReleasedOnceTheOthersAreCounted() throws {
+    let harness = try SourcesHarness(Self.perFolder("INBOX Lists/*"))
+    harness.maildir("/home/u/Mail")
+    harness.maildir("/home/u/Mail/.Lists.rust")
+    harness.place("/home/u/Mail/new/a", "/home/u/Mail/.Lists.rust/new/b")
+    harness.startCounting()
+    let reloaded = harness.run(.reload(.success(try sources(Self.perFolder("INBOX")))))
+    #expect(
+      reloaded.requests.filter {
+        if case .status = $0 { return false }
+        return true
+      } == [
+        .claim(source: "mail", channel: Self.channel("mail:INBOX"), onClear: .seen),
+        .claim(source: "mail", channel: Self.channel("mail:Lists.rust"), onClear: .seen),
+      ])
+    var written: [SourceAction] = []
+    for name in ["mail:INBOX", "mail:Lists.rust"] {
+      let state = harness.daemon[name]!
+      written += harness.run(.daemon(.claimed(Self.channel(name), count: state.count, total: state.total)))
+    }
+    // The restarted source's recount, as at a start, and the folder it no longer counts at 0.
+    #expect(
+      written.writes == ["SET mail:INBOX 1 new=0 id=src-7f3a91c2:3", "SET mail:Lists.rust 0 new=0 id=src-7f3a91c2:4"])
+    #expect(harness.answerWrites().requests == [.release(source: "mail", channel: Self.channel("mail:Lists.rust"))])
+    #expect(harness.daemon["mail:INBOX"]! == (1, 1) && harness.daemon["mail:Lists.rust"]! == (0, 1))
+  }
+
+  @Test func aChannelThatChangesSourceIsLetGoThenClaimedWithoutAZero() throws {
+    let harness = try SourcesHarness("[source.a]\nkind = exec\ncommand = a\nchannel = jobs\n")
+    harness.start()
+    harness.connect()
+    harness.run(.exec(source: "a", .ran(output: Array("3\n".utf8), timedOut: false)))
+    harness.answerWrites()
+    harness.advance(ms: 1000)
+    let reloaded = harness.run(.reload(.success(try sources("[source.b]\nkind = exec\ncommand = b\nchannel = jobs\n"))))
+    #expect(
+      reloaded.requests.filter {
+        if case .status = $0 { return false }
+        return true
+      } == [
+        .release(source: "a", channel: Self.channel("jobs")),
+        .claim(source: "b", channel: Self.channel("jobs"), onClear: .seen),
+      ])
+    harness.run(.daemon(.claimed(Self.channel("jobs"), count: 3, total: 3)))
+    #expect(
+      harness.run(.exec(source: "b", .ran(output: Array("5\n".utf8), timedOut: false))).writes == [
+        "SET jobs 5 new=2 id=src-7f3a91c2:2"
+      ])
+  }
+}
