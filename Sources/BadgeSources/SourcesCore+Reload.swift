@@ -90,7 +90,10 @@ extension SourcesCore {
     for tag in (watched.removeValue(forKey: name) ?? []).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       outbox.append(.unwatch(source: name, tag: tag))
     }
-    if case .exec(let source) = sources[name], source.running { outbox.append(.kill(source: name)) }
+    if case .exec(let source) = sources[name], source.running, runs.isRunning(name) || !isIntervalRun(name) {
+      outbox.append(.kill(source: name))
+      if runs.isRunning(name) { killedRuns.insert(name) }
+    }
     sources[name] = nil
     wakes[name] = nil
     counted.remove(name)

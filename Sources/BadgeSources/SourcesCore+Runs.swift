@@ -21,10 +21,13 @@ extension SourcesCore {
     return settings.schedule != .follow
   }
 
-  /// An interval run of `source` ended: its place is free.
-  func runEnded(_ source: String, _ result: ExecResult) {
-    guard case .ran = result, runs.isRunning(source) else { return }
+  /// An interval run of `source` ended: its place is free. Returns whether the run was one a
+  /// reload killed, whose output is no one's (the source restarted has a run of its own, which
+  /// waited for this one's place).
+  func runEnded(_ source: String, _ result: ExecResult) -> Bool {
+    guard case .ran = result, runs.isRunning(source) else { return false }
     runs.finished(source)
+    return killedRuns.remove(source) != nil
   }
 
   /// The waiting runs that may start now. A run of a source a reload stopped, or changed into

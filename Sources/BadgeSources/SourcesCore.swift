@@ -43,6 +43,8 @@ public final class SourcesCore {
   /// Exec sources' interval runs, at most `config.maxRunning` at once, by the scheduler the
   /// daemon's hooks use.
   var runs: HookScheduler<ExecRun>
+  /// The sources whose interval run a reload killed, until that run's end is told.
+  var killedRuns: Set<String> = []
 
   /// A core for `config`; `home` makes `~/` paths absolute, `random` (from `getrandom`) makes
   /// the request ids unique across restarts.
@@ -90,7 +92,7 @@ public final class SourcesCore {
     case .listed(let source, let tag, let result):
       turn(source) { source, turn in source.listed(tag, result, into: &turn) }
     case .exec(let source, let result):
-      runEnded(source, result)
+      if runEnded(source, result) { break }
       turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
     case .notmuch(let source, let result):
       turn(source) { source, turn in source.notmuch(result, at: time, into: &turn) }

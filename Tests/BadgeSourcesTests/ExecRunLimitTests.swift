@@ -55,4 +55,22 @@ import Testing
     #expect(Self.spawns(reloaded).isEmpty)
     #expect(Self.spawns(harness.run(Self.ran("a", "1\n"))).isEmpty)
   }
+
+  @Test func aRestartedSourcesRunWaitsForTheKilledOneAndIgnoresItsOutput() throws {
+    let harness = try SourcesHarness(Self.exec("a", "interval_s = 60"))
+    harness.start()
+    harness.connect()
+    harness.run(Self.ran("a", "2\n"))
+    harness.answerWrites()
+    harness.advance(ms: 60_000)
+    let reloaded = harness.run(.reload(.success(try sources(Self.exec("a", "interval_s = 30")))))
+    #expect(reloaded.contains(.kill(source: "a")))
+    #expect(Self.spawns(reloaded).isEmpty)
+    harness.run(.daemon(.claimed(ChannelName("a")!, count: 2, total: 2)))
+    // The killed run's end: its output counts for nothing, and the new run starts.
+    let ended = harness.run(Self.ran("a", "9\n"))
+    #expect(ended.writes.isEmpty)
+    #expect(Self.spawns(ended) == ["a"])
+    #expect(harness.run(Self.ran("a", "3\n")).writes == ["SET a 3 new=1 id=src-7f3a91c2:2"])
+  }
 }
