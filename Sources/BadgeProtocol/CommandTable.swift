@@ -210,7 +210,7 @@ extension ChannelWrite {
     switch self {
     case .incr: return .incr
     case .decr: return .decr
-    case .set: return .set
+    case .set, .report: return .set
     case .clear: return .clear
     case .seen: return .seen
     case .mute: return .mute

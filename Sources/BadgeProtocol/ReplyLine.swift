@@ -87,6 +87,7 @@ public enum ReplyLine: Equatable, Sendable {
     var seen: Set<Substring> = []
     var unseen: Int?
     var mirror: MirrorState?
+    var source: SourceMark?
     for word in words {
       guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       let key = word[..<eq]
@@ -128,12 +129,18 @@ public enum ReplyLine: Equatable, Sendable {
         guard MirrorState.isValidHost(String(value)) else { return nil }
         mirror = MirrorState(owner: String(value))
         continue
+      case "source":
+        guard SourceMark.isValidName(String(value)) else { return nil }
+        source = SourceMark(name: String(value))
+        continue
       case "stale":
         mirror?.stale = value == "1"
+        source?.stale = value == "1"
         continue
       case "since":
         guard let n = Int(value), n >= 0 else { return nil }
         mirror?.since = n
+        source?.since = n
         continue
       case "pending":
         mirror?.pending = value == "1"
@@ -144,6 +151,7 @@ public enum ReplyLine: Equatable, Sendable {
     }
     snapshot.unseen = unseen ?? snapshot.count
     snapshot.mirror = mirror
+    snapshot.source = source
     return seen.count == 6 ? snapshot : nil
   }
 }

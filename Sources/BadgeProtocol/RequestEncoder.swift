@@ -81,6 +81,10 @@ public enum RequestEncoder {
     channel(name, to: &w)
     switch write {
     case .incr(let n), .decr(let n), .set(let n): number(" ", n, to: &w)
+    case .report(let n, let arrived, let unseen):
+      number(" ", n, to: &w)
+      number(" new=", arrived, to: &w)
+      if let unseen { number(" unseen=", unseen, to: &w) }
     case .clear(let upTo), .seen(let upTo): if let upTo { number(" upto=", upTo, to: &w) }
     case .mute, .unmute: break
     case .pulse(let ms): if let ms { number(" ", ms, to: &w) }

@@ -28,6 +28,12 @@ enum RequestValues {
     for name in names {
       requests += amounts.flatMap { [.write(name, .incr($0)), .write(name, .decr($0))] }
       requests += counts.map { .write(name, .set($0)) }
+      requests += counts.flatMap { n in
+        [
+          .write(name, .report(count: n, arrived: n, unseen: nil)),
+          .write(name, .report(count: n, arrived: 0, unseen: n)),
+        ]
+      }
       requests += ([nil] + totals).flatMap { [.write(name, .clear(upTo: $0)), .write(name, .seen(upTo: $0))] }
       requests += [.write(name, .mute), .write(name, .unmute), .get(name), .forgetMirror(name)]
       requests += ([nil] + pulses).map { .write(name, .pulse(ms: $0)) }

@@ -37,6 +37,10 @@ extension Store {
     case mirrored(owner: String)
     /// `MIRROR` of a channel that is local here (a count or a setting of this machine's).
     case local
+    /// `INCR`, `DECR` or `SET` of a channel the source `source` counts: only its reports count it.
+    case sourced(source: String)
+    /// A claim of a channel another source, `by`, counts already.
+    case claimed(by: String)
     /// The forward outbox holds `capacity` writes already.
     case outboxFull(capacity: Int)
     /// The forward outbox holds `capacity` writes for `owner` already (its room for one owner).
@@ -68,6 +72,9 @@ extension Store.Mutation {
     case .write(.set(let n)):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
       channel.count = n
+    case .write(.report(let n, let arrived, let reported)):
+      guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
+      return Self.report(n, arrived: arrived, unseen: reported, to: &channel)
     case .write(.clear(let upTo)):
       channel.count = min(count, Self.after(upTo, total))
     case .write(.seen(let upTo)):
@@ -98,6 +105,22 @@ extension Store.Mutation {
       channel.unseen = min(channel.unseen, channel.count)
     }
     return channel.count != count || channel.unseen != unseen || !channel.hasOverride(of: setup)
+  }
+
+  /// A source's report put into `channel` (`ChannelWrite.report`): the count as reported, the
+  /// arrivals `max(arrived, rise of the count)` added to the total and to `unseen` (at most the
+  /// count), and `unseen` at most the source's figure. Apart from `apply`'s common rule, which
+  /// counts only a rise of the count as arrivals. Returns whether anything changed.
+  @inline(never)
+  private static func report(_ n: Int, arrived: Int, unseen reported: Int?, to channel: inout Channel) -> Bool {
+    let before = channel
+    let arrivals = max(arrived, n - before.count)
+    channel.count = n
+    channel.unseen = min(before.unseen + arrivals, n)
+    if let reported { channel.unseen = min(channel.unseen, max(0, reported)) }
+    let (sum, overflow) = before.total.addingReportingOverflow(arrivals)
+    channel.total = overflow ? .max : max(sum, n)
+    return channel.count != before.count || channel.unseen != before.unseen || channel.total != before.total
   }
 
   /// The owner's state, staleness or pending writes put into a mirrored channel, or the

@@ -123,6 +123,10 @@ public final class Store {
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = slot(of: name)
     let before = position.map { channels[$0] } ?? newChannel(name)
+    // A channel a source counts takes only its source's reports and reads a clear as a sight
+    // (Store+Sources); every other channel passes this one flag.
+    var mutation = mutation
+    if before.isSourced { mutation = try Self.sourced(mutation, of: before) }
     // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
     // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
     // channel's write, nearly every change, passes none of them.
@@ -139,7 +143,8 @@ public final class Store {
     }
     after.silenced = silencing(after.settings)
     // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
-    updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
+    // A source's report pulses for its arrivals, which may come with no rise of the count.
+    updatePulse(&after, grew: (after.count > before.count || after.total > before.total) && mutation.isWrite, now: now)
     // A mirrored channel's history is kept by its owner.
     let historyPlace = History.Place(slot: position, name: name)
     let (historyBefore, day) =
