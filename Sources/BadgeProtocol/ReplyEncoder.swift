@@ -90,6 +90,23 @@ public enum ReplyEncoder {
     }
   }
 
+  /// `CLEARED <channel> upto=<total>`: pushed to the sources connection when a channel whose
+  /// source marks read on a clear (`on_clear=mark-read`) was cleared up to a running total.
+  public static func appendCleared(_ name: ChannelName, upTo total: Int, to out: inout [UInt8]) {
+    out.appendWritten(maxLength: 128) { line in
+      line.write("CLEARED ")
+      name.withBytes { line.write($0) }
+      line.write(" upto=")
+      line.write(decimal: total)
+      line.write(0x0A)
+    }
+  }
+
+  /// `RELOADED`: pushed to the sources connection after a reload of the daemon's config.
+  public static func appendReloaded(to out: inout [UInt8]) {
+    out.append(contentsOf: "RELOADED\n".utf8)
+  }
+
   /// `FORWARD <id> <request line>`: a write to a mirrored channel for the bridge to deliver to
   /// its owner, in the reply to `FORWARDS` and pushed to the bridge as each is taken. The line is
   /// the write's (`RequestEncoder`), with its id when it takes one.

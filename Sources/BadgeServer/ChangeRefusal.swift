@@ -67,11 +67,7 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
         request, to: owner, waiting: "\(capacity) writes wait for \(owner) already (the outbox's room for one owner)",
         kind: "writes to mirrored channels past their owner's room")
     case .refused(.mirrored(let owner)):
-      let message = request.map {
-        $0.command.usage == Request.Command.configure.usage
-          ? "'\($0.channel)' is owned by \(owner); configure it there"
-          : "'\($0.channel)' is owned by \(owner); its source counts it there"
-      }
+      let message = request.map { "'\($0.channel)' is owned by \(owner); configure it there" }
       return Wording(.mirrored, message ?? "the channel is owned by \(owner)", kind: "mirrored channels")
     case .refused(.sourced(let source)):
       let message = request.map { "'\($0.channel)' is counted by source '\(source)'; CLEAR and SEEN work" }
