@@ -48,12 +48,6 @@ public enum ChannelWrite: Equatable, Hashable, Sendable {
   /// The window lengths `pulse` takes: up to the longest `pulse_ms`; 0 would not pulse.
   public static let pulseLengths = 1...Limits.pulseMs.upperBound
 
-  /// Whether it is a source's report (`SET … new=`).
-  @inlinable public var isReport: Bool {
-    if case .report = self { return true }
-    return false
-  }
-
   /// The write as a mirrored channel forwards it to its owner: a clear or a sight of every
   /// item becomes one up to `total`, the running total shown here when it was made, so that
   /// the owner takes none of the items that arrived there after it (`Int.max`, what an `upto=`

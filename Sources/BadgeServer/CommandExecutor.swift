@@ -57,7 +57,8 @@ final class CommandExecutor<Client: Peer> {
   func execute(_ request: Request, id: RequestID?, from client: Client, now: UInt64) {
     switch request {
     case .write(let name, .pulse(let ms)): pulse(name, for: ms, client, now: now)
-    case .write(let name, let write) where write.isReport: report(write, of: name, id: id, client, now: now)
+    case .write(let name, .report(let count, let arrived, let unseen)):
+      report(.report(count: count, arrived: arrived, unseen: unseen), of: name, id: id, client, now: now)
     case .write(let name, let write): mutate(.write(write), name, id: id, client, now, command: write.command)
     case .configure(let name, let set, let reset):
       mutate(.configure(set: set, reset: reset), name, id: id, client, now, command: .configure)

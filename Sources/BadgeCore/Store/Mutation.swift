@@ -63,6 +63,8 @@ extension Store.Mutation {
     let unseen = channel.unseen
     let total = channel.total
     let setup = channel.setup
+    // A channel a source counts (Store+Sources): one flag on the path of every change.
+    if setup.isSourced, try Store.sourcedWrite(self, to: &channel) { return channel.unseen != unseen }
     switch self {
     case .write(.incr(let n)):
       guard n <= Limits.maxCount - count else { throw .countOutOfRange(current: count) }
@@ -170,7 +172,7 @@ extension Store.Mutation {
   /// How many of the items up to `total` came after the running total `upTo`: none when `upTo`
   /// is at or above it, or `nil` (a clear of everything); all of them when it is 0 (or below).
   @inline(__always)
-  private static func after(_ upTo: Int?, _ total: Int) -> Int {
+  static func after(_ upTo: Int?, _ total: Int) -> Int {
     guard let upTo, upTo < total else { return 0 }
     return total - max(0, upTo)
   }

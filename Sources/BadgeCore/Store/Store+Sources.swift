@@ -1,15 +1,20 @@
 extension Store {
-  /// The rules of a channel a source counts, on the path of every change (`apply`): only the
-  /// source's reports (`ChannelWrite.report`) change its count, so `INCR`, `DECR` and `SET` are
-  /// refused; a clear is applied as a sight of the same items (`CLEAR … upto=T` as `SEEN …
-  /// upto=T`), since the count is what the source holds and a click only acknowledges it.
-  /// Every other write is as it is.
-  static func sourced(_ mutation: Mutation, of channel: Channel) throws(MutationError) -> Mutation {
-    guard case .write(let write) = mutation, let source = channel.source else { return mutation }
+  /// The rules of a channel a source counts, on the path of every change (`Mutation.apply`):
+  /// only the source's reports (`ChannelWrite.report`) change its count, so `INCR`, `DECR` and
+  /// `SET` are refused; a clear is applied as a sight of the same items (`CLEAR … upto=T` as
+  /// `SEEN … upto=T`), since the count is what the source holds and a click only acknowledges
+  /// it. Returns whether it took the mutation (a clear, applied here); every other write is
+  /// applied as for any channel. Apart from `apply`, so that its path holds only the flag that
+  /// leads here.
+  @inline(never)
+  static func sourcedWrite(_ mutation: Mutation, to channel: inout Channel) throws(MutationError) -> Bool {
+    guard case .write(let write) = mutation, let source = channel.source else { return false }
     switch write {
     case .incr, .decr, .set: throw .sourced(source: source.name)
-    case .clear(let upTo): return .write(.seen(upTo: upTo))
-    case .report, .seen, .mute, .unmute, .pulse: return mutation
+    case .clear(let upTo):
+      channel.unseen = min(channel.unseen, Mutation.after(upTo, channel.total))
+      return true
+    case .report, .seen, .mute, .unmute, .pulse: return false
     }
   }
 

@@ -123,10 +123,6 @@ public final class Store {
   public func apply(_ mutation: Mutation, to name: ChannelName, now: UInt64) throws(MutationError) -> Outcome {
     let position = slot(of: name)
     let before = position.map { channels[$0] } ?? newChannel(name)
-    // A channel a source counts takes only its source's reports and reads a clear as a sight
-    // (Store+Sources); every other channel passes this one flag.
-    var mutation = mutation
-    if before.isSourced { mutation = try Self.sourced(mutation, of: before) }
     // A mirrored channel's writes are forwarded to its owner, and the owner's state may only
     // be put into a channel that is not local: the rules of mirrors (Store+Mirrors). A local
     // channel's write, nearly every change, passes none of them.
