@@ -263,6 +263,9 @@ extension DaemonConfig {
       } else if entry.section == mqttSection {
         // badged-mqtt's: it reads and checks the section; the daemon never talks to the network.
         continue
+      } else if isSourceSection(entry.section) {
+        // badged-sources': it reads and checks them, so a mistake there never stops the daemon.
+        continue
       } else if entry.section.isEmpty {
         throw fail("Key '\(entry.key)' is outside any section; put it under \(sectionNames)")
       } else {
@@ -288,6 +291,15 @@ extension DaemonConfig {
   /// The section of badged-mqtt, the bridge to an MQTT broker, which the daemon skips whatever
   /// its keys.
   public static let mqttSection = "mqtt"
+
+  /// Whether `section` is one of badged-sources' (`[source.<name>]`), which the daemon skips
+  /// whatever their keys.
+  public static func isSourceSection(_ section: String) -> Bool {
+    section.hasPrefix(sourceSectionPrefix) && section.count > sourceSectionPrefix.count
+  }
+
+  /// What begins the name of a section of badged-sources.
+  public static let sourceSectionPrefix = "source."
 }
 
 extension ChannelSection {

@@ -22,11 +22,7 @@ public struct Channel: Sendable {
   /// Settings made over the socket (`MUTE`, `CONFIGURE`); they win over the config.
   public internal(set) var override: SettingsOverride {
     @inlinable get { setup.override }
-    set {
-      setup = ChannelSetup.make(
-        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: newValue,
-        mirror: setup.mirror)
-    }
+    set { setup = setup.with(override: newValue) }
   }
   /// What the channel carries as a mirror of another machine's (`MIRROR`); `nil` for a local
   /// channel. Kept with the settings, so that a local channel's copies carry nothing more.
@@ -35,11 +31,16 @@ public struct Channel: Sendable {
   @inlinable public var isMirrored: Bool { setup.isMirrored }
   public internal(set) var mirror: MirrorState? {
     @inlinable get { setup.mirror }
-    set {
-      setup = ChannelSetup.make(
-        configured: setup.configured, hasConfigSection: setup.hasConfigSection, override: setup.override,
-        mirror: newValue)
-    }
+    set { setup = setup.with(mirror: .some(newValue)) }
+  }
+  /// Whether a source of `badged-sources` counts the channel: a flag read on the path of every
+  /// change, where the mark itself is not copied.
+  @inlinable public var isSourced: Bool { setup.isSourced }
+  /// The source that counts the channel (`SOURCE <name> claim`), `nil` for every other channel.
+  /// Kept with the settings, as `mirror` is, and never journaled: claims live in memory.
+  public internal(set) var source: SourceMark? {
+    @inlinable get { setup.source }
+    set { setup = setup.with(source: .some(newValue)) }
   }
   /// The settings in force: `override` over `configured`. Kept rather than derived because
   /// every reply and event reads it.
@@ -62,22 +63,24 @@ public struct Channel: Sendable {
   /// Puts the config's settings for the channel under its override.
   mutating func configure(_ configured: ChannelSettings, hasConfigSection: Bool) {
     setup = ChannelSetup.make(
-      configured: configured, hasConfigSection: hasConfigSection, override: setup.override, mirror: setup.mirror)
+      configured: configured, hasConfigSection: hasConfigSection, override: setup.override, mirror: setup.mirror,
+      source: setup.source)
   }
 
   /// Whether the override is that of `other` (the settings the channel had); cheap when the
   /// channel still shares them, as a count change leaves them.
   func hasOverride(of other: ChannelSetup) -> Bool {
-    setup === other || (setup.override == other.override && setup.mirror == other.mirror)
+    setup === other
+      || (setup.override == other.override && setup.mirror == other.mirror && setup.source == other.source)
   }
 
   /// Whether a client made settings for the channel (its override sets any), as found once when
   /// the settings were made: the journal asks with every change.
   @inlinable public var hasOverride: Bool { setup.hasOverride }
 
-  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting, or
-  /// mirrors another machine's.
-  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.isMirrored }
+  /// Whether `LIST` shows the channel and snapshots keep it: it has a count or a setting,
+  /// mirrors another machine's, or a source counts it (a claimed channel is never forgotten).
+  public var isListed: Bool { count > 0 || hasConfigSection || hasOverride || setup.isMirrored || setup.isSourced }
 
   /// Milliseconds left in the pulse window at `now` (rounded up, so a running window never
   /// reads 0), or 0 when the channel is not pulsing.
@@ -95,7 +98,8 @@ public struct Channel: Sendable {
     ChannelSnapshot(
       channel: name.description, count: count, label: label, dot: settings.style == .dot,
       pulseMs: pulseLeftMs(at: now), muted: settings.muted, seq: seq, badge: settings.badge,
-      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: isMirrored ? mirror : nil)
+      silenced: silenced, unseen: unseen, step: settings.step, total: total, mirror: isMirrored ? mirror : nil,
+      source: isSourced ? source : nil)
   }
 }
 
@@ -112,6 +116,10 @@ public struct Channel: Sendable {
   @usableFromInline let mirror: MirrorState?
   /// `mirror != nil`, kept so that the path of every change reads a flag.
   @usableFromInline let isMirrored: Bool
+  /// The source that counts the channel, `nil` for every channel no source claimed.
+  @usableFromInline let source: SourceMark?
+  /// `source != nil`, kept so that the path of every change reads a flag.
+  @usableFromInline let isSourced: Bool
 
   /// The settings of every channel with the built-in defaults, no `[channel …]` section and no
   /// override: most channels, which then share this one object rather than each holding a
@@ -122,17 +130,34 @@ public struct Channel: Sendable {
   /// `plain` when the settings are its own, else a new object: the one way a channel gets its
   /// settings, so that no default channel holds a copy.
   static func make(
-    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil,
+    source: SourceMark? = nil
   ) -> ChannelSetup {
-    if !hasConfigSection && override.isEmpty && mirror == nil && configured == plain.configured { return plain }
-    return ChannelSetup(configured: configured, hasConfigSection: hasConfigSection, override: override, mirror: mirror)
+    if !hasConfigSection && override.isEmpty && mirror == nil && source == nil && configured == plain.configured {
+      return plain
+    }
+    return ChannelSetup(
+      configured: configured, hasConfigSection: hasConfigSection, override: override, mirror: mirror, source: source)
+  }
+
+  /// These settings with the override, the mirror state or the source mark given (a `nil`
+  /// argument keeps this one's): the one way a channel changes one of them.
+  func with(
+    override: SettingsOverride? = nil, mirror: MirrorState?? = nil, source: SourceMark?? = nil
+  ) -> ChannelSetup {
+    ChannelSetup.make(
+      configured: configured, hasConfigSection: hasConfigSection, override: override ?? self.override,
+      mirror: mirror ?? self.mirror, source: source ?? self.source)
   }
 
   private init(
-    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil
+    configured: ChannelSettings, hasConfigSection: Bool, override: SettingsOverride, mirror: MirrorState? = nil,
+    source: SourceMark? = nil
   ) {
     self.mirror = mirror
     isMirrored = mirror != nil
+    self.source = source
+    isSourced = source != nil
     self.configured = configured
     self.hasConfigSection = hasConfigSection
     self.override = override

@@ -32,8 +32,11 @@ public struct ChannelConfig: Equatable, Sendable {
   /// The settings the config gives `name`, and whether any section matched it.
   ///
   /// Sections whose pattern is a glob apply first, in file order; a section naming the channel
-  /// exactly applies last, so the most specific section wins.
-  public func settings(for name: ChannelName) -> (settings: ChannelSettings, matched: Bool) {
+  /// exactly applies last, so the most specific section wins. A channel a source counts
+  /// (`sourced`) shows its unseen items (`badge = unseen`) unless a section says otherwise: a
+  /// click on it marks its items seen and leaves them unread at the source, so its badge goes
+  /// quiet until something new arrives.
+  public func settings(for name: ChannelName, sourced: Bool = false) -> (settings: ChannelSettings, matched: Bool) {
     var override = SettingsOverride()
     var matched = false
     for section in sections where section.pattern.isGlob && section.pattern.matches(name) {
@@ -44,6 +47,7 @@ public struct ChannelConfig: Equatable, Sendable {
       override = override.merged(with: section.override)
       matched = true
     }
+    if sourced && override.badge == nil { override.badge = .unseen }
     return (override.applied(to: defaults), matched)
   }
 

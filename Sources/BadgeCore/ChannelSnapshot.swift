@@ -27,13 +27,17 @@ public struct ChannelSnapshot: Equatable, Sendable {
   /// For a channel mirrored from another machine: its owner, staleness and pending writes
   /// (` owner= stale= [since=] [pending=1]`); `nil` for a local channel.
   public var mirror: MirrorState?
+  /// For a channel a source counts: the source and its staleness (` source= stale= [since=]`);
+  /// `nil` for every other channel.
+  public var source: SourceMark?
 
   public init(
     channel: String, count: Int, label: String, dot: Bool, pulseMs: Int, muted: Bool,
     seq: UInt64, badge: BadgeCounts = .count, silenced: DNDBadges? = nil, unseen: Int? = nil,
-    step: Int = 1, total: Int? = nil, online: Bool = true, mirror: MirrorState? = nil
+    step: Int = 1, total: Int? = nil, online: Bool = true, mirror: MirrorState? = nil, source: SourceMark? = nil
   ) {
     self.mirror = mirror
+    self.source = source
     self.channel = channel
     self.count = count
     self.label = label

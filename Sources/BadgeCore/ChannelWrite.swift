@@ -17,6 +17,15 @@ public enum ChannelWrite: Equatable, Hashable, Sendable {
   case decr(Int)
   /// Sets the count to `n` (0 … `Limits.maxCount`): a rise counts as arrivals.
   case set(Int)
+  /// A source's report (`SET <channel> <count> new=<arrived> [unseen=<u>]`): the count is
+  /// `count` (0 … `Limits.maxCount`), of which `arrived` (0 … `Limits.maxCount`) items are new
+  /// since the source's last report. `max(arrived, count − the count before)` items are
+  /// arrivals: they raise the total and `unseen` (which never passes the count) and start the
+  /// pulse window, so a turn in which one item is read and one arrives still pulses. With
+  /// `unseen`, the source says how many of its unseen items are still unread: the channel
+  /// keeps at most that many (a stale figure can only be too high, so a click racing the
+  /// report is never undone).
+  case report(count: Int, arrived: Int, unseen: Int?)
   /// Clears the items up to the running total `upTo` (0 or more), so the count keeps only
   /// those that came after it; `nil`: every item.
   case clear(upTo: Int?)

@@ -6,7 +6,8 @@ import BadgeRender
 /// and of the do-not-disturb state that `dnd` prints.
 enum SnapshotFormat: String, CaseIterable {
   /// `mail 4`, `ci 120 (99+)`, `alerts 3 (•) muted pulsing`, `mail 4 (1) 1 new dnd`; a
-  /// mirrored channel says where it is kept: `ci 3 on server`, `ci 4 on server offline pending`.
+  /// mirrored channel says where it is kept: `ci 3 on server`, `ci 4 on server offline pending`;
+  /// a channel a source counts names it: `mail 4 (◦) 0 new source inbox`, `… source inbox stale`.
   case plain
   /// One JSON object per line.
   case json
@@ -29,6 +30,10 @@ enum SnapshotFormat: String, CaseIterable {
       line += " on \(mirror.owner)"
       if mirror.stale { line += " offline" }
       if mirror.pending { line += " pending" }
+    }
+    if let source = s.source {
+      line += " source \(source.name)"
+      if source.stale { line += " stale" }
     }
     return line
   }

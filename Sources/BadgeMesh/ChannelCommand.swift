@@ -21,7 +21,7 @@ public struct ChannelCommand: Equatable, Sendable {
     switch write {
     case .incr: return "incr"
     case .decr: return "decr"
-    case .set: return "set"
+    case .set, .report: return "set"
     case .clear: return "clear"
     case .seen: return "seen"
     case .mute: return "mute"
@@ -34,6 +34,12 @@ public struct ChannelCommand: Equatable, Sendable {
     var members: [(key: String, value: JSONValue)] = [("op", .string(op))]
     switch write {
     case .incr(let n), .decr(let n), .set(let n): members.append(("n", .integer(Int64(n))))
+    case .report(let n, let arrived, let unseen):
+      // Never forwarded (a mirror refuses a report: its source is its owner's), but spelled all
+      // the same, as the request line is: `set` with the arrivals.
+      members.append(("n", .integer(Int64(n))))
+      members.append(("new", .integer(Int64(arrived))))
+      if let unseen { members.append(("unseen", .integer(Int64(unseen)))) }
     case .clear(let upTo), .seen(let upTo): if let upTo { members.append(("upto", .integer(Int64(upTo)))) }
     case .pulse(let ms): if let ms { members.append(("ms", .integer(Int64(ms)))) }
     case .mute, .unmute: break
@@ -57,8 +63,15 @@ public struct ChannelCommand: Equatable, Sendable {
       let n = Int(try reader.integer("n", in: ClosedRange(ChannelWrite.amounts)) ?? 1)
       write = word == "incr" ? .incr(n) : .decr(n)
     case "set":
-      try reader.onlyKeys(["op", "n", "id"])
-      write = .set(Int(try reader.required("n", in: ClosedRange(ChannelWrite.counts))))
+      try reader.onlyKeys(["op", "n", "new", "unseen", "id"])
+      let n = Int(try reader.required("n", in: ClosedRange(ChannelWrite.counts)))
+      let unseen = try reader.integer("unseen", in: ClosedRange(ChannelWrite.counts)).map(Int.init)
+      if let arrived = try reader.integer("new", in: ClosedRange(ChannelWrite.counts)).map(Int.init) {
+        write = .report(count: n, arrived: arrived, unseen: unseen)
+      } else {
+        guard unseen == nil else { throw PayloadError("'unseen' goes with 'new'") }
+        write = .set(n)
+      }
     case "clear", "seen":
       try reader.onlyKeys(["op", "upto", "id"])
       let upTo = try reader.integer("upto", in: .nonNegative).map(Int.init)

@@ -33,9 +33,7 @@ extension RequestParser {
         // The rest of the line, spaces and all, but for what ends it: a CR there would not
         // survive the line's own end (a CR before the LF is not part of the line), so an error
         // is kept as a line can carry it, and written back as it was read.
-        var error = String(decoding: value, as: UTF8.self) + words.rest()
-        while let last = error.utf8.last, last == 0x0D || last == 0x20 || last == 0x09 { error.removeLast() }
-        status.error = error
+        status.error = restOfLine(value, &words)
         return .status(status)
       default: throw unexpected(word, command)
       }
@@ -185,11 +183,11 @@ extension RequestParser {
     return UnsafeRawBufferPointer(rebasing: word[prefix.count...])
   }
 
-  private static func unexpected(_ word: UnsafeRawBufferPointer, _ command: Request.Command) -> ProtocolError {
+  static func unexpected(_ word: UnsafeRawBufferPointer, _ command: Request.Command) -> ProtocolError {
     ProtocolError(.badArguments, "Unexpected argument '\(quoted(word))'; usage: \(command.usage)")
   }
 
-  private static func given(twice key: String, _ command: Request.Command) -> ProtocolError {
+  static func given(twice key: String, _ command: Request.Command) -> ProtocolError {
     ProtocolError(.badArguments, "'\(key)=' is given twice; usage: \(command.usage)")
   }
 
@@ -217,7 +215,7 @@ extension RequestParser {
   }
 
   /// A whole number from 0, digits only.
-  private static func big(_ word: UnsafeRawBufferPointer, _ key: String) throws(ProtocolError) -> Int {
+  static func big(_ word: UnsafeRawBufferPointer, _ key: String) throws(ProtocolError) -> Int {
     guard let value = DecimalParser.parse(word) else {
       throw ProtocolError(.badNumber, "Invalid \(key) '\(quoted(word))'; expected a whole number from 0")
     }

@@ -74,6 +74,8 @@ extension Request {
       /// The word has forms with rights of their own (`form`): what a request of it takes is
       /// its form's row's (`Request.command`); a word without forms is its requests' row.
       public static let hasForms = Flags(rawValue: 1 << 3)
+      /// Only the sources connection (`SOURCES attach`) may send it.
+      public static let sourcesOnly = Flags(rawValue: 1 << 4)
     }
   }
 }
@@ -145,10 +147,23 @@ extension Request.Command {
   public static let delivered = Request.Command(
     "DELIVERED", "DELIVERED <id>", .bridgeOnly, RequestParser.DeliveredArguments.self)
 
+  public static let sources = Request.Command(
+    "SOURCES", "SOURCES [attach | config ok | config error=<text>]", .hasForms, RequestParser.SourcesArguments.self)
+  /// `SOURCES config …`: the sources program's report of its config.
+  public static let sourcesConfig = sources.form(.sourcesOnly)
+  public static let source = Request.Command(
+    "SOURCE",
+    """
+    SOURCE <name> claim <channel> on_clear=<seen|mark-read> | SOURCE <name> release <channel> | \
+    SOURCE <name> status kind=<kind> state=<waiting|ok|recounting|error|retrying> channels=<n> count=<n> \
+    [changed=<unix ms>] [retry_at=<unix ms>] [error=<text>]
+    """,
+    .sourcesOnly, RequestParser.SourceArguments.self)
+
   /// Every command word's row, as docs/PROTOCOL.md lists them.
   public static let all: [Request.Command] = [
     hello, ping, incr, decr, set, clear, get, list, mute, unmute, configure, watch, unwatch, reload, quit, stats,
-    seen, pulse, dnd, bridge, mirror, stale, forwards, delivered,
+    seen, pulse, dnd, bridge, mirror, stale, forwards, delivered, sources, source,
   ]
 
   private static let everyChannelsTotal: StaticString = "upto= takes one channel, not *: each channel has its own total"
@@ -184,6 +199,9 @@ extension Request {
     case .forwards: return .forwards
     case .delivered: return .delivered
     case .remoteDND: return .remoteDND
+    case .sources(.config): return .sourcesConfig
+    case .sources: return .sources
+    case .source: return .source
     }
   }
 
@@ -202,6 +220,9 @@ extension Request {
 
   /// Whether only the bridge's connection may send it: its row's `bridgeOnly`.
   public var isBridgeOnly: Bool { command.flags.contains(.bridgeOnly) }
+
+  /// Whether only the sources connection may send it: its row's `sourcesOnly`.
+  public var isSourcesOnly: Bool { command.flags.contains(.sourcesOnly) }
 }
 
 extension ChannelWrite {
@@ -210,7 +231,7 @@ extension ChannelWrite {
     switch self {
     case .incr: return .incr
     case .decr: return .decr
-    case .set: return .set
+    case .set, .report: return .set
     case .clear: return .clear
     case .seen: return .seen
     case .mute: return .mute

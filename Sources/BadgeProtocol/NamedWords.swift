@@ -79,7 +79,7 @@ struct NamedWords {
 
   /// What follows `name` in `word`, when `word` starts with it.
   @inline(__always)
-  private static func value(of name: StaticString, in word: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+  static func value(of name: StaticString, in word: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
     let count = name.utf8CodeUnitCount
     guard word.count >= count else { return nil }
     for i in 0..<count where word[i] != name.utf8Start[i] { return nil }

@@ -42,6 +42,14 @@ public struct ProtocolError: Error, Equatable, Sendable, CustomStringConvertible
     case localChannel = "local-channel"
     /// `CONFIGURE` of a channel mirrored from another machine: it is configured on its owner.
     case mirrored = "mirrored"
+    /// `SOURCES attach` while another connection is the sources program.
+    case sourcesTaken = "sources-taken"
+    /// A request only the sources connection (`SOURCES attach`) may send.
+    case notSources = "not-sources"
+    /// `SOURCE … claim` of a channel another source counts.
+    case claimed = "claimed"
+    /// `INCR`, `DECR` or `SET` of a channel a source counts, but by its source's report.
+    case sourced = "sourced"
   }
 
   public var code: Code

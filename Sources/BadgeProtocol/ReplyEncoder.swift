@@ -56,6 +56,7 @@ public enum ReplyEncoder {
       line.write(" total=")
       line.write(decimal: channel.total)
       if channel.isMirrored, let mirror = channel.mirror { appendMirror(mirror, to: &line) }
+      if channel.isSourced, let source = channel.source { appendSource(source, to: &line) }
       line.write(0x0A)
     }
   }
@@ -73,6 +74,37 @@ public enum ReplyEncoder {
       line.write(decimal: mirror.since)
     }
     if mirror.pending { line.write(" pending=1") }
+  }
+
+  /// ` source=<name> stale=<0|1>[ since=<unix s>]`: what ends the line of a channel a source
+  /// counts (no other channel's line has it, so theirs read as before sources existed). `since`
+  /// only while stale and known.
+  static func appendSource(_ source: SourceMark, to line: inout ByteWriter) {
+    line.write(" source=")
+    var name = source.name
+    name.withUTF8 { line.write(UnsafeRawBufferPointer($0)) }
+    line.write(source.stale ? " stale=1" : " stale=0")
+    if source.stale, let since = source.since {
+      line.write(" since=")
+      line.write(decimal: since)
+    }
+  }
+
+  /// `CLEARED <channel> upto=<total>`: pushed to the sources connection when a channel whose
+  /// source marks read on a clear (`on_clear=mark-read`) was cleared up to a running total.
+  public static func appendCleared(_ name: ChannelName, upTo total: Int, to out: inout [UInt8]) {
+    out.appendWritten(maxLength: 128) { line in
+      line.write("CLEARED ")
+      name.withBytes { line.write($0) }
+      line.write(" upto=")
+      line.write(decimal: total)
+      line.write(0x0A)
+    }
+  }
+
+  /// `RELOADED`: pushed to the sources connection after a reload of the daemon's config.
+  public static func appendReloaded(to out: inout [UInt8]) {
+    out.append(contentsOf: "RELOADED\n".utf8)
   }
 
   /// `FORWARD <id> <request line>`: a write to a mirrored channel for the bridge to deliver to

@@ -11,6 +11,11 @@ public enum ReplyLine: Equatable, Sendable {
   /// `FORWARD <id> <request line>`: a write to a mirrored channel for its owner, which the daemon
   /// hands the bridge in the reply to `FORWARDS` and pushes as each is taken.
   case forward(id: String, channel: ChannelName, write: ChannelWrite)
+  /// `CLEARED <channel> upto=<total>`: a clear of a `mark-read` source's channel up to a running
+  /// total, pushed to the sources connection, whose source marks read the items it covers.
+  case cleared(channel: ChannelName, upTo: Int)
+  /// `RELOADED`: pushed to the sources connection after the daemon reloaded its config.
+  case reloaded
   /// Any other data line (`HELLO`'s version line).
   case data(String)
 
@@ -48,6 +53,10 @@ public enum ReplyLine: Equatable, Sendable {
       self = .event(snapshot)
     } else if line.hasPrefix("FORWARD "), let forward = ReplyLine.forward(line.dropFirst(8)) {
       self = forward
+    } else if line.hasPrefix("CLEARED "), let cleared = ReplyLine.cleared(line.dropFirst(8)) {
+      self = cleared
+    } else if line == "RELOADED" {
+      self = .reloaded
     } else {
       self = .data(line)
     }
@@ -59,6 +68,15 @@ public enum ReplyLine: Equatable, Sendable {
     case .ok, .error: return true
     default: return false
     }
+  }
+
+  /// Parses `<channel> upto=<total>`.
+  static func cleared(_ text: Substring) -> ReplyLine? {
+    let words = text.split(separator: " ")
+    guard words.count == 2, let channel = ChannelName(String(words[0])), words[1].hasPrefix("upto="),
+      let total = Int(words[1].dropFirst(5)), total >= 0
+    else { return nil }
+    return .cleared(channel: channel, upTo: total)
   }
 
   /// Parses `<id> <request line>`: the id of a forwarded write, then its request, read as the
@@ -87,6 +105,7 @@ public enum ReplyLine: Equatable, Sendable {
     var seen: Set<Substring> = []
     var unseen: Int?
     var mirror: MirrorState?
+    var source: SourceMark?
     for word in words {
       guard let eq = word.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
       let key = word[..<eq]
@@ -128,12 +147,18 @@ public enum ReplyLine: Equatable, Sendable {
         guard MirrorState.isValidHost(String(value)) else { return nil }
         mirror = MirrorState(owner: String(value))
         continue
+      case "source":
+        guard SourceMark.isValidName(String(value)) else { return nil }
+        source = SourceMark(name: String(value))
+        continue
       case "stale":
         mirror?.stale = value == "1"
+        source?.stale = value == "1"
         continue
       case "since":
         guard let n = Int(value), n >= 0 else { return nil }
         mirror?.since = n
+        source?.since = n
         continue
       case "pending":
         mirror?.pending = value == "1"
@@ -144,6 +169,7 @@ public enum ReplyLine: Equatable, Sendable {
     }
     snapshot.unseen = unseen ?? snapshot.count
     snapshot.mirror = mirror
+    snapshot.source = source
     return seen.count == 6 ? snapshot : nil
   }
 }

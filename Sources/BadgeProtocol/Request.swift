@@ -45,6 +45,35 @@ public enum Request: Equatable, Sendable {
   case delivered(String)
   /// `DND on|off … from=<host> at=<unix ms>`: another machine's do-not-disturb (bridge only).
   case remoteDND(RemoteDND)
+  /// The sources program (`badged-sources`): `SOURCES` lists its sources for any client,
+  /// `SOURCES attach` makes the connection the sources connection, `SOURCES config …` reports
+  /// its config.
+  case sources(SourcesRequest)
+  /// `SOURCE <name> claim|release|status …`: one source's claims and state (sources
+  /// connection only).
+  case source(String, SourceRequest)
+}
+
+/// What a `SOURCES` request asks.
+public enum SourcesRequest: Equatable, Sendable {
+  /// `SOURCES`: the sources program's state and each source's last report, for any client.
+  case query
+  /// `SOURCES attach`: this connection is the sources program's.
+  case attach
+  /// `SOURCES config ok` (`nil`) or `SOURCES config error=<text>`: whether the program's last
+  /// reading of its config failed, and why.
+  case config(error: String?)
+}
+
+/// What a `SOURCE <name> …` request does.
+public enum SourceRequest: Equatable, Sendable {
+  /// `SOURCE <name> claim <channel> on_clear=<seen|mark-read>`: the source counts the channel;
+  /// with `mark-read` a clear up to a total is handed to it (`CLEARED`).
+  case claim(ChannelName, markRead: Bool)
+  /// `SOURCE <name> release <channel>`: an ordinary channel again.
+  case release(ChannelName)
+  /// `SOURCE <name> status kind=… state=… …`: the source's state.
+  case status(SourceStatus)
 }
 
 /// A request line: the request, and the id it came with (`id=<token>`), if any.

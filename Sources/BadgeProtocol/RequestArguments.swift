@@ -32,14 +32,33 @@ extension RequestParser {
     }
   }
 
-  /// `SET <channel> <n>`
+  /// `SET <channel> <n>`, or a source's report `SET <channel> <n> new=<k> [unseen=<u>]`
+  /// (`ChannelWrite.report`): `k` and `u` are counts, `unseen=` only with `new=`.
   enum SetArguments: ArgumentReader {
     static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
       let name = try channel(&words, command)
       guard let word = words.next() else {
         throw ProtocolError(.badArguments, "Missing count; usage: \(command.usage)")
       }
-      return .write(name, .set(try number(word, allowZero: true)))
+      let n = try number(word, allowZero: true)
+      var arrived: Int?
+      var unseen: Int?
+      while let word = words.nextPositional() {
+        if let value = NamedWords.value(of: "new=", in: word), arrived == nil {
+          arrived = try number(value, allowZero: true)
+        } else if let value = NamedWords.value(of: "unseen=", in: word), unseen == nil {
+          unseen = try number(value, allowZero: true)
+        } else {
+          throw ProtocolError(.badArguments, "Unexpected argument '\(quoted(word))'; usage: \(command.usage)")
+        }
+      }
+      guard let arrived else {
+        guard unseen == nil else {
+          throw ProtocolError(.badArguments, "unseen= goes with new=, a source's report; usage: \(command.usage)")
+        }
+        return .write(name, .set(n))
+      }
+      return .write(name, .report(count: n, arrived: arrived, unseen: unseen))
     }
   }
 

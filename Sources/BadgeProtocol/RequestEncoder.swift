@@ -55,6 +55,8 @@ public enum RequestEncoder {
     case .delivered(let id): return 16 + id.utf8.count
     case .remoteDND(let change): return 96 + change.from.utf8.count
     case .bridge(.attach(let host)): return 16 + host.utf8.count
+    case .sources(.config(let error)): return 32 + (error?.utf8.count ?? 0)
+    case .source(let name, .status(let status)): return 192 + name.utf8.count + status.fields.utf8.count
     default: return roomOfOneChannel + idRoom
     }
   }
@@ -81,6 +83,10 @@ public enum RequestEncoder {
     channel(name, to: &w)
     switch write {
     case .incr(let n), .decr(let n), .set(let n): number(" ", n, to: &w)
+    case .report(let n, let arrived, let unseen):
+      number(" ", n, to: &w)
+      number(" new=", arrived, to: &w)
+      if let unseen { number(" unseen=", unseen, to: &w) }
     case .clear(let upTo), .seen(let upTo): if let upTo { number(" upto=", upTo, to: &w) }
     case .mute, .unmute: break
     case .pulse(let ms): if let ms { number(" ", ms, to: &w) }
@@ -123,11 +129,45 @@ public enum RequestEncoder {
     case .delivered(let id):
       w.write(" ")
       text(id, to: &w)
+    case .sources(let sources): self.sources(sources, to: &w)
+    case .source(let name, let source):
+      w.write(" ")
+      text(name, to: &w)
+      self.source(source, to: &w)
     case .hello, .ping, .list, .unwatch, .reload, .quit, .forwards: break
     }
   }
 
   // MARK: - Arguments
+
+  /// `SOURCES`' words: none, `attach`, `config ok` or `config error=<text>`.
+  private static func sources(_ request: SourcesRequest, to w: inout ByteWriter) {
+    switch request {
+    case .query: break
+    case .attach: w.write(" attach")
+    case .config(nil): w.write(" config ok")
+    case .config(let error?):
+      w.write(" config error=")
+      text(error, to: &w)
+    }
+  }
+
+  /// A source's request after its name: `claim <channel> on_clear=…`, `release <channel>` or
+  /// `status` and its fields (`SourceStatus.fields`).
+  private static func source(_ request: SourceRequest, to w: inout ByteWriter) {
+    switch request {
+    case .claim(let name, let markRead):
+      w.write(" claim")
+      channel(name, to: &w)
+      w.write(markRead ? " on_clear=mark-read" : " on_clear=seen")
+    case .release(let name):
+      w.write(" release")
+      channel(name, to: &w)
+    case .status(let status):
+      w.write(" status ")
+      text(status.fields, to: &w)
+    }
+  }
 
   /// `CONFIGURE`'s settings: each key once, in the settings' order, set to its value as the
   /// config file writes it, or `default`.

@@ -69,6 +69,12 @@ public enum ChangeRefusal: Error, CustomStringConvertible {
     case .refused(.mirrored(let owner)):
       let message = request.map { "'\($0.channel)' is owned by \(owner); configure it there" }
       return Wording(.mirrored, message ?? "the channel is owned by \(owner)", kind: "mirrored channels")
+    case .refused(.sourced(let source)):
+      let message = request.map { "'\($0.channel)' is counted by source '\(source)'; CLEAR and SEEN work" }
+      return Wording(.sourced, message ?? "the channel is counted by source '\(source)'", kind: "sourced channels")
+    case .refused(.claimed(let source)):
+      let message = request.map { "'\($0.channel)' is claimed by source '\(source)'" }
+      return Wording(.claimed, message ?? "the channel is claimed by source '\(source)'", kind: "claimed channels")
     case .refused(.local):
       let message = request.map {
         "'\($0.channel)' is a channel of this machine (a count or a setting here); it hides the remote one"

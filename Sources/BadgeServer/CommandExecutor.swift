@@ -19,6 +19,8 @@ final class CommandExecutor<Client: Peer> {
   let warnings: RepeatedWarnings
   /// The bridge to other machines, if one is connected.
   let bridge = BridgeLink<Client>()
+  /// The sources program, if one is connected.
+  let sources = SourcesLink<Client>()
   let turn: Turn
   /// Carries out `RELOAD`.
   weak var reloader: (any ConfigReloading)?
@@ -55,6 +57,8 @@ final class CommandExecutor<Client: Peer> {
   func execute(_ request: Request, id: RequestID?, from client: Client, now: UInt64) {
     switch request {
     case .write(let name, .pulse(let ms)): pulse(name, for: ms, client, now: now)
+    case .write(let name, .report(let count, let arrived, let unseen)):
+      report(.report(count: count, arrived: arrived, unseen: unseen), of: name, id: id, client, now: now)
     case .write(let name, let write): mutate(.write(write), name, id: id, client, now, command: write.command)
     case .configure(let name, let set, let reset):
       mutate(.configure(set: set, reset: reset), name, id: id, client, now, command: .configure)
@@ -62,6 +66,7 @@ final class CommandExecutor<Client: Peer> {
     case .seenAll: writeAll(.seen(upTo: nil), id: id, client, now: now)
     case .bridge, .mirror, .forgetMirror, .stale, .forwards, .delivered, .remoteDND:
       bridgeRequest(request, client, now: now)
+    case .sources, .source: sourcesRequest(request, client, now: now)
     case .dnd(let request): doNotDisturb(request, client, now: now, id: id)
     case .get(let name):
       appendState(store.channel(named: name), to: client, now: now)
@@ -174,7 +179,7 @@ final class CommandExecutor<Client: Peer> {
   }
 
   /// Applies a change (with its request's `id`) and replies with the channel's state line.
-  private func mutate(
+  func mutate(
     _ mutation: Store.Mutation, _ name: ChannelName, id: RequestID?, _ client: Client, _ now: UInt64,
     command: @autoclosure () -> Request.Command
   ) {
@@ -185,6 +190,7 @@ final class CommandExecutor<Client: Peer> {
           "Client \(client.id): \(command().word) '\(name)', count \(outcome.channel.count).",
           [.channel(name)] + (client.pid.map { [.clientPID($0)] } ?? []))
       }
+      if outcome.channel.isSourced { sourcedChannelWritten(mutation, outcome.channel) }
       appendState(outcome.channel, line: line, to: client, now: now)
       ReplyEncoder.appendOK(to: &client.output)
     } catch {

@@ -149,6 +149,10 @@ public final class ServerCore<Client: Peer> {
       logger.debug("Settings of channel '\(channel.name)' changed.", [.channel(channel.name)])
       commit.stage(channel)
     }
+    if let sources = executor.sources.client {
+      ReplyEncoder.appendReloaded(to: &sources.output)
+      sendQueue.add(sources)
+    }
   }
 
   /// Logs a warning of `reason` at the turn's instant, unless one went out less than the
@@ -203,19 +207,27 @@ public final class ServerCore<Client: Peer> {
     client.reply = nil
     if commit.forwardTarget === client { commit.forwardTarget = nil }
     if executor.bridge.closed(client) { logger.info("The bridge (client \(client.id)) went away.") }
+    if executor.sources.closed(client) { logger.info("The sources program (client \(client.id)) went away.") }
   }
 
-  /// Whether the bridge went away and the mirrored channels are not stale yet: the daemon then
-  /// runs `bridgeWentAway` in a turn of its own (a connection may close while a turn ends).
-  public var bridgeLeftMirrors: Bool { executor.bridge.wentAway }
+  /// Whether the bridge or the sources program went away and their channels (mirrored, or
+  /// claimed by a source) are not stale yet: the daemon then runs `bridgeWentAway` in a turn of
+  /// its own (a connection may close while a turn ends).
+  public var bridgeLeftMirrors: Bool { executor.bridge.wentAway || executor.sources.wentAway }
 
   /// The bridge went away: every mirrored channel is stale from now on, until a bridge says
-  /// otherwise (`MIRROR`, `STALE`).
+  /// otherwise (`MIRROR`, `STALE`). The sources program went away: every claimed channel is
+  /// stale, until a source claims it again.
   public func bridgeWentAway() {
-    guard executor.bridge.wentAway, executor.bridge.client == nil else { return }
     let seconds = Int(turn.wallMilliseconds() / 1000)
-    if executor.setStale(true, since: seconds, ownedBy: nil, by: nil, now: turn.now) {
+    if executor.bridge.wentAway, executor.bridge.client == nil,
+      executor.setStale(true, since: seconds, ownedBy: nil, by: nil, now: turn.now)
+    {
       executor.bridge.staleDone()
+    }
+    if executor.sources.wentAway, executor.sources.client == nil, commit.policy.refusal == nil {
+      executor.markStale(true, source: nil, by: nil, now: turn.now)
+      executor.sources.staleDone()
     }
   }
 

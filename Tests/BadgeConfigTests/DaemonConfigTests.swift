@@ -74,6 +74,22 @@ import Testing
     #expect(Self.failure([("MQTT", "broker", "x")])?.hasPrefix("badged.conf:2: Unknown section [MQTT]") == true)
   }
 
+  @Test func theSourceSectionsAreLeftToTheSourcesProgram() throws {
+    // badged-sources reads and checks [source.*]; a typo there never stops the daemon.
+    let config = try Self.parse([
+      ("source.mail", "kind", "maildir"), ("source.mail", "fodlers", "INBOX"), ("source.x", "kind", "no such kind"),
+      ("daemon", "pulse_ms", "1500"),
+    ])
+    var expected = DaemonConfig()
+    expected.defaults.pulseMs = 1500
+    #expect(config == expected)
+    #expect(
+      Self.failure([("source.mail", "kind", "x"), ("daemon", "pulse_ms", "x")])
+        == "badged.conf:3: Invalid value 'x' for pulse_ms: expected a whole number")
+    #expect(Self.failure([("source.", "kind", "x")])?.hasPrefix("badged.conf:2: Unknown section [source.]") == true)
+    #expect(Self.failure([("sources", "kind", "x")])?.hasPrefix("badged.conf:2: Unknown section [sources]") == true)
+  }
+
   @Test(arguments: ["yes", "true", "on", "1", "YES", "True"])
   func trueBooleans(_ value: String) throws {
     #expect(try Self.parse([("channel mail", "muted", value)]).sections.first?.override.muted == true)

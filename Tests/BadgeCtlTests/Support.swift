@@ -87,6 +87,7 @@ enum Usage {
     "reload": "badgectl reload",
     "ping": "badgectl ping",
     "mqtt": "badgectl mqtt",
+    "sources": "badgectl sources [--json]",
     "help": "badgectl help [<command>]",
   ]
 }

@@ -113,7 +113,7 @@ import Testing
       Request.Command.all.map(\.word.description) == [
         "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE", "WATCH",
         "UNWATCH", "RELOAD", "QUIT",
-        "STATS", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE", "FORWARDS", "DELIVERED",
+        "STATS", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE", "FORWARDS", "DELIVERED", "SOURCES", "SOURCE",
       ])
     for command in Request.Command.all {
       let result = parse(command.word.description.lowercased())

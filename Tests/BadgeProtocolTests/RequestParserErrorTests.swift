@@ -138,7 +138,8 @@ import Testing
       ProtocolError.Code.allCases.map(\.rawValue) == [
         "unknown-command", "bad-arguments", "bad-name", "bad-number", "out-of-range", "bad-setting",
         "line-too-long", "bad-utf8", "failed", "busy", "full", "too-many-patterns", "timeout", "denied",
-        "id-reused", "not-bridge", "bridge-taken", "local-channel", "mirrored",
+        "id-reused", "not-bridge", "bridge-taken", "local-channel", "mirrored", "sources-taken", "not-sources",
+        "claimed", "sourced",
       ])
   }
 
@@ -155,7 +156,7 @@ import Testing
     seen.insert(ProtocolError.Code.badUTF8.rawValue)
     let expected = Set(ProtocolError.Code.allCases.map(\.rawValue)).subtracting([
       "line-too-long", "failed", "busy", "full", "too-many-patterns", "timeout", "denied", "id-reused",
-      "not-bridge", "bridge-taken", "local-channel", "mirrored",
+      "not-bridge", "bridge-taken", "local-channel", "mirrored", "sources-taken", "not-sources", "claimed", "sourced",
     ])
     #expect(seen == expected)
   }

@@ -28,6 +28,12 @@ enum RequestValues {
     for name in names {
       requests += amounts.flatMap { [.write(name, .incr($0)), .write(name, .decr($0))] }
       requests += counts.map { .write(name, .set($0)) }
+      requests += counts.flatMap { n in
+        [
+          .write(name, .report(count: n, arrived: n, unseen: nil)),
+          .write(name, .report(count: n, arrived: 0, unseen: n)),
+        ]
+      }
       requests += ([nil] + totals).flatMap { [.write(name, .clear(upTo: $0)), .write(name, .seen(upTo: $0))] }
       requests += [.write(name, .mute), .write(name, .unmute), .get(name), .forgetMirror(name)]
       requests += ([nil] + pulses).map { .write(name, .pulse(ms: $0)) }
@@ -55,6 +61,19 @@ enum RequestValues {
       .bridge(.status(BridgeStatus(connected: false, broker: "mqtts://hub.lan:8883", pending: Limits.maxCount))),
       .bridge(.status(BridgeStatus(connected: false, broker: "mqtt://b", pending: 0, error: "a  b\tc =d"))),
       .delivered("l:1:1"), .delivered(String(repeating: "i", count: 64)),
+    ]
+    requests += [.sources(.query), .sources(.attach), .sources(.config(error: nil))]
+    requests += [.sources(.config(error: "badged.conf:12: Unknown key 'fodlers' in [source.mail];  x"))]
+    requests += [
+      .source("mail", .claim(names[0], markRead: false)), .source(hosts[3], .claim(names[2], markRead: true)),
+      .source("mail", .release(names[1])),
+      .source("mail", .status(SourceStatus(name: "mail", kind: "maildir", state: .waiting))),
+      .source(
+        "lists",
+        .status(
+          SourceStatus(
+            name: "lists", kind: "notmuch", state: .retrying, channels: 2, count: Limits.maxCount,
+            changed: 1_764_620_000_123, retryAt: 1_764_620_012_000, error: "database locked  by notmuch new"))),
     ]
     requests += [
       MirrorUpdate(owner: "desk", count: 0, unseen: 0, total: 0, muted: false, dot: false),

@@ -160,7 +160,7 @@ import Testing
     for command in [
       "HELLO", "PING", "INCR", "DECR", "SET", "CLEAR", "GET", "LIST", "MUTE", "UNMUTE", "CONFIGURE",
       "WATCH", "UNWATCH", "STATS", "RELOAD", "QUIT", "SEEN", "PULSE", "DND", "BRIDGE", "MIRROR", "STALE",
-      "FORWARDS", "DELIVERED",
+      "FORWARDS", "DELIVERED", "SOURCES", "SOURCE",
     ] {
       #expect(sent.contains(command), "PROTOCOL.md has an example of \(command)")
     }

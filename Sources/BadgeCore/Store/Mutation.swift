@@ -37,6 +37,10 @@ extension Store {
     case mirrored(owner: String)
     /// `MIRROR` of a channel that is local here (a count or a setting of this machine's).
     case local
+    /// `INCR`, `DECR` or `SET` of a channel the source `source` counts: only its reports count it.
+    case sourced(source: String)
+    /// A claim of a channel another source, `by`, counts already.
+    case claimed(by: String)
     /// The forward outbox holds `capacity` writes already.
     case outboxFull(capacity: Int)
     /// The forward outbox holds `capacity` writes for `owner` already (its room for one owner).
@@ -59,6 +63,8 @@ extension Store.Mutation {
     let unseen = channel.unseen
     let total = channel.total
     let setup = channel.setup
+    // A channel a source counts (Store+Sources): one flag on the path of every change.
+    if setup.isSourced, try Store.sourcedWrite(self, to: &channel) { return channel.unseen != unseen }
     switch self {
     case .write(.incr(let n)):
       guard n <= Limits.maxCount - count else { throw .countOutOfRange(current: count) }
@@ -68,6 +74,9 @@ extension Store.Mutation {
     case .write(.set(let n)):
       guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
       channel.count = n
+    case .write(.report(let n, let arrived, let reported)):
+      guard n <= Limits.maxCount else { throw .countOutOfRange(current: count) }
+      return Self.report(n, arrived: arrived, unseen: reported, to: &channel)
     case .write(.clear(let upTo)):
       channel.count = min(count, Self.after(upTo, total))
     case .write(.seen(let upTo)):
@@ -98,6 +107,22 @@ extension Store.Mutation {
       channel.unseen = min(channel.unseen, channel.count)
     }
     return channel.count != count || channel.unseen != unseen || !channel.hasOverride(of: setup)
+  }
+
+  /// A source's report put into `channel` (`ChannelWrite.report`): the count as reported, the
+  /// arrivals `max(arrived, rise of the count)` added to the total and to `unseen` (at most the
+  /// count), and `unseen` at most the source's figure. Apart from `apply`'s common rule, which
+  /// counts only a rise of the count as arrivals. Returns whether anything changed.
+  @inline(never)
+  private static func report(_ n: Int, arrived: Int, unseen reported: Int?, to channel: inout Channel) -> Bool {
+    let before = channel
+    let arrivals = max(arrived, n - before.count)
+    channel.count = n
+    channel.unseen = min(before.unseen + arrivals, n)
+    if let reported { channel.unseen = min(channel.unseen, max(0, reported)) }
+    let (sum, overflow) = before.total.addingReportingOverflow(arrivals)
+    channel.total = overflow ? .max : max(sum, n)
+    return channel.count != before.count || channel.unseen != before.unseen || channel.total != before.total
   }
 
   /// The owner's state, staleness or pending writes put into a mirrored channel, or the
@@ -147,7 +172,7 @@ extension Store.Mutation {
   /// How many of the items up to `total` came after the running total `upTo`: none when `upTo`
   /// is at or above it, or `nil` (a clear of everything); all of them when it is 0 (or below).
   @inline(__always)
-  private static func after(_ upTo: Int?, _ total: Int) -> Int {
+  static func after(_ upTo: Int?, _ total: Int) -> Int {
     guard let upTo, upTo < total else { return 0 }
     return total - max(0, upTo)
   }

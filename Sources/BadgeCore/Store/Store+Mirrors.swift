@@ -15,6 +15,8 @@ extension Store {
     switch mutation {
     case .mirror, .mirrorState, .forgetMirror, .write(.pulse): return nil
     case .configure: throw .mirrored(owner: mirror.owner)
+    // A source's report is the owner's to make: it is never forwarded.
+    case .write(.report): throw .mirrored(owner: mirror.owner)
     case .write(let made): write = made.forwarded(shownTotal: channel.total)
     }
     try checkOutboxRoom(for: mirror.owner)

@@ -29,7 +29,7 @@ extension Store {
   /// Puts the config's settings for the channel in force; a muted or silenced channel stops
   /// pulsing (the caller puts the pulse queue in line).
   func applyConfig(to channel: inout Channel) {
-    let (configured, matched) = config.settings(for: channel.name)
+    let (configured, matched) = config.settings(for: channel.name, sourced: channel.isSourced)
     channel.configure(configured, hasConfigSection: matched)
     channel.silenced = silencing(channel.settings)
     if channel.settings.muted || channel.silenced != nil { channel.pulseUntil = 0 }

@@ -139,7 +139,8 @@ public final class Store {
     }
     after.silenced = silencing(after.settings)
     // The owner's state pulses as the owner says (`MIRROR … pulse=`), not as an increase here.
-    updatePulse(&after, grew: after.count > before.count && mutation.isWrite, now: now)
+    // A source's report pulses for its arrivals, which may come with no rise of the count.
+    updatePulse(&after, grew: (after.count > before.count || after.total > before.total) && mutation.isWrite, now: now)
     // A mirrored channel's history is kept by its owner.
     let historyPlace = History.Place(slot: position, name: name)
     let (historyBefore, day) =

@@ -9,7 +9,8 @@ extension JSONObject {
   /// pulse window), `muted`, `seq`, `badge` (`count` or `unseen`), `dnd` (`off`, or how
   /// do-not-disturb shows it: `hide`, `dim`, `show`), `unseen`, `total` (the running total,
   /// when the daemon sent it), `online`; for a channel mirrored from another machine then
-  /// `owner`, `stale`, `since` (0 unless stale) and `pending` (a local channel has none).
+  /// `owner`, `stale`, `since` (0 unless stale) and `pending` (a local channel has none); for
+  /// a channel a source counts then `source`, `stale` and `since` (no other channel has them).
   public mutating func addState(of snapshot: ChannelSnapshot) {
     add("channel", snapshot.channel)
     add("count", snapshot.count)
@@ -28,6 +29,11 @@ extension JSONObject {
       add("stale", mirror.stale)
       add("since", mirror.stale ? mirror.since : 0)
       add("pending", mirror.pending)
+    }
+    if let source = snapshot.source {
+      add("source", source.name)
+      add("stale", source.stale)
+      add("since", source.stale ? source.since ?? 0 : 0)
     }
   }
 }
