@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The channels the sources count into: each one's items, its claim and its writes.
 ///
@@ -79,7 +80,7 @@ struct SourceChannels {
       guard let channel = channels[$0], channel.releasing, channel.claimed else { return false }
       return channel.writes.inFlight == nil && channel.tally.pending() == nil
     }
-    let requests = done.map { SourcesDaemonRequest.release(source: channels[$0]!.source, channel: $0) }
+    let requests = done.map { SourcesDaemonRequest(.source(channels[$0]!.source, .release($0))) }
     for name in done { forget(name) }
     return requests
   }

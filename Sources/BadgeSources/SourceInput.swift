@@ -1,5 +1,6 @@
 import BadgeConfig
 import BadgeCore
+import BadgeProtocol
 import BadgeLog
 
 /// What the shell tells `SourcesCore`, each with the clocks read when it happened

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 
 /// The daemon's side of the router: attach and claims on each connection, write answers,
 /// clicks, the connection's end.
@@ -7,14 +8,14 @@ extension SourcesCore {
   /// with their ids), then recount everything: the daemon may have restarted or lost a write.
   func daemonConnected() {
     connected = true
-    outbox.append(.request(.attach))
+    outbox.append(.request(SourcesDaemonRequest(.sources(.attach))))
     for spec in config.sources {
       for channel in channels.names(of: spec.name) { claim(channel, of: spec) }
     }
     for (channel, source, onClear) in channels.releasing {
       outbox.append(.request(.claim(source: source, channel: channel, onClear: onClear)))
     }
-    if let configError { outbox.append(.request(.config(error: configError))) }
+    if let configError { outbox.append(.request(SourcesDaemonRequest(.sources(.config(error: configError))))) }
     outbox += channels.resends(now: time.boottime).map { .request($0) }
     for spec in config.sources where sources[spec.name] != nil { sendStatus(spec) }
     recountAll()

@@ -1,5 +1,6 @@
 import BadgeConfig
 import BadgeCore
+import BadgeProtocol
 
 /// A reload: the config file read again, applied as `ReloadPlan` says, or refused whole.
 extension SourcesCore {
@@ -14,14 +15,14 @@ extension SourcesCore {
     case .failure(let error):
       outbox.append(.log(.error, "Reload refused, the sources run on as they were: \(error)."))
       configError = error.description
-      if connected { outbox.append(.request(.config(error: configError))) }
+      if connected { outbox.append(.request(SourcesDaemonRequest(.sources(.config(error: configError))))) }
       return
     case .success(let config):
       new = config
     }
     if configError != nil {
       configError = nil
-      if connected { outbox.append(.request(.config(error: nil))) }
+      if connected { outbox.append(.request(SourcesDaemonRequest(.sources(.config(error: nil))))) }
     }
     let plan = ReloadPlan(old: config, new: new)
     for name in plan.stopped + plan.restarted {
@@ -35,7 +36,7 @@ extension SourcesCore {
         }
         let claimed = channels.channels[channel]?.claimed == true
         channels.forget(channel)
-        if owner != name && claimed { outbox.append(.request(.release(source: name, channel: channel))) }
+        if owner != name && claimed { outbox.append(.request(SourcesDaemonRequest(.source(name, .release(channel))))) }
         if owner == name && !named(channel, in: new) { leftOver[name, default: []].append(channel) }
       }
       if new.source(named: name) == nil { leftOver[name] = nil }

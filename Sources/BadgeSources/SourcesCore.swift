@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeHooks
 import BadgeLog
 
@@ -168,13 +169,11 @@ public final class SourcesCore {
     guard connected, let state = health[spec.name]?.state else { return }
     var retryAt: Int64?
     if case .retrying(let at, _) = state { retryAt = at }
-    outbox.append(
-      .request(
-        .status(
-          SourceStatus(
-            source: spec.name, kind: spec.kind, state: state.word, channels: channels.names(of: spec.name).count,
-            count: channels.count(of: spec.name), changed: changed[spec.name]?.at, retryAt: retryAt,
-            error: state.reason))))
+    let status = SourceStatus(
+      name: spec.name, kind: spec.kind.rawValue, state: SourceStatus.State(rawValue: state.word)!,
+      channels: channels.names(of: spec.name).count, count: channels.count(of: spec.name),
+      changed: changed[spec.name].map { Int($0.at) }, retryAt: retryAt.map(Int.init), error: state.reason ?? "")
+    outbox.append(.request(SourcesDaemonRequest(.source(spec.name, .status(status)))))
   }
 
   /// The writes due, and the timer for the next write or source wakeup.

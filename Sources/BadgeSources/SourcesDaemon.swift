@@ -1,50 +1,31 @@
 import BadgeCore
+import BadgeProtocol
 
-/// The requests badged-sources makes on its connection to the daemon (PROTOCOL.md, "Sources"),
-/// as values of their own until the protocol's `Request` gains them; one function maps them
-/// once both are in.
-public enum SourcesDaemonRequest: Equatable, Sendable {
-  /// `SOURCES attach`: this connection speaks for the sources.
-  case attach
+/// A request badged-sources makes on its connection to the daemon (PROTOCOL.md, "Sources"):
+/// the protocol's own `Request`, which the connection writes with the daemon's encoder, and the
+/// request id a write carries (`id=`), as a token, since the connection sends the token itself.
+/// The core spells no protocol word: `SOURCES attach`, `SOURCES config …`, `SOURCE <name>
+/// release|status …` are `Request` cases as they are; the two made from what the core knows
+/// are below.
+public struct SourcesDaemonRequest: Equatable, Sendable {
+  public let request: Request
+  public let id: String?
+
+  public init(_ request: Request, id: String? = nil) {
+    self.request = request
+    self.id = id
+  }
+
   /// `SOURCE <source> claim <channel> on_clear=<seen|mark-read>`, answered `.claimed`.
-  case claim(source: String, channel: ChannelName, onClear: OnClear)
-  /// `SOURCE <source> release <channel>`: an ordinary channel again.
-  case release(source: String, channel: ChannelName)
-  /// `SOURCE <source> status …`.
-  case status(SourceStatus)
-  /// `SOURCES config error=<file:line: reason>` when a reload was refused (every source runs
-  /// on as it was), `SOURCES config ok` (`nil`) when a later one was accepted.
-  case config(error: String?)
+  public static func claim(source: String, channel: ChannelName, onClear: OnClear) -> SourcesDaemonRequest {
+    SourcesDaemonRequest(.source(source, .claim(channel, markRead: onClear == .markRead)))
+  }
+
   /// `SET <channel> <count> new=<arrived> [unseen=<unseen>] id=<id>`, answered `.answered`.
-  case report(channel: ChannelName, count: Int, arrived: Int, unseen: Int?, id: String)
-}
-
-/// One source's status line (`SOURCE <name> status kind=… state=… channels=… count=…
-/// changed=… [retry_at=…] [error=…]`).
-public struct SourceStatus: Equatable, Sendable {
-  public var source: String
-  public var kind: SourceKind
-  /// `SourceHealth.State.word`.
-  public var state: String
-  public var channels: Int
-  public var count: Int
-  /// Wall milliseconds of the last change of the count; `nil` before the first.
-  public var changed: Int64?
-  public var retryAt: Int64?
-  public var error: String?
-
-  public init(
-    source: String, kind: SourceKind, state: String, channels: Int, count: Int, changed: Int64?,
-    retryAt: Int64? = nil, error: String? = nil
-  ) {
-    self.source = source
-    self.kind = kind
-    self.state = state
-    self.channels = channels
-    self.count = count
-    self.changed = changed
-    self.retryAt = retryAt
-    self.error = error
+  public static func report(
+    channel: ChannelName, count: Int, arrived: Int, unseen: Int?, id: String
+  ) -> SourcesDaemonRequest {
+    SourcesDaemonRequest(.write(channel, .report(count: count, arrived: arrived, unseen: unseen)), id: id)
   }
 }
 

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeSources
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
       bad.requests.contains(
         .status(
           SourceStatus(
-            source: "updates", kind: .exec, state: "error", channels: 1, count: 3, changed: 1_764_620_000_000,
+            name: "updates", kind: "exec", state: .error, channels: 1, count: 3, changed: 1_764_620_000_000,
             error: "not a count: '-3'"))))
     harness.advance(ms: 60_000)
     let good = harness.run(Self.output("5\n"))
@@ -91,8 +92,8 @@ import Testing
     #expect(exited.contains(.armTimer(at: harness.time.boottime + 1_000_000)))
     #expect(
       exited.requests.contains {
-        if case .status(let status) = $0 {
-          return status.state == "retrying" && status.retryAt == harness.time.wallMs + 1000
+        if case .source(_, .status(let status)) = $0.request {
+          return status.state == .retrying && status.retryAt == Int(harness.time.wallMs + 1000)
         }
         return false
       })

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeSources
 import Testing
 
@@ -122,7 +123,7 @@ import Testing
       harness.sent.contains(
         .status(
           SourceStatus(
-            source: "mail", kind: .maildir, state: "waiting", channels: 1, count: 0, changed: 1_764_620_000_000))))
+            name: "mail", kind: "maildir", state: .waiting, channels: 1, count: 0, changed: 1_764_620_000_000))))
     #expect(harness.watches == [["mail", ".."]: "/home/u"])
     // The root appears, a Maildir already (moved in whole).
     harness.maildir("/tmp/made")
@@ -143,8 +144,8 @@ import Testing
     #expect(harness.logs.contains("Source mail: error: /home/u/Mail is not a directory."))
     #expect(
       harness.sent.contains { request in
-        if case .status(let status) = request {
-          return status.state == "error" && status.error == "/home/u/Mail is not a directory"
+        if case .source(_, .status(let status)) = request.request {
+          return status.state == .error && status.error == "/home/u/Mail is not a directory"
         }
         return false
       })
@@ -205,10 +206,7 @@ import Testing
     harness.place("/home/u/Mail/new/a", "/home/u/Mail/.Lists.rust/new/b", "/home/u/Mail/.Sent/new/c")
     harness.startCounting()
     #expect(
-      harness.sent.filter {
-        if case .claim = $0 { return true }
-        return false
-      } == [
+      harness.sent.filter { $0.claimed != nil } == [
         .claim(source: "mail", channel: ChannelName("mail:INBOX")!, onClear: .seen),
         .claim(source: "mail", channel: ChannelName("mail:Lists.rust")!, onClear: .seen),
       ])

@@ -1,4 +1,5 @@
 import BadgeCore
+import BadgeProtocol
 import BadgeSources
 
 /// A `SourcesCore` driven by hand over folders kept in memory and a daemon played by the test:
@@ -66,7 +67,7 @@ final class SourcesHarness {
       pendingRenames += move(text(from), to: text(to))
     case .request(let request):
       sent.append(request)
-      if case .report = request { unanswered.append(request) }
+      if request.report != nil { unanswered.append(request) }
     case .log(_, let line): logs.append(line)
     case .spawn, .kill, .status, .armTimer, .reloadConfig, .notmuch: break
     }
@@ -110,7 +111,7 @@ final class SourcesHarness {
     connected = true
     core.handle(.daemonConnected, at: time)
     var actions = collect()
-    for case .claim(_, let channel, _) in actions.requests {
+    for channel in actions.requests.compactMap(\.claimed) {
       let state = daemon["\(channel)"] ?? (0, 0)
       core.handle(.daemon(.claimed(channel, count: state.count, total: state.total)), at: time)
       actions += collect()
@@ -123,7 +124,7 @@ final class SourcesHarness {
   func answerWrites() -> [SourceAction] {
     var actions: [SourceAction] = []
     while !unanswered.isEmpty {
-      guard case .report(let channel, let count, let arrived, _, let id) = unanswered.removeFirst() else { continue }
+      guard let (channel, count, arrived, _, id) = unanswered.removeFirst().report else { continue }
       var state = daemon["\(channel)"] ?? (0, 0)
       if !applied.contains(id) {
         applied.insert(id)
@@ -141,7 +142,7 @@ final class SourcesHarness {
   @discardableResult
   func disconnect(appliedFirst: Bool = false) -> [SourceAction] {
     if appliedFirst {
-      for case .report(let channel, let count, let arrived, _, let id) in unanswered {
+      for case let (channel, count, arrived, _, id)? in unanswered.map(\.report) {
         var state = daemon["\(channel)"] ?? (0, 0)
         applied.insert(id)
         state.total += max(arrived, count - state.count)
@@ -286,7 +287,7 @@ extension [SourceAction] {
   /// The writes, as `SET` lines.
   var writes: [String] {
     requests.compactMap {
-      guard case .report(let channel, let count, let arrived, let unseen, let id) = $0 else { return nil }
+      guard let (channel, count, arrived, unseen, id) = $0.report else { return nil }
       return "SET \(channel) \(count) new=\(arrived)" + (unseen.map { " unseen=\($0)" } ?? "") + " id=\(id)"
     }
   }
@@ -305,5 +306,32 @@ extension [SourceAction] {
       }
       return nil
     }
+  }
+}
+
+/// The requests as the tests name them, and the figures of a write.
+extension SourcesDaemonRequest {
+  static let attach = SourcesDaemonRequest(.sources(.attach))
+
+  static func release(source: String, channel: ChannelName) -> SourcesDaemonRequest {
+    SourcesDaemonRequest(.source(source, .release(channel)))
+  }
+
+  static func config(error: String?) -> SourcesDaemonRequest { SourcesDaemonRequest(.sources(.config(error: error))) }
+
+  static func status(_ status: SourceStatus) -> SourcesDaemonRequest {
+    SourcesDaemonRequest(.source(status.name, .status(status)))
+  }
+
+  /// A write's channel, count, new items, unseen items and id; `nil` for any other request.
+  var report: (channel: ChannelName, count: Int, arrived: Int, unseen: Int?, id: String)? {
+    guard case .write(let channel, .report(let count, let arrived, let unseen)) = request, let id else { return nil }
+    return (channel, count, arrived, unseen, id)
+  }
+
+  /// The channel a claim claims; `nil` for any other request.
+  var claimed: ChannelName? {
+    guard case .source(_, .claim(let channel, _)) = request else { return nil }
+    return channel
   }
 }

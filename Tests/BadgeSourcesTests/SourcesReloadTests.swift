@@ -1,5 +1,6 @@
 import BadgeConfig
 import BadgeCore
+import BadgeProtocol
 import BadgeSources
 import Testing
 
@@ -67,11 +68,11 @@ import Testing
     #expect(reloaded.writes == ["SET updates 0 new=0 id=src-7f3a91c2:4"])
     #expect(reloaded.requests.contains(.claim(source: "spool", channel: Self.channel("spool"), onClear: .seen)))
     #expect(reloaded.requests.contains(.claim(source: "queue", channel: Self.channel("queue"), onClear: .seen)))
-    #expect(!reloaded.requests.contains { if case .claim(_, let c, _) = $0 { "\(c)" == "downloads" } else { false } })
-    #expect(!reloaded.requests.contains { if case .release = $0 { true } else { false } })
+    #expect(!reloaded.requests.contains { $0.claimed.map { "\($0)" == "downloads" } ?? false })
+    #expect(!reloaded.requests.contains { if case .source(_, .release) = $0.request { true } else { false } })
     // The claims answered: the new and the restarted source write what they counted.
     var written: [SourceAction] = []
-    for case .claim(_, let channel, _) in reloaded.requests {
+    for channel in reloaded.requests.compactMap(\.claimed) {
       let state = harness.daemon["\(channel)"] ?? (0, 0)
       written += harness.run(.daemon(.claimed(channel, count: state.count, total: state.total)))
     }
@@ -128,7 +129,7 @@ import Testing
     let reloaded = harness.run(.reload(.success(try sources(Self.perFolder("INBOX")))))
     #expect(
       reloaded.requests.filter {
-        if case .status = $0 { return false }
+        if case .source(_, .status) = $0.request { return false }
         return true
       } == [
         .claim(source: "mail", channel: Self.channel("mail:INBOX"), onClear: .seen),
@@ -156,7 +157,7 @@ import Testing
     let reloaded = harness.run(.reload(.success(try sources("[source.b]\nkind = exec\ncommand = b\nchannel = jobs\n"))))
     #expect(
       reloaded.requests.filter {
-        if case .status = $0 { return false }
+        if case .source(_, .status) = $0.request { return false }
         return true
       } == [
         .release(source: "a", channel: Self.channel("jobs")),
