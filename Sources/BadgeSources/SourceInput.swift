@@ -1,7 +1,7 @@
 import BadgeConfig
 import BadgeCore
-import BadgeProtocol
 import BadgeLog
+import BadgeProtocol
 
 /// What the shell tells `SourcesCore`, each with the clocks read when it happened
 /// (`SourcesCore.handle(_:at:)`). Names and paths are bytes, as the file system gives them.

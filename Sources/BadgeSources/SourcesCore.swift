@@ -1,7 +1,7 @@
 import BadgeCore
-import BadgeProtocol
 import BadgeHooks
 import BadgeLog
+import BadgeProtocol
 
 /// badged-sources' decisions, pure: it is told what the daemon said, what the file system
 /// showed and when, and answers with `SourceAction`s in order; it reads no clock and touches

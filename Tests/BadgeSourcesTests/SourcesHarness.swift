@@ -142,7 +142,7 @@ final class SourcesHarness {
   @discardableResult
   func disconnect(appliedFirst: Bool = false) -> [SourceAction] {
     if appliedFirst {
-      for case let (channel, count, arrived, _, id)? in unanswered.map(\.report) {
+      for (channel, count, arrived, _, id) in unanswered.compactMap(\.report) {
         var state = daemon["\(channel)"] ?? (0, 0)
         applied.insert(id)
         state.total += max(arrived, count - state.count)
