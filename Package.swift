@@ -150,7 +150,8 @@ let package = Package(
     .target(
       name: "BadgeSourcesProgram",
       dependencies: [
-        "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeOptions", "BadgeSources", "BadgeSystem",
+        "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeNotmuch", "BadgeOptions", "BadgeSources",
+        "BadgeSystem",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
@@ -204,7 +205,7 @@ let package = Package(
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
     // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
     // in the Xapian folder.
-    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem"]),
+    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem", "BadgeSourcesProgram"]),
     // badged-sources' command line, and its exec runs and resume watch on a real event loop
     // with real children and a private system bus.
     .testTarget(
