@@ -24,6 +24,7 @@ let package = Package(
     .executable(name: "badgectl", targets: ["badgectl"]),
     .executable(name: "badgectl-session", targets: ["badgectl-session"]),
     .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
+    .executable(name: "badged-sources", targets: ["badged-sources"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -144,8 +145,18 @@ let package = Package(
         "BadgeMosquitto", "BadgeSystem",
       ]),
 
+    // badged-sources as a library, like badged-mqtt: its command line and config, and the I/O
+    // its sources stand on (exec runs, resume from suspend).
+    .target(
+      name: "BadgeSourcesProgram",
+      dependencies: [
+        "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeNotmuch", "BadgeOptions", "BadgeSources",
+        "BadgeSystem",
+      ]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
+    .executableTarget(name: "badged-sources", dependencies: ["BadgeSourcesProgram"]),
     // badgectl's release build is one static executable, with glibc linked in: status bars
     // spawn it every second, and with no dynamic loader to run (no libraries to map, no
     // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
@@ -194,7 +205,12 @@ let package = Package(
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
     // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
     // in the Xapian folder.
-    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem"]),
+    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem", "BadgeSourcesProgram"]),
+    // badged-sources' command line, and its exec runs and resume watch on a real event loop
+    // with real children and a private system bus.
+    .testTarget(
+      name: "BadgeSourcesProgramTests",
+      dependencies: ["BadgeSourcesProgram", "BadgeHooks", "BadgeLog", "BadgeOptions", "BadgeSystem", "TestSupport"]),
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),

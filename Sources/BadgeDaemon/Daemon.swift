@@ -1,6 +1,7 @@
 import BadgeConfig
 import BadgeCore
 import BadgeLog
+import BadgeOptions
 import BadgeServer
 import BadgeSystem
 import Glibc
@@ -28,22 +29,12 @@ public enum Daemon {
     Signals.ignore(SIGXFSZ)
 
     let options: DaemonOptions
-    do throws(DaemonOptions.UsageError) {
-      switch try DaemonOptions.parse(arguments) {
-      case .help:
-        write(DaemonOptions.help, to: .standardOutput)
-        return ExitStatus.success
-      case .version:
-        write("badged \(BadgedVersion.current)\n", to: .standardOutput)
-        return ExitStatus.success
-      case .run(let parsed): options = parsed
-      }
-    } catch {
-      write(
-        "Error: \(error)\nUsage: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level "
-          + "<level>]\n  See 'badged --help' for more information.\n",
-        to: .standardError)
-      return ExitStatus.usage
+    switch ProgramOptions.start(
+      program: "badged", usage: DaemonOptions.usage, help: DaemonOptions.help, version: BadgedVersion.current,
+      { () throws(ProgramOptions.UsageError) in try DaemonOptions.parse(arguments) })
+    {
+    case .exit(let status): return status
+    case .run(let parsed): options = parsed
     }
 
     let logger = Logger(level: options.logLevel)
@@ -137,9 +128,5 @@ public enum Daemon {
   public static func loadConfig(path: String, required: Bool) throws(ConfigError) -> DaemonConfig {
     if !required && !FileSystem.exists(path) { return DaemonConfig() }
     return try DaemonConfig.parse(IniFile.read(path: path), file: path)
-  }
-
-  static func write(_ text: String, to fd: FileDescriptor) {
-    try? fd.writeAll(text.utf8)
   }
 }

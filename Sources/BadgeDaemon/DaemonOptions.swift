@@ -11,14 +11,13 @@ public struct DaemonOptions: Equatable {
   public var logLevel: Logger.Level = .info
 
   /// What the command line asks for.
-  public enum Action: Equatable {
-    case run(DaemonOptions)
-    case help
-    case version
-  }
+  public typealias Action = ProgramAction<DaemonOptions>
 
   /// A command line that cannot be run; exit status 64.
   public typealias UsageError = ProgramOptions.UsageError
+
+  public static let usage =
+    "badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]"
 
   public static let help = """
     OVERVIEW: Keeps unread counts for named channels and serves them over a Unix socket.
@@ -26,7 +25,7 @@ public struct DaemonOptions: Equatable {
     Any program changes a count with one line (INCR mail); any number of watchers are pushed
     every change. See badged(1), badged.conf(5) and docs/PROTOCOL.md.
 
-    USAGE: badged [--socket <path>] [--config <file>] [--state-dir <dir>] [--log-level <level>]
+    USAGE: \(usage)
 
     OPTIONS:
       --socket <path>         The socket to serve.

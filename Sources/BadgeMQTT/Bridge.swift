@@ -3,6 +3,7 @@ import BadgeCore
 import BadgeLog
 import BadgeMesh
 import BadgeMosquitto
+import BadgeOptions
 import BadgeSystem
 import Glibc
 
@@ -28,22 +29,13 @@ public enum Bridge {
     Signals.block([SIGTERM, SIGINT, SIGHUP])
     Signals.ignoreBrokenPipe()
 
-    let options: BridgeOptions
-    do throws(BridgeOptions.UsageError) {
-      switch try BridgeOptions.parse(arguments) {
-      case .help:
-        write(BridgeOptions.help, to: .standardOutput)
-        return ExitStatus.success
-      case .version:
-        write("badged-mqtt \(BadgedVersion.current)\n", to: .standardOutput)
-        return ExitStatus.success
-      case .run(let parsed): options = parsed
-      }
-    } catch {
-      write(
-        "Error: \(error)\nUsage: \(BridgeOptions.usage)\n  See 'badged-mqtt --help' for more information.\n",
-        to: .standardError)
-      return ExitStatus.usage
+    let options: ClientOptions
+    switch ProgramOptions.start(
+      program: "badged-mqtt", usage: BridgeOptions.usage, help: BridgeOptions.help, version: BadgedVersion.current,
+      { () throws(ProgramOptions.UsageError) in try ClientOptions.parse(arguments) })
+    {
+    case .exit(let status): return status
+    case .run(let parsed): options = parsed
     }
 
     let logger = Logger(level: options.logLevel, identifier: "badged-mqtt")
@@ -126,9 +118,5 @@ public enum Bridge {
       username: config.username, password: secrets.password,
       will: MeshMessage(topic: topics.ownStatus, payload: Array("offline".utf8), retain: true),
       sessionExpirySeconds: sessionExpirySeconds, maximumPacketSize: UInt32(MeshLimits.maxPacketBytes))
-  }
-
-  static func write(_ text: String, to fd: FileDescriptor) {
-    try? fd.writeAll(text.utf8)
   }
 }

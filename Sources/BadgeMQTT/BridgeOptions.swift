@@ -1,25 +1,9 @@
-import BadgeCore
-import BadgeLog
 import BadgeOptions
-import BadgeSystem
 
-/// The command line of `badged-mqtt`.
-public struct BridgeOptions: Equatable {
-  public var socketPath: String?
-  public var configFile: String?
-  public var logLevel: Logger.Level = .info
-
-  /// What the command line asks for.
-  public enum Action: Equatable {
-    case run(BridgeOptions)
-    case help
-    case version
-  }
-
-  /// A command line that cannot be run; exit status 64.
-  public typealias UsageError = ProgramOptions.UsageError
-
-  public static let usage = "badged-mqtt [--socket <path>] [--config <file>] [--log-level <level>]"
+/// The command line of `badged-mqtt`: the options of every client program (`ClientOptions`),
+/// with its own help.
+public enum BridgeOptions {
+  public static let usage = ClientOptions.usage(of: "badged-mqtt")
 
   public static let help = """
     OVERVIEW: Shares badged's channels with other machines through an MQTT 5 broker.
@@ -41,20 +25,4 @@ public struct BridgeOptions: Equatable {
       -h, --help              Show help information.
 
     """
-
-  /// Parses the arguments after the program name.
-  public static func parse(_ arguments: [String]) throws(UsageError) -> Action {
-    var options = BridgeOptions()
-    var action: Action?
-    try ProgramOptions.read(arguments, valued: ["--socket", "--config", "--log-level"]) { option throws(UsageError) in
-      switch option.name {
-      case "-h", "--help": action = .help
-      case "--version": action = .version
-      case "--socket": options.socketPath = option.value
-      case "--config": options.configFile = option.value
-      default: options.logLevel = try ProgramOptions.logLevel(option.value!)
-      }
-    }
-    return action ?? .run(options)
-  }
 }

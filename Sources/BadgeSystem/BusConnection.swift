@@ -2,7 +2,8 @@ import BadgeCore
 import CSystemd
 import Glibc
 
-/// A connection to the session bus on the daemon's sd-event loop (`sd_bus_attach_event`).
+/// A connection to the session bus (or the system bus, for logind's signals) on an sd-event
+/// loop (`sd_bus_attach_event`).
 ///
 /// Only the non-variadic sd-bus calls are used (Swift cannot call C variadics): messages are
 /// read with `BusMessage` and built with `BusMessageBuilder`. Handlers are Swift closures held
@@ -41,14 +42,36 @@ public final class BusConnection {
       throw SystemError(
         "find the session bus (DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR are unset)", Errno(rawValue: ENOMEDIUM))
     }
+    return try connect(to: address, bus: "session bus", loop: loop, description: description, monitor: monitor)
+  }
+
+  /// The system bus's address: `DBUS_SYSTEM_BUS_ADDRESS`, else D-Bus's well-known socket (what
+  /// `sd_bus_open_system` uses).
+  public static var systemAddress: String {
+    Environment.value("DBUS_SYSTEM_BUS_ADDRESS") ?? "unix:path=/run/dbus/system_bus_socket"
+  }
+
+  /// Connects to the system bus at `address` (logind's signals) and attaches the connection to
+  /// `loop`.
+  ///
+  /// - Throws: `SystemError` when the bus cannot be reached (no socket there: `ENOENT`).
+  public static func system(loop: EventLoop, description: String, address: String = systemAddress)
+    throws(SystemError) -> BusConnection
+  {
+    try connect(to: address, bus: "system bus", loop: loop, description: description, monitor: false)
+  }
+
+  private static func connect(
+    to address: String, bus name: String, loop: EventLoop?, description: String, monitor: Bool
+  ) throws(SystemError) -> BusConnection {
     var bus: OpaquePointer?
     try checkSD(sd_bus_new(&bus), "create a bus connection")
     let connection = BusConnection(raw: bus!)
-    try checkSD(sd_bus_set_address(bus, address), "use the session bus address '\(address)'")
+    try checkSD(sd_bus_set_address(bus, address), "use the \(name) address '\(address)'")
     try checkSD(sd_bus_set_bus_client(bus, 1), "set up the bus connection")
     _ = sd_bus_set_description(bus, description)
     if monitor { try checkSD(sd_bus_set_monitor(bus, 1), "set up a monitor connection") }
-    try checkSD(sd_bus_start(bus), "connect to the session bus at '\(address)'")
+    try checkSD(sd_bus_start(bus), "connect to the \(name) at '\(address)'")
     if let loop {
       try checkSD(sd_bus_attach_event(bus, loop.raw, 0), "attach the bus connection to the event loop")
       connection.loop = loop

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where the built `badged`, `badgectl` (with `badgectl-session`) and `badged-mqtt` are: beside the test bundle, or in
-/// `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
+/// Where the built `badged`, `badgectl` (with `badgectl-session`), `badged-mqtt` and `badged-sources` are: beside
+/// the test bundle, or in `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
 enum Binaries {
   static let folder: URL = {
     if let dir = ProcessInfo.processInfo.environment["BADGED_BIN_DIR"] {
@@ -16,10 +16,11 @@ enum Binaries {
   static var badgectl: URL { folder.appendingPathComponent("badgectl") }
   static var badgectlSession: URL { folder.appendingPathComponent("badgectl-session") }
   static var badgedMQTT: URL { folder.appendingPathComponent("badged-mqtt") }
+  static var badgedSources: URL { folder.appendingPathComponent("badged-sources") }
 
   /// Fails with a clear message when the binaries were not built (`make test` builds them).
   static func check() throws {
-    for url in [badged, badgectl, badgectlSession, badgedMQTT]
+    for url in [badged, badgectl, badgectlSession, badgedMQTT, badgedSources]
     where !FileManager.default.isExecutableFile(atPath: url.path) {
       throw TestFailure("\(url.path) is missing: run 'swift build' before 'swift test' (make test does)")
     }

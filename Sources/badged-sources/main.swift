@@ -1,0 +1,4 @@
+import BadgeSourcesProgram
+import Glibc
+
+exit(SourcesProgram.main(Array(CommandLine.arguments.dropFirst())))
