@@ -131,7 +131,7 @@ struct DaemonSession {
     case .watchRefused(let code, let message):
       outbox.log(.warning, "badged refused to watch the shared channels: \(code) \(message)")
       return snapshotEnded()
-    case .reply, .gap:
+    case .reply, .gap, .cleared, .reloaded:
       return nil
     }
   }

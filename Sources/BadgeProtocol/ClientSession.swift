@@ -40,6 +40,11 @@ public struct ClientSession<Ticket> {
     /// A `FORWARD` line whose write this version cannot read (a command of a later one): the
     /// text after `FORWARD `. The write stays in the daemon's outbox.
     case unreadableForward(String)
+    /// `CLEARED <channel> upto=<total>`: a click cleared a `mark-read` source's channel (the
+    /// sources connection only).
+    case cleared(channel: ChannelName, upTo: Int)
+    /// `RELOADED`: the daemon reloaded its config (the sources connection only).
+    case reloaded
   }
 
   /// What each request in flight was sent for.
@@ -160,6 +165,10 @@ public struct ClientSession<Ticket> {
       return .forward(id: id, channel: channel, write: write)
     case .data(let text) where text.hasPrefix("FORWARD "):
       return .unreadableForward(String(text.dropFirst(8)))
+    case .cleared(let channel, let upTo):
+      return .cleared(channel: channel, upTo: upTo)
+    case .reloaded:
+      return .reloaded
     default:
       guard let oldest = awaiting.oldest else { return nil }
       if line.isStatus { awaiting.answerOldest() }

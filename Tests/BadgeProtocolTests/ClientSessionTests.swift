@@ -42,6 +42,8 @@ final class SessionRig {
     case .gap(let channel, let seq, let held): return "gap \(channel) \(seq) < \(held)"
     case .forward(let id, let channel, _): return "forward \(id) \(channel)"
     case .unreadableForward(let text): return "unreadable forward \(text)"
+    case .cleared(let channel, let upTo): return "cleared \(channel) upto=\(upTo)"
+    case .reloaded: return "reloaded"
     }
   }
 }
@@ -217,6 +219,18 @@ final class SessionRig {
       rig.feed(["FORWARD f1 EXPLODE mail", "FORWARD f2 INCR mail 1", "OK", "FORWARD f3 CONFIGURE mail style=dot"]) == [
         "unreadable forward f1 EXPLODE mail", "forward f2 mail", "reply 1: ok(\"\")",
         "unreadable forward f3 CONFIGURE mail style=dot",
+      ])
+  }
+
+  /// The sources connection's pushes arrive between a request's reply lines and are never
+  /// taken for one of them: the reply still ends at its status line, with its ticket.
+  @Test func clearedAndReloadedArePushesNotReplies() {
+    let rig = SessionRig(limit: 4)
+    rig.connected()
+    #expect(rig.send(.sources(.attach), ticket: 1))
+    #expect(
+      rig.feed(["CLEARED mail upto=12", "RELOADED", "OK", "CLEARED mail upto=13"]) == [
+        "cleared mail upto=12", "reloaded", "reply 1: ok(\"\")", "cleared mail upto=13",
       ])
   }
 

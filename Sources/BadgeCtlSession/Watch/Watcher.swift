@@ -139,7 +139,7 @@ final class Watcher {
     case .watchRefused(let code, let message):
       failure = .daemon(code: code, message: message)
       loop.exit(code: 1)
-    case .reply, .dnd, .gap, .forward, .unreadableForward:
+    case .reply, .dnd, .gap, .forward, .unreadableForward, .cleared, .reloaded:
       break
     }
   }
