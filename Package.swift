@@ -150,8 +150,8 @@ let package = Package(
     .target(
       name: "BadgeSourcesProgram",
       dependencies: [
-        "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeNotmuch", "BadgeOptions", "BadgeSources",
-        "BadgeSystem",
+        "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeNotmuch", "BadgeOptions",
+        "BadgeProtocol", "BadgeSources", "BadgeSystem",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),

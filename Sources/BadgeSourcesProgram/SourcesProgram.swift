@@ -6,15 +6,20 @@ import BadgeSources
 import BadgeSystem
 import Glibc
 
-/// `badged-sources` from start to exit: read the command line and the `[source.NAME]`
-/// sections. Until the runtime that runs the sources is wired to their core, it stops once the
-/// config is read: exit 0 with the sources it would run logged, 78 with the config's first
-/// fault.
+/// `badged-sources` from start to exit, told in order: read the command line and the
+/// `[source.NAME]` sections (exit 78 with the config's first fault); run every source and keep
+/// the connection to badged up (`SourcesRuntime`); SIGHUP reloads the sections, SIGCONT
+/// recounts (the program may have missed changes while stopped), SIGTERM and SIGINT end every
+/// command's process group and exit 0.
 public enum SourcesProgram {
   /// Exit statuses, as badged's and badged-mqtt's.
   public typealias ExitStatus = ProgramExitStatus
 
   public static func main(_ arguments: [String]) -> CInt {
+    // SIGCHLD too: commands are reaped through the loop's child sources, as the daemon's hooks.
+    Signals.block([SIGTERM, SIGINT, SIGHUP, SIGCONT, SIGCHLD])
+    Signals.ignoreBrokenPipe()
+
     let options: ClientOptions
     switch ProgramOptions.start(
       program: "badged-sources", usage: SourcesOptions.usage, help: SourcesOptions.help,
@@ -25,18 +30,51 @@ public enum SourcesProgram {
     }
 
     let logger = Logger(level: options.logLevel, identifier: "badged-sources")
+    let configFile = options.configFile ?? XDGPaths.defaultConfigFile
     let config: SourcesConfig
     do throws(ConfigError) {
-      config = try loadConfig(path: options.configFile ?? XDGPaths.defaultConfigFile)
+      config = try loadConfig(path: configFile)
     } catch {
       logger.error("Failed to load configuration: \(error)")
       return ExitStatus.config
     }
-    for source in config.sources {
-      logger.info("Source '\(source.name)': \(source.kind.rawValue) (\(config.file):\(source.line)).")
+    let socketPath = options.socketPath ?? XDGPaths.defaultSocket
+    do {
+      let loop = try EventLoop()
+      let runtime = try SourcesRuntime(
+        loop: loop, config: config, socketPath: socketPath, logger: logger,
+        readConfig: { () -> Result<SourcesConfig, ConfigError> in
+          Result { () throws(ConfigError) in try loadConfig(path: configFile) }
+        })
+      let stop = {
+        ServiceManager.notifyStopping()
+        logger.info("Shutting down.")
+        runtime.stop()
+        loop.exit(code: ExitStatus.success)
+      }
+      let signals = [
+        try loop.addSignal(SIGTERM, stop),
+        try loop.addSignal(SIGINT, stop),
+        try loop.addSignal(SIGHUP) {
+          logger.info("Reloading \(configFile).")
+          runtime.reload()
+        },
+        try loop.addSignal(SIGCONT) { runtime.continued() },
+      ]
+      for source in config.sources {
+        logger.info("Source '\(source.name)': \(source.kind.rawValue) (\(config.file):\(source.line)).")
+      }
+      logger.info("Running \(config.sources.count) sources from \(config.file) for badged at \(socketPath).")
+      try runtime.start()
+      ServiceManager.notifyReady(status: "Running \(config.sources.count) sources")
+      _ = loop.enableWatchdog()
+      let status = try loop.run()
+      withExtendedLifetime((signals, runtime)) {}
+      return status
+    } catch {
+      logger.error("\(error)")
+      return ExitStatus.failure
     }
-    logger.notice("Read \(config.sources.count) sources from \(config.file); running them is not built yet.")
-    return ExitStatus.success
   }
 
   /// The `[source.NAME]` sections of the file at `path`, which must exist.

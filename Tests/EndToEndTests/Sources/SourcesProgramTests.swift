@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The built `badged-sources` where no daemon is needed: its command line, and a config it
-/// cannot use refused at start with its place and exit status 78.
+/// The built `badged-sources` where no daemon is needed: its command line, a config it cannot
+/// use refused at start with its place and exit status 78, and one it can use run until
+/// SIGTERM.
 @Suite struct SourcesProgramTests {
   @Test func helpVersionAndAWrongCommandLine() throws {
     try Binaries.check()
@@ -47,9 +48,12 @@ import Testing
     #expect(
       refused.stderr.hasPrefix("<3>Failed to load configuration: \(twoOwners):11: Channel 'mail' of "),
       "\(refused.stderr)")
+    // A config it can use: it runs (no daemon there yet) until SIGTERM, and exits 0.
     let good = try folder.write("good.conf", "[source.mail]\nkind = maildir\npath = ~/Mail\n")
-    let read = try run(Binaries.badgedSources.path, ["--config", good])
-    #expect(read.status == 0)
-    #expect(read.stderr.contains("<6>Source 'mail': maildir (\(good):2).\n"), "\(read.stderr)")
+    let running = try SourcesProcess(
+      folder: folder, config: good, socket: folder.file("no-daemon.sock"), arguments: [])
+    #expect(waitUntil { running.log.contains("<6>Running 1 sources from \(good)") }, "\(running.log)")
+    #expect(running.stop() == 0)
+    #expect(running.log.contains("<6>Source 'mail': maildir (\(good):2).\n"), "\(running.log)")
   }
 }

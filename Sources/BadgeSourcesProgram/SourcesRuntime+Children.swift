@@ -1,0 +1,51 @@
+import BadgeConfig
+import BadgeSources
+import BadgeSystem
+
+/// The work the runtime hands to others: `exec` sources' commands, and notmuch sources' jobs.
+extension SourcesRuntime {
+  /// Starts `source`'s command: an interval run, whose output is handed on when it ends, or
+  /// the followed command, whose lines are handed on as they come and whose exit is told.
+  func spawn(_ source: String) {
+    guard let spec = core.config.source(named: source), case .exec(let settings) = spec.settings else { return }
+    let follows = settings.schedule == .follow
+    var channel = ""
+    if case .fixed(let name) = spec.channel { channel = name.description }
+    do {
+      runs[source] = try ExecRunner(
+        loop: loop, command: settings.command.words,
+        environment: ExecRunner.environment(source: source, channel: channel),
+        // One byte over what a run may print tells the core it printed too much.
+        mode: follows ? .follow() : .once(maxBytes: CountLine.maxRunOutput + 1),
+        timeoutMs: follows ? nil : timeoutMs(settings),
+        onLine: { [unowned self] line in feed(.exec(source: source, .printed(line + [0x0A]))) },
+        onError: { [unowned self] level, line in logger.log(level, "Source '\(source)': \(line)") },
+        onFinish: { [unowned self] finished in finish(source, finished, follows: follows) })
+    } catch {
+      logger.warning("Cannot start the command of source '\(source)': \(error).")
+      feed(.exec(source: source, follows ? .exited : .ran(output: [], timedOut: false)))
+    }
+  }
+
+  /// How long an interval run may take: `timeout_s`, else the daemon's default hook timeout.
+  private func timeoutMs(_ settings: ExecSettings) -> UInt64 {
+    UInt64(settings.timeoutSeconds.map { $0 * 1000 } ?? DaemonConfig().hookTimeoutMs)
+  }
+
+  /// A run or the followed command ended: what it printed last, and the end, to the core.
+  private func finish(_ source: String, _ finished: ExecRunner.Finished, follows: Bool) {
+    runs[source] = nil
+    guard follows else {
+      feed(.exec(source: source, .ran(output: finished.output, timedOut: finished.ending == .timedOut)))
+      return
+    }
+    if !finished.output.isEmpty { feed(.exec(source: source, .printed(finished.output))) }
+    feed(.exec(source: source, .exited))
+  }
+
+  /// A notmuch source's job. Its database's worker is not wired to the jobs yet: the source
+  /// is told so, and shows it in its state, rather than counting nothing in silence.
+  func notmuch(_ source: String, _ job: NotmuchJob) {
+    feed(.notmuch(source: source, .failed("this badged-sources cannot read notmuch databases yet")))
+  }
+}
