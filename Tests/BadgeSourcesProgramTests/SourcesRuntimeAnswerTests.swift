@@ -1,0 +1,50 @@
+import BadgeCore
+import BadgeProtocol
+import BadgeSources
+import Testing
+
+@testable import BadgeSourcesProgram
+
+/// What a request's reply tells the sources' core: the daemon's lines as PROTOCOL.md shows
+/// them, read back into `SourcesDaemonAnswer`s.
+@Suite struct SourcesRuntimeAnswerTests {
+  static let inbox = ChannelName("inbox")!
+
+  /// The reply `lines` to `request`, its state line kept as the runtime keeps it.
+  static func answer(_ request: SourcesDaemonRequest, _ lines: [String]) -> SourcesDaemonAnswer? {
+    var state: ChannelSnapshot?
+    for line in lines.map(ReplyLine.init) {
+      if case .state(let snapshot) = line { state = snapshot }
+      if line.isStatus { return SourcesRuntime.answer(to: request, line, state: state) }
+    }
+    return nil
+  }
+
+  static let state =
+    "STATE inbox count=4 label=4 dot=0 pulse=3000 muted=0 seq=41 badge=unseen dnd=off unseen=4 total=144 "
+    + "source=inbox stale=0"
+
+  @Test func aClaimIsTheChannelsCountAndTotal() {
+    let claim = SourcesDaemonRequest.claim(source: "inbox", channel: Self.inbox, onClear: .seen)
+    #expect(Self.answer(claim, [Self.state, "OK"]) == .claimed(Self.inbox, count: 4, total: 144))
+    #expect(
+      Self.answer(claim, ["ERR claimed 'inbox' is counted by source 'mail'"])
+        == .refused(id: nil, reason: "claimed 'inbox' is counted by source 'mail'"))
+  }
+
+  @Test func aWriteIsItsTotalAlsoWhenRepeatedAndARefusalKeepsItsID() {
+    let write = SourcesDaemonRequest.report(channel: Self.inbox, count: 4, arrived: 4, unseen: nil, id: "src-1:7")
+    #expect(Self.answer(write, [Self.state, "OK"]) == .answered(id: "src-1:7", total: 144))
+    #expect(Self.answer(write, [Self.state, "OK repeated"]) == .answered(id: "src-1:7", total: 144))
+    #expect(
+      Self.answer(write, ["ERR mirrored 'inbox' is mirrored"])
+        == .refused(id: "src-1:7", reason: "mirrored 'inbox' is mirrored"))
+  }
+
+  @Test func otherRequestsOKIsNothingForTheCore() {
+    #expect(Self.answer(SourcesDaemonRequest(.sources(.attach)), ["OK"]) == nil)
+    #expect(
+      Self.answer(SourcesDaemonRequest(.sources(.attach)), ["ERR sources-taken another program counts"])
+        == .refused(id: nil, reason: "sources-taken another program counts"))
+  }
+}
