@@ -88,4 +88,29 @@ import Testing
     #expect(sources.stop() == 0, "\(context())")
     #expect(sources.log.contains("<6>Source inbox: counting.\n"), "\(context())")
   }
+
+  /// `on_clear = mark-read`: a click's `CLEAR upto=` marks read at the Maildir exactly the
+  /// messages the badge showed (the `S` flag), never the one that arrived after.
+  @Test func aClickMarksReadExactlyWhatTheBadgeShowed() throws {
+    let folder = try TemporaryFolder()
+    var maildir = try TestMaildir(in: folder)
+    for _ in 0..<2 { try maildir.deliver() }
+    let config = try folder.write(
+      "badged.conf", "[source.inbox]\nkind = maildir\npath = \(maildir.root)\non_clear = mark-read\n")
+    let daemon = try DaemonProcess(folder: folder)
+    let (watcher, _) = try Self.watch(daemon)
+    let sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket)
+    let context = { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
+    let shown = try Self.awaitCount(2, on: watcher, context)
+    let later = try maildir.deliver()
+    #expect(try Self.awaitCount(3, on: watcher, limit: 1, context) == shown + 1)
+
+    #expect(try daemon.client().request("CLEAR inbox upto=\(shown)").last == "OK")
+    _ = try Self.awaitCount(1, on: watcher, context)
+    #expect(try maildir.unread() == 1)
+    let read = try FileManager.default.contentsOfDirectory(atPath: maildir.root + "/cur").sorted()
+    #expect(read.count == 2 && read.allSatisfy { $0.hasSuffix(":2,S") }, "\(read)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: maildir.root + "/new") == [later])
+    #expect(sources.stop() == 0, "\(context())")
+  }
 }
