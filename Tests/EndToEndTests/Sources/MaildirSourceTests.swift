@@ -42,75 +42,94 @@ import Testing
     return (watcher, reply.first { $0.hasPrefix("STATE inbox ") })
   }
 
+  /// The daemon, a watcher of `inbox` past its snapshot, and badged-sources counting a
+  /// Maildir of the test's own in `[source.inbox]` with `settings` more.
+  final class Stage {
+    let folder: TemporaryFolder
+    var maildir: TestMaildir
+    var daemon: DaemonProcess
+    var watcher: RawClient
+    let sources: SourcesProcess
+
+    init(settings: String = "", prepare: (inout TestMaildir) throws -> Void) throws {
+      folder = try TemporaryFolder()
+      maildir = try TestMaildir(in: folder)
+      try prepare(&maildir)
+      let config = try folder.write(
+        "badged.conf", "[source.inbox]\nkind = maildir\npath = \(maildir.root)\n\(settings)")
+      daemon = try DaemonProcess(folder: folder)
+      (watcher, _) = try MaildirSourceTests.watch(daemon)
+      sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket)
+    }
+
+    /// Both programs' logs, for a failure's message.
+    var context: String { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
+
+    /// Reads the watcher's events until the source's fresh count is `count` (`awaitCount`).
+    func awaitCount(_ count: Int, limit: Int = 8) throws -> Int {
+      try MaildirSourceTests.awaitCount(count, on: watcher, limit: limit) { context }
+    }
+  }
+
   @Test func theCountFollowsDeliveriesReadsAndADaemonRestartExactly() throws {
-    let folder = try TemporaryFolder()
-    var maildir = try TestMaildir(in: folder)
-    for _ in 0..<3 { try maildir.deliver() }
-    let unreadInCur = try maildir.place(flags: "")
-    try maildir.place(flags: "S")
-    try maildir.place(flags: "RS")
-    try maildir.place(flags: "T")
-    #expect(try maildir.unread() == 4)
-    let config = try folder.write(
-      "badged.conf", "[source.inbox]\nkind = maildir\npath = \(maildir.root)\nchannel = inbox\n")
-    var daemon = try DaemonProcess(folder: folder)
-    var (watcher, _) = try Self.watch(daemon)
-    let sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket)
-    let context = { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
+    var unreadInCur = ""
+    let stage = try Stage(settings: "channel = inbox\n") { maildir in
+      for _ in 0..<3 { try maildir.deliver() }
+      unreadInCur = try maildir.place(flags: "")
+      try maildir.place(flags: "S")
+      try maildir.place(flags: "RS")
+      try maildir.place(flags: "T")
+    }
+    #expect(try stage.maildir.unread() == 4)
 
     // Started: the channel is claimed and set to the Maildir's count.
-    let started = try Self.awaitCount(4, on: watcher, context)
+    let started = try stage.awaitCount(4)
 
     // A delivery: one more, and the total grows by exactly it.
-    try maildir.deliver()
-    #expect(try Self.awaitCount(5, on: watcher, limit: 1, context) == started + 1)
+    try stage.maildir.deliver()
+    #expect(try stage.awaitCount(5, limit: 1) == started + 1)
 
     // Read elsewhere: the flag rename in cur/ lowers it, and arrives nothing.
-    try maildir.rename(from: "cur/" + unreadInCur, to: "cur/" + unreadInCur + "S")
-    #expect(try maildir.unread() == 4)
-    #expect(try Self.awaitCount(4, on: watcher, limit: 1, context) == started + 1)
+    try stage.maildir.rename(from: "cur/" + unreadInCur, to: "cur/" + unreadInCur + "S")
+    #expect(try stage.maildir.unread() == 4)
+    #expect(try stage.awaitCount(4, limit: 1) == started + 1)
 
     // The daemon restarted while the Maildir changed: the sources reconnect and recount.
-    watcher.close()
-    #expect(daemon.stop() == 0)
-    try maildir.deliver()
-    let other = try maildir.deliver()
-    try maildir.rename(from: "new/" + other, to: "cur/" + other + ":2,S")
-    #expect(try maildir.unread() == 5)
-    daemon = try DaemonProcess(folder: folder)
+    stage.watcher.close()
+    #expect(stage.daemon.stop() == 0)
+    try stage.maildir.deliver()
+    let other = try stage.maildir.deliver()
+    try stage.maildir.rename(from: "new/" + other, to: "cur/" + other + ":2,S")
+    #expect(try stage.maildir.unread() == 5)
+    stage.daemon = try DaemonProcess(folder: stage.folder)
     let snapshot: String?
-    (watcher, snapshot) = try Self.watch(daemon)
+    (stage.watcher, snapshot) = try Self.watch(stage.daemon)
     // Recounted before the watch began, or an event tells it after.
     let recounted = snapshot.flatMap(Self.figures).map { $0.count == 5 && $0.fresh } ?? false
-    if !recounted { _ = try Self.awaitCount(5, on: watcher, context) }
-    #expect(try daemon.client().request("GET inbox").first.flatMap(Self.figures)?.count == 5)
+    if !recounted { _ = try stage.awaitCount(5) }
+    #expect(try stage.daemon.client().request("GET inbox").first.flatMap(Self.figures)?.count == 5)
 
-    #expect(sources.stop() == 0, "\(context())")
-    #expect(sources.log.contains("<6>Source inbox: counting.\n"), "\(context())")
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
+    #expect(stage.sources.log.contains("<6>Source inbox: counting.\n"), "\(stage.context)")
   }
 
   /// `on_clear = mark-read`: a click's `CLEAR upto=` marks read at the Maildir exactly the
   /// messages the badge showed (the `S` flag), never the one that arrived after.
   @Test func aClickMarksReadExactlyWhatTheBadgeShowed() throws {
-    let folder = try TemporaryFolder()
-    var maildir = try TestMaildir(in: folder)
-    for _ in 0..<2 { try maildir.deliver() }
-    let config = try folder.write(
-      "badged.conf", "[source.inbox]\nkind = maildir\npath = \(maildir.root)\non_clear = mark-read\n")
-    let daemon = try DaemonProcess(folder: folder)
-    let (watcher, _) = try Self.watch(daemon)
-    let sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket)
-    let context = { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
-    let shown = try Self.awaitCount(2, on: watcher, context)
-    let later = try maildir.deliver()
-    #expect(try Self.awaitCount(3, on: watcher, limit: 1, context) == shown + 1)
+    let stage = try Stage(settings: "on_clear = mark-read\n") { maildir in
+      for _ in 0..<2 { try maildir.deliver() }
+    }
+    let shown = try stage.awaitCount(2)
+    let later = try stage.maildir.deliver()
+    #expect(try stage.awaitCount(3, limit: 1) == shown + 1)
 
-    #expect(try daemon.client().request("CLEAR inbox upto=\(shown)").last == "OK")
-    _ = try Self.awaitCount(1, on: watcher, context)
-    #expect(try maildir.unread() == 1)
-    let read = try FileManager.default.contentsOfDirectory(atPath: maildir.root + "/cur").sorted()
+    #expect(try stage.daemon.client().request("CLEAR inbox upto=\(shown)").last == "OK")
+    _ = try stage.awaitCount(1)
+    #expect(try stage.maildir.unread() == 1)
+    let root = stage.maildir.root
+    let read = try FileManager.default.contentsOfDirectory(atPath: root + "/cur").sorted()
     #expect(read.count == 2 && read.allSatisfy { $0.hasSuffix(":2,S") }, "\(read)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: maildir.root + "/new") == [later])
-    #expect(sources.stop() == 0, "\(context())")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/new") == [later])
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
   }
 }
