@@ -27,9 +27,10 @@ extension SourcesRuntime {
     }
   }
 
-  /// How long an interval run may take: `timeout_s`, else the daemon's default hook timeout.
+  /// How long an interval run may take: `timeout_s`, else `[daemon] hook_timeout_ms` of the
+  /// same file.
   private func timeoutMs(_ settings: ExecSettings) -> UInt64 {
-    UInt64(settings.timeoutSeconds.map { $0 * 1000 } ?? DaemonConfig().hookTimeoutMs)
+    UInt64(settings.timeoutSeconds.map { $0 * 1000 } ?? core.config.hookTimeoutMs)
   }
 
   /// A run or the followed command ended: what it printed last, and the end, to the core.
