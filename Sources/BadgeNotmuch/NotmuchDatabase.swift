@@ -202,7 +202,7 @@ public final class NotmuchDatabase {
   }
 
   /// libnotmuch's message without its line ends; `nil` when empty.
-  private static func trimmed(_ text: String?) -> String? {
+  static func trimmed(_ text: String?) -> String? {
     guard let text else { return nil }
     let lines = text.split(whereSeparator: \.isNewline).map { String($0) }
     return lines.isEmpty ? nil : lines.joined(separator: " ")

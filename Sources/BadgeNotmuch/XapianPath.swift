@@ -27,6 +27,18 @@ public enum XapianPath {
     return dataHome + "/notmuch/" + name + "/xapian"
   }
 
+  /// Where the Xapian folder of a database not made yet will be: `folder`'s when that exists,
+  /// else `<database>/.notmuch/xapian`, where `notmuch new` makes it for a database folder a
+  /// config names (notmuch 0.37; NotmuchChangesTests pins it).
+  public static func awaited(
+    database: String, profile: String? = nil,
+    environment: (String) -> String? = Environment.value,
+    isFolder: (String) -> Bool = XapianPath.isFolder
+  ) -> String {
+    let found = folder(database: database, profile: profile, environment: environment, isFolder: isFolder)
+    return isFolder(found) ? found : database + "/.notmuch/xapian"
+  }
+
   /// Whether `path` is a folder (or a link to one).
   public static func isFolder(_ path: String) -> Bool {
     var st = stat()
