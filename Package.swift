@@ -205,7 +205,8 @@ let package = Package(
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
     // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
     // in the Xapian folder.
-    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem", "BadgeSourcesProgram"]),
+    .testTarget(
+      name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSources", "BadgeSourcesProgram", "BadgeSystem"]),
     // badged-sources' command line, and its exec runs and resume watch on a real event loop
     // with real children and a private system bus.
     .testTarget(

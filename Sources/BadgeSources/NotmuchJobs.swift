@@ -46,3 +46,11 @@ public struct NotmuchChange: Equatable, Sendable {
     self.count = count
   }
 }
+
+extension NotmuchSettings {
+  /// `database` with `~/` made absolute with `home`, as the other kinds' paths are; `nil` for
+  /// notmuch's own lookup.
+  public func databasePath(home: [UInt8]) -> String? {
+    database.map { String(decoding: BytePath.expand($0, home: home), as: UTF8.self) }
+  }
+}
