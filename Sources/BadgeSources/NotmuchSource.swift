@@ -9,7 +9,10 @@ import BadgeCore
 /// once after it. A new UUID, a query whose count disagrees with its set once the changes are
 /// in, an overflow, or the folder replaced recount from a full listing. Mark-read meeting a
 /// writer's lock waits for the lock's release, or 5 s doubling to 60 s in case that was missed;
-/// the state stays `ok`. A missing database waits, its folder's parent watched.
+/// the state stays `ok`. A missing database is an error (`no notmuch database at …`, the
+/// channels stale at 0) until it is made: the Xapian folder's parent and grandparent are
+/// watched (`notmuch new` makes both), and the database looked for again once they are, so
+/// one made in between is not missed.
 struct NotmuchSource {
   let name: String
   let queries: [NotmuchQuery]
@@ -20,8 +23,10 @@ struct NotmuchSource {
   private var changesAfter = false
   private var recountAfter = false
   private var xapian: [UInt8]?
-  /// Whether the parent of a missing database's folder is watched.
+  /// Whether the parent and grandparent of a missing database's folder are watched.
   private var waitingInParent = false
+  /// The missing folder's parent was made since it was watched: it is watched anew.
+  private var parentMade = false
   /// Messages to mark read once the lock is let go.
   private var marking: [[UInt8]] = []
   private var lockWait = Backoff(initial: 5_000_000, maximum: 60_000_000)
@@ -29,6 +34,7 @@ struct NotmuchSource {
 
   static let xapianTag = Array("xapian".utf8)
   static let parentTag = Array("..".utf8)
+  static let grandparentTag = Array("../..".utf8)
   static let commitName = Array("iamglass".utf8)
   static let lockName = Array("flintlock".utf8)
 
@@ -44,8 +50,14 @@ struct NotmuchSource {
       recountAfter = true
       return
     }
-    busy = true
     turn.health = .recounting
+    list(into: &turn)
+  }
+
+  /// Lists every query anew, the state left as it is (a missing database stays in error until
+  /// it is found).
+  private mutating func list(into turn: inout SourceTurn) {
+    busy = true
     turn.actions.append(.notmuch(source: name, .list(queries: queries.map(\.query))))
   }
 
@@ -67,7 +79,12 @@ struct NotmuchSource {
     case (.watchedGone, NotmuchSource.xapianTag):
       recount(into: &turn)
     case (.appeared, NotmuchSource.parentTag):
-      if let xapian, event.name == BytePath.split(xapian).name { recount(into: &turn) }
+      if let xapian, event.name == BytePath.split(xapian).name { lookAgain(into: &turn) }
+    case (.appeared, NotmuchSource.grandparentTag):
+      // The parent made: watched anew, then the database looked for again.
+      guard let xapian, event.name == BytePath.split(BytePath.split(xapian).parent).name else { break }
+      parentMade = true
+      lookAgain(into: &turn)
     case (.appeared, NotmuchSource.xapianTag) where event.name == NotmuchSource.commitName:
       readChanges(into: &turn)
     case (.written, NotmuchSource.xapianTag) where event.name == NotmuchSource.lockName:
@@ -104,11 +121,19 @@ struct NotmuchSource {
       busy = false
       (revision, uuid) = (nil, nil)
       xapian = path
-      waitingInParent = true
-      turn.actions.append(
-        .watch(source: name, tag: NotmuchSource.parentTag, path: BytePath.split(path).parent, purpose: .folders))
       for channel in channels { turn.change(channel, .replace([])) }
-      turn.health = .waiting(for: String(decoding: path, as: UTF8.self))
+      turn.health = .error("no notmuch database at \(String(decoding: path, as: UTF8.self))")
+      if !waitingInParent || parentMade {
+        (waitingInParent, parentMade) = (true, false)
+        let parent = BytePath.split(path).parent
+        turn.actions.append(.watch(source: name, tag: NotmuchSource.parentTag, path: parent, purpose: .folders))
+        turn.actions.append(
+          .watch(
+            source: name, tag: NotmuchSource.grandparentTag, path: BytePath.split(parent).parent, purpose: .folders))
+        // Looked for again once watched: a database made before the watches is found.
+        recountAfter = false
+        list(into: &turn)
+      }
     case .locked:
       due = time.boottime + lockWait.nominal
       var steady = SteadyDelays()
@@ -131,11 +156,22 @@ struct NotmuchSource {
     }
   }
 
+  /// A missing database's folder or its parent appeared: looked for again, the state left in
+  /// error until it is found.
+  private mutating func lookAgain(into turn: inout SourceTurn) {
+    guard !busy else {
+      recountAfter = true
+      return
+    }
+    list(into: &turn)
+  }
+
   /// The database's folder, watched once known.
   private mutating func watch(_ folder: [UInt8], into turn: inout SourceTurn) {
     if waitingInParent {
-      waitingInParent = false
+      (waitingInParent, parentMade) = (false, false)
       turn.actions.append(.unwatch(source: name, tag: NotmuchSource.parentTag))
+      turn.actions.append(.unwatch(source: name, tag: NotmuchSource.grandparentTag))
     }
     xapian = folder
     turn.actions.append(.watch(source: name, tag: NotmuchSource.xapianTag, path: folder, purpose: .database))

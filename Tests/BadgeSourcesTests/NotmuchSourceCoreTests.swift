@@ -100,15 +100,28 @@ import Testing
     #expect(harness.logs.allSatisfy { !$0.contains("error") })
   }
 
-  @Test func aMissingDatabaseIsWaitedFor() throws {
+  @Test func aMissingDatabaseIsAnErrorUntilItIsMade() throws {
     let harness = try SourcesHarness(Self.config)
     harness.start()
-    harness.run(.notmuch(source: "lists", .missing(path: Self.xapian)))
-    #expect(harness.logs == ["Source lists: waiting for /home/u/mail/.notmuch/xapian."])
+    let missing = SourceInput.notmuch(source: "lists", .missing(path: Self.xapian))
+    // Watched, then looked for again: a database made before the watches is not missed.
+    #expect(Self.jobs(harness.run(missing)) == [.list(queries: Self.queries)])
+    #expect(harness.logs == ["Source lists: error: no notmuch database at /home/u/mail/.notmuch/xapian."])
     #expect(harness.watches[["lists", ".."]] == "/home/u/mail/.notmuch")
+    #expect(harness.watches[["lists", "../.."]] == "/home/u/mail")
+    // Still missing: no more looking until something is made, and no second line.
+    #expect(Self.jobs(harness.run(missing)).isEmpty)
+    #expect(harness.logs.count == 1)
+    // `notmuch new` makes `.notmuch`: watched anew, then looked for again.
+    let parent = harness.run(
+      .fsEvents(source: "lists", [FSEvent(.appeared, tag: Array("../..".utf8), name: Array(".notmuch".utf8))]))
+    #expect(Self.jobs(parent) == [.list(queries: Self.queries)])
+    #expect(Self.jobs(harness.run(missing)) == [.list(queries: Self.queries)])
+    #expect(Self.jobs(harness.run(missing)).isEmpty)
     let made = harness.run(.fsEvents(source: "lists", [FSEvent(.appeared, tag: Array("..".utf8), name: Self.tag)]))
     #expect(Self.jobs(made) == [.list(queries: Self.queries)])
     harness.run(Self.listed(1, [[], []]))
     #expect(harness.watches == [["lists", "xapian"]: "/home/u/mail/.notmuch/xapian"])
+    #expect(harness.logs.last == "Source lists: counting again after 4 failed attempts.")
   }
 }
