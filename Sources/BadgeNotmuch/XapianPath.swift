@@ -39,6 +39,13 @@ public enum XapianPath {
     return isFolder(found) ? found : database + "/.notmuch/xapian"
   }
 
+  /// Whether the Xapian folder `folder` holds a database: its version file (`iamglass`, or
+  /// `iamchert` of the older backend) is written with the first commit, so a folder `notmuch
+  /// new` is still making has none.
+  public static func holdsDatabase(_ folder: String) -> Bool {
+    ["iamglass", "iamchert"].contains { access(folder + "/" + $0, F_OK) == 0 }
+  }
+
   /// Whether `path` is a folder (or a link to one).
   public static func isFolder(_ path: String) -> Bool {
     var st = stat()

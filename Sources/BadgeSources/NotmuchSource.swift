@@ -10,9 +10,9 @@ import BadgeCore
 /// in, an overflow, or the folder replaced recount from a full listing. Mark-read meeting a
 /// writer's lock waits for the lock's release, or 5 s doubling to 60 s in case that was missed;
 /// the state stays `ok`. A missing database is an error (`no notmuch database at …`, the
-/// channels stale at 0) until it is made: the Xapian folder's parent and grandparent are
-/// watched (`notmuch new` makes both), and the database looked for again once they are, so
-/// one made in between is not missed.
+/// channels stale at 0) until it is made: the Xapian folder, its parent and its grandparent
+/// are watched (`notmuch new` makes all three, and commits into the first), and the database
+/// looked for again once they are, so one made in between is not missed.
 struct NotmuchSource {
   let name: String
   let queries: [NotmuchQuery]
@@ -25,8 +25,9 @@ struct NotmuchSource {
   private var xapian: [UInt8]?
   /// Whether the parent and grandparent of a missing database's folder are watched.
   private var waitingInParent = false
-  /// The missing folder's parent was made since it was watched: it is watched anew.
-  private var parentMade = false
+  /// A missing database's folder or its parent was made since they were watched: they are
+  /// watched anew.
+  private var rewatch = false
   /// Messages to mark read once the lock is let go.
   private var marking: [[UInt8]] = []
   private var lockWait = Backoff(initial: 5_000_000, maximum: 60_000_000)
@@ -63,7 +64,7 @@ struct NotmuchSource {
 
   /// The database may have changed.
   private mutating func readChanges(into turn: inout SourceTurn) {
-    guard let revision else { return recount(into: &turn) }
+    guard let revision else { return waitingInParent ? lookAgain(into: &turn) : recount(into: &turn) }
     guard !busy else {
       changesAfter = true
       return
@@ -79,11 +80,13 @@ struct NotmuchSource {
     case (.watchedGone, NotmuchSource.xapianTag):
       recount(into: &turn)
     case (.appeared, NotmuchSource.parentTag):
-      if let xapian, event.name == BytePath.split(xapian).name { lookAgain(into: &turn) }
+      guard let xapian, event.name == BytePath.split(xapian).name else { break }
+      rewatch = true
+      lookAgain(into: &turn)
     case (.appeared, NotmuchSource.grandparentTag):
       // The parent made: watched anew, then the database looked for again.
       guard let xapian, event.name == BytePath.split(BytePath.split(xapian).parent).name else { break }
-      parentMade = true
+      rewatch = true
       lookAgain(into: &turn)
     case (.appeared, NotmuchSource.xapianTag) where event.name == NotmuchSource.commitName:
       readChanges(into: &turn)
@@ -123,13 +126,15 @@ struct NotmuchSource {
       xapian = path
       for channel in channels { turn.change(channel, .replace([])) }
       turn.health = .error("no notmuch database at \(String(decoding: path, as: UTF8.self))")
-      if !waitingInParent || parentMade {
-        (waitingInParent, parentMade) = (true, false)
+      if !waitingInParent || rewatch {
+        (waitingInParent, rewatch) = (true, false)
         let parent = BytePath.split(path).parent
         turn.actions.append(.watch(source: name, tag: NotmuchSource.parentTag, path: parent, purpose: .folders))
         turn.actions.append(
           .watch(
             source: name, tag: NotmuchSource.grandparentTag, path: BytePath.split(parent).parent, purpose: .folders))
+        // A folder `notmuch new` is still making: its first commit tells when it is a database.
+        turn.actions.append(.watch(source: name, tag: NotmuchSource.xapianTag, path: path, purpose: .database))
         // Looked for again once watched: a database made before the watches is found.
         recountAfter = false
         list(into: &turn)
@@ -169,7 +174,7 @@ struct NotmuchSource {
   /// The database's folder, watched once known.
   private mutating func watch(_ folder: [UInt8], into turn: inout SourceTurn) {
     if waitingInParent {
-      (waitingInParent, parentMade) = (false, false)
+      (waitingInParent, rewatch) = (false, false)
       turn.actions.append(.unwatch(source: name, tag: NotmuchSource.parentTag))
       turn.actions.append(.unwatch(source: name, tag: NotmuchSource.grandparentTag))
     }

@@ -71,14 +71,15 @@ extension NotmuchWorker {
     }
   }
 
-  /// What a failure answers: a database that is not where the lookup says, `.missing` with the
-  /// Xapian folder its making will show in; anything else as notmuch words it.
+  /// What a failure answers: a database that is not where the lookup says, or not made yet
+  /// (`notmuch new` making its Xapian folder), `.missing` with the Xapian folder its making
+  /// shows in; anything else as notmuch words it.
   private static func failure(_ error: NotmuchError, _ location: Location) -> NotmuchResult {
-    guard error.status == .fileError || error.status == .noDatabase,
+    guard [.fileError, .noDatabase, .pathError].contains(error.status),
       let path = try? NotmuchDatabase.configuredPath(
         path: location.path, config: location.config, profile: location.profile)
     else { return .failed(error.description) }
     let xapian = XapianPath.awaited(database: path, profile: location.profile)
-    return XapianPath.isFolder(xapian) ? .failed(error.description) : .missing(path: Array(xapian.utf8))
+    return XapianPath.holdsDatabase(xapian) ? .failed(error.description) : .missing(path: Array(xapian.utf8))
   }
 }

@@ -89,6 +89,14 @@ import Testing
       let awaited = Array((nm.mail + "/.notmuch/xapian").utf8)
       #expect(try Self.answers(nm, [.list(queries: [Self.query])]) == [.missing(path: awaited)])
       #expect(try Self.answers(nm, [.changes(since: 3, queries: [Self.query])]) == [.missing(path: awaited)])
+      // The Xapian folder made, but no commit in it yet: what notmuch new is making.
+      try FileManager.default.createDirectory(atPath: nm.mail + "/.notmuch/xapian", withIntermediateDirectories: true)
+      #expect(try Self.answers(nm, [.list(queries: [Self.query])]) == [.missing(path: awaited)])
+      try nm.notmuch("new")
+      guard case .listed = try Self.answers(nm, [.list(queries: [Self.query])])[0] else {
+        Issue.record("not listed once notmuch new made it")
+        return
+      }
     }
   }
 
