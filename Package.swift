@@ -206,7 +206,8 @@ let package = Package(
     // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
     // in the Xapian folder.
     .testTarget(
-      name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSources", "BadgeSourcesProgram", "BadgeSystem"]),
+      name: "BadgeNotmuchTests",
+      dependencies: ["BadgeNotmuch", "BadgeSources", "BadgeSourcesProgram", "BadgeSystem", "TestSupport"]),
     // badged-sources' command line, and its exec runs and resume watch on a real event loop
     // with real children and a private system bus.
     .testTarget(
