@@ -242,7 +242,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
-        "BadgeClient", "TestSupport",
+        "BadgeClient", "BadgeNotmuch", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),

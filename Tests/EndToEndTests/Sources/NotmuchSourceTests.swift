@@ -1,3 +1,4 @@
+import BadgeNotmuch
 import Foundation
 import Testing
 
@@ -85,6 +86,28 @@ import Testing
     let read = try FileManager.default.contentsOfDirectory(atPath: stage.notmuch.mail + "/cur").sorted()
     #expect(read.count == 2 && read.allSatisfy { $0.hasSuffix(":2,S") }, "\(read)")
     #expect(stage.sources.stop() == 0, "\(stage.context)")
+  }
+
+  /// A click while another writer holds the database (as `notmuch new` does while it
+  /// indexes): the marks wait for the lock, the source stays ok, and once the writer lets go
+  /// exactly the messages shown are marked read.
+  @Test func aClickWhileAnotherWriterHoldsTheDatabaseIsDoneOnceItLetsGo() throws {
+    let stage = try Stage(settings: "on_clear = mark-read\n") { notmuch in
+      for _ in 0..<2 { try notmuch.deliver() }
+      try notmuch.notmuch("new")
+    }
+    let shown = try stage.awaitCount(2)
+    let writer = try NotmuchDatabase(config: stage.notmuch.config, mode: .readWrite)
+    #expect(try stage.daemon.client().request("CLEAR inbox upto=\(shown)").last == "OK")
+    // Nothing can be marked while the lock is held.
+    #expect(try stage.notmuch.ids("tag:unread") == ["nm1@example.org", "nm2@example.org"])
+    #expect(try stage.status().hasSuffix(" ok"), "\(stage.context)")
+    writer.close()
+    _ = try stage.awaitCount(0)
+    #expect(try stage.notmuch.ids("tag:unread").isEmpty)
+    #expect(try stage.status().hasSuffix(" ok"), "\(stage.context)")
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
+    #expect(!stage.sources.log.contains("error"), "\(stage.context)")
   }
 
   /// No database yet: the source is in error and its channel stale at 0, until `notmuch new`
