@@ -20,7 +20,8 @@ public enum NotmuchResult: Equatable, Sendable {
   /// What changed since the revision asked for, now at `revision` of `uuid`; a UUID other
   /// than the one listed (rebuilt, compacted, upgraded) is answered with no changes.
   case changed(revision: UInt64, uuid: String, queries: [NotmuchChange])
-  /// The database does not exist (yet) at `path`.
+  /// There is no database (yet), or `notmuch new` is still making it: `path` is the Xapian
+  /// folder it will be in.
   case missing(path: [UInt8])
   /// Another writer holds the database (`notmuch new`): the job is to be asked again later.
   case locked

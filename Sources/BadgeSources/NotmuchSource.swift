@@ -23,7 +23,7 @@ struct NotmuchSource {
   private var changesAfter = false
   private var recountAfter = false
   private var xapian: [UInt8]?
-  /// Whether the parent and grandparent of a missing database's folder are watched.
+  /// Whether a missing database's folder, its parent and its grandparent are watched.
   private var waitingInParent = false
   /// A missing database's folder or its parent was made since they were watched: they are
   /// watched anew.
