@@ -64,7 +64,7 @@ struct NotmuchSource {
 
   /// The database may have changed.
   private mutating func readChanges(into turn: inout SourceTurn) {
-    guard let revision else { return waitingInParent ? lookAgain(into: &turn) : recount(into: &turn) }
+    guard let revision else { return lookAgain(into: &turn) }
     guard !busy else {
       changesAfter = true
       return
@@ -149,6 +149,8 @@ struct NotmuchSource {
       lockWait.succeeded()
     case .failed(let why):
       busy = false
+      // The next commit lists anew, which ends the error, rather than reading changes.
+      revision = nil
       turn.health = .error(why)
     }
     if !busy && recountAfter {
@@ -161,8 +163,9 @@ struct NotmuchSource {
     }
   }
 
-  /// A missing database's folder or its parent appeared: looked for again, the state left in
-  /// error until it is found.
+  /// Nothing listed to read changes against (the database missing, or a read failed), or a
+  /// missing database's folder or its parent appeared: listed anew, the state left in error
+  /// until that succeeds.
   private mutating func lookAgain(into turn: inout SourceTurn) {
     guard !busy else {
       recountAfter = true

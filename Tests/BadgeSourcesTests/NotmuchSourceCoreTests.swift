@@ -80,6 +80,16 @@ import Testing
     #expect(Self.jobs(rebuilt) == [.list(queries: Self.queries)])
   }
 
+  @Test func aFailedReadIsAnErrorUntilTheNextCommitListsAnew() throws {
+    let harness = try Self.counting()
+    harness.run(Self.commit())
+    harness.run(.notmuch(source: "lists", .failed("Failed to search: A Xapian exception occurred")))
+    #expect(harness.logs.last == "Source lists: error: Failed to search: A Xapian exception occurred.")
+    #expect(Self.jobs(harness.run(Self.commit())) == [.list(queries: Self.queries)])
+    harness.run(Self.listed(12, [Self.ids("a", "b"), Self.ids("c")]))
+    #expect(harness.logs.last == "Source lists: counting again after 1 failed attempt.")
+  }
+
   @Test func markReadWaitsForTheLock() throws {
     let harness = try Self.counting()
     let clicked = harness.run(.daemon(.cleared(ChannelName("lists")!, upto: 3)))
