@@ -5,18 +5,20 @@ import Foundation
 #endif
 
 /// The built `badged-sources`, started for real on a config file and a daemon's socket, as
-/// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`.
+/// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`; with a
+/// `wrapper`, run by it (`seccomp-run …`), as DaemonProcess runs badged.
 final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
 
-  init(folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"])
-    throws
-  {
+  init(
+    folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"],
+    wrapper: [String] = []
+  ) throws {
     try Binaries.check()
     stderrPath = folder.file("badged-sources-\(UUID().uuidString.prefix(6)).log")
     child = try Child(
-      [Binaries.badgedSources.path, "--config", config, "--socket", socket] + arguments,
+      wrapper + [Binaries.badgedSources.path, "--config", config, "--socket", socket] + arguments,
       environment: Child.environment(), stderr: .file(stderrPath))
   }
 
