@@ -6,20 +6,21 @@ import Foundation
 
 /// The built `badged-sources`, started for real on a config file and a daemon's socket, as
 /// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`; with a
-/// `wrapper`, run by it (`seccomp-run …`), as DaemonProcess runs badged.
+/// `wrapper`, run by it (`seccomp-run …`), and from `executable` with `environment` added, as
+/// DaemonProcess runs badged.
 final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
 
   init(
     folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"],
-    wrapper: [String] = []
+    wrapper: [String] = [], environment: [String: String] = [:], executable: String = Binaries.badgedSources.path
   ) throws {
     try Binaries.check()
     stderrPath = folder.file("badged-sources-\(UUID().uuidString.prefix(6)).log")
     child = try Child(
-      wrapper + [Binaries.badgedSources.path, "--config", config, "--socket", socket] + arguments,
-      environment: Child.environment(), stderr: .file(stderrPath))
+      wrapper + [executable, "--config", config, "--socket", socket] + arguments,
+      environment: Child.environment(environment), stderr: .file(stderrPath))
   }
 
   /// What the program wrote to standard error so far.
