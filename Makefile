@@ -46,7 +46,7 @@ build: deps
 # second, and a static runtime starts faster (see BENCHMARKS.md); badgectl is a static
 # executable altogether (Package.swift), badgectl-session runs what needs libsystemd or ncursesw.
 release: deps
-	for p in badged badgectl badgectl-session badged-mqtt; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	for p in badged badgectl badgectl-session badged-mqtt badged-sources; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -79,26 +79,27 @@ FUZZ_TARGETS ?=
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's too) with the
-# opt-in sandbox drop-ins beside them (badged.service.d/sandbox.conf.disabled, see badged(1);
-# badged-mqtt.service.d/sandbox.conf.disabled, see badged-mqtt(1)), man
-# pages, the example config and completions for bash, zsh and fish. Then:
-# systemctl --user enable --now badged.socket (and badged-mqtt.service to share channels)
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's and
+# badged-sources' too) with the opt-in sandbox drop-ins beside them
+# (badged.service.d/sandbox.conf.disabled, see badged(1); badged-mqtt.service.d/, see
+# badged-mqtt(1); badged-sources.service.d/, see badged-sources(1)), man pages, the example
+# config and completions for bash, zsh and fish. Then: systemctl --user enable --now
+# badged.socket (badged-mqtt.service to share channels, badged-sources.service to count mail)
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SESSIONDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
 	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(SOURCE)/badged-sources $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(SOURCE)/badgectl-session $(DESTDIR)$(SESSIONDIR)/
-	for unit in badged.service badged-mqtt.service; do \
+	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
 	done
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
-	for unit in badged.service badged-mqtt.service; do \
+	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  install -d $(DESTDIR)$(UNITDIR)/$$unit.d && \
 	  install -m 0644 systemd/$$unit.d/sandbox.conf $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled || exit 1; \
 	done
-	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 man/badged-sources.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
 	$(SOURCE)/badgectl --generate-completion bash > $(DESTDIR)$(BASHCOMPDIR)/badgectl
@@ -109,19 +110,22 @@ install: $(if $(BINDIR_SOURCE),,release)
 	install -m 0644 completions/badged.fish $(DESTDIR)$(FISHCOMPDIR)/badged.fish
 	@echo "Installed. Start it with: systemctl --user daemon-reload && systemctl --user enable --now badged.socket"
 	@echo "To share channels through an MQTT broker ([mqtt] in badged.conf): systemctl --user enable --now badged-mqtt.service"
+	@echo "To count unread mail, commands and files ([source.NAME] in badged.conf): systemctl --user enable --now badged-sources.service"
 
 # Removes exactly what `make install` put (same variables). Disable the units first:
-# systemctl --user disable --now badged-mqtt.service badged.socket badged.service
+# systemctl --user disable --now badged-sources.service badged-mqtt.service badged.socket badged.service
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt
+	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt $(DESTDIR)$(BINDIR)/badged-sources
 	rm -f $(DESTDIR)$(SESSIONDIR)/badgectl-session
 	-rmdir $(DESTDIR)$(SESSIONDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
-	for unit in badged.service badged-mqtt.service; do \
+	rm -f $(DESTDIR)$(UNITDIR)/badged-sources.service
+	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \
 	  rmdir $(DESTDIR)$(UNITDIR)/$$unit.d 2>/dev/null || true; \
 	done
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man1/badged-mqtt.1
+	rm -f $(DESTDIR)$(MANDIR)/man1/badged-sources.1
 	rm -f $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null

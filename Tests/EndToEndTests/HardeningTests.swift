@@ -158,6 +158,40 @@ import Testing
   }
 }
 
+/// badged-sources under badged's seccomp rules, which are its unit's system call filter with
+/// less besides (Unix sockets only, no writable executable memory): inotify, directory
+/// listings, renames that never replace, its threads and its commands all pass, with a
+/// refused call killing it.
+@Suite struct SourcesHardeningTests {
+  @Test func badgedSourcesCountsMarksReadAndRunsACommandUnderTheRules() throws {
+    let folder = try TemporaryFolder()
+    var maildir = try TestMaildir(in: folder)
+    try maildir.deliver()
+    try maildir.place(flags: "")
+    try maildir.place(flags: "S")
+    let config = try folder.write(
+      "badged.conf",
+      "[source.inbox]\nkind = maildir\npath = \(maildir.root)\non_clear = mark-read\n\n"
+        + "[source.command]\nkind = exec\ncommand = sh -c 'echo 7'\n")
+    let daemon = try DaemonProcess(folder: folder)
+    let (watcher, _) = try SourcesStage.watch(daemon)
+    let wrapper = [HardeningTests.seccompRun, "--allow", try ServiceUnit.writeAllowList(in: folder), "--kill"]
+    let sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket, wrapper: wrapper)
+    let context = { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
+
+    _ = try SourcesStage.awaitCount(2, on: watcher, context)
+    try maildir.deliver()
+    let shown = try SourcesStage.awaitCount(3, on: watcher, context)
+    // A click marks read what it showed: three renames in cur/, which come back as events.
+    _ = try daemon.client().request("CLEAR inbox upto=\(shown)")
+    _ = try SourcesStage.awaitCount(0, on: watcher, context)
+    #expect(try maildir.unread() == 0)
+    let client = try daemon.client()
+    #expect(try waitUntil { try field(client.request("GET command")[0], "count") == "7" }, "\(context())")
+    #expect(sources.stop() == 0, "\(context())")
+  }
+}
+
 /// The bus bridges under the unit's seccomp rules: sd-bus's calls are all in the allow list.
 @Suite struct BusBridgeHardeningTests {
   @Test func theBridgesWorkUnderTheUnitsSeccompRules() throws {

@@ -29,10 +29,13 @@ import Testing
     /// Every file `make install` writes, relative to the prefix.
     var files: [String] {
       [
-        "bin/badged", "bin/badgectl", "bin/badged-mqtt", "libexec/badged/badgectl-session",
+        "bin/badged", "bin/badgectl", "bin/badged-mqtt", "bin/badged-sources", "libexec/badged/badgectl-session",
         "\(units)/badged.service", "\(units)/badged.socket", "\(units)/badged-mqtt.service",
-        "\(units)/badged.service.d/sandbox.conf.disabled", "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
+        "\(units)/badged-sources.service", "\(units)/badged.service.d/sandbox.conf.disabled",
+        "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
+        "\(units)/badged-sources.service.d/sandbox.conf.disabled",
         "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man1/badged-mqtt.1",
+        "share/man/man1/badged-sources.1",
         "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
         "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
@@ -113,6 +116,9 @@ import Testing
     let bridge = try String(contentsOfFile: "\(staged)/\(kind.units)/badged-mqtt.service", encoding: .utf8)
     #expect(bridge.contains("\nExecStart=\(prefix)/bin/badged-mqtt\n"))
     #expect(!bridge.contains("@bindir@"))
+    let sources = try String(contentsOfFile: "\(staged)/\(kind.units)/badged-sources.service", encoding: .utf8)
+    #expect(sources.contains("\nExecStart=\(prefix)/bin/badged-sources\n"))
+    #expect(!sources.contains("@bindir@"))
 
     // The unit folder is one systemd's user manager searches, so enabling needs nothing more.
     let runtime = folder.file("run")
@@ -154,7 +160,10 @@ import Testing
     try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
     let verify = try run(
       "/usr/bin/systemd-analyze",
-      ["--user", "verify", units + "/badged.service", units + "/badged.socket", units + "/badged-mqtt.service"],
+      [
+        "--user", "verify", units + "/badged.service", units + "/badged.socket", units + "/badged-mqtt.service",
+        units + "/badged-sources.service",
+      ],
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man"])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
 
@@ -167,7 +176,9 @@ import Testing
   /// own and with the opt-in drop-in enabled as badged(1) says (renamed to sandbox.conf).
   /// 5.9 is all a user manager can enforce without a user namespace (see badged.service);
   /// badged-mqtt's unit scores 6.2, the network added, and 1.5 with its own drop-in, which
-  /// closes all but the network.
+  /// closes all but the network. badged-sources' unit scores 6.2 too (the network for exec
+  /// commands, and no MemoryDenyWriteExecute= for them), and 1.5 with its drop-in, which keeps
+  /// the home folder readable and the mail folders writable.
   @Test func theInstalledUnitScores5Point9AndWithTheSandbox0Point8() throws {
     try Binaries.check()
     let folder = try TemporaryFolder()
@@ -186,25 +197,40 @@ import Testing
     let bridge = try ServiceUnit.exposure(of: "badged-mqtt.service", unitPath: units, runtime: runtime)
     #expect(bridge.score == 6.2, "\(bridge.report)")
     #expect(bridge.report.contains("✓ RestrictAddressFamilies=~AF_PACKET"))
+    let sources = try ServiceUnit.exposure(of: "badged-sources.service", unitPath: units, runtime: runtime)
+    #expect(sources.score == 6.2, "\(sources.report)")
+    #expect(sources.report.contains("✗ MemoryDenyWriteExecute="), "commands may need W+X memory")
 
-    try FileManager.default.moveItem(
-      atPath: units + "/badged.service.d/sandbox.conf.disabled", toPath: units + "/badged.service.d/sandbox.conf")
-    let sandboxed = try ServiceUnit.exposure(of: "badged.service", unitPath: units, runtime: runtime)
+    /// The unit's exposure with its drop-in enabled as its man page says (renamed to sandbox.conf).
+    func sandboxedExposure(of unit: String) throws -> (score: Double, report: String) {
+      try FileManager.default.moveItem(
+        atPath: units + "/\(unit).d/sandbox.conf.disabled", toPath: units + "/\(unit).d/sandbox.conf")
+      return try ServiceUnit.exposure(of: unit, unitPath: units, runtime: runtime)
+    }
+
+    let sandboxed = try sandboxedExposure(of: "badged.service")
     #expect(sandboxed.score == 0.8, "\(sandboxed.report)")
     #expect(sandboxed.report.contains("✓ PrivateUsers="))
 
-    try FileManager.default.moveItem(
-      atPath: units + "/badged-mqtt.service.d/sandbox.conf.disabled",
-      toPath: units + "/badged-mqtt.service.d/sandbox.conf")
-    let sandboxedBridge = try ServiceUnit.exposure(of: "badged-mqtt.service", unitPath: units, runtime: runtime)
+    let sandboxedBridge = try sandboxedExposure(of: "badged-mqtt.service")
     #expect(sandboxedBridge.score == 1.5, "\(sandboxedBridge.report)")
     #expect(sandboxedBridge.report.contains("✓ PrivateUsers="))
     #expect(sandboxedBridge.report.contains("✗ PrivateNetwork="), "the broker stays reachable")
     #expect(sandboxedBridge.report.contains("✓ RestrictAddressFamilies=~AF_PACKET"))
 
+    let sandboxedSources = try sandboxedExposure(of: "badged-sources.service")
+    #expect(sandboxedSources.score == 1.5, "\(sandboxedSources.report)")
+    #expect(sandboxedSources.report.contains("✓ PrivateUsers="))
+    #expect(sandboxedSources.report.contains("✗ ProtectHome="), "the mail folders stay readable")
+    #expect(sandboxedSources.report.contains("✓ ProtectSystem="))
+
     // The sandboxed units still verify without a warning.
     let verify = try run(
-      ServiceUnit.analyze, ["--user", "verify", units + "/badged.service", units + "/badged-mqtt.service"],
+      ServiceUnit.analyze,
+      [
+        "--user", "verify", units + "/badged.service", units + "/badged-mqtt.service",
+        units + "/badged-sources.service",
+      ],
       environment: [
         "XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man", "SYSTEMD_UNIT_PATH": units + ":",
       ])
@@ -214,5 +240,6 @@ import Testing
     #expect(files(home).isEmpty)
     #expect(!FileManager.default.fileExists(atPath: units + "/badged.service.d"))
     #expect(!FileManager.default.fileExists(atPath: units + "/badged-mqtt.service.d"))
+    #expect(!FileManager.default.fileExists(atPath: units + "/badged-sources.service.d"))
   }
 }

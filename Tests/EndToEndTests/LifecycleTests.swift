@@ -131,4 +131,31 @@ import Testing
     #expect(
       config.prefix == "badged/ana" && config.dnd == .local && !config.homeAssistant && config.keepaliveSeconds == 30)
   }
+
+  /// The example's `[source.NAME]` sections stay commented out (badged skips them anyway), and
+  /// each one, its leading `# ` removed, is a section badged-sources takes: it starts every
+  /// source and runs until told to stop.
+  @Test func itsCommentedSourceSectionsAreOnesBadgedSourcesTakes() throws {
+    let example = try String(contentsOfFile: Repository.path("config/badged.conf"), encoding: .utf8)
+    let lines = example.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(!lines.contains { $0.hasPrefix("[source.") })
+    var uncommented: [Substring] = []
+    var inSource = false
+    for line in lines {
+      if line.hasPrefix("# [source.") && line.hasSuffix("]") {
+        inSource = true
+      } else if !line.hasPrefix("# ") {
+        inSource = false
+      }
+      if inSource { uncommented.append(line.dropFirst(2)) }
+    }
+    let sections = uncommented.filter { $0.hasPrefix("[source.") }
+    #expect(sections.count == 6, "\(sections)")
+    let folder = try TemporaryFolder()
+    let config = try folder.write("badged.conf", uncommented.joined(separator: "\n") + "\n")
+    let sources = try SourcesProcess(
+      folder: folder, config: config, socket: folder.file("absent.sock"), arguments: ["--log-level", "info"])
+    #expect(waitUntil { sources.log.contains("Running \(sections.count) sources from") }, "\(sources.log)")
+    #expect(sources.stop() == 0, "\(sources.log)")
+  }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// The man pages render cleanly and describe what the programs do.
 @Suite struct ManPageTests {
-  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged.conf.5"]
+  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged-sources.1", "badged.conf.5"]
 
   /// A page as `man -l` prints it, without line wrapping in the way of the checks.
   private func rendered(_ page: String, width: Int = 200) throws -> String {
@@ -99,6 +99,45 @@ import Testing
 
   @Test func badgedMQTTPageDescribesEveryOptionAndExitStatus() throws {
     try checkProgramPage(Binaries.badgedMQTT, page: "badged-mqtt.1", options: 5)
+  }
+
+  @Test func badgedSourcesPageDescribesEveryOptionExitStatusAndSignal() throws {
+    try checkProgramPage(Binaries.badgedSources, page: "badged-sources.1", options: 5)
+    #expect(section("SIGNALS", of: try rendered("badged-sources.1")).contains { $0.contains("SIGCONT") })
+  }
+
+  /// The keys a kind of source takes, as badged-sources lists them when it refuses an unknown
+  /// one (`…; expected one of kind, channel, …`) in a section that has the keys it requires.
+  private func sourceKeys(of kind: String, required: String) throws -> [String] {
+    let folder = try TemporaryFolder()
+    let config = try folder.write("badged.conf", "[source.probe]\nkind = \(kind)\n\(required)no_such_key = 1\n")
+    let result = try run(Binaries.badgedSources.path, ["--config", config])
+    #expect(result.status == 78, "\(result.stderr)")
+    guard let range = result.stderr.range(of: "expected one of ") else {
+      throw TestFailure("no list of keys in: \(result.stderr)")
+    }
+    let list = result.stderr[range.upperBound...].prefix { $0 != "\n" }
+    return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+  }
+
+  @Test func badgedConfPageDescribesEveryKeyOfEveryKindOfSource() throws {
+    let page = try rendered("badged.conf.5")
+    let sources = section("[source.NAME]", of: page)
+    let required = ["maildir": "path = /m\n", "notmuch": "", "exec": "command = true\n", "files": "path = /f\n"]
+    for (kind, lines) in required.sorted(by: { $0.key < $1.key }) {
+      let keys = try sourceKeys(of: kind, required: lines)
+      #expect(keys.starts(with: ["kind", "channel", "on_clear", "coalesce_ms"]) && keys.count > 5, "\(keys)")
+      let entries = keys.map { $0 == "query.<suffix>" ? "query.suffix" : $0 }
+      // The kind's own keys under its heading, the common ones before the first heading.
+      let heading = sources.firstIndex { $0.hasPrefix("   kind = \(kind)") }
+      #expect(heading != nil, "\(kind)")
+      let own = sources[(heading ?? 0)...].dropFirst().prefix { !$0.hasPrefix("   kind = ") }
+      let common = sources.prefix { !$0.hasPrefix("   kind = ") }
+      for key in entries {
+        let described = (own + common).contains { $0.hasPrefix("       \(key) = ") }
+        #expect(described, "\(kind): \(key)")
+      }
+    }
   }
 
   @Test func badgedConfPageDescribesEveryKey() throws {

@@ -103,4 +103,61 @@ import Testing
     #expect(try Self.asNobody(["list"], socket: again.socket) == "chat 7\nmail 3\n")
     #expect(again.stop() == 0, "\(again.log)")
   }
+
+  /// badged-sources inside the same sandbox, as its own drop-in builds it but for the home
+  /// folder (here the writable folder stands for the mail folder its ReadWritePaths= keeps
+  /// writable), beside badged in a sandbox of its own: it runs from the installed copy and the
+  /// system's libnotmuch, counts a Maildir, and marks read what a click showed, renaming files
+  /// in the one writable folder, under the unit's seccomp rules with a refused call killing it.
+  /// Only nobody may talk to the daemon, so the test reads and clicks with the installed
+  /// badgectl run as nobody.
+  @Test func badgedSourcesCountsAndMarksReadInsideTheSandbox() throws {
+    let installed = try InstalledBinaries.copy()
+    let inside = InstalledBinaries.inSandbox
+    let folder = try TemporaryFolder()
+    var maildir = try TestMaildir(in: folder)
+    try maildir.deliver()
+    try maildir.place(flags: "")
+    let config = try folder.write(
+      "badged.conf",
+      "[daemon]\npulse_ms = 0\n\n[source.inbox]\nkind = maildir\npath = \(maildir.root)\non_clear = mark-read\n")
+    let allow = try ServiceUnit.writeAllowList(in: folder)
+    // nobody owns the folder and the Maildir in it, as the user owns their mail.
+    #expect(try run("/bin/chown", ["-R", "nobody:nogroup", folder.path]).status == 0)
+    let wrapper = [
+      "/usr/bin/setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups",
+      "/usr/bin/unshare", "--user", "--map-root-user", "--mount", "--ipc", "--uts", "--",
+      "/bin/sh", "-c", Self.setUp, "sh", folder.path, installed.prefix,
+      inside.path("seccomp-run"), "--allow", allow, "--kill",
+    ]
+    let daemon = try DaemonProcess(
+      folder: folder, arguments: ["--config", config], wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged"))
+    let sources = try SourcesProcess(
+      folder: folder, config: config, socket: daemon.socket, wrapper: wrapper, environment: inside.environment,
+      executable: inside.path("badged-sources"))
+    let context = { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
+    /// The channel's count and total as nobody's badgectl reads them, once its source says it
+    /// is fresh.
+    func state() throws -> (count: Int, total: Int)? {
+      let line = try Self.asNobody(["get", "inbox", "--format", "json"], socket: daemon.socket)
+      guard let object = try? jsonObject(line), object["source"] as? String == "inbox",
+        object["stale"] as? Bool == false, let count = object["count"] as? Int, let total = object["total"] as? Int
+      else { return nil }
+      return (count, total)
+    }
+
+    #expect(try waitUntil { try state()?.count == 2 }, "\(context())")
+    let mapped = try Self.mappedFiles(sources.pid)
+    #expect(mapped.contains(inside.path("badged-sources")), "\(mapped)")
+    try maildir.deliver()
+    #expect(try waitUntil { try state()?.count == 3 }, "\(context())")
+    let shown = try #require(try state()).total
+    let clear = try Self.asNobody(["clear", "inbox", "--upto", String(shown)], socket: daemon.socket)
+    #expect(!clear.hasPrefix("status "), "\(clear)")
+    #expect(try waitUntil { try state()?.count == 0 }, "\(context())")
+    #expect(try maildir.unread() == 0)
+    #expect(sources.stop() == 0, "\(context())")
+    #expect(daemon.stop() == 0, "\(context())")
+  }
 }

@@ -6,10 +6,19 @@ import Testing
 /// which needs no running systemd). It only warns about a typo and still exits 0, so any output
 /// on standard error is a failure.
 @Suite struct UnitFileTests {
+  /// The hardening options of badged.service that the other programs' units repeat.
+  static let hardening = [
+    "NoNewPrivileges", "SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures",
+    "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute",
+    "KeyringMode", "AmbientCapabilities", "UMask",
+  ]
+
   /// The units as `make install` writes them, with ExecStart at the built badged (and
-  /// badged-mqtt), and the man pages where `man` finds them (verify checks
+  /// badged-mqtt and badged-sources), and the man pages where `man` finds them (verify checks
   /// `Documentation=man:…`).
-  private func verify(service: String, socket: String, bridge: String? = nil) throws -> CtlResult {
+  private func verify(
+    service: String, socket: String, bridge: String? = nil, sources: String? = nil
+  ) throws -> CtlResult {
     let folder = try TemporaryFolder()
     let units = folder.file("units")
     let runtime = folder.file("run")
@@ -17,7 +26,9 @@ import Testing
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }
     chmod(runtime, 0o700)
-    for page in ["man1/badged.1", "man1/badgectl.1", "man1/badged-mqtt.1", "man5/badged.conf.5"] {
+    for page in [
+      "man1/badged.1", "man1/badgectl.1", "man1/badged-mqtt.1", "man1/badged-sources.1", "man5/badged.conf.5",
+    ] {
       let name = String(page.split(separator: "/")[1])
       try FileManager.default.copyItem(atPath: Repository.path("man/\(name)"), toPath: folder.file("man/\(page)"))
     }
@@ -25,38 +36,45 @@ import Testing
     _ = try folder.write("units/badged.socket", socket)
     var files = [folder.file("units/badged.service"), folder.file("units/badged.socket")]
     if let bridge { files.append(try folder.write("units/badged-mqtt.service", bridge)) }
+    if let sources { files.append(try folder.write("units/badged-sources.service", sources)) }
     return try run(
       "/usr/bin/systemd-analyze", ["--user", "verify"] + files,
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("man")])
   }
 
-  private func units() throws -> (service: String, socket: String, bridge: String) {
+  private func units() throws -> (service: String, socket: String, bridge: String, sources: String) {
     try Binaries.check()
     let service = try String(contentsOfFile: Repository.path("systemd/badged.service"), encoding: .utf8)
     let socket = try String(contentsOfFile: Repository.path("systemd/badged.socket"), encoding: .utf8)
     let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
+    let sources = try String(contentsOfFile: Repository.path("systemd/badged-sources.service"), encoding: .utf8)
     return (
       service.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path), socket,
-      bridge.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
+      bridge.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path),
+      sources.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path)
     )
   }
 
   @Test func theUnitsVerifyWithoutAWarning() throws {
-    let (service, socket, bridge) = try units()
-    let result = try verify(service: service, socket: socket, bridge: bridge)
+    let (service, socket, bridge, sources) = try units()
+    let result = try verify(service: service, socket: socket, bridge: bridge, sources: sources)
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty, "\(result.stderr)")
   }
 
   @Test func verifyReportsAMistakeOnStandardError() throws {
     // The check above can fail: a misspelt key is reported (with exit status 0).
-    let (service, socket, bridge) = try units()
+    let (service, socket, bridge, sources) = try units()
     let result = try verify(
       service: service.replacingOccurrences(of: "WatchdogSec=", with: "WatchDogSec="), socket: socket)
     #expect(result.stderr.contains("Unknown key 'WatchDogSec'"), "\(result.stderr)")
     let bridgeResult = try verify(
       service: service, socket: socket, bridge: bridge.replacingOccurrences(of: "PartOf=", with: "PartsOf="))
     #expect(bridgeResult.stderr.contains("Unknown key 'PartsOf'"), "\(bridgeResult.stderr)")
+    let sourcesResult = try verify(
+      service: service, socket: socket,
+      sources: sources.replacingOccurrences(of: "ReloadPropagatedFrom=", with: "ReloadPropagateFrom="))
+    #expect(sourcesResult.stderr.contains("Unknown key 'ReloadPropagateFrom'"), "\(sourcesResult.stderr)")
   }
 
   @Test func theUnitsSayWhatBadgedDoes() throws {
@@ -93,13 +111,30 @@ import Testing
     #expect(lines.contains { $0.hasPrefix("Documentation=man:badged-mqtt(1)") })
     // Every hardening line of badged.service is there too: the bridge adds the network only.
     let daemon = try String(contentsOfFile: Repository.path("systemd/badged.service"), encoding: .utf8)
-    let hardening = [
-      "NoNewPrivileges", "SystemCallFilter", "SystemCallErrorNumber", "SystemCallArchitectures",
-      "RestrictNamespaces", "RestrictRealtime", "RestrictSUIDSGID", "LockPersonality", "MemoryDenyWriteExecute",
-      "KeyringMode", "AmbientCapabilities", "UMask",
-    ]
-    for line in daemon.split(separator: "\n") where hardening.contains(where: { line.hasPrefix($0 + "=") }) {
+    for line in daemon.split(separator: "\n") where Self.hardening.contains(where: { line.hasPrefix($0 + "=") }) {
       #expect(lines.contains(String(line)), "badged-mqtt.service lacks \(line)")
     }
+  }
+
+  /// badged-sources' unit follows the daemon as the bridge's does, reloads with it, and has the
+  /// bridge's hardening but for MemoryDenyWriteExecute=, which the commands of exec sources
+  /// would inherit.
+  @Test func theSourcesUnitFollowsTheDaemonAndHasTheBridgesHardeningButForWriteExecute() throws {
+    let text = try String(contentsOfFile: Repository.path("systemd/badged-sources.service"), encoding: .utf8)
+    let lines = Set(text.split(separator: "\n").map(String.init))
+    for line in [
+      "Type=notify", "ExecStart=@bindir@/badged-sources", "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure",
+      "RestartPreventExitStatus=78", "WatchdogSec=30", "After=badged.socket badged.service", "Wants=badged.socket",
+      "PartOf=badged.service", "ReloadPropagatedFrom=badged.service", "WantedBy=default.target badged.service",
+    ] {
+      #expect(lines.contains(line), "badged-sources.service: \(line)")
+    }
+    #expect(lines.contains { $0.hasPrefix("Documentation=man:badged-sources(1)") })
+    let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
+    let hardening = Self.hardening.filter { $0 != "MemoryDenyWriteExecute" } + ["RestrictAddressFamilies"]
+    for line in bridge.split(separator: "\n") where hardening.contains(where: { line.hasPrefix($0 + "=") }) {
+      #expect(lines.contains(String(line)), "badged-sources.service lacks \(line)")
+    }
+    #expect(!lines.contains { $0.hasPrefix("MemoryDenyWriteExecute=") })
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The built programs as a package installs them: `badged`, `badgectl` and `seccomp-run` in
-/// `bin/`, and every library they load from outside the system's library folders (the Swift
+/// The built programs as a package installs them: `badged`, `badgectl`, `badged-sources` and
+/// `seccomp-run` in `bin/`, and every library they load from outside the system's library folders (the Swift
 /// runtime, wherever the toolchain is) in `lib/`, owned by root and readable by every user.
 ///
 /// The tests run the programs from here where the checkout may be out of reach: as another
@@ -18,7 +18,7 @@ struct InstalledBinaries: Sendable {
   /// What makes the programs load the copied libraries rather than the toolchain's.
   var environment: [String: String] { ["LD_LIBRARY_PATH": prefix + "/lib"] }
 
-  static let programs = ["badged", "badgectl", "seccomp-run"]
+  static let programs = ["badged", "badgectl", "badged-sources", "seccomp-run"]
 
   /// Where the libraries every process finds as they are live; the sandbox keeps them, read-only.
   static let systemLibraryFolders = ["/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"]

@@ -5,21 +5,24 @@ import Foundation
 #endif
 
 /// The built `badged-sources`, started for real on a config file and a daemon's socket, as
-/// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`.
+/// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`; with a
+/// `wrapper`, run by it (`seccomp-run …`), and from `executable` with `environment` added, as
+/// DaemonProcess runs badged.
 final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
 
   /// Starts the program on `config` and `socket`, with `environment` set on top of
-  /// `Child.environment()` (a notmuch source's `NOTMUCH_CONFIG`).
+  /// `Child.environment()` (a notmuch source's `NOTMUCH_CONFIG`), under `wrapper` (seccomp-run)
+  /// and from `executable` (an installed copy) when given.
   init(
     folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"],
-    environment: [String: String] = [:]
+    wrapper: [String] = [], environment: [String: String] = [:], executable: String = Binaries.badgedSources.path
   ) throws {
     try Binaries.check()
     stderrPath = folder.file("badged-sources-\(UUID().uuidString.prefix(6)).log")
     child = try Child(
-      [Binaries.badgedSources.path, "--config", config, "--socket", socket] + arguments,
+      wrapper + [executable, "--config", config, "--socket", socket] + arguments,
       environment: Child.environment(environment), stderr: .file(stderrPath))
   }
 

@@ -25,12 +25,17 @@ class SourcesStage {
   /// Reads the watcher's events until the source's fresh count is `count`; that event's total.
   /// Fails at the first event past `limit`, or when none comes in time.
   func awaitCount(_ count: Int, limit: Int = 8) throws -> Int {
+    try Self.awaitCount(count, on: watcher, limit: limit) { context }
+  }
+
+  /// `awaitCount` on any watcher of `inbox`, with `context` for a failure's message.
+  static func awaitCount(_ count: Int, on watcher: RawClient, limit: Int = 8, _ context: () -> String) throws -> Int {
     var seen: [String] = []
     while seen.count < limit, let line = try watcher.readLine() {
       seen.append(line)
-      if let state = Self.figures(line), state.count == count, state.fresh { return state.total }
+      if let state = figures(line), state.count == count, state.fresh { return state.total }
     }
-    throw TestFailure("no event with count=\(count) source=inbox stale=0: \(seen)\n\(context)")
+    throw TestFailure("no event with count=\(count) source=inbox stale=0: \(seen)\n\(context())")
   }
 
   /// `count=` and `total=` of a state line, and whether it says `source=inbox stale=0`.
