@@ -10,14 +10,15 @@ final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
 
-  init(folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"])
-    throws
-  {
+  init(
+    folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"],
+    environment: [String: String] = [:]
+  ) throws {
     try Binaries.check()
     stderrPath = folder.file("badged-sources-\(UUID().uuidString.prefix(6)).log")
     child = try Child(
       [Binaries.badgedSources.path, "--config", config, "--socket", socket] + arguments,
-      environment: Child.environment(), stderr: .file(stderrPath))
+      environment: Child.environment(environment), stderr: .file(stderrPath))
   }
 
   /// What the program wrote to standard error so far.
