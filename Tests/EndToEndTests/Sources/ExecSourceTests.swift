@@ -81,8 +81,9 @@ import Testing
       try stage.awaitEvent("feed", count: shown)
     }
     close(writer)
-    // One line per change of state: each exit after a count, each recovery.
-    #expect(stage.logLines(containing: "Source feed: the command exited; retrying.") == 2, "\(stage.context)")
+    try stage.awaitEvent("feed", count: shown, stale: true)
+    // One line per change of state: each of the three exits after a count, each recovery.
+    #expect(stage.logLines(containing: "Source feed: the command exited; retrying.") == 3, "\(stage.context)")
     #expect(stage.logLines(containing: "Source feed: counting again after 1 failed attempt.") == 2, "\(stage.context)")
     #expect(stage.sources.stop() == 0)
   }
@@ -106,6 +107,27 @@ import Testing
     #expect(waitUntil { ProcFacts.members(ofGroup: group).isEmpty }, "\(ProcFacts.members(ofGroup: group))")
     #expect(waitUntil { ProcFacts.children(stage.sources.pid).isEmpty })
     #expect(stage.logLines(containing: "Source slow: error: did not finish in time.") == 1, "\(stage.context)")
+    #expect(stage.sources.stop() == 0)
+  }
+
+  /// A program that is not there: the source in error with why, said once however often it
+  /// is tried.
+  @Test func aCommandThatCannotStartIsOneError() throws {
+    let folder = try TemporaryFolder()
+    let missing = folder.file("no-such-program")
+    // A clock beside it: its count is how many times it ran, a second apart.
+    let runs = folder.file("runs")
+    let clock = try folder.script("clock", "echo run >> \(runs)\nwc -l < \(runs)\n")
+    let stage = try SourcesStage(
+      folder: folder,
+      config: "[source.gone]\nkind = exec\ncommand = \(missing)\ninterval_s = 1\n\n"
+        + "[source.clock]\nkind = exec\ncommand = \(clock)\ninterval_s = 1\n")
+    let status = try stage.awaitStatus("gone") { $0.contains(" state=error ") }
+    #expect(status.hasSuffix(" error=Failed to start '\(missing)': No such file or directory"), "\(status)")
+    try stage.awaitEvent("gone", count: 0, stale: true)
+    // Three seconds on, tried again each second: still the one line.
+    try stage.awaitEvent("clock", count: 5)
+    #expect(stage.logLines(containing: "Source gone: ") == 1, "\(stage.context)")
     #expect(stage.sources.stop() == 0)
   }
 
