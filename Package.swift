@@ -205,7 +205,9 @@ let package = Package(
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
     // Maildir and config of each test's own, and what BadgeSystem's Inotify sees of a writer
     // in the Xapian folder.
-    .testTarget(name: "BadgeNotmuchTests", dependencies: ["BadgeNotmuch", "BadgeSystem", "BadgeSourcesProgram"]),
+    .testTarget(
+      name: "BadgeNotmuchTests",
+      dependencies: ["BadgeNotmuch", "BadgeSources", "BadgeSourcesProgram", "BadgeSystem", "TestSupport"]),
     // badged-sources' command line, and its exec runs and resume watch on a real event loop
     // with real children and a private system bus.
     .testTarget(
@@ -240,7 +242,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
-        "BadgeClient", "TestSupport",
+        "BadgeClient", "BadgeNotmuch", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),

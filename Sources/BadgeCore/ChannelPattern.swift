@@ -66,32 +66,6 @@ public struct ChannelPattern: Hashable, Sendable, CustomStringConvertible {
     if isPrefix {
       return name.withBytes { name in bytes.withUnsafeBytes { name.starts(with: $0.dropLast()) } }
     }
-    return name.withBytes { ChannelPattern.glob(bytes[...], $0[...]) }
-  }
-
-  /// Iterative glob matching with one backtrack point per `*`: linear in practice, no recursion.
-  private static func glob(_ pattern: ArraySlice<UInt8>, _ text: Slice<UnsafeRawBufferPointer>) -> Bool {
-    var p = pattern.startIndex
-    var t = text.startIndex
-    var star: Int? = nil
-    var resume = t
-    while t < text.endIndex {
-      if p < pattern.endIndex, pattern[p] == UInt8(ascii: "?") || pattern[p] == text[t] {
-        p += 1
-        t += 1
-      } else if p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") {
-        star = p
-        p += 1
-        resume = t
-      } else if let s = star {
-        p = s + 1
-        resume += 1
-        t = resume
-      } else {
-        return false
-      }
-    }
-    while p < pattern.endIndex, pattern[p] == UInt8(ascii: "*") { p += 1 }
-    return p == pattern.endIndex
+    return name.withBytes { ByteGlob.matches(bytes[...], $0[...]) }
   }
 }

@@ -171,8 +171,10 @@ public final class NotmuchDatabase {
     if excluding {
       for tag in excludedTags {
         // `IGNORED`: the query names the tag itself, so it is not excluded (as `notmuch count`).
+        // notmuch parses the query here first: one it cannot parse fails here, so the error
+        // names the query.
         let status = notmuch_query_add_tag_exclude(q, tag)
-        if status != NOTMUCH_STATUS_IGNORED { try check(status, "exclude tag '\(tag)'") }
+        if status != NOTMUCH_STATUS_IGNORED { try check(status, "exclude tag '\(tag)' from '\(query)'") }
       }
     }
     return try body(q)
@@ -202,7 +204,7 @@ public final class NotmuchDatabase {
   }
 
   /// libnotmuch's message without its line ends; `nil` when empty.
-  private static func trimmed(_ text: String?) -> String? {
+  static func trimmed(_ text: String?) -> String? {
     guard let text else { return nil }
     let lines = text.split(whereSeparator: \.isNewline).map { String($0) }
     return lines.isEmpty ? nil : lines.joined(separator: " ")

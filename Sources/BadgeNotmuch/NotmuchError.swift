@@ -37,6 +37,9 @@ public struct NotmuchStatus: Equatable, Hashable, Sendable, CustomStringConverti
   /// No database path: none given and none in a config (a path with no database under it is
   /// `fileError`, "Cannot open database at …: No such file or directory.").
   public static let noDatabase = NotmuchStatus(NOTMUCH_STATUS_NO_DATABASE)
+  /// A path that is not a database: a Xapian folder `notmuch new` is still making ("Couldn't
+  /// detect type of database").
+  public static let pathError = NotmuchStatus(NOTMUCH_STATUS_PATH_ERROR)
   /// A write to a database opened read-only.
   public static let readOnlyDatabase = NotmuchStatus(NOTMUCH_STATUS_READ_ONLY_DATABASE)
   /// A query notmuch could not parse.

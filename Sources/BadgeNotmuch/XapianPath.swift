@@ -27,6 +27,25 @@ public enum XapianPath {
     return dataHome + "/notmuch/" + name + "/xapian"
   }
 
+  /// Where the Xapian folder of a database not made yet will be: `folder`'s when that exists,
+  /// else `<database>/.notmuch/xapian`, where `notmuch new` makes it for a database folder a
+  /// config names (notmuch 0.37; NotmuchChangesTests pins it).
+  public static func awaited(
+    database: String, profile: String? = nil,
+    environment: (String) -> String? = Environment.value,
+    isFolder: (String) -> Bool = XapianPath.isFolder
+  ) -> String {
+    let found = folder(database: database, profile: profile, environment: environment, isFolder: isFolder)
+    return isFolder(found) ? found : database + "/.notmuch/xapian"
+  }
+
+  /// Whether the Xapian folder `folder` holds a database: its version file (`iamglass`, or
+  /// `iamchert` of the older backend) is written with the first commit, so a folder `notmuch
+  /// new` is still making has none.
+  public static func holdsDatabase(_ folder: String) -> Bool {
+    ["iamglass", "iamchert"].contains { access(folder + "/" + $0, F_OK) == 0 }
+  }
+
   /// Whether `path` is a folder (or a link to one).
   public static func isFolder(_ path: String) -> Bool {
     var st = stat()

@@ -64,6 +64,8 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
   private var writes = 0
   /// The last watermark heard of.
   public private(set) var seenUpto: Int?
+  /// How many items `isUnseen`: kept by `put`, counted anew only when a watermark comes.
+  private var unseenCount = 0
 
   /// A set with nothing known yet; `daemonCount` is the channel's count in the daemon.
   public init(daemonCount: Int) { self.daemonCount = daemonCount }
@@ -77,16 +79,16 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
       items[identity] = item
     } else if var item = departed.removeValue(forKey: identity) {
       item.place = place
-      items[identity] = item
+      put(item, at: identity)
     } else {
-      items[identity] = Item(place: place, arrival: nil, reportedIn: nil)
+      put(Item(place: place, arrival: nil, reportedIn: nil), at: identity)
       unreported.insert(identity)
     }
   }
 
   /// An item went (set semantics: an unknown identity is nothing).
   public mutating func remove(_ identity: Identity) {
-    guard let item = items.removeValue(forKey: identity) else { return }
+    guard let item = put(nil, at: identity) else { return }
     if item.reportedIn != nil { departed[identity] = item } else { unreported.remove(identity) }
   }
 
@@ -115,9 +117,20 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
   }
 
   /// `u`: items not reported yet or reported after the watermark.
-  private var unseen: Int? {
-    guard let seenUpto else { return nil }
-    return items.values.count { $0.arrival.map { $0 > seenUpto } ?? true }
+  private var unseen: Int? { seenUpto == nil ? nil : unseenCount }
+
+  /// Whether `item` is one of `u`: no arrival yet, or one after the last watermark.
+  private func isUnseen(_ item: Item) -> Bool { item.arrival.map { $0 > seenUpto ?? Int.min } ?? true }
+
+  /// Puts `item` under `identity` (`nil` removes it) and keeps `unseenCount` true; returns the
+  /// item that was there. Every change of an item's arrival, and every item in or out, comes
+  /// through here, so a write's `u` costs nothing however many items there are.
+  @discardableResult
+  private mutating func put(_ item: Item?, at identity: Identity) -> Item? {
+    let old = item.map { items.updateValue($0, forKey: identity) } ?? items.removeValue(forKey: identity)
+    if let old, isUnseen(old) { unseenCount -= 1 }
+    if let item, isUnseen(item) { unseenCount += 1 }
+    return old
   }
 
   /// `report` was sent: the items it counts as new are reported by it. Returns the write's
@@ -141,7 +154,7 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
       for identity in awaiting.removeValue(forKey: write)! {
         guard var item = items[identity], item.arrival == nil else { continue }
         item.arrival = total
-        items[identity] = item
+        put(item, at: identity)
       }
     }
   }
@@ -158,7 +171,10 @@ public struct ItemSet<Place: Hashable & Sendable>: Sendable {
   }
 
   /// A watermark the daemon applied (a click, `CLEARED <channel> upto=<T>`).
-  public mutating func seen(upto total: Int) { seenUpto = max(seenUpto ?? total, total) }
+  public mutating func seen(upto total: Int) {
+    seenUpto = max(seenUpto ?? total, total)
+    unseenCount = items.values.count(where: isUnseen)
+  }
 
   /// The items a watermark covers, in no particular order: shown when it was drawn, so their
   /// arrival is at most it.

@@ -1,3 +1,5 @@
+import BadgeCore
+
 /// One name a directory listing gave, and what `d_type` said it is.
 public struct ListedName: Hashable, Sendable {
   public var name: [UInt8]

@@ -20,7 +20,8 @@ public enum NotmuchResult: Equatable, Sendable {
   /// What changed since the revision asked for, now at `revision` of `uuid`; a UUID other
   /// than the one listed (rebuilt, compacted, upgraded) is answered with no changes.
   case changed(revision: UInt64, uuid: String, queries: [NotmuchChange])
-  /// The database does not exist (yet) at `path`.
+  /// There is no database (yet), or `notmuch new` is still making it: `path` is the Xapian
+  /// folder it will be in.
   case missing(path: [UInt8])
   /// Another writer holds the database (`notmuch new`): the job is to be asked again later.
   case locked
@@ -44,5 +45,13 @@ public struct NotmuchChange: Equatable, Sendable {
     self.matching = matching
     self.leaving = leaving
     self.count = count
+  }
+}
+
+extension NotmuchSettings {
+  /// `database` with `~/` made absolute with `home`, as the other kinds' paths are; `nil` for
+  /// notmuch's own lookup.
+  public func databasePath(home: [UInt8]) -> String? {
+    database.map { String(decoding: BytePath.expand($0, home: home), as: UTF8.self) }
   }
 }

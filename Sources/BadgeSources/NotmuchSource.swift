@@ -9,7 +9,10 @@ import BadgeCore
 /// once after it. A new UUID, a query whose count disagrees with its set once the changes are
 /// in, an overflow, or the folder replaced recount from a full listing. Mark-read meeting a
 /// writer's lock waits for the lock's release, or 5 s doubling to 60 s in case that was missed;
-/// the state stays `ok`. A missing database waits, its folder's parent watched.
+/// the state stays `ok`. A missing database is an error (`no notmuch database at …`, the
+/// channels stale at 0) until it is made: the Xapian folder, its parent and its grandparent
+/// are watched (`notmuch new` makes all three, and commits into the first), and the database
+/// looked for again once they are, so one made in between is not missed.
 struct NotmuchSource {
   let name: String
   let queries: [NotmuchQuery]
@@ -20,8 +23,11 @@ struct NotmuchSource {
   private var changesAfter = false
   private var recountAfter = false
   private var xapian: [UInt8]?
-  /// Whether the parent of a missing database's folder is watched.
+  /// Whether a missing database's folder, its parent and its grandparent are watched.
   private var waitingInParent = false
+  /// A missing database's folder or its parent was made since they were watched: they are
+  /// watched anew.
+  private var rewatch = false
   /// Messages to mark read once the lock is let go.
   private var marking: [[UInt8]] = []
   private var lockWait = Backoff(initial: 5_000_000, maximum: 60_000_000)
@@ -29,6 +35,7 @@ struct NotmuchSource {
 
   static let xapianTag = Array("xapian".utf8)
   static let parentTag = Array("..".utf8)
+  static let grandparentTag = Array("../..".utf8)
   static let commitName = Array("iamglass".utf8)
   static let lockName = Array("flintlock".utf8)
 
@@ -44,14 +51,20 @@ struct NotmuchSource {
       recountAfter = true
       return
     }
-    busy = true
     turn.health = .recounting
+    list(into: &turn)
+  }
+
+  /// Lists every query anew, the state left as it is (a missing database stays in error until
+  /// it is found).
+  private mutating func list(into turn: inout SourceTurn) {
+    busy = true
     turn.actions.append(.notmuch(source: name, .list(queries: queries.map(\.query))))
   }
 
   /// The database may have changed.
   private mutating func readChanges(into turn: inout SourceTurn) {
-    guard let revision else { return recount(into: &turn) }
+    guard let revision else { return lookAgain(into: &turn) }
     guard !busy else {
       changesAfter = true
       return
@@ -67,7 +80,14 @@ struct NotmuchSource {
     case (.watchedGone, NotmuchSource.xapianTag):
       recount(into: &turn)
     case (.appeared, NotmuchSource.parentTag):
-      if let xapian, event.name == BytePath.split(xapian).name { recount(into: &turn) }
+      guard let xapian, event.name == BytePath.split(xapian).name else { break }
+      rewatch = true
+      lookAgain(into: &turn)
+    case (.appeared, NotmuchSource.grandparentTag):
+      // The parent made: watched anew, then the database looked for again.
+      guard let xapian, event.name == BytePath.split(BytePath.split(xapian).parent).name else { break }
+      rewatch = true
+      lookAgain(into: &turn)
     case (.appeared, NotmuchSource.xapianTag) where event.name == NotmuchSource.commitName:
       readChanges(into: &turn)
     case (.written, NotmuchSource.xapianTag) where event.name == NotmuchSource.lockName:
@@ -104,11 +124,21 @@ struct NotmuchSource {
       busy = false
       (revision, uuid) = (nil, nil)
       xapian = path
-      waitingInParent = true
-      turn.actions.append(
-        .watch(source: name, tag: NotmuchSource.parentTag, path: BytePath.split(path).parent, purpose: .folders))
       for channel in channels { turn.change(channel, .replace([])) }
-      turn.health = .waiting(for: String(decoding: path, as: UTF8.self))
+      turn.health = .error("no notmuch database at \(String(decoding: path, as: UTF8.self))")
+      if !waitingInParent || rewatch {
+        (waitingInParent, rewatch) = (true, false)
+        let parent = BytePath.split(path).parent
+        turn.actions.append(.watch(source: name, tag: NotmuchSource.parentTag, path: parent, purpose: .folders))
+        turn.actions.append(
+          .watch(
+            source: name, tag: NotmuchSource.grandparentTag, path: BytePath.split(parent).parent, purpose: .folders))
+        // A folder `notmuch new` is still making: its first commit tells when it is a database.
+        turn.actions.append(.watch(source: name, tag: NotmuchSource.xapianTag, path: path, purpose: .database))
+        // Looked for again once watched: a database made before the watches is found.
+        recountAfter = false
+        list(into: &turn)
+      }
     case .locked:
       due = time.boottime + lockWait.nominal
       var steady = SteadyDelays()
@@ -119,6 +149,8 @@ struct NotmuchSource {
       lockWait.succeeded()
     case .failed(let why):
       busy = false
+      // The next commit lists anew, which ends the error, rather than reading changes.
+      revision = nil
       turn.health = .error(why)
     }
     if !busy && recountAfter {
@@ -131,11 +163,23 @@ struct NotmuchSource {
     }
   }
 
+  /// Nothing listed to read changes against (the database missing, or a read failed), or a
+  /// missing database's folder or its parent appeared: listed anew, the state left in error
+  /// until that succeeds.
+  private mutating func lookAgain(into turn: inout SourceTurn) {
+    guard !busy else {
+      recountAfter = true
+      return
+    }
+    list(into: &turn)
+  }
+
   /// The database's folder, watched once known.
   private mutating func watch(_ folder: [UInt8], into turn: inout SourceTurn) {
     if waitingInParent {
-      waitingInParent = false
+      (waitingInParent, rewatch) = (false, false)
       turn.actions.append(.unwatch(source: name, tag: NotmuchSource.parentTag))
+      turn.actions.append(.unwatch(source: name, tag: NotmuchSource.grandparentTag))
     }
     xapian = folder
     turn.actions.append(.watch(source: name, tag: NotmuchSource.xapianTag, path: folder, purpose: .database))

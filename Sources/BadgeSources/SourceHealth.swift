@@ -38,6 +38,20 @@ public struct SourceHealth: Sendable {
       }
     }
 
+    /// Whether the source has not counted yet: starting, or waiting for what it counts.
+    public var isBeforeCounting: Bool {
+      switch self {
+      case .starting, .waiting: return true
+      default: return false
+      }
+    }
+
+    /// Whether it failed and tries again.
+    public var isRetrying: Bool {
+      if case .retrying = self { return true }
+      return false
+    }
+
     /// Whether the channel is to be marked stale.
     public var isStale: Bool {
       switch self {
@@ -80,7 +94,7 @@ public struct SourceHealth: Sendable {
       return previous == next ? nil : line(.error, "error: \(reason)")
     case .retrying(_, let reason):
       failures += 1
-      if previous.reason == reason && previous.word == "retrying" { return nil }
+      if previous.isRetrying && previous.reason == reason { return nil }
       return line(.warning, "\(reason); retrying")
     }
   }

@@ -23,9 +23,15 @@ extension SourcesConfig {
     var faults: [ConfigError] = []
     var config = SourcesConfig(file: file)
     // The daemon validates its own section; a value it refuses leaves the default here.
-    let maxRunningKey = DaemonConfig.DaemonKey.hooksMaxRunning.rawValue
-    for entry in entries where entry.section == "daemon" && entry.key == maxRunningKey {
-      config.maxRunning = (try? SettingKey.integer(entry.value, in: Limits.hooksMaxRunning)) ?? config.maxRunning
+    for entry in entries where entry.section == "daemon" {
+      switch DaemonConfig.DaemonKey(rawValue: entry.key) {
+      case .hooksMaxRunning:
+        config.maxRunning = (try? SettingKey.integer(entry.value, in: Limits.hooksMaxRunning)) ?? config.maxRunning
+      case .hookTimeoutMs:
+        config.hookTimeoutMs = (try? SettingKey.integer(entry.value, in: Limits.hookTimeoutMs)) ?? config.hookTimeoutMs
+      default:
+        break
+      }
     }
     for (index, name) in names.enumerated() {
       let section = sections[name]!

@@ -15,6 +15,9 @@ public struct SourcesConfig: Equatable, Sendable {
   /// `[daemon] hooks_max_running`: the most exec sources' interval runs under way at once, as
   /// for the daemon's hooks.
   public var maxRunning = DaemonConfig.defaultHooksMaxRunning
+  /// `[daemon] hook_timeout_ms`: how long an exec source's interval run may take when its
+  /// section gives no `timeout_s`, as for the daemon's hooks.
+  public var hookTimeoutMs = DaemonConfig().hookTimeoutMs
 
   public init(file: String = "badged.conf") { self.file = file }
 

@@ -165,9 +165,12 @@ public final class SourcesCore {
   /// that its first count is logged as such.
   private func enter(_ state: SourceHealth.State, _ spec: SourceSpec) {
     let before = health[spec.name]?.state
-    if state == .recounting, before == .starting || before?.word == "waiting" { return }
+    if state == .recounting, before?.isBeforeCounting == true { return }
     if let line = health[spec.name]?.enter(state) { outbox.append(.log(line.level, line.text)) }
-    if state == .ok || state.word == "waiting" && state != .starting { counted.insert(spec.name) }
+    switch state {
+    case .ok, .waiting: counted.insert(spec.name)
+    default: break
+    }
     if before != state {
       statusDue = true
       sendStatus(spec)

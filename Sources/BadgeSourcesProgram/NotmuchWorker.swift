@@ -25,12 +25,19 @@ public final class NotmuchWorker {
     public var revision: NotmuchRevision
   }
 
-  private let location: Location
-  private let worker: LoopWorker<NotmuchDatabase?>
+  /// What the worker's thread holds: the database, and the UUID of the last listing (`run`'s
+  /// `.list`), which changes are read against.
+  struct Held {
+    var database: NotmuchDatabase?
+    var listedUUID: String?
+  }
+
+  public let location: Location
+  let worker: LoopWorker<Held>
 
   public init(loop: EventLoop, location: Location) throws(SystemError) {
     self.location = location
-    worker = try LoopWorker(loop: loop, state: nil)
+    worker = try LoopWorker(loop: loop, state: Held())
   }
 
   /// Ends the thread once the job under way is done; later answers are dropped.
@@ -42,9 +49,9 @@ public final class NotmuchWorker {
   ) {
     let location = location
     worker.submit(
-      { database in
+      { held in
         Result { () throws(NotmuchError) -> Count in
-          let db = try Self.reader(&database, location)
+          let db = try Self.reader(&held.database, location)
           return Count(count: try db.count(query, excluding: excluding), revision: db.revision)
         }
       }, done: done)
@@ -56,9 +63,9 @@ public final class NotmuchWorker {
   ) {
     let location = location
     worker.submit(
-      { database in
+      { held in
         Result { () throws(NotmuchError) -> [String] in
-          try Self.reader(&database, location).messageIDs(query, excluding: excluding)
+          try Self.reader(&held.database, location).messageIDs(query, excluding: excluding)
         }
       }, done: done)
   }
@@ -69,19 +76,25 @@ public final class NotmuchWorker {
   public func markRead(_ ids: [String], done: @escaping (Result<[String], NotmuchError>) -> Void) {
     let location = location
     worker.submit(
-      { database in
-        Result { () throws(NotmuchError) -> [String] in
-          let db = try Self.reader(&database, location)
-          try db.reopen(mode: .readWrite)
-          defer { try? db.reopen(mode: .readOnly) }
-          return try db.markRead(ids)
-        }
+      { held in
+        Result { () throws(NotmuchError) -> [String] in try Self.markRead(ids, &held.database, location) }
       }, done: done)
+  }
+
+  /// `markRead`'s work on the worker's thread: the database reopened read-write (waiting for a
+  /// writer's lock), `ids` marked, and read-only again.
+  static func markRead(
+    _ ids: [String], _ database: inout NotmuchDatabase?, _ location: Location
+  ) throws(NotmuchError) -> [String] {
+    let db = try reader(&database, location)
+    try db.reopen(mode: .readWrite)
+    defer { try? db.reopen(mode: .readOnly) }
+    return try db.markRead(ids)
   }
 
   /// The database, opened read-only on first use, else reopened to see the latest commit; a
   /// failed reopen drops it, so the next job opens it anew.
-  private static func reader(_ database: inout NotmuchDatabase?, _ location: Location) throws(NotmuchError)
+  static func reader(_ database: inout NotmuchDatabase?, _ location: Location) throws(NotmuchError)
     -> NotmuchDatabase
   {
     if let db = database {

@@ -27,9 +27,10 @@ extension SourcesRuntime {
     }
   }
 
-  /// How long an interval run may take: `timeout_s`, else the daemon's default hook timeout.
+  /// How long an interval run may take: `timeout_s`, else `[daemon] hook_timeout_ms` of the
+  /// same file.
   private func timeoutMs(_ settings: ExecSettings) -> UInt64 {
-    UInt64(settings.timeoutSeconds.map { $0 * 1000 } ?? DaemonConfig().hookTimeoutMs)
+    UInt64(settings.timeoutSeconds.map { $0 * 1000 } ?? core.config.hookTimeoutMs)
   }
 
   /// A run or the followed command ended: what it printed last, and the end, to the core.
@@ -43,9 +44,36 @@ extension SourcesRuntime {
     feed(.exec(source: source, .exited))
   }
 
-  /// A notmuch source's job. Its database's worker is not wired to the jobs yet: the source
-  /// is told so, and shows it in its state, rather than counting nothing in silence.
+  /// A notmuch source's job, to its database's worker (made at its first job, made anew when
+  /// a reload changed the source's settings); the answer comes back to the core on the loop.
   func notmuch(_ source: String, _ job: NotmuchJob) {
-    feed(.notmuch(source: source, .failed("this badged-sources cannot read notmuch databases yet")))
+    guard let spec = core.config.source(named: source), case .notmuch(let settings) = spec.settings else { return }
+    let worker: NotmuchWorker
+    if let held = notmuchWorkers[source], held.settings == settings {
+      worker = held.worker
+    } else {
+      notmuchWorkers[source]?.worker.stop()
+      notmuchWorkers[source] = nil
+      let location = NotmuchWorker.Location(
+        path: settings.databasePath(home: Array(Environment.home.utf8)), profile: settings.profile)
+      do {
+        worker = try NotmuchWorker(loop: loop, location: location)
+      } catch {
+        feed(.notmuch(source: source, .failed("cannot start its database's thread: \(error)")))
+        return
+      }
+      notmuchWorkers[source] = (settings, worker)
+    }
+    worker.run(job, excluding: settings.exclude) { [unowned self] result in feed(.notmuch(source: source, result)) }
+  }
+
+  /// Ends the workers of notmuch sources a reload stopped or changed: answers to their jobs
+  /// are dropped, and a changed source's next job starts a worker of its own.
+  func dropNotmuchWorkers(keeping config: SourcesConfig) {
+    for (source, held) in notmuchWorkers {
+      if case .notmuch(let settings) = config.source(named: source)?.settings, settings == held.settings { continue }
+      held.worker.stop()
+      notmuchWorkers[source] = nil
+    }
   }
 }

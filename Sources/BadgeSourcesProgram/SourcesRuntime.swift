@@ -8,8 +8,8 @@ import BadgeSystem
 
 /// badged-sources' world around its core: the daemon's connection (`DaemonClient`), each
 /// source's inotify instance (`WatchTable`), its listings and renames (`FolderIO`), its
-/// commands (`ExecRunner`), the boot-time timer and the resume watch feed `SourcesCore`, and
-/// what it asks for is done here, in the order asked.
+/// commands (`ExecRunner`), its notmuch database (`NotmuchWorker`), the boot-time timer and
+/// the resume watch feed `SourcesCore`, and what it asks for is done here, in the order asked.
 ///
 /// Everything that comes in (a reply's line, a pushed line, events, a command's output, a
 /// timer, a signal) runs through `work`, one piece at a time: an answer made while the core's
@@ -26,6 +26,8 @@ final class SourcesRuntime {
   private var tables: [String: WatchTable] = [:]
   /// Each `exec` source's command while it runs.
   var runs: [String: ExecRunner] = [:]
+  /// Each notmuch source's database worker, with the settings it was made for.
+  var notmuchWorkers: [String: (settings: NotmuchSettings, worker: NotmuchWorker)] = [:]
   private var timer: TimerSource?
   private var resume: ResumeWatch?
 
@@ -69,6 +71,8 @@ final class SourcesRuntime {
   /// Ends every command's process group and closes the daemon's connection and the watches.
   func stop() {
     for run in runs.values { run.stop() }
+    for held in notmuchWorkers.values { held.worker.stop() }
+    notmuchWorkers = [:]
     daemon.stop()
     for table in tables.values { table.close() }
     tables = [:]
@@ -79,6 +83,7 @@ final class SourcesRuntime {
     let result = readConfig()
     work.run { [unowned self] in
       core.handle(.reload(result), at: ResumeWatch.now())
+      dropNotmuchWorkers(keeping: core.config)
       perform()
     }
   }

@@ -129,29 +129,29 @@ import Testing
 
   @Test func aForgottenDayStopsBeingCarriedWhenItEndedAtZero() {
     var history = History()
-    history.record(at: .name(name("a")), from: 0, to: 3, on: 0)
-    history.record(at: .name(name("a")), from: 3, to: 0, on: 1)
+    history.record(at: .name(name("a")), from: 0, to: 3, arrivals: 3, on: 0)
+    history.record(at: .name(name("a")), from: 3, to: 0, arrivals: 0, on: 1)
     history.prune(today: 1000)
     #expect(looseNames(history).isEmpty)
-    history.record(at: .name(name("b")), from: 0, to: 3, on: 0)
+    history.record(at: .name(name("b")), from: 0, to: 3, arrivals: 3, on: 0)
     history.prune(today: 1000)
     #expect(history.days(at: .name(name("b"))).map(\.day) == [0], "a count still held is carried")
   }
 
   @Test func aChannelRecordingANewDayDropsItsOldDaysAtOnce() {
     var history = History()
-    history.record(at: .name(name("a")), from: 0, to: 1, on: 0)
-    history.record(at: .name(name("a")), from: 1, to: 0, on: 1)
-    history.record(at: .name(name("a")), from: 0, to: 1, on: 1 + History.keptDays)
+    history.record(at: .name(name("a")), from: 0, to: 1, arrivals: 1, on: 0)
+    history.record(at: .name(name("a")), from: 1, to: 0, arrivals: 0, on: 1)
+    history.record(at: .name(name("a")), from: 0, to: 1, arrivals: 1, on: 1 + History.keptDays)
     #expect(history.days(at: .name(name("a"))).map(\.day) == [1 + History.keptDays])
   }
 
   @Test func historyStaysBoundedInNamesByDroppingTheQuietest() {
     var history = History(maxChannels: 100)
     for i in 0..<100 {
-      history.record(at: .name(name("c\(i)")), from: 0, to: 1, on: i == 7 ? 5 : 10)
+      history.record(at: .name(name("c\(i)")), from: 0, to: 1, arrivals: 1, on: i == 7 ? 5 : 10)
     }
-    history.record(at: .name(name("new")), from: 0, to: 1, on: 11)
+    history.record(at: .name(name("new")), from: 0, to: 1, arrivals: 1, on: 11)
     #expect(looseNames(history).count == 100)
     #expect(!looseNames(history).contains(name("c7")))
     #expect(looseNames(history).contains(name("new")))
@@ -160,15 +160,15 @@ import Testing
 
   @Test func historyStaysBoundedInDaysByDroppingTheQuietest() {
     var history = History(maxEntries: 10)
-    for day in 0..<4 { history.record(at: .name(name("old")), from: day, to: day + 1, on: day) }
-    for day in 0..<5 { history.record(at: .name(name("busy")), from: day, to: day + 1, on: 10 + day) }
+    for day in 0..<4 { history.record(at: .name(name("old")), from: day, to: day + 1, arrivals: 1, on: day) }
+    for day in 0..<5 { history.record(at: .name(name("busy")), from: day, to: day + 1, arrivals: 1, on: 10 + day) }
     #expect(history.entryCount == 9)
-    history.record(at: .name(name("busy")), from: 5, to: 6, on: 15)
+    history.record(at: .name(name("busy")), from: 5, to: 6, arrivals: 1, on: 15)
     #expect(history.entryCount == 10)
-    history.record(at: .name(name("busy")), from: 6, to: 7, on: 16)  // the 11th: the quietest name goes
+    history.record(at: .name(name("busy")), from: 6, to: 7, arrivals: 1, on: 16)  // the 11th: the quietest name goes
     #expect(looseNames(history) == [name("busy")])
     #expect(history.entryCount == 7)
-    for day in 17..<30 { history.record(at: .name(name("busy")), from: day, to: day + 1, on: day) }
+    for day in 17..<30 { history.record(at: .name(name("busy")), from: day, to: day + 1, arrivals: 1, on: day) }
     #expect(history.entryCount == 20, "a single name is never dropped for its own day")
     history.prune(today: 16 + History.keptDays)
     #expect(history.entryCount == 14, "days 17 to 29, and day 16, whose count (7) they start from")
@@ -180,13 +180,13 @@ import Testing
     var history = History(maxChannels: 3)
     history.adopt(name("a"), at: 0)
     history.adopt(name("b"), at: 1)
-    history.record(at: .slot(0), from: 0, to: 1, on: 5)
-    history.record(at: .slot(1), from: 0, to: 2, on: 3)
-    history.record(at: .name(name("gone")), from: 0, to: 1, on: 4)
+    history.record(at: .slot(0), from: 0, to: 1, arrivals: 1, on: 5)
+    history.record(at: .slot(1), from: 0, to: 2, arrivals: 2, on: 3)
+    history.record(at: .name(name("gone")), from: 0, to: 1, arrivals: 1, on: 4)
     history.release(name("a"), at: 0)  // a forgotten: b, the last, moves to slot 0
     #expect(history.days(at: .slot(0)).map(\.endCount) == [2])
     #expect(history.days(at: .name(name("a"))).map(\.day) == [5])
-    history.record(at: .name(name("new")), from: 0, to: 1, on: 6)  // a fourth name: b, the quietest, goes
+    history.record(at: .name(name("new")), from: 0, to: 1, arrivals: 1, on: 6)  // a fourth name: b, the quietest, goes
     #expect(history.days(at: .slot(0)).isEmpty)
     #expect(looseNames(history) == [name("a"), name("gone"), name("new")])
     #expect(history.entryCount == 3)
@@ -198,7 +198,7 @@ import Testing
 
   @Test func restoringADayReplacesItWhole() {
     var history = History()
-    history.record(at: .name(name("a")), from: 0, to: 4, on: 3)
+    history.record(at: .name(name("a")), from: 0, to: 4, arrivals: 4, on: 3)
     let entry = HistoryDay(day: 3, figures: DayFigures(arrivals: 9, clears: 2, peak: 7), endCount: 1)
     history.restore(at: .name(name("a")), entry)
     history.restore(at: .name(name("a")), HistoryDay(day: 1, figures: DayFigures(arrivals: 1, peak: 1), endCount: 1))

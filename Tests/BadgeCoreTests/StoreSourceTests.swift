@@ -22,6 +22,7 @@ import Testing
     #expect(turn.changed)
     #expect(turn.channel.count == 4 && turn.channel.unseen == 1 && turn.channel.total == 5)
     #expect(turn.channel.pulseUntil == 1_000 + 3_000_000, "an arrival pulses, though the count did not rise")
+    #expect(store.history.days(of: name("mail")).map(\.figures.arrivals) == [5], "STATS counts it an arrival too")
   }
 
   @Test func aRiseBeyondTheNewItemsCountsAsArrivals() {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A notmuch set-up of one test's own (SOURCES.md, "notmuch in a folder of its own"): a Maildir,
 /// a config file naming it, and the real `notmuch` run with `NOTMUCH_CONFIG` pointing at that
@@ -17,21 +18,7 @@ struct NotmuchFolder {
     for sub in ["cur", "new", "tmp"] {
       try FileManager.default.createDirectory(atPath: folder.mail + "/" + sub, withIntermediateDirectories: true)
     }
-    let config = """
-      [database]
-      path=\(folder.mail)
-      [user]
-      name=Test
-      primary_email=test@example.org
-      [new]
-      tags=unread;inbox;
-      ignore=
-      [search]
-      exclude_tags=deleted;spam;
-      [maildir]
-      synchronize_flags=true
-
-      """
+    let config = NotmuchConfig.text(mail: folder.mail)
     try config.write(toFile: folder.config, atomically: false, encoding: .utf8)
     for i in 0..<messages { try folder.deliver(i + 1) }
     try folder.notmuch("new")

@@ -149,4 +149,28 @@ import Testing
     set.answered(set.sent(report), total: total)
     return report
   }
+
+  /// `u` is kept as items come, go, get their arrivals and watermarks come: after every step of
+  /// a random run it equals the items with no arrival or one past the last watermark.
+  @Test func unseenKeptThroughEveryChange() {
+    var set = Set(daemonCount: 0)
+    var generator = SystemRandomNumberGenerator()
+    var total = 0
+    for _ in 0..<5000 {
+      let identity = Self.id(String(Int.random(in: 0..<40, using: &generator)))
+      switch Int.random(in: 0..<10, using: &generator) {
+      case 0..<4: set.add(identity, at: "new")
+      case 4..<6: set.remove(identity)
+      case 6..<8:
+        guard let report = set.pending() else { break }
+        total += report.arrived
+        set.answered(set.sent(report), total: total)
+      case 8: set.seen(upto: Int.random(in: max(0, total - 5)...total, using: &generator))
+      default: _ = set.sent(set.pending() ?? Report(count: set.count, arrived: 0, unseen: nil))
+      }
+      guard let upto = set.seenUpto else { continue }
+      let expected = set.items.values.count { $0.arrival.map { $0 > upto } ?? true }
+      #expect(set.pending().map { $0.unseen == expected } ?? true, "u after a change")
+    }
+  }
 }

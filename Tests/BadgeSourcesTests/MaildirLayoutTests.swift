@@ -1,3 +1,4 @@
+import BadgeCore
 import BadgeSources
 import Testing
 

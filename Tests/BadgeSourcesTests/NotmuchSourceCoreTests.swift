@@ -80,6 +80,16 @@ import Testing
     #expect(Self.jobs(rebuilt) == [.list(queries: Self.queries)])
   }
 
+  @Test func aFailedReadIsAnErrorUntilTheNextCommitListsAnew() throws {
+    let harness = try Self.counting()
+    harness.run(Self.commit())
+    harness.run(.notmuch(source: "lists", .failed("Failed to search: A Xapian exception occurred")))
+    #expect(harness.logs.last == "Source lists: error: Failed to search: A Xapian exception occurred.")
+    #expect(Self.jobs(harness.run(Self.commit())) == [.list(queries: Self.queries)])
+    harness.run(Self.listed(12, [Self.ids("a", "b"), Self.ids("c")]))
+    #expect(harness.logs.last == "Source lists: counting again after 1 failed attempt.")
+  }
+
   @Test func markReadWaitsForTheLock() throws {
     let harness = try Self.counting()
     let clicked = harness.run(.daemon(.cleared(ChannelName("lists")!, upto: 3)))
@@ -100,15 +110,34 @@ import Testing
     #expect(harness.logs.allSatisfy { !$0.contains("error") })
   }
 
-  @Test func aMissingDatabaseIsWaitedFor() throws {
+  @Test func aMissingDatabaseIsAnErrorUntilItIsMade() throws {
     let harness = try SourcesHarness(Self.config)
     harness.start()
-    harness.run(.notmuch(source: "lists", .missing(path: Self.xapian)))
-    #expect(harness.logs == ["Source lists: waiting for /home/u/mail/.notmuch/xapian."])
+    let missing = SourceInput.notmuch(source: "lists", .missing(path: Self.xapian))
+    // Watched, then looked for again: a database made before the watches is not missed.
+    #expect(Self.jobs(harness.run(missing)) == [.list(queries: Self.queries)])
+    #expect(harness.logs == ["Source lists: error: no notmuch database at /home/u/mail/.notmuch/xapian."])
     #expect(harness.watches[["lists", ".."]] == "/home/u/mail/.notmuch")
+    #expect(harness.watches[["lists", "../.."]] == "/home/u/mail")
+    // A folder notmuch new is still making commits into it when it is a database.
+    #expect(harness.watches[["lists", "xapian"]] == "/home/u/mail/.notmuch/xapian")
+    // Still missing: no more looking until something is made, and no second line.
+    #expect(Self.jobs(harness.run(missing)).isEmpty)
+    #expect(harness.logs.count == 1)
+    // `notmuch new` makes `.notmuch`: watched anew, then looked for again.
+    let parent = harness.run(
+      .fsEvents(source: "lists", [FSEvent(.appeared, tag: Array("../..".utf8), name: Array(".notmuch".utf8))]))
+    #expect(Self.jobs(parent) == [.list(queries: Self.queries)])
+    #expect(Self.jobs(harness.run(missing)) == [.list(queries: Self.queries)])
+    #expect(Self.jobs(harness.run(missing)).isEmpty)
     let made = harness.run(.fsEvents(source: "lists", [FSEvent(.appeared, tag: Array("..".utf8), name: Self.tag)]))
     #expect(Self.jobs(made) == [.list(queries: Self.queries)])
+    // Made but not committed yet: watched anew, looked for once more, then its first commit.
+    #expect(Self.jobs(harness.run(missing)) == [.list(queries: Self.queries)])
+    #expect(Self.jobs(harness.run(missing)).isEmpty)
+    #expect(Self.jobs(harness.run(Self.commit())) == [.list(queries: Self.queries)])
     harness.run(Self.listed(1, [[], []]))
     #expect(harness.watches == [["lists", "xapian"]: "/home/u/mail/.notmuch/xapian"])
+    #expect(harness.logs.last == "Source lists: counting again after 6 failed attempts.")
   }
 }

@@ -139,6 +139,17 @@ import Testing
     #expect(exec.schedule == .interval(seconds: 60) && exec.timeoutSeconds == nil)
   }
 
+  /// An exec run without `timeout_s` takes `[daemon] hook_timeout_ms` of the same file; a value
+  /// the daemon refuses (its own section, its own error) leaves the daemon's default.
+  @Test func theHookTimeoutComesFromTheDaemonSection() throws {
+    let exec = "[source.x]\nkind = exec\ncommand = true\n"
+    #expect(try sources(exec).hookTimeoutMs == 10_000)
+    #expect(try sources("[daemon]\nhook_timeout_ms = 2500\n" + exec).hookTimeoutMs == 2500)
+    #expect(try sources("[daemon]\nhook_timeout_ms = 0\n" + exec).hookTimeoutMs == 10_000)
+    #expect(try sources("[daemon]\nhook_timeout_ms = soon\n" + exec).hookTimeoutMs == 10_000)
+    #expect(try sources("[daemon]\nhook_timeout_ms = 3600001\n" + exec).hookTimeoutMs == 10_000)
+  }
+
   @Test func everyFilesKey() throws {
     let config = try sources(
       """

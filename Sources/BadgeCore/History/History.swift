@@ -119,41 +119,43 @@ public struct History: Sendable {
   /// days by slot and changes the entry where it is kept, without copying the days.
   @discardableResult
   mutating func record(
-    at place: Place, from before: Int, to after: Int, on day: Int
+    at place: Place, from before: Int, to after: Int, arrivals: Int, on day: Int
   ) -> (before: EntryBefore, after: HistoryDay?) {
-    guard before != after else { return (.unchanged, nil) }
+    guard before != after || arrivals > 0 else { return (.unchanged, nil) }
     switch place {
     case .slot(let slot):
-      if let updated = History.countNewest(&held[slot], day: day, from: before, to: after) {
+      if let updated = History.countNewest(&held[slot], day: day, from: before, to: after, arrivals: arrivals) {
         return (.entry(updated.old), updated.new)
       }
     case .name(let name):
       if let i = loose.index(forKey: name),
-        let updated = History.countNewest(&loose.values[i], day: day, from: before, to: after)
+        let updated = History.countNewest(&loose.values[i], day: day, from: before, to: after, arrivals: arrivals)
       {
         return (.entry(updated.old), updated.new)
       }
     }
     let old = entry(at: place, on: day)
     var entry = old ?? HistoryDay(day: day, figures: DayFigures(peak: before), endCount: before)
-    History.count(&entry, from: before, to: after)
+    History.count(&entry, from: before, to: after, arrivals: arrivals)
     put(entry, at: place)
     return (old.map { .entry($0) } ?? .none, entry)
   }
 
   /// Counts the change in the newest of `days` when it is `day`'s entry; `nil` otherwise.
   private static func countNewest(
-    _ days: inout [HistoryDay], day: Int, from before: Int, to after: Int
+    _ days: inout [HistoryDay], day: Int, from before: Int, to after: Int, arrivals: Int
   ) -> (old: HistoryDay, new: HistoryDay)? {
     guard let last = days.indices.last, days[last].day == day else { return nil }
     let old = days[last]
-    count(&days[last], from: before, to: after)
+    count(&days[last], from: before, to: after, arrivals: arrivals)
     return (old, days[last])
   }
 
-  /// The one place a count change enters a day's figures.
-  private static func count(_ entry: inout HistoryDay, from before: Int, to after: Int) {
-    if after > before { entry.figures.arrivals = entry.figures.arrivals.addingSaturated(after - before) }
+  /// The one place a count change enters a day's figures: `arrivals` is what the change added
+  /// to the channel's running total, the rise of the count for most writes, and a source's new
+  /// items even when as many were read in the same report and the count stayed.
+  private static func count(_ entry: inout HistoryDay, from before: Int, to after: Int, arrivals: Int) {
+    if arrivals > 0 { entry.figures.arrivals = entry.figures.arrivals.addingSaturated(arrivals) }
     if after == 0 { entry.figures.clears = entry.figures.clears.addingSaturated(1) }
     entry.figures.peak = max(entry.figures.peak, after)
     entry.endCount = after

@@ -144,7 +144,7 @@ public final class Store {
     // A mirrored channel's history is kept by its owner.
     let historyPlace = History.Place(slot: position, name: name)
     let (historyBefore, day) =
-      local ? recordHistory(at: historyPlace, from: before.count, to: after.count) : (.unchanged, nil)
+      local ? recordHistory(at: historyPlace, from: before, to: after) : (.unchanged, nil)
     // A settings change leaves the day as it was; read here, before `store` may move slots.
     let dayOfChange = local ? day ?? dayHistory.entry(at: historyPlace, on: today) : nil
     undo.changed(name, before: position == nil ? nil : before, day: today, history: historyBefore, seq: seq)
@@ -183,10 +183,13 @@ public final class Store {
 
   /// The one place a change reaches history: whatever undoes a change of the store must undo
   /// this too.
+  /// Its arrivals are what the write added to the running total (a local write raises it by
+  /// exactly its arrivals).
   private func recordHistory(
-    at place: History.Place, from before: Int, to after: Int
+    at place: History.Place, from before: Channel, to after: Channel
   ) -> (before: History.EntryBefore, after: HistoryDay?) {
-    dayHistory.record(at: place, from: before, to: after, on: today)
+    dayHistory.record(
+      at: place, from: before.count, to: after.count, arrivals: max(0, after.total &- before.total), on: today)
   }
 
   /// How the channel called `name` reads before it is written: the config's settings,

@@ -17,7 +17,7 @@ import Testing
     let runs = folder.file("runs")
     let command = try folder.script("count", "echo run >> \(runs)\ncat \(value)\n")
     let notify = try DatagramListener(path: folder.file("notify.sock"))
-    let stage = try SourcesStage(
+    let stage = try SourcesFixture(
       folder: folder, config: "[source.jobs]\nkind = exec\ncommand = \(command)\ninterval_s = 1\n",
       environment: ["NOTIFY_SOCKET": notify.path])
     try stage.awaitEvent("jobs", count: 7)
@@ -53,7 +53,7 @@ import Testing
     let fifo = folder.file("counts")
     #expect(mkfifo(fifo, 0o600) == 0)
     let command = try folder.script("follow", "exec cat \(fifo)\n")
-    let stage = try SourcesStage(
+    let stage = try SourcesFixture(
       folder: folder, config: "[source.feed]\nkind = exec\ncommand = \(command)\nfollow = yes\n")
 
     var writer = try Self.openWriter(fifo, stage)
@@ -94,7 +94,7 @@ import Testing
     let pidFile = folder.file("pid")
     let command = try folder.script(
       "hang", "sleep 300 &\necho $$ > \(pidFile).new\nmv \(pidFile).new \(pidFile)\nwait\n")
-    let stage = try SourcesStage(
+    let stage = try SourcesFixture(
       folder: folder, config: "[source.slow]\nkind = exec\ncommand = \(command)\ntimeout_s = 1\n")
     #expect(waitUntil { FileManager.default.fileExists(atPath: pidFile) })
     let written = try String(contentsOfFile: pidFile, encoding: .utf8)
@@ -118,7 +118,7 @@ import Testing
     // A clock beside it: its count is how many times it ran, a second apart.
     let runs = folder.file("runs")
     let clock = try folder.script("clock", "echo run >> \(runs)\nwc -l < \(runs)\n")
-    let stage = try SourcesStage(
+    let stage = try SourcesFixture(
       folder: folder,
       config: "[source.gone]\nkind = exec\ncommand = \(missing)\ninterval_s = 1\n\n"
         + "[source.clock]\nkind = exec\ncommand = \(clock)\ninterval_s = 1\n")
@@ -137,7 +137,7 @@ import Testing
   }
 
   /// Opens `fifo` for writing once a reader has it open (the followed command started).
-  static func openWriter(_ fifo: String, _ stage: SourcesStage) throws -> Int32 {
+  static func openWriter(_ fifo: String, _ stage: SourcesFixture) throws -> Int32 {
     var fd: Int32 = -1
     let opened = waitUntil {
       fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC)

@@ -13,7 +13,7 @@ import Testing
     for name in ["a.part", "b.part", "notes.txt", ".hidden.part", "sub/c.part"] {
       #expect(files.createFile(atPath: queue + "/" + name, contents: nil))
     }
-    let stage = try SourcesStage(
+    let stage = try SourcesFixture(
       folder: folder, config: "[source.downloads]\nkind = files\npath = \(queue)\nmatch = *.part *.crdownload\n")
     // Not hidden, not below: a.part and b.part.
     try stage.awaitEvent("downloads", count: 2)

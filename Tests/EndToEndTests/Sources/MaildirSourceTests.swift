@@ -10,64 +10,16 @@ import Testing
 /// watcher of the channel. The count is always the one this test works out from the Maildir
 /// itself, and every step waits for the watcher's events, never for time.
 @Suite struct MaildirSourceTests {
-  /// `count=` and `total=` of a state line, and whether it says `source=inbox stale=0`.
-  static func figures(_ line: String) -> (count: Int, total: Int, fresh: Bool)? {
-    var fields: [String: String] = [:]
-    for word in line.split(separator: " ").dropFirst(2) {
-      let pair = word.split(separator: "=", maxSplits: 1)
-      if pair.count == 2 { fields[String(pair[0])] = String(pair[1]) }
-    }
-    guard let count = fields["count"].flatMap(Int.init), let total = fields["total"].flatMap(Int.init) else {
-      return nil
-    }
-    return (count, total, fields["source"] == "inbox" && fields["stale"] == "0")
-  }
-
-  /// Reads the watcher's events until one shows the source's fresh count `count`; that event's
-  /// total. Fails at the first event past `limit`, or when none comes in time.
-  static func awaitCount(_ count: Int, on watcher: RawClient, limit: Int = 8, _ context: () -> String) throws -> Int {
-    var seen: [String] = []
-    while seen.count < limit, let line = try watcher.readLine() {
-      seen.append(line)
-      if let state = figures(line), state.count == count, state.fresh { return state.total }
-    }
-    throw TestFailure("no event with count=\(count) source=inbox stale=0: \(seen)\n\(context())")
-  }
-
-  /// A watcher of `inbox` on `daemon`, past its snapshot; the snapshot's line for the channel.
-  static func watch(_ daemon: DaemonProcess) throws -> (RawClient, String?) {
-    let watcher = try daemon.client()
-    let reply = try watcher.request("WATCH inbox")
-    guard reply.last == "OK watching" else { throw TestFailure("WATCH failed: \(reply)") }
-    return (watcher, reply.first { $0.hasPrefix("STATE inbox ") })
-  }
-
   /// The daemon, a watcher of `inbox` past its snapshot, and badged-sources counting a
   /// Maildir of the test's own in `[source.inbox]` with `settings` more.
-  final class Stage {
-    let folder: TemporaryFolder
+  final class Stage: SourcesStage {
     var maildir: TestMaildir
-    var daemon: DaemonProcess
-    var watcher: RawClient
-    let sources: SourcesProcess
 
     init(settings: String = "", prepare: (inout TestMaildir) throws -> Void) throws {
-      folder = try TemporaryFolder()
+      let folder = try TemporaryFolder()
       maildir = try TestMaildir(in: folder)
       try prepare(&maildir)
-      let config = try folder.write(
-        "badged.conf", "[source.inbox]\nkind = maildir\npath = \(maildir.root)\n\(settings)")
-      daemon = try DaemonProcess(folder: folder)
-      (watcher, _) = try MaildirSourceTests.watch(daemon)
-      sources = try SourcesProcess(folder: folder, config: config, socket: daemon.socket)
-    }
-
-    /// Both programs' logs, for a failure's message.
-    var context: String { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
-
-    /// Reads the watcher's events until the source's fresh count is `count` (`awaitCount`).
-    func awaitCount(_ count: Int, limit: Int = 8) throws -> Int {
-      try MaildirSourceTests.awaitCount(count, on: watcher, limit: limit) { context }
+      try super.init(folder: folder, config: "[source.inbox]\nkind = maildir\npath = \(maildir.root)\n\(settings)")
     }
   }
 
@@ -103,11 +55,11 @@ import Testing
     #expect(try stage.maildir.unread() == 5)
     stage.daemon = try DaemonProcess(folder: stage.folder)
     let snapshot: String?
-    (stage.watcher, snapshot) = try Self.watch(stage.daemon)
+    (stage.watcher, snapshot) = try SourcesStage.watch(stage.daemon)
     // Recounted before the watch began, or an event tells it after.
-    let recounted = snapshot.flatMap(Self.figures).map { $0.count == 5 && $0.fresh } ?? false
+    let recounted = snapshot.flatMap(SourcesStage.figures).map { $0.count == 5 && $0.fresh } ?? false
     if !recounted { _ = try stage.awaitCount(5) }
-    #expect(try stage.daemon.client().request("GET inbox").first.flatMap(Self.figures)?.count == 5)
+    #expect(try stage.daemon.client().request("GET inbox").first.flatMap(SourcesStage.figures)?.count == 5)
 
     #expect(stage.sources.stop() == 0, "\(stage.context)")
     #expect(stage.sources.log.contains("<6>Source inbox: counting.\n"), "\(stage.context)")

@@ -11,7 +11,7 @@ import Testing
 /// SIGKILL and started again, and another program's write to a source's channel. Every count
 /// checked is the one worked out from the folder itself.
 @Suite struct SourcesFaultTests {
-  static func inbox(_ maildir: TestMaildir, _ more: String = "") -> String { SourcesStage.inbox(maildir, more) }
+  static func inbox(_ maildir: TestMaildir, _ more: String = "") -> String { SourcesFixture.inbox(maildir, more) }
 
   @Test func aConfigItCannotUseAtStartExits78WithItsPlace() throws {
     try Binaries.check()
@@ -32,7 +32,7 @@ import Testing
     let queue = folder.file("queue")
     try FileManager.default.createDirectory(atPath: queue, withIntermediateDirectories: true)
     for name in ["a", "b", "c"] { _ = FileManager.default.createFile(atPath: queue + "/" + name, contents: nil) }
-    let stage = try SourcesStage(folder: folder, config: Self.inbox(maildir))
+    let stage = try SourcesFixture(folder: folder, config: Self.inbox(maildir))
     try stage.awaitEvent("inbox", count: 2)
 
     // Refused: the line's fault logged, the source still counting, badgectl shows the refusal.
@@ -85,7 +85,7 @@ import Testing
   @Test func aMaildirRemovedReplacedByAFileAndMadeAgain() throws {
     let folder = try TemporaryFolder()
     var maildir = try TestMaildir(in: folder)
-    let stage = try SourcesStage.counting(&maildir, in: folder, delivered: 3)
+    let stage = try SourcesFixture.counting(&maildir, in: folder, delivered: 3)
 
     try FileManager.default.removeItem(atPath: maildir.root)
     try stage.awaitEvent("inbox", count: 0)
@@ -114,7 +114,7 @@ import Testing
   @Test func theDaemonKilledAndStartedAgainIsRecountedExactly() throws {
     let folder = try TemporaryFolder()
     var maildir = try TestMaildir(in: folder)
-    let stage = try SourcesStage.counting(&maildir, in: folder, delivered: 2)
+    let stage = try SourcesFixture.counting(&maildir, in: folder, delivered: 2)
 
     stage.daemon.crash()
     var names: [String] = []

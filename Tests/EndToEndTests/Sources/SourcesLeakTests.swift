@@ -21,7 +21,7 @@ import Testing
     let config = { (coalesce: Int) in
       "[source.inbox]\nkind = maildir\npath = \(maildir.root)\ncoalesce_ms = \(coalesce)\n"
     }
-    let stage = try SourcesStage(folder: folder, config: config(50))
+    let stage = try SourcesFixture(folder: folder, config: config(50))
     try stage.awaitEvent("inbox", count: 1)
     let pid = stage.sources.pid
     #expect(ProcFacts.inotifyWatches(pid) == Self.maildirWatches, "\(stage.context)")
@@ -60,7 +60,7 @@ import Testing
       (0..<10).map { "[source.job\($0)]\nkind = exec\ncommand = \(command) \(round)\ninterval_s = 3600\n" }
         .joined(separator: "\n")
     }
-    let stage = try SourcesStage(folder: folder, config: config(1))
+    let stage = try SourcesFixture(folder: folder, config: config(1))
     let pid = stage.sources.pid
     for round in 1...5 {
       if round > 1 { try stage.reload(config(round)) }

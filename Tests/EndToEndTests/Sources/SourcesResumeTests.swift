@@ -19,7 +19,7 @@ import Testing
   }
 
   /// Stops the program and waits until the kernel says it is stopped.
-  static func stop(_ stage: SourcesStage) throws {
+  static func stop(_ stage: SourcesFixture) throws {
     stage.sources.signal(SIGSTOP)
     guard waitUntil({ state(stage.sources.pid) == "T" }) else { throw TestFailure("not stopped\n\(stage.context)") }
   }
@@ -27,7 +27,7 @@ import Testing
   @Test func deliveriesAndAReadWhileStoppedAreRecountedOnContinue() throws {
     let folder = try TemporaryFolder()
     var maildir = try TestMaildir(in: folder)
-    let stage = try SourcesStage.counting(&maildir, in: folder, delivered: 2)
+    let stage = try SourcesFixture.counting(&maildir, in: folder, delivered: 2)
 
     try Self.stop(stage)
     var names: [String] = []
@@ -52,7 +52,7 @@ import Testing
           .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 16384
     let folder = try TemporaryFolder()
     var maildir = try TestMaildir(in: folder)
-    let stage = try SourcesStage.counting(&maildir, in: folder, delivered: 1)
+    let stage = try SourcesFixture.counting(&maildir, in: folder, delivered: 1)
 
     try Self.stop(stage)
     let flood = limit + 100

@@ -10,6 +10,8 @@ final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
 
+  /// Starts the program on `config` and `socket`, with `environment` set on top of
+  /// `Child.environment()` (a notmuch source's `NOTMUCH_CONFIG`).
   init(
     folder: TemporaryFolder, config: String, socket: String, arguments: [String] = ["--log-level", "debug"],
     environment: [String: String] = [:]

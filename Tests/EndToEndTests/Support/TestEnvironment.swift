@@ -37,8 +37,9 @@ extension Child {
     "JOURNAL_STREAM",
     // The user's session: displays, compositor, window manager, terminal multiplexer.
     "DISPLAY", "WAYLAND_DISPLAY", "SWAYSOCK", "I3SOCK", "TMUX", "TMUX_PANE",
-    // The user's files (HOME and XDG_RUNTIME_DIR are replaced).
-    "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "MANPATH",
+    // The user's files (HOME and XDG_RUNTIME_DIR are replaced), and their notmuch database.
+    "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "MANPATH", "NOTMUCH_CONFIG",
+    "NOTMUCH_PROFILE", "NOTMUCH_DATABASE",
     // Preferences: colour, motion, the terminal and its size, i3blocks' block, man's output,
     // and the locale (LC_* go too; LANG is set).
     "NO_COLOR", "NO_MOTION", "COLORTERM", "TERM", "COLUMNS", "LINES", "BLOCK_INTERVAL", "MANWIDTH", "MANOPT",
