@@ -10,9 +10,11 @@ import BadgeCore
 ///   `retrying` meanwhile. A line too long stops it.
 ///
 /// A line that is no count leaves the count as it was and puts the source in error with the
-/// line quoted; the next good one clears it. The choices the design left open, made here: its
-/// times are boot time, so an interval that passed in a suspend is due at once, and a run that
-/// timed out is an error (`did not finish in time`) whatever it printed.
+/// line quoted; the next good one clears it. A command that cannot be started is an error
+/// (interval) or a restart with back-off (follow) with the reason, reported once, not per try.
+/// The choices the design left open, made here: its times are boot time, so an interval that
+/// passed in a suspend is due at once, and a run that timed out is an error (`did not finish
+/// in time`) whatever it printed.
 struct ExecSource {
   let name: String
   let settings: ExecSettings
@@ -78,25 +80,42 @@ struct ExecSource {
       } else {
         take(CountLine.count(ofRun: output), into: &turn)
       }
-      if again {
-        spawn(at: time, into: &turn)
-      } else if case .interval(let seconds) = settings.schedule {
-        due = time.boottime + UInt64(seconds) * 1_000_000
-        turn.wake = due
-      }
+      ranAgainOrLater(at: time, into: &turn)
     case .printed(let bytes):
       for count in lines.feed(bytes) { take(count, into: &turn) }
       if lines.overflowed { turn.actions.append(.kill(source: name)) }
     case .exited:
-      running = false
-      if time.boottime >= startedAt + ExecSource.stableLife { backoff.succeeded() }
-      let delay = backoff.nominal
-      var steady = SteadyDelays()
-      _ = backoff.failed(using: &steady)
-      due = time.boottime + delay
-      turn.wake = due
-      turn.health = .retrying(at: time.wallMs + Int64(delay / 1000), because: "the command exited")
+      restart(because: "the command exited", at: time, into: &turn)
+    case .failedToStart(let why):
+      guard follows else {
+        running = false
+        turn.health = .error(why)
+        return ranAgainOrLater(at: time, into: &turn)
+      }
+      restart(because: why, at: time, into: &turn)
     }
+  }
+
+  /// An interval run ended: the run asked for meanwhile now, else the next `interval_s` later.
+  private mutating func ranAgainOrLater(at time: SourceTime, into turn: inout SourceTurn) {
+    if again {
+      spawn(at: time, into: &turn)
+    } else if case .interval(let seconds) = settings.schedule {
+      due = time.boottime + UInt64(seconds) * 1_000_000
+      turn.wake = due
+    }
+  }
+
+  /// The followed command is gone: started again after the back-off, `retrying` meanwhile.
+  private mutating func restart(because reason: String, at time: SourceTime, into turn: inout SourceTurn) {
+    running = false
+    if time.boottime >= startedAt + ExecSource.stableLife { backoff.succeeded() }
+    let delay = backoff.nominal
+    var steady = SteadyDelays()
+    _ = backoff.failed(using: &steady)
+    due = time.boottime + delay
+    turn.wake = due
+    turn.health = .retrying(at: time.wallMs + Int64(delay / 1000), because: reason)
   }
 
   private func take(_ count: Result<Int, CountLine.Refusal>, into turn: inout SourceTurn) {

@@ -99,6 +99,19 @@ public struct SourceHealth: Sendable {
     }
   }
 
+  /// The program's status for the service manager (`STATUS=`), from every source's state:
+  /// `Running 3 sources: 2 ok, 1 error`, the states in a fixed order, those no source is in
+  /// left out, so that `systemctl status` tells at a glance whether anything is wrong.
+  public static func summary(_ states: [State]) -> String {
+    let words = ["ok", "waiting", "recounting", "error", "retrying"]
+    let tally = words.compactMap { word -> String? in
+      let count = states.filter { $0.word == word }.count
+      return count == 0 ? nil : "\(count) \(word)"
+    }
+    let running = "Running \(states.count) source\(states.count == 1 ? "" : "s")"
+    return tally.isEmpty ? running : running + ": " + tally.joined(separator: ", ")
+  }
+
   private func line(_ level: Logger.Level, _ words: String) -> LinkHealth.Line {
     LinkHealth.Line(level: level, text: "Source \(source): \(words).")
   }

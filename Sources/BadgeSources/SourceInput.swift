@@ -130,4 +130,7 @@ public enum ExecResult: Equatable, Sendable {
   case printed([UInt8])
   /// The followed command exited.
   case exited
+  /// The command could not be started at all (a program missing or not executable): why, as
+  /// the source's state says it.
+  case failedToStart(String)
 }

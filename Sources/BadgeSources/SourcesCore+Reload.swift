@@ -43,6 +43,7 @@ extension SourcesCore {
       stop(name)
     }
     config = new
+    statusDue = true
     outbox.append(
       .log(
         .info,

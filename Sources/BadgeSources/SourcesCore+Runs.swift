@@ -25,7 +25,11 @@ extension SourcesCore {
   /// reload killed, whose output is no one's (the source restarted has a run of its own, which
   /// waited for this one's place).
   func runEnded(_ source: String, _ result: ExecResult) -> Bool {
-    guard case .ran = result, runs.isRunning(source) else { return false }
+    switch result {
+    case .ran, .failedToStart: break
+    case .printed, .exited: return false
+    }
+    guard runs.isRunning(source) else { return false }
     runs.finished(source)
     return killedRuns.remove(source) != nil
   }

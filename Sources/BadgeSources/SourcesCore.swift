@@ -41,6 +41,10 @@ public final class SourcesCore {
   /// (`settleLeftOvers`).
   var leftOver: [String: [ChannelName]] = [:]
   let home: [UInt8]
+  /// The last `STATUS=` line asked for (`SourceHealth.summary`), which READY=1 repeats.
+  public private(set) var serviceStatus: String?
+  /// Whether a source's state changed since: `flush` sends a new status when its line differs.
+  var statusDue = true
   /// Exec sources' interval runs, at most `config.maxRunning` at once, by the scheduler the
   /// daemon's hooks use.
   var runs: HookScheduler<ExecRun>
@@ -89,6 +93,9 @@ public final class SourcesCore {
     case .daemon(let answer): daemon(answer)
     case .daemonClosed: daemonClosed()
     case .fsEvents(let source, let events):
+      if events.contains(where: { $0.kind == .overflow }) {
+        outbox.append(.log(.notice, "Source \(source): missed changes (the inotify queue overflowed); recounting."))
+      }
       turn(source) { source, turn in source.events(events, into: &turn) }
     case .listed(let source, let tag, let result):
       turn(source) { source, turn in source.listed(tag, result, into: &turn) }
@@ -164,7 +171,10 @@ public final class SourcesCore {
     case .ok, .waiting: counted.insert(spec.name)
     default: break
     }
-    if before != state { sendStatus(spec) }
+    if before != state {
+      statusDue = true
+      sendStatus(spec)
+    }
   }
 
   /// `SOURCE <name> status …`, when connected.
@@ -181,6 +191,14 @@ public final class SourcesCore {
 
   /// The writes due, and the timer for the next write or source wakeup.
   func flush() {
+    if statusDue {
+      statusDue = false
+      let line = SourceHealth.summary(config.sources.compactMap { health[$0.name]?.state })
+      if line != serviceStatus {
+        serviceStatus = line
+        outbox.append(.status(line))
+      }
+    }
     startRuns()
     settleLeftOvers()
     var next = wakes.values.min()

@@ -66,7 +66,7 @@ public enum SourcesProgram {
       }
       logger.info("Running \(config.sources.count) sources from \(config.file) for badged at \(socketPath).")
       try runtime.start()
-      ServiceManager.notifyReady(status: "Running \(config.sources.count) sources")
+      ServiceManager.notifyReady(status: runtime.core.serviceStatus ?? "Running \(config.sources.count) sources")
       _ = loop.enableWatchdog()
       let status = try loop.run()
       withExtendedLifetime((signals, runtime)) {}

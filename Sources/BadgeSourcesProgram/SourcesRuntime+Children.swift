@@ -22,8 +22,8 @@ extension SourcesRuntime {
         onError: { [unowned self] level, line in logger.log(level, "Source '\(source)': \(line)") },
         onFinish: { [unowned self] finished in finish(source, finished, follows: follows) })
     } catch {
-      logger.warning("Cannot start the command of source '\(source)': \(error).")
-      feed(.exec(source: source, follows ? .exited : .ran(output: [], timedOut: false)))
+      // The source's state says it, once: not a line per attempt.
+      feed(.exec(source: source, .failedToStart("\(error)")))
     }
   }
 

@@ -107,4 +107,34 @@ import Testing
     #expect(long.contains(.kill(source: "updates")))
     #expect(harness.logs.last == "Source updates: error: printed more than 256 bytes in a line.")
   }
+
+  /// A command that cannot be started: one error line however often it is tried, its place
+  /// among the runs freed, and the next interval kept; a followed one retried with back-off.
+  @Test func aCommandThatCannotStartIsOneErrorNotOneLinePerTry() throws {
+    let harness = try SourcesHarness("[source.updates]\nkind = exec\ncommand = gone\ninterval_s = 60\n")
+    harness.start()
+    let failed = SourceInput.exec(source: "updates", .failedToStart("Failed to start 'gone': No such file"))
+    let first = harness.run(failed)
+    #expect(
+      harness.logs.filter { $0.contains("error") } == ["Source updates: error: Failed to start 'gone': No such file."])
+    #expect(first.contains(.armTimer(at: harness.time.boottime + 60_000_000)))
+    #expect(Self.spawns(harness.advance(ms: 60_000)) == 1)
+    harness.run(failed)
+    #expect(harness.logs.filter { $0.contains("error") }.count == 1)
+    #expect(Self.spawns(harness.advance(ms: 60_000)) == 1)
+    harness.run(Self.output("2\n"))
+    #expect(harness.logs.last == "Source updates: counting again after 2 failed attempts.")
+
+    let follow = try SourcesHarness("[source.updates]\nkind = exec\ncommand = gone\nfollow = yes\n")
+    follow.start()
+    #expect(follow.run(failed).contains(.armTimer(at: follow.time.boottime + 1_000_000)))
+    #expect(Self.spawns(follow.advance(ms: 1000)) == 1)
+    follow.run(failed)
+    #expect(Self.spawns(follow.advance(ms: 1999)) == 0)
+    #expect(Self.spawns(follow.advance(ms: 1)) == 1)
+    #expect(
+      follow.logs.filter { $0.contains("retrying") } == [
+        "Source updates: Failed to start 'gone': No such file; retrying."
+      ])
+  }
 }

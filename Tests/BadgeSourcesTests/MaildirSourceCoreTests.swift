@@ -97,6 +97,32 @@ import Testing
     #expect(recounted.writes == ["SET mail 3 new=2 id=src-7f3a91c2:2"])
     harness.answerWrites()
     #expect(harness.daemon["mail"]! == (3, 4))
+    // Said once, so that a missed change is never silent.
+    #expect(
+      harness.logs.filter { $0.contains("overflowed") } == [
+        "Source mail: missed changes (the inotify queue overflowed); recounting."
+      ])
+  }
+
+  /// `STATUS=` follows the sources' states: one line per change of the summary, none while it
+  /// stays the same (a recount that ends as it began is two lines, the same error again none).
+  @Test func theServiceStatusFollowsTheStates() throws {
+    let harness = try SourcesHarness(Self.config)
+    harness.maildir("/home/u/Mail")
+    harness.place("/home/u/Mail/new/a")
+    let statuses = { (actions: [SourceAction]) in
+      actions.compactMap { action -> String? in
+        if case .status(let text) = action { return text }
+        return nil
+      }
+    }
+    #expect(statuses(harness.start()) == ["Running 1 source: 1 waiting", "Running 1 source: 1 ok"])
+    #expect(statuses(harness.connect()) == ["Running 1 source: 1 recounting", "Running 1 source: 1 ok"])
+    #expect(statuses(harness.read(harness.create("/home/u/Mail/new/b"))).isEmpty)
+    // A file where the Maildir was: an error, said once.
+    var replaced = harness.move("/home/u/Mail", to: "/home/u/gone")
+    replaced += harness.create("/home/u/Mail")
+    #expect(statuses(harness.read(replaced)) == ["Running 1 source: 1 recounting", "Running 1 source: 1 error"])
   }
 
   @Test func aReplacedFolderIsRecounted() throws {

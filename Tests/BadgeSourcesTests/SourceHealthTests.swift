@@ -22,6 +22,14 @@ import Testing
     #expect(SourceHealth.State.retrying(at: 5, because: "it exited").reason == "it exited")
   }
 
+  @Test func theServiceStatusSummary() {
+    #expect(SourceHealth.summary([]) == "Running 0 sources")
+    #expect(SourceHealth.summary([.ok]) == "Running 1 source: 1 ok")
+    #expect(
+      SourceHealth.summary([.error("x"), .ok, .starting, .retrying(at: 5, because: "y"), .ok, .recounting])
+        == "Running 6 sources: 2 ok, 1 waiting, 1 recounting, 1 error, 1 retrying")
+  }
+
   @Test func aStartAndRecounts() {
     #expect(
       Self.texts([.recounting, .ok, .ok, .recounting, .ok])

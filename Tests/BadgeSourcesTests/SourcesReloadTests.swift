@@ -56,6 +56,7 @@ import Testing
       reloaded.filter {
         if case .log = $0 { return false }
         if case .request = $0 { return false }
+        if case .status = $0 { return false }
         return true
       } == [
         .kill(source: "updates"), .unwatch(source: "queue", tag: []),
@@ -65,6 +66,8 @@ import Testing
         .list(source: "spool", tag: [], path: Array("/var/spool/out".utf8)),
       ])
     #expect(harness.logs.contains("Reloaded: 1 sources kept, 1 restarted, 1 started, 1 stopped."))
+    // The service manager's status counts the sources of the new file: two recount.
+    #expect(reloaded.contains(.status("Running 3 sources: 1 ok, 2 waiting")))
     #expect(reloaded.writes == ["SET updates 0 new=0 id=src-7f3a91c2:4"])
     #expect(reloaded.requests.contains(.claim(source: "spool", channel: Self.channel("spool"), onClear: .seen)))
     #expect(reloaded.requests.contains(.claim(source: "queue", channel: Self.channel("queue"), onClear: .seen)))
