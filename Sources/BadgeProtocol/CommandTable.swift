@@ -156,7 +156,7 @@ extension Request.Command {
     """
     SOURCE <name> claim <channel> on_clear=<seen|mark-read> | SOURCE <name> release <channel> | \
     SOURCE <name> status kind=<kind> state=<waiting|ok|recounting|error|retrying> channels=<n> count=<n> \
-    [changed=<unix ms>] [retry_at=<unix ms>] [error=<text>]
+    [changed=<unix ms>] [retry_at=<unix ms>] [error=<text>] | SOURCE <name> stopped
     """,
     .sourcesOnly, RequestParser.SourceArguments.self)
 

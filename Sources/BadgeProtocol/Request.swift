@@ -49,7 +49,7 @@ public enum Request: Equatable, Sendable {
   /// `SOURCES attach` makes the connection the sources connection, `SOURCES config …` reports
   /// its config.
   case sources(SourcesRequest)
-  /// `SOURCE <name> claim|release|status …`: one source's claims and state (sources
+  /// `SOURCE <name> claim|release|status|stopped …`: one source's claims and state (sources
   /// connection only).
   case source(String, SourceRequest)
 }
@@ -74,6 +74,9 @@ public enum SourceRequest: Equatable, Sendable {
   case release(ChannelName)
   /// `SOURCE <name> status kind=… state=… …`: the source's state.
   case status(SourceStatus)
+  /// `SOURCE <name> stopped`: the program no longer runs the source (a reload removed it), so
+  /// its last report leaves the listing.
+  case stopped
 }
 
 /// A request line: the request, and the id it came with (`id=<token>`), if any.

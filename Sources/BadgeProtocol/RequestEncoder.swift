@@ -152,8 +152,8 @@ public enum RequestEncoder {
     }
   }
 
-  /// A source's request after its name: `claim <channel> on_clear=…`, `release <channel>` or
-  /// `status` and its fields (`SourceStatus.fields`).
+  /// A source's request after its name: `claim <channel> on_clear=…`, `release <channel>`,
+  /// `status` and its fields (`SourceStatus.fields`), or `stopped`.
   private static func source(_ request: SourceRequest, to w: inout ByteWriter) {
     switch request {
     case .claim(let name, let markRead):
@@ -166,6 +166,8 @@ public enum RequestEncoder {
     case .status(let status):
       w.write(" status ")
       text(status.fields, to: &w)
+    case .stopped:
+      w.write(" stopped")
     }
   }
 

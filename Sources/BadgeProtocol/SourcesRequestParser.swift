@@ -1,7 +1,7 @@
 import BadgeCore
 
 /// How the sources program's commands read their arguments: `SOURCES [attach | config …]` and
-/// `SOURCE <name> claim|release|status …` (docs/PROTOCOL.md, "Sources").
+/// `SOURCE <name> claim|release|status|stopped …` (docs/PROTOCOL.md, "Sources").
 extension RequestParser {
   /// `SOURCES`, `SOURCES attach`, `SOURCES config ok`, `SOURCES config error=<text>`.
   enum SourcesArguments: ArgumentReader {
@@ -33,7 +33,7 @@ extension RequestParser {
 
   /// `SOURCE <name> claim <channel> on_clear=<seen|mark-read>`, `SOURCE <name> release
   /// <channel>`, `SOURCE <name> status kind=… state=… channels=… count=… [changed=…]
-  /// [retry_at=…] [error=<text>]`.
+  /// [retry_at=…] [error=<text>]`, `SOURCE <name> stopped`.
   enum SourceArguments: ArgumentReader {
     static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
       guard let nameWord = words.next() else {
@@ -44,7 +44,7 @@ extension RequestParser {
       }
       let name = String(decoding: nameWord, as: UTF8.self)
       guard let verb = words.next() else {
-        throw ProtocolError(.badArguments, "Missing claim, release or status; usage: \(command.usage)")
+        throw ProtocolError(.badArguments, "Missing claim, release, status or stopped; usage: \(command.usage)")
       }
       switch String(decoding: verb, as: UTF8.self).lowercased() {
       case "claim":
@@ -67,6 +67,9 @@ extension RequestParser {
         return .source(name, .release(channel))
       case "status":
         return .source(name, .status(try status(of: name, &words, command)))
+      case "stopped":
+        try noMore(&words, command)
+        return .source(name, .stopped)
       default:
         throw unexpected(verb, command)
       }

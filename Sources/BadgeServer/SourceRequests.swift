@@ -56,6 +56,9 @@ extension CommandExecutor {
         markStale(status.makesStale, source: source, by: client, now: now)
       }
       ReplyEncoder.appendOK(to: &client.output)
+    case .source(let source, .stopped):
+      sources.stopped(source)
+      ReplyEncoder.appendOK(to: &client.output)
     default: preconditionFailure("not a sources request")
     }
   }

@@ -55,6 +55,10 @@ final class SourcesLink<Client: Peer> {
 
   func reportConfig(error: String?) { configError = error }
 
+  /// The program stopped running `source` (`SOURCE <name> stopped`): its report leaves the
+  /// listing. Its channels were released one by one, as it let each go.
+  func stopped(_ source: String) { statuses.removeAll { $0.name == source } }
+
   /// `peer` closed: if it was the sources connection, there is none now, and what it reported
   /// is gone with it. Returns whether it was.
   func closed(_ peer: Client) -> Bool {

@@ -39,7 +39,11 @@ extension SourcesCore {
         if owner != name && claimed { outbox.append(.request(SourcesDaemonRequest(.source(name, .release(channel))))) }
         if owner == name && !named(channel, in: new) { leftOver[name, default: []].append(channel) }
       }
-      if new.source(named: name) == nil { leftOver[name] = nil }
+      if new.source(named: name) == nil {
+        leftOver[name] = nil
+        // Its last report leaves `badgectl sources` (its channels go as each is released).
+        if connected { outbox.append(.request(SourcesDaemonRequest(.source(name, .stopped)))) }
+      }
       stop(name)
     }
     config = new

@@ -14,6 +14,7 @@ import Testing
     (.claim(source: "mail", channel: mail, onClear: .seen), "SOURCE mail claim mail on_clear=seen"),
     (.claim(source: "mail", channel: mail, onClear: .markRead), "SOURCE mail claim mail on_clear=mark-read"),
     (.release(source: "mail", channel: mail), "SOURCE mail release mail"),
+    (SourcesDaemonRequest(.source("mail", .stopped)), "SOURCE mail stopped"),
     (.config(error: nil), "SOURCES config ok"),
     (
       .report(channel: mail, count: 5, arrived: 1, unseen: 1, id: "src-7f3a91c2:12"),

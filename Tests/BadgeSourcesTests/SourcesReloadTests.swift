@@ -73,6 +73,7 @@ import Testing
     #expect(reloaded.requests.contains(.claim(source: "queue", channel: Self.channel("queue"), onClear: .seen)))
     #expect(!reloaded.requests.contains { $0.claimed.map { "\($0)" == "downloads" } ?? false })
     #expect(!reloaded.requests.contains { if case .source(_, .release) = $0.request { true } else { false } })
+    #expect(reloaded.requests.contains(SourcesDaemonRequest(.source("updates", .stopped))), "its report unlisted")
     // The claims answered: the new and the restarted source write what they counted.
     var written: [SourceAction] = []
     for channel in reloaded.requests.compactMap(\.claimed) {
@@ -163,7 +164,7 @@ import Testing
         if case .source(_, .status) = $0.request { return false }
         return true
       } == [
-        .release(source: "a", channel: Self.channel("jobs")),
+        .release(source: "a", channel: Self.channel("jobs")), SourcesDaemonRequest(.source("a", .stopped)),
         .claim(source: "b", channel: Self.channel("jobs"), onClear: .seen),
       ])
     harness.run(.daemon(.claimed(Self.channel("jobs"), count: 3, total: 3)))

@@ -40,10 +40,20 @@ import Testing
     #expect(retry.last == "OK repeated" && field(retry[0], "total") == "5")
     // A bare clear only marks seen: nothing is handed over.
     _ = try client.request("CLEAR mail")
-    #expect(sources.isSilent(for: 0.3))
+    #expect(try sources.request("PING") == ["OK pong"], "a CLEARED would stand before the round trip's reply")
     // (The arrival's pulse window may still run: `pulsing` then stands before the source.)
     let shown = try badgectl(["get", "mail"], socket: daemon.socket).stdout
     #expect(shown.hasPrefix("mail 4 (◦) 0 new") && shown.hasSuffix(" source inbox\n"), "\(shown)")
+    // A source the program stopped running leaves the listing; only the program may say so.
+    #expect(try sources.request("SOURCE inbox status kind=maildir state=ok channels=1 count=4") == ["OK"])
+    #expect(
+      try client.request("SOURCES") == [
+        "SOURCES attached=1 sources=1", "SOURCE inbox kind=maildir state=ok channels=1 count=4", "OK",
+      ])
+    #expect(try client.request("SOURCE inbox stopped").first?.hasPrefix("ERR not-sources ") == true)
+    #expect(try sources.request("SOURCE inbox stopped now").first?.hasPrefix("ERR bad-arguments ") == true)
+    #expect(try sources.request("SOURCE inbox stopped") == ["OK"])
+    #expect(try client.request("SOURCES") == ["SOURCES attached=1 sources=0", "OK"])
   }
 
   @Test func theChannelIsStaleOnceTheProgramGoesAndBadgectlSaysWhy() throws {

@@ -85,13 +85,6 @@ final class RawClient {
       lines.append(line)
     }
   }
-
-  /// Whether nothing arrives within `seconds`.
-  func isSilent(for seconds: Double) -> Bool {
-    guard input.buffer.isEmpty else { return false }
-    var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    return poll(&poller, 1, Int32(seconds * 1000)) == 0
-  }
 }
 
 /// The `sockaddr_un` of a socket path.
