@@ -71,7 +71,8 @@ final class MailServer {
       if up, child.isRunning { return }
       stop()
     }
-    throw TestFailure("dovecot did not start: \(log)")
+    let stderr = (try? String(contentsOfFile: folder.file("dovecot.stderr"), encoding: .utf8)) ?? ""
+    throw TestFailure("dovecot did not start: \(stderr)\(log)")
   }
 
   /// SIGTERM to every process of dovecot's group at once, then the master's exit.

@@ -55,9 +55,4 @@ struct MailSync {
       throw TestFailure("mbsync failed (\(result.status)): \(result.stdout)\(result.stderr)\ndovecot:\n\(server.log)")
     }
   }
-
-  /// The names in the local copy's `cur/` and `new/`, sorted.
-  func names(in place: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: inbox + "/" + place).sorted()
-  }
 }
