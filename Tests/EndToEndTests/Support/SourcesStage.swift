@@ -28,18 +28,21 @@ class SourcesStage {
     try Self.awaitCount(count, on: watcher, limit: limit) { context }
   }
 
-  /// `awaitCount` on any watcher of `inbox`, with `context` for a failure's message.
-  static func awaitCount(_ count: Int, on watcher: RawClient, limit: Int = 8, _ context: () -> String) throws -> Int {
+  /// Reads `watcher`'s events until one shows `source`'s fresh count `count`; that event's
+  /// total. Fails at the first event past `limit`, or when none comes in time, with `context`.
+  static func awaitCount(
+    _ count: Int, on watcher: RawClient, source: String = "inbox", limit: Int = 8, _ context: () -> String
+  ) throws -> Int {
     var seen: [String] = []
     while seen.count < limit, let line = try watcher.readLine() {
       seen.append(line)
-      if let state = figures(line), state.count == count, state.fresh { return state.total }
+      if let state = figures(line, source: source), state.count == count, state.fresh { return state.total }
     }
-    throw TestFailure("no event with count=\(count) source=inbox stale=0: \(seen)\n\(context())")
+    throw TestFailure("no event with count=\(count) source=\(source) stale=0: \(seen)\n\(context())")
   }
 
-  /// `count=` and `total=` of a state line, and whether it says `source=inbox stale=0`.
-  static func figures(_ line: String) -> (count: Int, total: Int, fresh: Bool)? {
+  /// `count=` and `total=` of a state line, and whether it says `source=<source> stale=0`.
+  static func figures(_ line: String, source: String = "inbox") -> (count: Int, total: Int, fresh: Bool)? {
     var fields: [String: String] = [:]
     for word in line.split(separator: " ").dropFirst(2) {
       let pair = word.split(separator: "=", maxSplits: 1)
@@ -48,14 +51,14 @@ class SourcesStage {
     guard let count = fields["count"].flatMap(Int.init), let total = fields["total"].flatMap(Int.init) else {
       return nil
     }
-    return (count, total, fields["source"] == "inbox" && fields["stale"] == "0")
+    return (count, total, fields["source"] == source && fields["stale"] == "0")
   }
 
-  /// A watcher of `inbox` on `daemon`, past its snapshot; the snapshot's line for the channel.
-  static func watch(_ daemon: DaemonProcess) throws -> (RawClient, String?) {
+  /// A watcher of `channel` on `daemon`, past its snapshot; the snapshot's line for the channel.
+  static func watch(_ daemon: DaemonProcess, channel: String = "inbox") throws -> (RawClient, String?) {
     let watcher = try daemon.client()
-    let reply = try watcher.request("WATCH inbox")
+    let reply = try watcher.request("WATCH \(channel)")
     guard reply.last == "OK watching" else { throw TestFailure("WATCH failed: \(reply)") }
-    return (watcher, reply.first { $0.hasPrefix("STATE inbox ") })
+    return (watcher, reply.first { $0.hasPrefix("STATE \(channel) ") })
   }
 }
