@@ -57,9 +57,9 @@ import Testing
     let snapshot: String?
     (stage.watcher, snapshot) = try SourcesStage.watch(stage.daemon)
     // Recounted before the watch began, or an event tells it after.
-    let recounted = snapshot.flatMap(SourcesStage.figures).map { $0.count == 5 && $0.fresh } ?? false
+    let recounted = snapshot.flatMap { SourcesStage.figures($0) }.map { $0.count == 5 && $0.fresh } ?? false
     if !recounted { _ = try stage.awaitCount(5) }
-    #expect(try stage.daemon.client().request("GET inbox").first.flatMap(SourcesStage.figures)?.count == 5)
+    #expect(try stage.daemon.client().request("GET inbox").first.flatMap { SourcesStage.figures($0) }?.count == 5)
 
     #expect(stage.sources.stop() == 0, "\(stage.context)")
     #expect(stage.sources.log.contains("<6>Source inbox: counting.\n"), "\(stage.context)")
