@@ -67,6 +67,16 @@ struct SourceChannels {
     channels[name] = channel
   }
 
+  /// A channel the daemon says a source of an earlier run claimed, which no source counts now:
+  /// kept only to be claimed for that source, written 0 and released (`release(_:)`'s way).
+  mutating func adoptReleasing(_ name: ChannelName, source: String) {
+    guard channels[name] == nil else { return }
+    channels[name] = Channel(
+      source: source, onClear: .seen, tally: .number(NumberTally()), writes: WriteScheduler(coalesceMs: 0),
+      releasing: true)
+    order.append(name)
+  }
+
   /// Forgets `name` without a write (a reload hands it to a source that claims it afresh).
   mutating func forget(_ name: ChannelName) {
     channels[name] = nil

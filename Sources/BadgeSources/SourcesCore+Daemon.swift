@@ -17,8 +17,35 @@ extension SourcesCore {
     }
     if let configError { outbox.append(.request(SourcesDaemonRequest(.sources(.config(error: configError))))) }
     outbox += channels.resends(now: time.boottime).map { .request($0) }
+    // Claims left from an earlier run of a file that changed meanwhile (`sourceChannels`).
+    outbox.append(.request(SourcesDaemonRequest(.list)))
     for spec in config.sources where sources[spec.name] != nil { sendStatus(spec) }
     recountAll()
+  }
+
+  /// The daemon's claimed channels, with their sources, as the daemon kept them from this
+  /// program's earlier runs (it keeps claims while it runs) for a file that changed meanwhile:
+  /// a channel no source of this file counts or could name is claimed for its old source,
+  /// written 0 and released, as a reload does with a removed source's, so that none stays stale
+  /// and refused to other programs; a channel another source of this file names now (a source
+  /// renamed), whose claim the daemon refused, is released by the old name and claimed again.
+  func releaseLeftClaims(_ claims: [ChannelName: String]) {
+    for (channel, source) in claims.sorted(by: { $0.key < $1.key }) {
+      let owner = Self.owner(of: channel, in: config)
+      if owner == nil && channels.channels[channel] == nil {
+        outbox.append(
+          .log(
+            .notice, "Releasing \(channel): source '\(source)' counted it, and \(config.file) has no such source now."))
+        channels.adoptReleasing(channel, source: source)
+        outbox.append(.request(.claim(source: source, channel: channel, onClear: .seen)))
+      } else if let owner, owner != source, let spec = config.source(named: owner),
+        channels.channels[channel]?.claimed == false
+      {
+        outbox.append(.log(.notice, "Handing \(channel) from source '\(source)' to source '\(owner)'."))
+        outbox.append(.request(SourcesDaemonRequest(.source(source, .release(channel)))))
+        claim(channel, of: spec)
+      }
+    }
   }
 
   /// `SOURCE <source> claim <channel> on_clear=…`.
@@ -50,6 +77,8 @@ extension SourcesCore {
       turn(source) { source, turn in source.markRead(covered, into: &turn) }
     case .reloaded:
       outbox.append(.reloadConfig)
+    case .sourceChannels(let claims):
+      releaseLeftClaims(claims)
     }
   }
 }

@@ -42,4 +42,7 @@ public enum SourcesDaemonAnswer: Equatable, Sendable {
   case cleared(ChannelName, upto: Int)
   /// `RELOADED`: the daemon reloaded its config.
   case reloaded
+  /// The reply to `LIST` sent at each connection: every channel a source claims in the daemon,
+  /// with that source's name (claims made by this program's earlier runs too).
+  case sourceChannels([ChannelName: String])
 }

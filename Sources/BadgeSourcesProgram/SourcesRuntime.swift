@@ -119,28 +119,36 @@ final class SourcesRuntime {
   /// Sends one of the core's requests; its reply goes back to the core as the answer it is.
   /// With no connection up it is not sent: the core sends its writes again on the next.
   private func send(_ request: SourcesDaemonRequest) {
-    var state: ChannelSnapshot?
+    var states: [ChannelSnapshot] = []
     daemon.send(request.request, id: request.id) { [unowned self] reply in
       guard case .line(let line) = reply else { return }
       switch line {
-      case .state(let snapshot): state = snapshot
+      case .state(let snapshot): states.append(snapshot)
       case .ok, .error:
-        if let answer = SourcesRuntime.answer(to: request, line, state: state) { feed(.daemon(answer)) }
+        if let answer = SourcesRuntime.answer(to: request, line, states: states) { feed(.daemon(answer)) }
       default: break
       }
     }
   }
 
-  /// What the reply to `request` ending in `status` tells the core, after the state line
-  /// `state`: a claim's channel count and total, a write's total (also when it was a repeat),
-  /// or a refusal; nothing for the other requests' `OK`.
+  /// What the reply to `request` ending in `status` tells the core, after its state lines
+  /// `states`: a claim's channel count and total, a write's total (also when it was a repeat),
+  /// `LIST`'s channels that sources claim, or a refusal; nothing for the other requests' `OK`.
   static func answer(
-    to request: SourcesDaemonRequest, _ status: ReplyLine, state: ChannelSnapshot?
+    to request: SourcesDaemonRequest, _ status: ReplyLine, states: [ChannelSnapshot]
   ) -> SourcesDaemonAnswer? {
     if case .error(let code, let message) = status {
       return .refused(id: request.id, reason: message.isEmpty ? code : "\(code) \(message)")
     }
+    let state = states.last
     switch request.request {
+    case .list:
+      var claims: [ChannelName: String] = [:]
+      for snapshot in states {
+        guard let source = snapshot.source, let channel = ChannelName(snapshot.channel) else { continue }
+        claims[channel] = source.name
+      }
+      return .sourceChannels(claims)
     case .source(_, .claim(let channel, _)):
       return .claimed(channel, count: state?.count ?? 0, total: state?.total ?? 0)
     case .write:

@@ -10,12 +10,12 @@ import Testing
 @Suite struct SourcesRuntimeAnswerTests {
   static let inbox = ChannelName("inbox")!
 
-  /// The reply `lines` to `request`, its state line kept as the runtime keeps it.
+  /// The reply `lines` to `request`, its state lines kept as the runtime keeps them.
   static func answer(_ request: SourcesDaemonRequest, _ lines: [String]) -> SourcesDaemonAnswer? {
-    var state: ChannelSnapshot?
+    var states: [ChannelSnapshot] = []
     for line in lines.map(ReplyLine.init) {
-      if case .state(let snapshot) = line { state = snapshot }
-      if line.isStatus { return SourcesRuntime.answer(to: request, line, state: state) }
+      if case .state(let snapshot) = line { states.append(snapshot) }
+      if line.isStatus { return SourcesRuntime.answer(to: request, line, states: states) }
     }
     return nil
   }
@@ -39,6 +39,20 @@ import Testing
     #expect(
       Self.answer(write, ["ERR mirrored 'inbox' is mirrored"])
         == .refused(id: "src-1:7", reason: "mirrored 'inbox' is mirrored"))
+  }
+
+  /// `LIST` at a connection: the channels sources claim, with their sources; others left out.
+  @Test func aListingIsTheClaimedChannelsWithTheirSources() {
+    let lines = [
+      Self.state,
+      "STATE ci count=2 label=2 dot=0 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=2 total=2",
+      "STATE old count=5 label=5 dot=0 pulse=0 muted=0 seq=9 badge=unseen dnd=off unseen=5 total=5 "
+        + "source=gone stale=1 since=1764620000",
+      "OK",
+    ]
+    #expect(
+      Self.answer(SourcesDaemonRequest(.list), lines)
+        == .sourceChannels([Self.inbox: "inbox", ChannelName("old")!: "gone"]))
   }
 
   @Test func otherRequestsOKIsNothingForTheCore() {

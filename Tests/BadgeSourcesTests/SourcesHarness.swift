@@ -105,15 +105,20 @@ final class SourcesHarness {
 
   // MARK: The daemon
 
-  /// Connects to the daemon and answers the claims with the daemon's channels.
+  /// Connects to the daemon and answers the claims with the daemon's channels; the claims of
+  /// `refused` are refused, as another source's claims are.
   @discardableResult
-  func connect() -> [SourceAction] {
+  func connect(refusing refused: Set<String> = []) -> [SourceAction] {
     connected = true
     core.handle(.daemonConnected, at: time)
     var actions = collect()
     for channel in actions.requests.compactMap(\.claimed) {
       let state = daemon["\(channel)"] ?? (0, 0)
-      core.handle(.daemon(.claimed(channel, count: state.count, total: state.total)), at: time)
+      let answer: SourcesDaemonAnswer =
+        refused.contains("\(channel)")
+        ? .refused(id: nil, reason: "claimed '\(channel)' is counted by another source")
+        : .claimed(channel, count: state.count, total: state.total)
+      core.handle(.daemon(answer), at: time)
       actions += collect()
     }
     return actions

@@ -151,6 +151,42 @@ import Testing
     #expect(harness.daemon["mail:INBOX"]! == (1, 1) && harness.daemon["mail:Lists.rust"]! == (0, 1))
   }
 
+  /// A claim the daemon kept from an earlier run whose source the file no longer has (removed
+  /// while the program was not running): claimed for that source, written 0, released. A claim
+  /// of a channel a source of the file counts, or could name, is left alone.
+  @Test func aClaimLeftByAnEarlierRunIsWrittenZeroAndReleased() throws {
+    let harness = try SourcesHarness(
+      "[source.a]\nkind = exec\ncommand = a\nchannel = jobs\n\n"
+        + "[source.mail]\nkind = maildir\npath = /home/u/Mail\nfolders = *\nchannel = mail:{folder}\n")
+    harness.start()
+    let connected = harness.connect()
+    #expect(connected.requests.contains(SourcesDaemonRequest(.list)))
+    harness.daemon["old"] = (5, 9)
+    let listed = harness.run(
+      .daemon(.sourceChannels([Self.channel("jobs"): "a", Self.channel("old"): "gone", Self.channel("mail:x"): "m"])))
+    #expect(listed.requests == [.claim(source: "gone", channel: Self.channel("old"), onClear: .seen)])
+    #expect(harness.logs.contains("Releasing old: source 'gone' counted it, and badged.conf has no such source now."))
+    let zero = harness.run(.daemon(.claimed(Self.channel("old"), count: 5, total: 9)))
+    #expect(zero.writes.count == 1 && zero.writes.first?.hasPrefix("SET old 0 new=0 id=") == true, "\(zero.writes)")
+    #expect(harness.answerWrites().requests == [.release(source: "gone", channel: Self.channel("old"))])
+    #expect(harness.daemon["old"]! == (0, 9))
+  }
+
+  /// A source renamed while the program was not running: the daemon refuses the new name's
+  /// claim of the old one's channel, so the channel is released by the old name and claimed again.
+  @Test func aChannelClaimedByAnEarlierRunsOtherSourceIsHandedOver() throws {
+    let harness = try SourcesHarness("[source.b]\nkind = exec\ncommand = b\nchannel = jobs\n")
+    harness.start()
+    harness.connect(refusing: ["jobs"])
+    let listed = harness.run(.daemon(.sourceChannels([Self.channel("jobs"): "a"])))
+    #expect(
+      listed.requests == [
+        .release(source: "a", channel: Self.channel("jobs")),
+        .claim(source: "b", channel: Self.channel("jobs"), onClear: .seen),
+      ])
+    #expect(harness.logs.contains("Handing jobs from source 'a' to source 'b'."))
+  }
+
   @Test func aChannelThatChangesSourceIsLetGoThenClaimedWithoutAZero() throws {
     let harness = try SourcesHarness("[source.a]\nkind = exec\ncommand = a\nchannel = jobs\n")
     harness.start()

@@ -78,6 +78,35 @@ import Testing
     #expect(stage.sources.stop() == 0)
   }
 
+  /// A source removed from the file while badged-sources was not running: at the next start its
+  /// channel, which the daemon kept claimed and stale, is written 0 and is an ordinary channel.
+  @Test func aSourceRemovedWhileTheProgramWasDownIsReleasedAtItsNextStart() throws {
+    let folder = try TemporaryFolder()
+    var maildir = try TestMaildir(in: folder)
+    try maildir.deliver()
+    let queue = folder.file("queue")
+    try FileManager.default.createDirectory(atPath: queue, withIntermediateDirectories: true)
+    for name in ["a", "b"] { _ = FileManager.default.createFile(atPath: queue + "/" + name, contents: nil) }
+    let stage = try SourcesFixture(
+      folder: folder, config: Self.inbox(maildir, "\n[source.queue]\nkind = files\npath = \(queue)\n"))
+    try stage.awaitEvent("queue", count: 2)
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
+    try stage.awaitEvent("queue", count: 2, stale: true)
+
+    try Self.inbox(maildir).write(toFile: stage.config, atomically: true, encoding: .utf8)
+    stage.sources = try SourcesProcess(folder: folder, config: stage.config, socket: stage.daemon.socket)
+    try stage.awaitEvent("queue", count: 0)
+    #expect(
+      waitUntil {
+        let state = (try? stage.daemon.client().request("GET queue").first) ?? ""
+        return field(state, "count") == "0" && field(state, "source") == nil
+      }, "\(stage.context)")
+    #expect(stage.logLines(containing: "Releasing queue: source 'queue' counted it, and ") == 1, "\(stage.context)")
+    #expect(try badgectl(["set", "queue", "9"], socket: stage.daemon.socket).status == 0)
+    try stage.awaitEvent("inbox", count: 1)
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
+  }
+
   /// The Maildir removed (waiting, 0, not stale), replaced by a file (error, stale), and made
   /// again with other messages (counted exactly, fresh).
   @Test func aMaildirRemovedReplacedByAFileAndMadeAgain() throws {

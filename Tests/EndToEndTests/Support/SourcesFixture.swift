@@ -16,7 +16,8 @@ final class SourcesFixture {
   var daemon: DaemonProcess
   /// Watches every channel, past its snapshot.
   var watcher: RawClient
-  let sources: SourcesProcess
+  /// The program; a test may start it again (`SourcesProcess` on the same config and socket).
+  var sources: SourcesProcess
   /// Every event line the watcher read so far, for a failure's message.
   private(set) var events: [String] = []
 
