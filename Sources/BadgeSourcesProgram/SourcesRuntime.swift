@@ -145,7 +145,9 @@ final class SourcesRuntime {
     case .list:
       var claims: [ChannelName: String] = [:]
       for snapshot in states {
-        guard let source = snapshot.source, let channel = ChannelName(snapshot.channel) else { continue }
+        // A mirror's source is its owner's, on another machine: not this program's to let go.
+        guard let source = snapshot.source, snapshot.mirror == nil, let channel = ChannelName(snapshot.channel)
+        else { continue }
         claims[channel] = source.name
       }
       return .sourceChannels(claims)

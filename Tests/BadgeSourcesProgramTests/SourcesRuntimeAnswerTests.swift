@@ -46,6 +46,7 @@ import Testing
     let lines = [
       Self.state,
       "STATE ci count=2 label=2 dot=0 pulse=0 muted=0 seq=3 badge=count dnd=off unseen=2 total=2",
+      "STATE deploy count=3 label=3 dot=0 pulse=0 muted=0 seq=4 badge=count dnd=off unseen=3 total=3 owner=server stale=0",
       "STATE old count=5 label=5 dot=0 pulse=0 muted=0 seq=9 badge=unseen dnd=off unseen=5 total=5 "
         + "source=gone stale=1 since=1764620000",
       "OK",
