@@ -39,7 +39,8 @@ struct ImapKeys {
       guard !globs.isEmpty else { throw Invalid(reason: "expected folder names or globs separated by commas") }
       folders = globs
     case "ca_file": caFile = try SectionReader.path(value)
-    default: maxConnections = try SettingKey.integer(value, in: ImapSettings.maxConnectionsRange)
+    case "max_connections": maxConnections = try SettingKey.integer(value, in: ImapSettings.maxConnectionsRange)
+    default: return
     }
   }
 

@@ -132,7 +132,7 @@ struct ImapSource {
   /// The state the connections make.
   private func health(at time: SourceTime, into turn: inout SourceTurn) {
     for case .failed(let reason, let retryAt)? in [account] + (watched ?? []).map({ states[$0] }) {
-      let wait = Int64(retryAt > time.boottime ? (retryAt - time.boottime) / 1000 : 0)
+      let wait = Int64(clamping: retryAt > time.boottime ? (retryAt - time.boottime) / 1000 : 0)
       turn.health = .retrying(at: time.wallMs + wait, because: reason)
       return
     }
