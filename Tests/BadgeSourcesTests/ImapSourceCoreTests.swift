@@ -150,6 +150,13 @@ import Testing
     #expect(harness.advance(ms: 1000).writes == ["SET mail:INBOX 1 new=0 unseen=1 id=src-7f3a91c2:4"])
   }
 
+  @Test func theDriverGetsPathsMadeAbsolute() throws {
+    let harness = try SourcesHarness(Self.config + "\nca_file = ~/certs/ca.pem")
+    var settings = Self.settings
+    settings.caFile = "/home/u/certs/ca.pem"
+    #expect(Self.jobs(harness.start()) == [.start(settings)])
+  }
+
   @Test func aResumeChecksTheConnections() throws {
     let harness = try Self.counting()
     #expect(Self.jobs(harness.run(.resumed(.logind))) == [.check])
