@@ -7,9 +7,10 @@ enum RunningSource {
   case exec(ExecSource)
   case files(FilesSource)
   case notmuch(NotmuchSource)
+  case imap(ImapSource)
 
-  /// The source a spec describes; `nil` for a spec no kind takes (a template on a kind other
-  /// than maildir, which the config refuses).
+  /// The source a spec describes; `nil` for a spec no kind takes (a template on a kind that
+  /// has no folders, which the config refuses).
   init?(_ spec: SourceSpec, home: [UInt8]) {
     switch (spec.settings, spec.channel) {
     case (.maildir(let settings), let channel):
@@ -20,6 +21,8 @@ enum RunningSource {
       self = .notmuch(NotmuchSource(name: spec.name, settings: settings))
     case (.files(let settings), .fixed(let channel)):
       self = .files(FilesSource(name: spec.name, settings: settings, channel: channel, home: home))
+    case (.imap(let settings), let channel):
+      self = .imap(ImapSource(name: spec.name, settings: settings, channel: channel, home: home))
     default:
       return nil
     }
@@ -39,6 +42,9 @@ enum RunningSource {
     case .notmuch(var source):
       source.recount(into: &turn)
       self = .notmuch(source)
+    case .imap(var source):
+      source.recount(into: &turn)
+      self = .imap(source)
     }
   }
 
@@ -53,7 +59,7 @@ enum RunningSource {
     case .notmuch(var source):
       for event in events { source.event(event, into: &turn) }
       self = .notmuch(source)
-    case .exec:
+    case .exec, .imap:
       break
     }
   }
@@ -66,7 +72,7 @@ enum RunningSource {
     case .files(var source):
       source.listed(tag, result, into: &turn)
       self = .files(source)
-    case .exec, .notmuch:
+    case .exec, .notmuch, .imap:
       break
     }
   }
@@ -83,6 +89,12 @@ enum RunningSource {
     self = .notmuch(source)
   }
 
+  mutating func imap(_ event: ImapEvent, at time: SourceTime, into turn: inout SourceTurn) {
+    guard case .imap(var source) = self else { return }
+    source.event(event, at: time, into: &turn)
+    self = .imap(source)
+  }
+
   mutating func tick(at time: SourceTime, into turn: inout SourceTurn) {
     switch self {
     case .exec(var source):
@@ -91,7 +103,7 @@ enum RunningSource {
     case .notmuch(var source):
       source.tick(at: time, into: &turn)
       self = .notmuch(source)
-    case .maildir, .files:
+    case .maildir, .files, .imap:
       break
     }
   }
@@ -104,6 +116,8 @@ enum RunningSource {
     case .notmuch(var source):
       source.markRead(items, into: &turn)
       self = .notmuch(source)
+    case .imap(let source):
+      turn.actions += source.markRead(items)
     case .exec, .files:
       break
     }

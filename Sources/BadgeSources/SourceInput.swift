@@ -20,6 +20,8 @@ public enum SourceInput: Equatable, Sendable {
   case exec(source: String, ExecResult)
   /// A notmuch source's worker answered a job.
   case notmuch(source: String, NotmuchResult)
+  /// An imap source's connections found something.
+  case imap(source: String, ImapEvent)
   /// The config file read again (SIGHUP, or the daemon's `RELOADED`): the config parsed whole,
   /// or why it was refused, in which case every source runs on as it was.
   case reload(Result<SourcesConfig, ConfigError>)
@@ -42,6 +44,8 @@ public enum SourceAction: Equatable, Sendable {
   case rename(source: String, from: [UInt8], to: [UInt8])
   /// Hand a job to the notmuch source's worker.
   case notmuch(source: String, NotmuchJob)
+  /// Hand a job to the imap source's connections.
+  case imap(source: String, ImapJob)
   /// Start the source's command (an interval run, or the followed command).
   case spawn(source: String)
   /// Stop the source's command and its process group.

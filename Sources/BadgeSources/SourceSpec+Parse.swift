@@ -20,7 +20,10 @@ extension SourceSpec {
       throw fault(first, "Invalid source name '\(name)' in [\(section)]; \(SourcesConfig.namingRule)")
     }
     guard let kindEntry = entries.last(where: { $0.key == "kind" }) else {
-      throw fault(first, "[\(section)] has no kind; write kind = maildir, notmuch, exec or files")
+      let kinds = SourceKind.allCases.map(\.rawValue)
+      throw fault(
+        first,
+        "[\(section)] has no kind; write kind = \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!)")
     }
     guard let kind = SourceKind(rawValue: kindEntry.value) else {
       throw fault(
@@ -95,6 +98,7 @@ struct SectionReader {
   var match: [ByteGlob]?
   var recursive = false
   var hidden = false
+  var imap = ImapKeys()
 
   static let queryPrefix = "query."
 
@@ -106,6 +110,7 @@ struct SectionReader {
 
   /// Reads one accepted key's value.
   mutating func read(_ key: String, _ value: String) throws(Invalid) {
+    if kind == .imap && kind.keys.contains(key) { return try imap.read(key, value) }
     switch key {
     case "kind": return
     case "channel": try readChannel(value)
@@ -137,13 +142,7 @@ struct SectionReader {
       profile = value
     case "query": query = try SectionReader.query(value)
     case "exclude": exclude = try SettingKey.boolean(value)
-    case "command":
-      do throws(HookCommand.SplitError) {
-        command = try HookCommand(value)
-      } catch {
-        throw Invalid(reason: error.reason)
-      }
-      if command!.words.isEmpty { throw Invalid(reason: "expected a command") }
+    case "command": command = try SectionReader.command(value)
     case "interval_s": intervalSeconds = try SettingKey.integer(value, in: ExecSettings.intervalRange)
     case "follow": follow = try SettingKey.boolean(value)
     case "timeout_s": timeoutSeconds = try SettingKey.integer(value, in: ExecSettings.timeoutRange)
@@ -159,7 +158,9 @@ struct SectionReader {
 
   private mutating func readChannel(_ value: String) throws(Invalid) {
     if ChannelTemplate.isTemplate(value) {
-      guard kind == .maildir else { throw Invalid(reason: "only a maildir source makes a channel per folder") }
+      guard kind.hasFolders else {
+        throw Invalid(reason: "only a maildir or an imap source makes a channel per folder")
+      }
       do throws(ChannelTemplate.Invalid) {
         _ = try ChannelTemplate(value)
       } catch {
@@ -169,6 +170,18 @@ struct SectionReader {
       throw Invalid(reason: ChannelName.namingRule)
     }
     channelText = value
+  }
+
+  /// A command's words, split as hooks are (no shell); at least a program.
+  static func command(_ value: String) throws(Invalid) -> HookCommand {
+    let command: HookCommand
+    do throws(HookCommand.SplitError) {
+      command = try HookCommand(value)
+    } catch {
+      throw Invalid(reason: error.reason)
+    }
+    guard !command.words.isEmpty else { throw Invalid(reason: "expected a command") }
+    return command
   }
 
   static func path(_ value: String) throws(Invalid) -> String {
@@ -198,6 +211,7 @@ struct SectionReader {
           + "is no channel name (\(ChannelName.namingRule))"
       )
     }
+    if kind == .imap { return imap.faultsTogether(lines: lines, section: SourcesConfig.sectionPrefix + name) }
     guard kind == .exec, follow, let followLine = lines["follow"] else { return queries }
     return ["interval_s", "timeout_s"].compactMap { key in
       guard let line = lines[key] else { return nil }
@@ -215,6 +229,7 @@ struct SectionReader {
     if let key = kind.requiredKeys.first(where: { lines[$0] == nil }) {
       return "has no \(key); \(kind.article) \(kind.rawValue) source needs one"
     }
+    if kind == .imap, let missing = imap.missing(lines: lines) { return missing }
     guard channelText != nil || ChannelName(name) != nil else {
       return "names no channel and its name is none (\(ChannelName.namingRule)); write channel = …"
     }
@@ -260,6 +275,8 @@ struct SectionReader {
         notmuch.queries.append(NotmuchQuery(suffix: suffix, query: query, channel: ChannelName("\(fixed):\(suffix)")!))
       }
       settings = .notmuch(notmuch)
+    case .imap:
+      settings = .imap(imap.settings())
     }
     var spec = SourceSpec(name: name, settings: settings, channel: channel, line: line)
     spec.onClear = onClear
@@ -270,5 +287,5 @@ struct SectionReader {
 
 extension SourceKind {
   /// `a` or `an`, for messages.
-  var article: String { self == .exec ? "an" : "a" }
+  var article: String { self == .exec || self == .imap ? "an" : "a" }
 }

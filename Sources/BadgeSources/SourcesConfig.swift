@@ -89,6 +89,7 @@ public enum SourceKind: String, CaseIterable, Sendable {
   case notmuch
   case exec
   case files
+  case imap
 
   /// The keys this kind accepts besides those every kind does; a notmuch source also takes
   /// `query.<suffix>`.
@@ -98,6 +99,10 @@ public enum SourceKind: String, CaseIterable, Sendable {
     case .notmuch: return ["database", "profile", "query", "exclude"]
     case .exec: return ["command", "interval_s", "follow", "timeout_s"]
     case .files: return ["path", "match", "recursive", "hidden"]
+    case .imap:
+      return ["server", "username"] + ImapSettings.credentialKeys + [
+        "oauth2_mechanism", "folders", "ca_file", "max_connections",
+      ]
     }
   }
 
@@ -110,21 +115,25 @@ public enum SourceKind: String, CaseIterable, Sendable {
     case .maildir, .files: return ["path"]
     case .exec: return ["command"]
     case .notmuch: return []
+    case .imap: return ["server", "username"]
     }
   }
 
   /// Whether a click can mark items read at this kind of source.
-  public var canMarkRead: Bool { self == .maildir || self == .notmuch }
+  public var canMarkRead: Bool { self == .maildir || self == .notmuch || self == .imap }
+
+  /// Whether a `{folder}` template can make this kind's channels, one per folder.
+  public var hasFolders: Bool { self == .maildir || self == .imap }
 }
 
-/// `channel`: one channel, or (maildir only) a template making one per folder.
+/// `channel`: one channel, or (maildir and imap) a template making one per folder.
 public enum SourceChannel: Equatable, Sendable {
   case fixed(ChannelName)
   case template(ChannelTemplate)
 }
 
 /// `on_clear`: a click only acknowledges what the badge showed (`seen`), or also marks those
-/// items read where they live (`mark-read`, maildir and notmuch).
+/// items read where they live (`mark-read`, maildir, notmuch and imap).
 public enum OnClear: String, CaseIterable, Sendable {
   case seen
   case markRead = "mark-read"
@@ -136,6 +145,7 @@ public enum SourceSettings: Equatable, Sendable {
   case notmuch(NotmuchSettings)
   case exec(ExecSettings)
   case files(FilesSettings)
+  case imap(ImapSettings)
 
   public var kind: SourceKind {
     switch self {
@@ -143,6 +153,7 @@ public enum SourceSettings: Equatable, Sendable {
     case .notmuch: return .notmuch
     case .exec: return .exec
     case .files: return .files
+    case .imap: return .imap
     }
   }
 }

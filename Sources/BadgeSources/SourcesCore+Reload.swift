@@ -90,8 +90,8 @@ extension SourcesCore {
     }?.name
   }
 
-  /// Stops source `name`: its watches dropped, its command and its process group killed, and
-  /// everything the core kept for it forgotten.
+  /// Stops source `name`: its watches dropped, its command and its process group killed, its
+  /// IMAP connections closed, and everything the core kept for it forgotten.
   private func stop(_ name: String) {
     for tag in (watched.removeValue(forKey: name) ?? []).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
       outbox.append(.unwatch(source: name, tag: tag))
@@ -100,6 +100,7 @@ extension SourcesCore {
       outbox.append(.kill(source: name))
       if runs.isRunning(name) { killedRuns.insert(name) }
     }
+    if case .imap = sources[name] { outbox.append(.imap(source: name, .stop)) }
     sources[name] = nil
     wakes[name] = nil
     counted.remove(name)

@@ -104,6 +104,8 @@ public final class SourcesCore {
       turn(source) { source, turn in source.exec(result, at: time, into: &turn) }
     case .notmuch(let source, let result):
       turn(source) { source, turn in source.notmuch(result, at: time, into: &turn) }
+    case .imap(let source, let event):
+      turn(source) { source, turn in source.imap(event, at: time, into: &turn) }
     case .reload(let result): reload(result)
     case .resumed(let cause):
       outbox.append(.log(.info, "Resumed (\(cause.rawValue)): recounting every source."))

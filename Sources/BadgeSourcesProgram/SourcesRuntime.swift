@@ -187,6 +187,7 @@ final class SourcesRuntime {
     case .rename(_, let from, let to):
       if let fault = FolderIO.rename(from: from, to: to) { logger.warning(fault) }
     case .notmuch(let source, let job): notmuch(source, job)
+    case .imap: break  // performed by the IMAP driver
     case .spawn(let source): spawn(source)
     case .kill(let source): runs[source]?.stop()
     case .request(let request): send(request)

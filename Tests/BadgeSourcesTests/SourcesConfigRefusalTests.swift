@@ -27,11 +27,11 @@ import Testing
     ),
     (
       "[source.mail]\npath = ~/Mail",
-      "badged.conf:2: [source.mail] has no kind; write kind = maildir, notmuch, exec or files"
+      "badged.conf:2: [source.mail] has no kind; write kind = maildir, notmuch, exec, files or imap"
     ),
     (
-      "[source.mail]\nkind = imap",
-      "badged.conf:2: Unknown kind 'imap' in [source.mail]; expected one of maildir, notmuch, exec, files"
+      "[source.mail]\nkind = pop3",
+      "badged.conf:2: Unknown kind 'pop3' in [source.mail]; expected one of maildir, notmuch, exec, files, imap"
     ),
     // Keys.
     (
@@ -74,7 +74,8 @@ import Testing
     ),
     (
       "[source.x]\nkind = exec\ncommand = true\nchannel = x:{folder}",
-      "badged.conf:4: Invalid value 'x:{folder}' for channel: only a maildir source makes a channel per folder"
+      "badged.conf:4: Invalid value 'x:{folder}' for channel: only a maildir or an imap source makes a channel per "
+        + "folder"
     ),
     (
       "[source.x]\nkind = exec\ncommand = true\non_clear = mark-read",

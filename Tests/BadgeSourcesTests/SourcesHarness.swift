@@ -69,7 +69,7 @@ final class SourcesHarness {
       sent.append(request)
       if request.report != nil { unanswered.append(request) }
     case .log(_, let line): logs.append(line)
-    case .spawn, .kill, .status, .armTimer, .reloadConfig, .notmuch: break
+    case .spawn, .kill, .status, .armTimer, .reloadConfig, .notmuch, .imap: break
     }
   }
 

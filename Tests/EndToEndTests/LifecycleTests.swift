@@ -150,7 +150,7 @@ import Testing
       if inSource { uncommented.append(line.dropFirst(2)) }
     }
     let sections = uncommented.filter { $0.hasPrefix("[source.") }
-    #expect(sections.count == 6, "\(sections)")
+    #expect(sections.count == 9, "\(sections)")
     let folder = try TemporaryFolder()
     let config = try folder.write("badged.conf", uncommented.joined(separator: "\n") + "\n")
     let sources = try SourcesProcess(

@@ -123,7 +123,10 @@ import Testing
   @Test func badgedConfPageDescribesEveryKeyOfEveryKindOfSource() throws {
     let page = try rendered("badged.conf.5")
     let sources = section("[source.NAME]", of: page)
-    let required = ["maildir": "path = /m\n", "notmuch": "", "exec": "command = true\n", "files": "path = /f\n"]
+    let required = [
+      "maildir": "path = /m\n", "notmuch": "", "exec": "command = true\n", "files": "path = /f\n",
+      "imap": "server = imaps://h\nusername = u\npassword_file = /p\n",
+    ]
     for (kind, lines) in required.sorted(by: { $0.key < $1.key }) {
       let keys = try sourceKeys(of: kind, required: lines)
       #expect(keys.starts(with: ["kind", "channel", "on_clear", "coalesce_ms"]) && keys.count > 5, "\(keys)")

@@ -9,7 +9,8 @@ import FuzzSupport
 /// makes it a file name found in a Maildir folder, a folder's name and a command's output.
 ///
 /// Checked beyond "never crashes": a refusal names a line of the file; an accepted config
-/// gives each fixed channel one source and reloads onto itself keeping every source; a name's
+/// gives each fixed channel one source and reloads onto itself keeping every source, and an imap
+/// source sends a password in the clear only to a loopback host; a name's
 /// unique part begins it and survives marking read, which gives a name read in `cur/` and is
 /// done once; a folder's channel is a name its template makes; a quote of output is one line.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -33,6 +34,11 @@ private func checkConfig(_ text: [UInt8]) {
     let channels = config.sources.flatMap(\.fixedChannels)
     precondition(Set(channels).count == channels.count, "a channel with two sources: \(channels)")
     precondition(config.sources.count <= SourcesConfig.maxSources, "\(config.sources.count) sources")
+    for case .imap(let imap) in config.sources.map(\.settings) {
+      let loopback = imap.host == "localhost" || imap.host == "::1" || imap.host.hasPrefix("127.")
+      precondition(imap.security != .plaintext || loopback, "plaintext to \(imap.host)")
+      precondition(ImapSettings.maxConnectionsRange.contains(imap.maxConnections) && (1...65_535).contains(imap.port))
+    }
     let plan = ReloadPlan(old: config, new: config)
     precondition(plan.kept == config.sources.map(\.name) && plan.released.isEmpty, "a reload onto itself: \(plan)")
   } catch {
