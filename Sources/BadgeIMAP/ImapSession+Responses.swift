@@ -83,9 +83,8 @@ extension ImapSession {
       phase = .authenticated
     case .startTLS:
       guard ok else { return fail(.violation("STARTTLS refused: \(text)")) }
-      guard parser.pendingBytes == 0 else { return fail(.violation("bytes after STARTTLS's OK, before TLS")) }
+      // `.startTLS` is asked for once the rest of the read proves empty (`received`).
       phase = .awaitingTLS
-      outputs.append(.startTLS)
       return
     case .enable: break
     case .select:

@@ -158,11 +158,17 @@ public struct ImapSession {
   public mutating func received(_ bytes: UnsafeRawBufferPointer) {
     guard phase != .over, phase != .unconnected else { return }
     for response in parser.feed(bytes) {
+      // After STARTTLS's OK the next bytes are TLS: any response before it was injected in the clear.
+      guard phase != .awaitingTLS else { return fail(.violation("bytes after STARTTLS's OK, before TLS")) }
       handle(response)
       if phase == .over { return }
       flushChanges()
     }
-    if let failure = parser.failure { fail(failure) }
+    if let failure = parser.failure { return fail(failure) }
+    if phase == .awaitingTLS {
+      guard parser.pendingBytes == 0 else { return fail(.violation("bytes after STARTTLS's OK, before TLS")) }
+      outputs.append(.startTLS)
+    }
   }
 
   mutating func fail(_ failure: ImapFailure) {

@@ -23,13 +23,15 @@ import Testing
   }
 
   @Test func bytesInjectedAfterStartTLSsOkAreRefused() {
-    var session = Dovecot.session(startTLS: true)
-    session.connected()
-    Array((Self.plainGreeting + "a1 OK Begin TLS.\r\n* OK [CAPAB").utf8).withUnsafeBytes { session.received($0) }
-    #expect(
-      session.takeOutput() == [
-        send("a1 STARTTLS\r\n"), .failed(.violation("bytes after STARTTLS's OK, before TLS")),
-      ])
+    for injected in ["* OK [CAPAB", "* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n"] {
+      var session = Dovecot.session(startTLS: true)
+      session.connected()
+      Array((Self.plainGreeting + "a1 OK Begin TLS.\r\n" + injected).utf8).withUnsafeBytes { session.received($0) }
+      #expect(
+        session.takeOutput() == [
+          send("a1 STARTTLS\r\n"), .failed(.violation("bytes after STARTTLS's OK, before TLS")),
+        ])
+    }
   }
 
   @Test func aServerWithoutStartTLSIsRefusedBeforeAnyCredential() {
