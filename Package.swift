@@ -276,5 +276,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzSources", dependencies: ["BadgeConfig", "BadgeCore", "BadgeSources", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzSources"),
+    .executableTarget(name: "FuzzIMAP", dependencies: ["BadgeIMAP"], path: "Tests/Fuzz/FuzzIMAP"),
   ]
 }
