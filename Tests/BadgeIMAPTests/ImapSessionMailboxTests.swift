@@ -110,12 +110,14 @@ import Testing
       Dovecot.toIdle + [
         .call({ $0.markRead([2, 9]) }, [send("DONE\r\n")]),
         .server("a5 OK Idle completed.\r\n", [send("a6 UID STORE 2 +FLAGS.SILENT (\\Seen)\r\n")]),
+        // Dovecot answers .SILENT with the new MODSEQ alone (CONDSTORE): no FLAGS, no change of itself.
         .server(
-          "a6 OK Store completed.\r\n", [.marked([2]), .changed(added: [], removed: [2]), send("a7 IDLE\r\n")]),
+          "* 1 FETCH (UID 2 MODSEQ (10))\r\na6 OK Store completed (0.001 + 0.000 secs).\r\n",
+          [.marked([2]), .changed(added: [], removed: [2]), send("a7 IDLE\r\n")]),
         .server("+ idling\r\n", [.idling]),
         .call({ $0.markRead([1, 2]) }, [.marked([])]),
       ])
-    #expect(session.mailboxState?.unseen == [3])
+    #expect(session.mailboxState == ImapMailboxState(uidValidity: 1_733_440_000, highestModSeq: 10, unseen: [3]))
   }
 
   @Test func checkLeavesIdleForANoop() {
