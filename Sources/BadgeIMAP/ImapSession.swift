@@ -6,7 +6,7 @@
 ///
 /// One command is in flight at a time; work asked for meanwhile (new mail to fetch, a mark
 /// read, a liveness check) waits in `queue`, and IDLE is left (DONE) to run it.
-public struct ImapSession {
+public struct ImapSession: Sendable {
   enum Phase: Equatable {
     case unconnected, greeting, notAuthenticated, awaitingTLS, awaitingCredential, authenticated, selecting, selected
     case loggingOut, over
