@@ -71,8 +71,8 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Package.swift
 
 # Runs each libFuzzer target (Tests/Fuzz) for FUZZ_SECONDS; FUZZ_TARGETS picks some of
-# request, config, recovery, bus, mqtt and sources. Exits 1 on a crash, hang or leak (input in
-# .build-fuzz/crashes).
+# request, config, recovery, bus, mqtt, sources and imap. Exits 1 on a crash, hang or leak
+# (input in .build-fuzz/crashes).
 FUZZ_SECONDS ?= 600
 FUZZ_TEST_SECONDS ?= 15
 FUZZ_TARGETS ?=

@@ -81,6 +81,10 @@ let package = Package(
     .target(
       name: "BadgeSources", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog"]),
 
+    // The IMAP protocol, pure: a bounded response parser, the commands and SASL responses, and
+    // ImapSession, the state machine of one connection fed bytes (badged-sources' IMAP source).
+    .target(name: "BadgeIMAP"),
+
     // The server's decisions, pure: what each request means, the turn's group commit, who
     // watches what and the fan-out, what happens while the state cannot be saved. No clock,
     // no socket: the compiler keeps the operating system out.
@@ -190,6 +194,8 @@ let package = Package(
     .testTarget(
       name: "BadgeSourcesTests",
       dependencies: ["BadgeSources", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeProtocol", "TestSupport"]),
+    // BadgeIMAP against scripted transcripts of dovecot's replies, fed whole and a byte at a time.
+    .testTarget(name: "BadgeIMAPTests", dependencies: ["BadgeIMAP"]),
     .testTarget(
       name: "BadgeMeshTests",
       dependencies: ["BadgeMesh", "BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeLog", "TestSupport"]),
@@ -270,5 +276,6 @@ if Context.environment["BADGED_FUZZ"] != nil {
     .executableTarget(
       name: "FuzzSources", dependencies: ["BadgeConfig", "BadgeCore", "BadgeSources", "BadgeSystem", "FuzzSupport"],
       path: "Tests/Fuzz/FuzzSources"),
+    .executableTarget(name: "FuzzIMAP", dependencies: ["BadgeIMAP"], path: "Tests/Fuzz/FuzzIMAP"),
   ]
 }
