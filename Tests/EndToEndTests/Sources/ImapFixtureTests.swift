@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+
+/// The IMAP source's test world, each piece proven with Python's imaplib and ssl before the
+/// source's own suites build on it: dovecot with many users, refused logins answered at once,
+/// mail delivered, read, expunged and renumbered by the test, sessions kicked, the server
+/// restarted on its port, and OAuth2 logins against a token endpoint of the test's own.
+@Suite struct ImapFixtureTests {
+  /// A Python IDLE client of `user` on `server`: prints `ready` once idling, then every
+  /// untagged line the server pushes, until the connection closes.
+  static func idleClient(_ server: MailServer, user: String = MailServer.user) throws -> (Child, LineInput) {
+    let child = try Child(
+      server.launcher + [
+        "/usr/bin/python3", "-c",
+        """
+        import imaplib, ssl, sys
+        M = imaplib.IMAP4_SSL(sys.argv[1], int(sys.argv[2]), ssl_context=ssl.create_default_context(cafile=sys.argv[3]))
+        M.login(sys.argv[4], sys.argv[5])
+        M.select("INBOX")
+        M.send(b"t IDLE\\r\\n")
+        assert M.readline().startswith(b"+ ")
+        print("ready", flush=True)
+        while line := M.readline():
+            print(line.decode().rstrip(), flush=True)
+        """, server.host, String(server.port), server.caFile, user, MailServer.password(of: user),
+      ], environment: Child.environment(), stdout: .pipe)
+    var input = LineInput(fd: child.output)
+    guard try input.next(timeout: 10, what: "IDLE client") == "ready" else {
+      throw TestFailure("no IDLE\n\(server.log)")
+    }
+    return (child, input)
+  }
+
+  /// The next line of an IDLE client that satisfies `match`.
+  static func next(_ input: inout LineInput, _ match: (String) -> Bool) throws -> String {
+    while let line = try input.next(timeout: 10, what: "IDLE client") {
+      if match(line) { return line }
+    }
+    throw TestFailure("the IDLE client's connection closed")
+  }
+
+  /// Logs in as `user` with `password`; "OK", or the server's refusal, and the seconds it took.
+  static func login(_ server: MailServer, _ user: String, _ password: String) throws -> (String, Double) {
+    let output = try server.python(
+      """
+      import imaplib, ssl, sys, time
+      M = imaplib.IMAP4_SSL(sys.argv[1], int(sys.argv[2]), ssl_context=ssl.create_default_context(cafile=sys.argv[3]))
+      start = time.monotonic()
+      try:
+          M.login(sys.argv[4], sys.argv[5])
+          answer = "OK"
+      except imaplib.IMAP4.error as e:
+          answer = str(e)
+      print(answer, time.monotonic() - start)
+      """, server.host, String(server.port), server.caFile, user, password)
+    let words = output.split(separator: " ")
+    return (
+      words.dropLast().joined(separator: " "),
+      Double(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1
+    )
+  }
+
+  @Test func manyUsersEachGetTheirOwnMailAndAWrongPasswordIsRefusedAtOnce() throws {
+    let server = try MailServer(users: ["alice", "bob"] + MailServer.numbered(10))
+    try server.deliver(to: "bob", subject: "for-bob")
+    try server.deliver(to: "user10", subject: "for-user10")
+    try server.deliver("for-alice")
+    #expect(try server.unseen(user: "bob").subjects == ["for-bob"])
+    #expect(try server.unseen(user: "user10").subjects == ["for-user10"])
+    #expect(try server.unseen().subjects == ["for-alice"])
+    // Refused three times in a row, each in well under dovecot's default 2 s, and the right
+    // password is taken at once after them.
+    for _ in 0..<3 {
+      let (answer, seconds) = try Self.login(server, "bob", "wrong")
+      #expect(answer.contains("AUTHENTICATIONFAILED") && seconds < 1, "\(answer) \(seconds)")
+    }
+    let (answer, seconds) = try Self.login(server, "bob", "bob-secret")
+    #expect(answer == "OK" && seconds < 0.5, "\(answer) \(seconds)")
+  }
+
+  @Test func anIdleClientSeesDeliveryAnotherClientsSeenAndExpunge() throws {
+    let server = try MailServer()
+    try server.deliver("m1")
+    try server.deliver("m2")
+    #expect(try server.unseenUIDs() == [1, 2])
+    var (idle, input) = try Self.idleClient(server)
+    try server.deliver("m3")
+    #expect(try Self.next(&input) { $0.hasSuffix(" EXISTS") } == "* 3 EXISTS")
+    try server.markSeen("m1")
+    #expect(try Self.next(&input) { $0.contains("FETCH") }.hasPrefix("* 1 FETCH (FLAGS (\\Seen)"))
+    try server.markSeen(uids: [2])
+    #expect(try Self.next(&input) { $0.contains("FETCH") }.hasPrefix("* 2 FETCH (FLAGS (\\Seen)"))
+    #expect(try server.unseenUIDs() == [3])
+    try server.expunge("m2")
+    #expect(try Self.next(&input) { $0.hasSuffix(" EXPUNGE") } == "* 2 EXPUNGE")
+    // A kick ends the session with a BYE.
+    #expect(try server.kick())
+    #expect(try Self.next(&input) { $0.hasPrefix("* BYE") }.contains("shutting down"))
+    idle.wait()
+    #expect(try server.kick() == false)
+  }
+
+  @Test func aRestartKeepsThePortAndTheMailAndClosesEverySession() throws {
+    let server = try MailServer()
+    try server.deliver("m1")
+    let port = server.port
+    var (idle, input) = try Self.idleClient(server)
+    try server.restart()
+    // At most a BYE, then the connection closes.
+    var lines: [String] = []
+    while let line = try input.next(timeout: 10, what: "IDLE client") { lines.append(line) }
+    #expect(lines.allSatisfy { $0.hasPrefix("* BYE") }, "\(lines)")
+    idle.wait()
+    #expect(server.port == port)
+    #expect(try server.unseen().subjects == ["m1"])
+  }
+
+  @Test func refusedLoginsComeAndGoWithoutARestartAndTheUIDValidityChanges() throws {
+    let server = try MailServer()
+    try server.deliver("m1")
+    let before = try server.uidValidity()
+    try server.refuseLogins(true)
+    #expect(try Self.login(server, "alice", "alice-secret").0.contains("AUTHENTICATIONFAILED"))
+    try server.refuseLogins(false)
+    #expect(try Self.login(server, "alice", "alice-secret").0 == "OK")
+    #expect(try server.uidValidityChange() == before + 1)
+    #expect(try server.uidValidity() == before + 1)
+    #expect(try server.unseenUIDs() == [1])
+  }
+
+  @Test func oauthTokensAreCheckedByTheTestsEndpointAndExpireWhenItSays() throws {
+    let server = try MailServer(oauth: true)
+    let endpoint = try #require(server.oauth)
+    try endpoint.accept(["good-token": "alice"])
+    let script = """
+      import imaplib, ssl, sys
+      host, port, ca, mech, token = sys.argv[1:6]
+      M = imaplib.IMAP4_SSL(host, int(port), ssl_context=ssl.create_default_context(cafile=ca))
+      blob = (f"user=alice\\x01auth=Bearer {token}\\x01\\x01" if mech == "XOAUTH2"
+              else f"n,a=alice,\\x01host={host}\\x01port={port}\\x01auth=Bearer {token}\\x01\\x01")
+      try:
+          print(M.authenticate(mech, lambda _: blob.encode())[0])
+      except imaplib.IMAP4.error as e:
+          print(e)
+      """
+    func login(_ mechanism: String, _ token: String) throws -> String {
+      try server.python(script, server.host, String(server.port), server.caFile, mechanism, token)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(try login("XOAUTH2", "good-token") == "OK")
+    #expect(try login("OAUTHBEARER", "good-token") == "OK")
+    try endpoint.accept(["fresh-token": "alice"])
+    #expect(try login("XOAUTH2", "good-token").contains("AUTHENTICATIONFAILED"))
+    #expect(try login("OAUTHBEARER", "fresh-token") == "OK")
+    // Passwords still work beside the tokens.
+    #expect(try Self.login(server, "alice", "alice-secret").0 == "OK")
+    #expect(endpoint.log.contains("introspect good-token -> refused"))
+  }
+}
