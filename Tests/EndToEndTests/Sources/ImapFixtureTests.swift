@@ -157,3 +157,21 @@ import Testing
     #expect(endpoint.log.contains("introspect good-token -> refused"))
   }
 }
+
+/// The Secret Service fixture: a real gnome-keyring-daemon on a private bus, reached by a child
+/// process through the environment it hands out, and gone, bus and all, when it stops.
+@Suite struct SecretServiceFixtureTests {
+  @Test func aStoredPasswordIsFoundByAChildAndNoDaemonOutlivesTheSession() throws {
+    let session = try SecretServiceSession()
+    try session.store(attributes: [("service", "imap"), ("user", "alice")], secret: "alice-secret")
+    #expect(try session.lookup(attributes: [("service", "imap"), ("user", "alice")]) == "alice-secret")
+    #expect(try session.lookup(attributes: [("service", "imap"), ("user", "bob")]) == nil)
+    // A child process that inherits the environment finds it as a password_command would.
+    let child = try run(
+      "/bin/sh", ["-c", "secret-tool lookup service imap user alice"], environment: session.environment)
+    #expect(child.stdout == "alice-secret")
+    let daemons = [try #require(session.keyringPID), try #require(session.bus.pid)]
+    session.stop()
+    #expect(daemons.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/\($0)") })
+  }
+}
