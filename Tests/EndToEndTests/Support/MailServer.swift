@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -116,7 +117,7 @@ final class MailServer {
         port = try Broker.freePort()
       }
       try? FileManager.default.removeItem(atPath: lmtpSocket)
-      let config = try folder.write("dovecot.conf", configuration())
+      let config = try folder.write("dovecot.conf", try configuration())
       let child = try Child(
         launcher + ["/usr/sbin/dovecot", "-F", "-c", config], environment: Child.environment(),
         stderr: .file(folder.file("dovecot.stderr")), newSession: true)
@@ -150,59 +151,20 @@ final class MailServer {
     try start(keepPort: true)
   }
 
-  private func configuration() -> String {
-    let base = folder.path
-    let mechanisms = oauth == nil ? "plain login" : "plain login xoauth2 oauthbearer"
-    let oauthPassdb =
-      oauth.map {
-        """
-
-        passdb {
-          driver = oauth2
-          mechanisms = xoauth2 oauthbearer
-          args = \($0.dovecotSettings)
-        }
-        """
-      } ?? ""
-    return """
-      protocols = imap lmtp
-      listen = \(host)
-      base_dir = \(base)/run
-      state_dir = \(base)/state
-      log_path = \(base)/dovecot.log
-      mail_uid = \(Self.mailOwner)
-      mail_gid = \(Self.mailOwner)
-      ssl = required
-      ssl_cert = <\(base)/pki/srv.pem
-      ssl_key = <\(base)/pki/srv.key
-      mail_location = maildir:\(base)/mail/%u
-      auth_failure_delay = 0
-      auth_mechanisms = \(mechanisms)
-      passdb {
-        driver = passwd-file
-        args = \(base)/passwd
-        mechanisms = plain login
-      }\(oauthPassdb)
-      userdb {
-        driver = static
-        args = home=\(base)/mail/%u allow_all_users=yes
-      }
-      service anvil {
-        unix_listener anvil-auth-penalty {
-          mode = 0
-        }
-      }
-      service imap-login {
-        inet_listener imap {
-          port = 0
-        }
-        inet_listener imaps {
-          port = \(port)
-          ssl = yes
-        }
-      }
-
-      """
+  /// Tests/EndToEndTests/Fixtures/dovecot.conf for this server, and the `oauth2` passdb after it.
+  private func configuration() throws -> String {
+    let template = try String(
+      contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/dovecot.conf"), encoding: .utf8)
+    var text = template
+    for (name, value) in [
+      ("@BASE@", folder.path), ("@LISTEN@", host), ("@PORT@", String(port)),
+      ("@MECHANISMS@", oauth == nil ? "plain login" : "plain login xoauth2 oauthbearer"),
+    ] {
+      text = text.replacingOccurrences(of: name, with: value)
+    }
+    guard let oauth else { return text }
+    return text
+      + "passdb {\n  driver = oauth2\n  mechanisms = xoauth2 oauthbearer\n  args = \(oauth.dovecotSettings)\n}\n"
   }
 
 }
