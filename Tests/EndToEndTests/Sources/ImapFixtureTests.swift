@@ -175,3 +175,83 @@ import Testing
     #expect(daemons.allSatisfy { !FileManager.default.fileExists(atPath: "/proc/\($0)") })
   }
 }
+
+/// The hostile IMAP server: a raw client logs in, selects and idles, then reads at most 1 MiB
+/// or for 2 s, and sees exactly the misbehaviour asked for, at the step asked for.
+@Suite struct HostileImapServerTests {
+  /// What a raw client saw after `IDLE` (or from the start, for `.greeting`): the first bytes,
+  /// how many it read, whether a line ended among them, and whether the server closed.
+  struct Seen: Decodable {
+    let head: String
+    let bytes: Int
+    let lineEnded: Bool
+    let closed: Bool
+  }
+
+  static func look(_ server: HostileImapServer, from step: HostileImapServer.Step) throws -> Seen {
+    let result = try run(
+      "python3",
+      [
+        "-c",
+        """
+        import json, socket, sys
+        s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+        data = b""
+        if sys.argv[2] != "greeting":
+            while b"\\r\\n" not in data:
+                data += s.recv(65536)
+            assert data.startswith(b"* OK "), data
+            s.sendall(b"a LOGIN u p\\r\\nb SELECT INBOX\\r\\nc IDLE\\r\\n")
+            while b"+ idling\\r\\n" not in data:
+                data += s.recv(65536)
+            data = data.split(b"+ idling\\r\\n", 1)[1]
+        s.settimeout(2)
+        closed = False
+        try:
+            while len(data) < 1 << 20:
+                chunk = s.recv(65536)
+                if not chunk:
+                    closed = True
+                    break
+                data += chunk
+        except socket.timeout:
+            pass
+        s.close()
+        print(json.dumps({"head": data[:60].decode(), "bytes": len(data), "lineEnded": b"\\r\\n" in data,
+                          "closed": closed}))
+        """, String(server.port), step.rawValue,
+      ])
+    guard result.status == 0 else { throw TestFailure("client failed: \(result.stderr)\n\(server.log)") }
+    return try JSONDecoder().decode(Seen.self, from: Data(result.stdout.utf8))
+  }
+
+  @Test(arguments: HostileImapServer.Misbehaviour.allCases)
+  func aRawClientSeesTheMisbehaviourOnIdle(_ misbehaviour: HostileImapServer.Misbehaviour) throws {
+    let server = try HostileImapServer(misbehaviour)
+    let seen = try Self.look(server, from: .idle)
+    switch misbehaviour {
+    case .hugeLiteral:
+      #expect(seen.head.hasPrefix("* 1 FETCH (BODY[] {104857600}\r\nxxxx") && seen.bytes >= 1 << 20 && !seen.closed)
+      // The server streams until the client hangs up, and says how far it got.
+      #expect(waitUntil { server.bytesReadBeforeClose != nil })
+      #expect((server.bytesReadBeforeClose ?? .max) < 104_857_600)
+    case .endlessLine:
+      #expect(seen.head.hasPrefix("* OK xxxx") && seen.bytes >= 1 << 20 && !seen.lineEnded)
+    case .unknownResponses:
+      #expect(seen.head.hasPrefix("* XYZZY\r\n* 1 FROB (QUUX {3}\r\nbar ZOT)") && !seen.closed)
+    case .bye:
+      #expect(seen.head == "* BYE Going away at idle\r\n" && seen.closed)
+    case .stuck:
+      #expect(seen.bytes == 0 && !seen.closed)
+    case .closeMidLine:
+      #expect(seen.head == "* 3 EXI" && seen.closed)
+    }
+    #expect(server.log.contains("misbehaving \(misbehaviour.rawValue) at idle"), "\(server.log)")
+  }
+
+  @Test func aByeInPlaceOfTheGreeting() throws {
+    let server = try HostileImapServer(.bye, at: .greeting)
+    let seen = try Self.look(server, from: .greeting)
+    #expect(seen.head == "* BYE Going away at greeting\r\n" && seen.closed)
+  }
+}
