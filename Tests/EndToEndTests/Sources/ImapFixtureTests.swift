@@ -255,3 +255,37 @@ import Testing
     #expect(seen.head == "* BYE Going away at greeting\r\n" && seen.closed)
   }
 }
+
+/// dovecot in a namespace of its own, reached from a client namespace over a link the test cuts
+/// and heals; the certificate is checked against the server's address.
+@Suite struct NetworkedMailServerTests {
+  /// An IMAPS login from the client's namespace, the certificate checked against the address:
+  /// "OK", or the error's text.
+  static func login(_ network: NetworkedMailServer) throws -> String {
+    let command =
+      network.client.launcher + [
+        "python3", "-c",
+        """
+        import imaplib, ssl, sys
+        try:
+            M = imaplib.IMAP4_SSL(sys.argv[1], int(sys.argv[2]), ssl_context=ssl.create_default_context(cafile=sys.argv[3]),
+                                  timeout=5)
+            print(M.login("alice", "alice-secret")[0])
+        except OSError as e:
+            print(e.strerror or e)
+        """, NetworkedMailServer.serverAddress, String(network.server.port), network.server.caFile,
+      ]
+    return try run(command[0], Array(command.dropFirst())).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  @Test func theClientReachesTheServerUntilTheLinkIsCutAndAgainOnceHealed() throws {
+    let network = try NetworkedMailServer()
+    try network.server.deliver("m1")
+    #expect(try network.server.unseen().subjects == ["m1"])
+    #expect(try Self.login(network) == "OK")
+    try network.cut()
+    #expect(try Self.login(network) == "Network is unreachable")
+    try network.heal()
+    #expect(try Self.login(network) == "OK")
+  }
+}
