@@ -13,12 +13,20 @@ extension MailServer {
 
   /// With `on`, every password login is refused from the next one on (`[AUTHENTICATIONFAILED]`),
   /// as a server whose account was locked; off again, they succeed. dovecot rereads its
-  /// passwd-file when it changes: no restart, sessions already open stay.
+  /// passwd-file when it changes (no restart, sessions already open stay), but looks at most
+  /// once a second: this returns once its auth process answers a test login the new way.
   func refuseLogins(_ on: Bool) throws {
     let lines = on ? [] : users.map { "\($0):{PLAIN}\(Self.password(of: $0))::::::\n" }
     // Written beside and renamed over, so dovecot never reads half a file.
     let staged = try folder.write("passwd.new", lines.joined())
     guard rename(staged, folder.file("passwd")) == 0 else { throw TestFailure("rename passwd: errno \(errno)") }
+    guard child != nil else { return }
+    let user = users[0]
+    let taken = try waitUntil {
+      let test = try doveadm(["auth", "test", "-x", "service=imap", user, Self.password(of: user)], allowing: [77])
+      return (test.status == 0) != on
+    }
+    guard taken else { throw TestFailure("dovecot did not reread its passwd-file\n\(log)") }
   }
 
   /// Gives `user`'s INBOX a new UIDVALIDITY (one more than now), its messages and flags kept:

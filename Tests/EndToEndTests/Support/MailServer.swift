@@ -5,8 +5,9 @@ import TestSupport
   import Glibc
 #endif
 
-/// Debian's dovecot, started for one test in a folder of its own, as root: nothing of
-/// `/etc/dovecot` is read, IMAPS on 127.0.0.1 and a free port with a certificate for
+/// Debian's dovecot, started for one test in a folder of its own, as root, with the tests'
+/// config (Tests/EndToEndTests/Fixtures/dovecot.conf; nothing of `/etc/dovecot` is read):
+/// IMAPS on 127.0.0.1 and a free port with a certificate for
 /// `localhost` signed by a CA of the test's own, LMTP on a Unix socket in its `base_dir`, and
 /// the users asked for (`alice` unless told), each with the password `<user>-secret` and a
 /// Maildir under `mail/`. The mail is written as nobody (65534): dovecot refuses to touch mail
@@ -46,7 +47,7 @@ final class MailServer {
   /// The introspection endpoint the `oauth2` passdb asks, when the server takes OAuth2 tokens.
   let oauth: OAuthEndpoint?
   private(set) var port = 0
-  private var child: Child?
+  private(set) var child: Child?
 
   /// `users`: the accounts (`MailServer.numbered(10)` for ten more); `oauth`: also take OAuth2
   /// tokens (XOAUTH2, OAUTHBEARER) checked by an endpoint of the test's own.
