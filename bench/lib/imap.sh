@@ -96,11 +96,11 @@ imap_latency() {
       "$imap_folder/pki/ca.pem" "$imap_messages")
   fi
   sources_stop
-  record 12.1 "floor: LMTP delivery → a raw IDLE client's EXISTS (bench/imap-floor), $imap_messages: p50" floor \
+  record 12.1 "floor: LMTP delivery → a raw IDLE client's EXISTS (bench/imap-floor), $imap_messages: p50" imap-floor \
     "$(field "$line" deliver_floor_p50_us)" µs lower "$line"
-  record 12.2 "… floor p99" floor "$(field "$line" deliver_floor_p99_us)" µs lower
-  record 12.3 "floor: another session's \\Seen → the IDLE client's FETCH: p50" floor "$(field "$line" seen_floor_p50_us)" µs lower
-  record 12.4 "… floor p99" floor "$(field "$line" seen_floor_p99_us)" µs lower
+  record 12.2 "… floor p99" imap-floor "$(field "$line" deliver_floor_p99_us)" µs lower
+  record 12.3 "floor: another session's \\Seen → the IDLE client's FETCH: p50" imap-floor "$(field "$line" seen_floor_p50_us)" µs lower
+  record 12.4 "… floor p99" imap-floor "$(field "$line" seen_floor_p99_us)" µs lower
   [ "$(field "$line" deliver_p50_us)" != null ] || return 0
   record 12.5 "LMTP delivery → the watcher's EVENT: p50" badged "$(field "$line" deliver_p50_us)" µs lower
   record 12.6 "… p99 (goal: at most 20 ms above the floor's p99)" badged "$(field "$line" deliver_p99_us)" µs lower
