@@ -289,7 +289,7 @@ import Testing
   }
 
   @Test func theClientReachesTheServerUntilTheLinkIsCutAndAgainOnceHealed() throws {
-    let network = try NetworkedMailServer()
+    let network = try NetworkedMailServer(oauth: true)
     try network.server.deliver("m1")
     #expect(try network.server.unseen().subjects == ["m1"])
     #expect(try Self.login(network) == "OK")
@@ -297,5 +297,15 @@ import Testing
     #expect(try Self.login(network) == "Network is unreachable")
     try network.heal()
     #expect(try Self.login(network) == "OK")
+    // The token endpoint lives in the server's namespace, where dovecot's auth process asks it.
+    let endpoint = try #require(network.server.oauth)
+    try endpoint.accept(["ns-token": "alice"])
+    let login = try network.server.python(
+      """
+      import imaplib, ssl, sys
+      M = imaplib.IMAP4_SSL(sys.argv[1], int(sys.argv[2]), ssl_context=ssl.create_default_context(cafile=sys.argv[3]))
+      print(M.authenticate("XOAUTH2", lambda _: b"user=alice\\x01auth=Bearer ns-token\\x01\\x01")[0])
+      """, network.server.host, String(network.server.port), network.server.caFile)
+    #expect(login == "OK\n")
   }
 }
