@@ -15,7 +15,8 @@ record() {  # id title server value unit higher|lower [raw-json]
 field() { jq -r ".$2" <<< "$1"; }
 
 # The markdown table, rows in the order of their ids (10.2 before 10.10): per row, each
-# server's median and min–max (mosquitto: the MQTT floor of scenario 10), and the ratio of
+# server's median and min–max (mosquitto: the MQTT floor of scenario 10; imap-floor: the raw IDLE
+# client of scenario 12), and the ratio of
 # the medians, badged / Redis (for "lower" rows a ratio under 1 is badged ahead).
 print_table() {
   jq -rs '
@@ -25,12 +26,12 @@ print_table() {
     def cell($s): map(select(.server == $s) | .value) as $v
       | if ($v | length) == 0 then "–" else "\($v | median | figure) (\($v | min | figure)–\($v | max | figure))" end;
     def med($s): map(select(.server == $s) | .value) | if length == 0 then null else median end;
-    "| measurement | unit | badged | Redis | echo | mosquitto_pub → mosquitto_sub | ratio badged/Redis |",
-    "|---|---|---|---|---|---|---|",
+    "| measurement | unit | badged | Redis | echo | mosquitto_pub → mosquitto_sub | raw IDLE client | ratio badged/Redis |",
+    "|---|---|---|---|---|---|---|---|",
     (group_by(.id | split(".") | map(tonumber))[] | . as $rows | $rows[0] as $r
       | (if (med("badged") != null and med("redis") != null and med("redis") != 0)
           then ((med("badged") / med("redis")) | figure) + (if $r.better == "lower" then " (lower is better)" else "" end)
           else "–" end) as $ratio
-      | "| \($r.title) | \($r.unit) | \(cell("badged")) | \(cell("redis")) | \(cell("echo")) | \(cell("mosquitto")) | \($ratio) |")
+      | "| \($r.title) | \($r.unit) | \(cell("badged")) | \(cell("redis")) | \(cell("echo")) | \(cell("mosquitto")) | \(cell("imap-floor")) | \($ratio) |")
   ' "$results"
 }

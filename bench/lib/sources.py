@@ -200,4 +200,5 @@ def main(argv):
         fail(__doc__)
 
 
-main(sys.argv[1:])
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -41,17 +41,8 @@ final class MeshNetwork {
   /// machine's side (10.231.<n>.1/30), `to-<n>` on the broker's (10.231.<n>.2/30).
   func join(_ name: String) throws -> NetworkHost {
     joined += 1
-    let namespace = try namespaces.add(name)
-    let host = NetworkHost(namespace: namespace, number: joined, brokerNamespace: broker.placement!.namespace)
-    try ip([
-      "link", "add", NetworkHost.uplink, "netns", namespace, "type", "veth", "peer", "name", host.brokerEnd, "netns",
-      host.brokerNamespace,
-    ])
-    try ip(["-n", namespace, "addr", "add", "\(host.address)/30", "dev", NetworkHost.uplink])
-    try ip(["-n", host.brokerNamespace, "addr", "add", "\(host.gateway)/30", "dev", host.brokerEnd])
-    try ip(["-n", host.brokerNamespace, "link", "set", host.brokerEnd, "up"])
-    try host.heal()
-    return host
+    return try NetworkHost.link(
+      try namespaces.add(name), number: joined, to: broker.placement!.namespace, remote: Self.brokerAddress)
   }
 
   /// The suites run as root (CI does): only root makes namespaces. Anyone else gets this
@@ -67,7 +58,8 @@ final class MeshNetwork {
 
   private static let counter = Mutex(0)
 
-  private static func nextNumber() -> Int {
+  /// A number no other network of this process has, for its namespaces' names.
+  static func nextNumber() -> Int {
     counter.withLock {
       $0 += 1
       return $0
@@ -75,12 +67,31 @@ final class MeshNetwork {
   }
 }
 
-/// One machine's namespace and its link to the broker's.
+/// One machine's namespace and its link to the broker's (or a mail server's).
 struct NetworkHost {
   static let uplink = "uplink"
   let namespace: String
   let number: Int
   let brokerNamespace: String
+  /// The address the machine reaches through the link: the broker's, or a mail server's.
+  var remoteAddress = MeshNetwork.brokerAddress
+
+  /// Joins `namespace` to `remoteNamespace` by a veth pair: `uplink` on the machine's side
+  /// (10.231.<number>.1/30), `to-<number>` on the other (10.231.<number>.2/30), with the route to
+  /// `remote`, an address of the other namespace.
+  static func link(_ namespace: String, number: Int, to remoteNamespace: String, remote: String) throws -> NetworkHost {
+    let host = NetworkHost(
+      namespace: namespace, number: number, brokerNamespace: remoteNamespace, remoteAddress: remote)
+    try ip([
+      "link", "add", uplink, "netns", namespace, "type", "veth", "peer", "name", host.brokerEnd, "netns",
+      remoteNamespace,
+    ])
+    try ip(["-n", namespace, "addr", "add", "\(host.address)/30", "dev", uplink])
+    try ip(["-n", remoteNamespace, "addr", "add", "\(host.gateway)/30", "dev", host.brokerEnd])
+    try ip(["-n", remoteNamespace, "link", "set", host.brokerEnd, "up"])
+    try host.heal()
+    return host
+  }
 
   var address: String { "10.231.\(number).1" }
   /// The broker's end of the pair, through which the machine reaches the broker's address.
@@ -96,16 +107,16 @@ struct NetworkHost {
     try ip(["-n", namespace, "link", "set", Self.uplink, "down"])
   }
 
-  /// Sets the link up again, with the route to the broker (which went with the link).
+  /// Sets the link up again, with the route to the far address (which went with the link).
   func heal() throws {
     try ip(["-n", namespace, "link", "set", "lo", "up"])
     try ip(["-n", namespace, "link", "set", Self.uplink, "up"])
-    try ip(["-n", namespace, "route", "replace", "\(MeshNetwork.brokerAddress)/32", "via", gateway])
+    try ip(["-n", namespace, "route", "replace", "\(remoteAddress)/32", "via", gateway])
   }
 }
 
 /// The namespaces of one network, deleted with it (a veth goes with its namespace).
-private final class Namespaces {
+final class Namespaces {
   let tag: String
   private var names: [String] = []
 

@@ -15,6 +15,9 @@ final class SessionBus {
     if start { try self.start() }
   }
 
+  /// The bus daemon's process id while it runs.
+  var pid: Int32? { child?.pid }
+
   /// The variable that points a program at this bus.
   var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
