@@ -45,6 +45,10 @@ let package = Package(
     // libnotmuch, which badged-sources counts a notmuch database with. Not through pkg-config:
     // Debian 12's libnotmuch-dev has no .pc file; the module map names the library.
     .systemLibrary(name: "CNotmuch", providers: [.apt(["libnotmuch-dev"])]),
+    // GnuTLS, the TLS of the IMAP source's connections (the system trust store, names verified).
+    .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
+    // libsecret, the Secret Service client the IMAP source reads a password from.
+    .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     // The channel model: channels, names, patterns, settings, the store, request ids, history,
@@ -119,6 +123,12 @@ let package = Package(
     // The only module that talks to notmuch, through libnotmuch: a database's revision and
     // UUID, counts and message ids of queries, marking read; where its Xapian folder is.
     .target(name: "BadgeNotmuch", dependencies: ["BadgePOSIX", "CNotmuch"]),
+
+    // The only module that talks to an IMAP server's socket and to where its password is kept:
+    // TCP with keepalive, TLS through GnuTLS, blocking reads woken by an eventfd (each
+    // connection has a thread of its own), and the password from a file, a command or the
+    // Secret Service (libsecret).
+    .target(name: "BadgeIMAPClient", dependencies: ["BadgeSystem", "CGnuTLS", "CSecret"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
@@ -214,6 +224,9 @@ let package = Package(
     .testTarget(
       name: "BadgeNotmuchTests",
       dependencies: ["BadgeNotmuch", "BadgeSources", "BadgeSourcesProgram", "BadgeSystem", "TestSupport"]),
+    // BadgeIMAPClient against real servers: `openssl s_server` with a CA each test makes,
+    // commands that print, fail and hang, and gnome-keyring on a private session bus.
+    .testTarget(name: "BadgeIMAPClientTests", dependencies: ["BadgeIMAPClient", "BadgeSystem", "TestSupport"]),
     // badged-sources' command line, and its exec runs and resume watch on a real event loop
     // with real children and a private system bus.
     .testTarget(
