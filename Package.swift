@@ -164,8 +164,8 @@ let package = Package(
     .target(
       name: "BadgeSourcesProgram",
       dependencies: [
-        "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeLog", "BadgeNotmuch", "BadgeOptions",
-        "BadgeProtocol", "BadgeSources", "BadgeSystem",
+        "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeHooks", "BadgeIMAP", "BadgeIMAPClient", "BadgeLog",
+        "BadgeNotmuch", "BadgeOptions", "BadgeProtocol", "BadgeSources", "BadgeSystem",
       ]),
 
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),

@@ -8,8 +8,9 @@ import BadgeSystem
 
 /// badged-sources' world around its core: the daemon's connection (`DaemonClient`), each
 /// source's inotify instance (`WatchTable`), its listings and renames (`FolderIO`), its
-/// commands (`ExecRunner`), its notmuch database (`NotmuchWorker`), the boot-time timer and
-/// the resume watch feed `SourcesCore`, and what it asks for is done here, in the order asked.
+/// commands (`ExecRunner`), its notmuch database (`NotmuchWorker`), its IMAP connections
+/// (`ImapAccount`), the boot-time timer and the resume watch feed `SourcesCore`, and what it
+/// asks for is done here, in the order asked.
 ///
 /// Everything that comes in (a reply's line, a pushed line, events, a command's output, a
 /// timer, a signal) runs through `work`, one piece at a time: an answer made while the core's
@@ -28,6 +29,8 @@ final class SourcesRuntime {
   var runs: [String: ExecRunner] = [:]
   /// Each notmuch source's database worker, with the settings it was made for.
   var notmuchWorkers: [String: (settings: NotmuchSettings, worker: NotmuchWorker)] = [:]
+  /// Each IMAP source's connections.
+  var imapAccounts: [String: ImapAccount] = [:]
   private var timer: TimerSource?
   private var resume: ResumeWatch?
 
@@ -73,6 +76,8 @@ final class SourcesRuntime {
     for run in runs.values { run.stop() }
     for held in notmuchWorkers.values { held.worker.stop() }
     notmuchWorkers = [:]
+    for account in imapAccounts.values { account.stop() }
+    imapAccounts = [:]
     daemon.stop()
     for table in tables.values { table.close() }
     tables = [:]
@@ -187,7 +192,7 @@ final class SourcesRuntime {
     case .rename(_, let from, let to):
       if let fault = FolderIO.rename(from: from, to: to) { logger.warning(fault) }
     case .notmuch(let source, let job): notmuch(source, job)
-    case .imap: break  // performed by the IMAP driver
+    case .imap(let source, let job): imap(source, job)
     case .spawn(let source): spawn(source)
     case .kill(let source): runs[source]?.stop()
     case .request(let request): send(request)
