@@ -102,20 +102,30 @@ final class SourcesFixture {
   }
 
   /// The `SOURCE <name> …` line of a `SOURCES` query now; `nil` when the source is not listed.
-  func status(of source: String) throws -> String? {
+  func status(of source: String) throws -> String? { try Self.status(of: source, on: daemon) }
+
+  static func status(of source: String, on daemon: DaemonProcess) throws -> String? {
     try daemon.client().request("SOURCES").first { $0.hasPrefix("SOURCE \(source) ") }
   }
 
   /// Asks `SOURCES` until the source's line satisfies `condition`; that line.
   @discardableResult
   func awaitStatus(_ source: String, _ condition: (String) -> Bool) throws -> String {
+    try Self.awaitStatus(source, on: daemon, condition) { context }
+  }
+
+  /// Asks `daemon`'s `SOURCES` until the source's line satisfies `condition`; that line.
+  @discardableResult
+  static func awaitStatus(
+    _ source: String, on daemon: DaemonProcess, _ condition: (String) -> Bool, _ context: () -> String
+  ) throws -> String {
     var last: String?
     let found = try waitUntil {
-      last = try status(of: source)
+      last = try status(of: source, on: daemon)
       return last.map(condition) ?? false
     }
     guard found, let last else {
-      throw TestFailure("source \(source) never matched; last: \(last ?? "none")\n\(context)")
+      throw TestFailure("source \(source) never matched; last: \(last ?? "none")\n\(context())")
     }
     return last
   }

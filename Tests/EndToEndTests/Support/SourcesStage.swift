@@ -22,6 +22,12 @@ class SourcesStage {
   /// Both programs' logs, for a failure's message.
   var context: String { "badged-sources:\n\(sources.log)\nbadged:\n\(daemon.log)" }
 
+  /// Asks `SOURCES` until the source's line satisfies `condition`; that line.
+  @discardableResult
+  func awaitStatus(_ source: String = "inbox", _ condition: (String) -> Bool) throws -> String {
+    try SourcesFixture.awaitStatus(source, on: daemon, condition) { context }
+  }
+
   /// Reads the watcher's events until the source's fresh count is `count`; that event's total.
   /// Fails at the first event past `limit`, or when none comes in time.
   func awaitCount(_ count: Int, limit: Int = 8) throws -> Int {
