@@ -64,6 +64,15 @@ final class ImapConnection: @unchecked Sendable {
   private let wake: WakeSignal
   private var thread = pthread_t()
   private var joined = false
+  /// Marks asked while no session could store them (none connected, or its folder not yet
+  /// synced), stored once the next one is: a click while the server is away is not lost.
+  /// The thread's alone.
+  private var heldMarks: [UInt32] = []
+  /// The batches handed to the session whose `.marked` has not come, oldest first: held again
+  /// if the connection ends before the server took them. The thread's alone.
+  private var storing: [[UInt32]] = []
+  /// The most UIDs held: a watermark covers at most the unseen messages, far fewer.
+  static let maxHeldMarks = 1 << 20
 
   /// Starts the thread; `post` is called on it with the connection's news.
   ///
@@ -119,6 +128,10 @@ final class ImapConnection: @unchecked Sendable {
       case .stopped, .listed:
         return
       case .failed(let why, let slow, let synced):
+        // What the server may not have stored is stored after the next sync (a UID stored
+        // twice is read twice: nothing changes).
+        for uids in storing { hold(uids) }
+        storing = []
         if synced {
           retry.succeeded()
           refused.succeeded()
@@ -136,9 +149,19 @@ final class ImapConnection: @unchecked Sendable {
     _ = poll(&pollfd, 1, Int32(clamping: milliseconds))
     wake.drain()
     let taken = takeRequests()
-    // Marks asked while the server is away are dropped: the count on the server stays what it
-    // is, and the next sync shows it.
+    for uids in taken.marks { hold(uids) }
     return taken.stop
+  }
+
+  private func hold(_ uids: [UInt32]) {
+    heldMarks += uids
+    if heldMarks.count > Self.maxHeldMarks { heldMarks.removeFirst(heldMarks.count - Self.maxHeldMarks) }
+  }
+
+  /// Hands `uids` to the session to store, remembered until the server took them.
+  private func mark(_ uids: [UInt32], in session: inout ImapSession) {
+    storing.append(uids)
+    session.markRead(uids)
   }
 
   /// One connection, from connect to its end.
@@ -194,9 +217,14 @@ final class ImapConnection: @unchecked Sendable {
             synced = true
             post(.synced(unseen))
             post(.state(.ok))
+            if !heldMarks.isEmpty {
+              mark(heldMarks, in: &session)
+              heldMarks = []
+            }
           case .changed(let added, let removed):
             post(.changed(added: added, removed: removed))
           case .marked(let uids):
+            if !storing.isEmpty { storing.removeFirst() }
             post(.marked(uids))
           case .idling:
             lastNudge = ImapConnection.monotonicMs()
@@ -211,7 +239,9 @@ final class ImapConnection: @unchecked Sendable {
       let taken = takeRequests()
       if taken.stop { return .stopped }
       if !taken.marks.isEmpty || taken.check {
-        for uids in taken.marks { session.markRead(uids) }
+        for uids in taken.marks {
+          if synced { mark(uids, in: &session) } else { hold(uids) }
+        }
         if taken.check {
           session.check()
           lastNudge = ImapConnection.monotonicMs()

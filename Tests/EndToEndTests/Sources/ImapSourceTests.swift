@@ -58,6 +58,27 @@ import Testing
     #expect(stage.sources.stop() == 0, "\(stage.context)")
   }
 
+  @Test func aClickWhileTheServerIsAwayMarksReadExactlyWhatWasShownOnceItIsBack() throws {
+    let server = try MailServer()
+    try server.deliver("m1")
+    try server.deliver("m2")
+    let stage = try Stage(server, folder: try TemporaryFolder(), more: "on_clear = mark-read")
+    let shown = try stage.awaitCount(2)
+
+    server.stop()
+    try stage.awaitStatus { $0.contains("state=retrying") }
+    #expect(try stage.daemon.client().request("CLEAR inbox upto=\(shown)").last == "OK")
+    try server.restart()
+    // The click is held until the folder is synced again, then stored: both messages read.
+    let stored = try waitUntil(timeout: 20) { try server.unseen().status == 0 }
+    #expect(stored, "\(stage.context)")
+    _ = try stage.awaitCount(0)
+    try server.deliver("m3")
+    _ = try stage.awaitCount(1)
+    #expect(try server.unseen().subjects == ["m3"], "\(stage.context)")
+    #expect(stage.sources.stop() == 0, "\(stage.context)")
+  }
+
   @Test func aCertificateFromAnotherCAIsRefusedClearlyAndNothingIsCounted() throws {
     let server = try MailServer()
     try server.deliver("m1")
