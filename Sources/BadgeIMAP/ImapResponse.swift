@@ -19,6 +19,24 @@ public enum ImapResponseCode: Equatable, Sendable {
   case authenticationFailed
   case closed
   case other(String, String?)
+
+  /// The code in its brackets, as a server writes it (`[AUTHENTICATIONFAILED]`), for a refusal's
+  /// text: the code often says more than the words after it. Capabilities are sorted.
+  public var bracketed: String {
+    let inside: String
+    switch self {
+    case .capability(let names): inside = (["CAPABILITY"] + names.sorted()).joined(separator: " ")
+    case .uidValidity(let value): inside = "UIDVALIDITY \(value)"
+    case .uidNext(let value): inside = "UIDNEXT \(value)"
+    case .highestModSeq(let value): inside = "HIGHESTMODSEQ \(value)"
+    case .noModSeq: inside = "NOMODSEQ"
+    case .alert: inside = "ALERT"
+    case .authenticationFailed: inside = "AUTHENTICATIONFAILED"
+    case .closed: inside = "CLOSED"
+    case .other(let name, let argument): inside = argument.map { "\(name) \($0)" } ?? name
+    }
+    return "[\(inside)]"
+  }
 }
 
 /// One FETCH response's items that the count needs; the others (bodies, envelopes) are skipped.

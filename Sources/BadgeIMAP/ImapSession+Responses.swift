@@ -78,7 +78,9 @@ extension ImapSession {
     if phase == .over { return }
     switch step {
     case .login, .authenticate:
-      guard ok else { return fail(.loginRefused(text)) }
+      // The server's words with their code: `[AUTHENTICATIONFAILED]` (RFC 5530) tells a wrong
+      // password from `[UNAVAILABLE]` where dovecot's text alone may not.
+      guard ok else { return fail(.loginRefused(code.map { "\($0.bracketed) \(text)" } ?? text)) }
       if case .capability(let names)? = code { capabilities = names } else { capabilities = [] }
       phase = .authenticated
     case .startTLS:

@@ -28,6 +28,11 @@ struct ImapSource {
   private var unseen: [String: Set<UInt32>] = [:]
   /// The folders synced since their connection last went down.
   private var synced: Set<String> = []
+  /// The failure last reported and its retry's wall time, worked out once: the same failure
+  /// told again (a folder's set arriving while its connection still waits) is the same
+  /// state, not another failed attempt one millisecond off (the two clocks' milliseconds do
+  /// not tick together).
+  private var retry: (reason: String, retryAt: UInt64, at: Int64)?
   private var states: [String: ImapConnectionState] = [:]
   /// The account's listing connection.
   private var account: ImapConnectionState?
@@ -130,9 +135,14 @@ struct ImapSource {
   }
 
   /// The state the connections make.
-  private func health(at time: SourceTime, into turn: inout SourceTurn) {
+  private mutating func health(at time: SourceTime, into turn: inout SourceTurn) {
     for case .failed(let reason, let retryAt)? in [account] + (watched ?? []).map({ states[$0] }) {
+      if let retry, retry.reason == reason, retry.retryAt == retryAt {
+        turn.health = .retrying(at: retry.at, because: reason)
+        return
+      }
       let wait = Int64(clamping: retryAt > time.boottime ? (retryAt - time.boottime) / 1000 : 0)
+      retry = (reason, retryAt, time.wallMs + wait)
       turn.health = .retrying(at: time.wallMs + wait, because: reason)
       return
     }

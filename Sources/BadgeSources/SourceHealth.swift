@@ -93,7 +93,9 @@ public struct SourceHealth: Sendable {
       failures += 1
       return previous == next ? nil : line(.error, "error: \(reason)")
     case .retrying(_, let reason):
-      failures += 1
+      // A new attempt's failure has a new time; the same state told again (a source whose
+      // connection reported more while still waiting to retry) is no further attempt.
+      if previous != next { failures += 1 }
       if previous.isRetrying && previous.reason == reason { return nil }
       return line(.warning, "\(reason); retrying")
     }

@@ -243,9 +243,12 @@ final class ImapConnection: @unchecked Sendable {
           if synced { mark(uids, in: &session) } else { hold(uids) }
         }
         if taken.check {
+          // The shorter timeout is for the round trip the check starts on an idle connection;
+          // a command already awaiting its reply (a login) keeps the usual one.
+          let busy = session.awaitingReply
           session.check()
           lastNudge = ImapConnection.monotonicMs()
-          checking = session.awaitingReply
+          checking = checking || (!busy && session.awaitingReply)
         }
         continue
       }

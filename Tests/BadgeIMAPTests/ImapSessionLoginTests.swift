@@ -60,7 +60,22 @@ import Testing
         .call({ $0.credential(Array("wrong\"\\".utf8)) }, [send("a1 LOGIN \"alice\" \"wrong\\\"\\\\\"\r\n")]),
         .server(
           "a1 NO [AUTHENTICATIONFAILED] Authentication failed.\r\n",
-          [.failed(.loginRefused("Authentication failed."))]),
+          [.failed(.loginRefused("[AUTHENTICATIONFAILED] Authentication failed."))]),
+      ])
+  }
+
+  @Test(arguments: [
+    ("a1 NO [UNAVAILABLE] Temporary authentication failure.\r\n", "[UNAVAILABLE] Temporary authentication failure."),
+    ("a1 NO [ALERT] Account locked\r\n", "[ALERT] Account locked"),
+    ("a1 NO Go away\r\n", "Go away"),
+  ])
+  func aLoginRefusalKeepsTheServersCodeBeforeItsText(_ reply: String, _ said: String) {
+    play(
+      { Dovecot.session() },
+      [
+        .server(Dovecot.greeting, [.needCredential]),
+        .call({ $0.credential(Array("pw".utf8)) }, [send("a1 LOGIN \"alice\" \"pw\"\r\n")]),
+        .server(reply, [.failed(.loginRefused(said))]),
       ])
   }
 
@@ -86,7 +101,7 @@ import Testing
         .server("+ eyJzdGF0dXMiOiI0MDEiLCJzY2hlbWVzIjoiYmVhcmVyIiwic2NvcGUiOiJtYWlsIn0=\r\n", [send("\r\n")]),
         .server(
           "a1 NO [AUTHENTICATIONFAILED] Authentication failed.\r\n",
-          [.failed(.loginRefused("Authentication failed."))]),
+          [.failed(.loginRefused("[AUTHENTICATIONFAILED] Authentication failed."))]),
       ])
   }
 

@@ -123,6 +123,20 @@ import Testing
     #expect(Self.status(harness)?.state == .ok && Self.status(harness)?.count == 4)
   }
 
+  @Test func aFolderSyncedBeforeItsOkIsNoFurtherFailedAttempt() throws {
+    let harness = try Self.counting()
+    let retryAt = harness.time.boottime + 30_000_000
+    harness.run(Self.imap(.connection(folder: "Lists/rust", .failed("no answer", retryAt: retryAt))))
+    // The wall clock's millisecond ticks apart from the boot clock's: the same failure told
+    // again keeps its retry time.
+    harness.time.wallMs += 1
+    harness.time.boottime += 400
+    harness.run(Self.imap(.synced(folder: "Lists/rust", unseen: [7, 8])))
+    #expect(Self.status(harness)?.state == .retrying)
+    harness.run(Self.imap(.connection(folder: "Lists/rust", .ok)))
+    #expect(harness.logs.last == "Source mail: counting again after 1 failed attempt.")
+  }
+
   @Test func theAccountsFailureComesFirst() throws {
     let harness = try SourcesHarness(Self.config)
     harness.start()

@@ -58,6 +58,12 @@ import Testing
           "error Source mail: error: not a count: '-3'.", "error Source mail: error: not a count: '1e9'.",
           "notice Source mail: counting again after 3 failed attempts.",
         ])
+    // The same retrying state told again while waiting is one failed attempt, not two.
+    #expect(
+      Self.texts([.ok, .retrying(at: 1000, because: because), .retrying(at: 1000, because: because), .ok]) == [
+        "info Source mail: counting.", "warning Source mail: the command exited with status 1; retrying.",
+        "notice Source mail: counting again after 1 failed attempt.",
+      ])
     var health = SourceHealth(source: "x")
     _ = health.enter(.error("a"))
     #expect(health.failures == 1)
