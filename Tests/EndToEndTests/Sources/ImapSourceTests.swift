@@ -10,22 +10,36 @@ import Testing
   final class Stage: SourcesStage {
     let server: MailServer
 
-    init(_ server: MailServer, folder: TemporaryFolder, caFile: String? = nil, more: String = "") throws {
+    /// `url`: the source's `server` (IMAPS to localhost unless told); `wrapper`: what runs
+    /// badged-sources (a network namespace's launcher).
+    init(
+      _ server: MailServer, folder: TemporaryFolder, caFile: String? = nil, more: String = "", url: String? = nil,
+      wrapper: [String] = []
+    ) throws {
       self.server = server
-      let password = try folder.write("password", MailServer.password + "\n")
-      chmod(password, 0o600)
       try super.init(
         folder: folder,
-        config: """
-          [source.inbox]
-          kind = imap
-          server = imaps://localhost:\(server.port)
-          username = \(MailServer.user)
-          password_file = \(password)
-          ca_file = \(caFile ?? server.caFile)
-          \(more)
+        config: Self.section("inbox", server: server, folder: folder, caFile: caFile, url: url) + more + "\n",
+        wrapper: wrapper)
+    }
 
-          """)
+    /// `[source.<name>]` counting `user`'s INBOX on `server`, its password in a file of
+    /// `folder` (mode 0600) that the section names.
+    static func section(
+      _ name: String, server: MailServer, user: String = MailServer.user, folder: TemporaryFolder,
+      caFile: String? = nil, url: String? = nil
+    ) throws -> String {
+      let password = try folder.write("password-\(user)", MailServer.password(of: user) + "\n")
+      chmod(password, 0o600)
+      return """
+        [source.\(name)]
+        kind = imap
+        server = \(url ?? "imaps://localhost:\(server.port)")
+        username = \(user)
+        password_file = \(password)
+        ca_file = \(caFile ?? server.caFile)
+
+        """
     }
 
     override var context: String { super.context + "\ndovecot:\n\(server.log)" }

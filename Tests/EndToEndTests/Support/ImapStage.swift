@@ -42,9 +42,7 @@ final class ImapStage: SourcesStage {
   override var context: String { super.context + "\nserver:\n\(serverContext())" }
 
   /// How many lines of badged-sources's log contain `text`.
-  func logLines(containing text: String) -> Int {
-    sources.log.split(separator: "\n").filter { $0.contains(text) }.count
-  }
+  func logLines(containing text: String) -> Int { sources.logLines(containing: text) }
 
   /// The source's `SOURCES` line once it is `retrying` (after its first failed attempt).
   func awaitRetrying() throws -> String { try awaitStatus { $0.contains(" state=retrying ") } }

@@ -146,9 +146,7 @@ final class SourcesFixture {
   }
 
   /// How many lines of the program's log contain `text`.
-  func logLines(containing text: String) -> Int {
-    sources.log.split(separator: "\n").filter { $0.contains(text) }.count
-  }
+  func logLines(containing text: String) -> Int { sources.logLines(containing: text) }
 
 }
 

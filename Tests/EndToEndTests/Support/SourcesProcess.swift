@@ -29,6 +29,11 @@ final class SourcesProcess {
   /// What the program wrote to standard error so far.
   var log: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
+  /// How many lines of its log contain `text`: a state change is said once.
+  func logLines(containing text: String) -> Int {
+    log.split(separator: "\n").filter { $0.contains(text) }.count
+  }
+
   var pid: Int32 { child.pid }
 
   var isRunning: Bool { child.isRunning }

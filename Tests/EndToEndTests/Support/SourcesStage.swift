@@ -10,13 +10,15 @@ class SourcesStage {
   let sources: SourcesProcess
 
   /// Starts the daemon and its watcher, then badged-sources on `config` (badged.conf's text)
-  /// with `environment` set.
-  init(folder: TemporaryFolder, config: String, environment: [String: String] = [:]) throws {
+  /// with `environment` set, run by `wrapper` when given (`ip netns exec …`: badged's socket is
+  /// a Unix socket, which network namespaces do not divide).
+  init(folder: TemporaryFolder, config: String, environment: [String: String] = [:], wrapper: [String] = []) throws {
     self.folder = folder
     let file = try folder.write("badged.conf", config)
     daemon = try DaemonProcess(folder: folder)
     (watcher, _) = try SourcesStage.watch(daemon)
-    sources = try SourcesProcess(folder: folder, config: file, socket: daemon.socket, environment: environment)
+    sources = try SourcesProcess(
+      folder: folder, config: file, socket: daemon.socket, wrapper: wrapper, environment: environment)
   }
 
   /// Both programs' logs, for a failure's message.
