@@ -215,8 +215,10 @@ final class ImapConnection: @unchecked Sendable {
             return .listed
           case .synced(_, let unseen):
             synced = true
-            post(.synced(unseen))
+            // The connection up first, then its set: the core takes the set with the source
+            // ok in one turn, so the count it writes is fresh, never the resynced count stale.
             post(.state(.ok))
+            post(.synced(unseen))
             if !heldMarks.isEmpty {
               mark(heldMarks, in: &session)
               heldMarks = []
