@@ -65,6 +65,11 @@ final class TLSSession {
       if result == GNUTLS_E_CERTIFICATE_VERIFICATION_ERROR {
         throw TransportError("certificate does not verify: \(verificationStatus())")
       }
+      // GnuTLS calls a connection that ended or was reset mid-handshake "Error in the pull
+      // function": said as what happened (a server shutting down, a dying listener).
+      if result == GNUTLS_E_PULL_ERROR || result == GNUTLS_E_PREMATURE_TERMINATION {
+        throw TransportError("the server closed the connection")
+      }
       guard result == GNUTLS_E_AGAIN || result == GNUTLS_E_INTERRUPTED else {
         throw TransportError(Self.text(result))
       }

@@ -131,6 +131,19 @@ import Testing
     #expect(try Self.readOnce(transport, timeoutMs: 5000) == .closed)
   }
 
+  @Test func aServerClosingDuringTheHandshakeIsSaidSo() throws {
+    let server = try TestServer(tls: nil)
+    let transport = try ImapTransport.connect(host: "127.0.0.1", port: server.port, timeoutMs: 5000)
+    // The plain server closes before a TLS byte: GnuTLS's "Error in the pull function", said
+    // as what it is.
+    try transport.write(Array("close\n".utf8))
+    #expect(
+      throws: TransportError("TLS handshake with 127.0.0.1:\(server.port) failed: the server closed the connection")
+    ) {
+      try transport.startTLS(serverName: "localhost", caFile: nil, timeoutMs: 5000)
+    }
+  }
+
   @Test func aTLSServerClosingWithoutCloseNotifyIsAnEnd() throws {
     let (server, transport) = try Self.connected()
     defer { withExtendedLifetime(server) {} }
