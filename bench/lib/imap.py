@@ -6,7 +6,12 @@ fails (status 1, the reason on standard error) when a count is not the one the c
 
   push LMTP HOST PORT USER PASSWORD CAFILE N [SOCKET CHANNEL]
       N messages delivered one at a time, each once the one before has been seen by all;
-      then, one at a time, each of them marked \\Seen by an IMAP session of its own
+      then, one at a time, each of them marked \\Seen by an IMAP session of its own; with a
+      watcher, also what the program adds to the floor: its percentile less the floor's, the
+      ratio of the two, and the percentiles of each change's own difference (watcher − floor)
+  until SOCKET CHANNEL COUNT
+      a watcher of CHANNEL: prints `ready` once it watches, then the wall clock (ns, as
+      `date +%s%N`) when CHANNEL shows COUNT (what a restart or a healed link is timed to)
 """
 import imaplib, json, os, smtplib, ssl, subprocess, sys, time
 
@@ -44,6 +49,23 @@ def summary(name, values_ns):
             f"{name}_max_us": max(micros)}
 
 
+def added(name, badged, floor):
+    """What the program adds to the floor on the same changes (µs; the ratio of the p99s)."""
+    mine, base = summary(name, badged), summary(name, floor)
+    each = [(b - f) // 1000 for b, f in zip(badged, floor)]
+    return {f"{name}_added_p50_us": mine[f"{name}_p50_us"] - base[f"{name}_p50_us"],
+            f"{name}_added_p99_us": mine[f"{name}_p99_us"] - base[f"{name}_p99_us"],
+            f"{name}_ratio_p99": round(mine[f"{name}_p99_us"] / base[f"{name}_p99_us"], 4),
+            f"{name}_each_added_p50_us": percentile(each, 50), f"{name}_each_added_p99_us": percentile(each, 99)}
+
+
+def until(sock, channel, count):
+    watcher = Watcher(sock, [channel])
+    print("ready", flush=True)
+    watcher.until(channel, count, timeout=600)
+    print(time.time_ns(), flush=True)
+
+
 def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
     session = imaplib.IMAP4_SSL(host, int(port), ssl_context=ssl.create_default_context(cafile=cafile))
     session.login(user, password)
@@ -79,12 +101,16 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
     if watcher:
         result.update(summary("deliver", delivered["badged"]))
         result.update(summary("seen", read["badged"]))
+        result.update(added("deliver", delivered["badged"], delivered["floor"]))
+        result.update(added("seen", read["badged"], read["floor"]))
     print(json.dumps(result))
 
 
 def main(argv):
     if argv[:1] == ["push"] and len(argv) in (8, 10):
         push(*argv[1:7], int(argv[7]), *argv[8:10])
+    elif argv[:1] == ["until"] and len(argv) == 4:
+        until(argv[1], argv[2], int(argv[3]))
     else:
         fail(__doc__)
 
