@@ -8,7 +8,9 @@ fails (status 1, the reason on standard error) when a count is not the one the c
       N messages delivered one at a time, each once the one before has been seen by all;
       then, one at a time, each of them marked \\Seen by an IMAP session of its own; with a
       watcher, also what the program adds to the floor: its percentile less the floor's, the
-      ratio of the two, and the percentiles of each change's own difference (watcher − floor)
+      ratio of the two, and the percentiles of each change's own difference (watcher − floor).
+      BENCH_IMAP_GAP_MS (0): a pause before each change, so that none lands while the program's
+      connection is out of IDLE fetching the last one's flags
   until SOCKET CHANNEL COUNT
       a watcher of CHANNEL: prints `ready` once it watches, then the wall clock (ns, as
       `date +%s%N`) when CHANNEL shows COUNT (what a restart or a healed link is timed to)
@@ -77,7 +79,9 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
         watcher.until(channel, unseen)
     delivered = {"floor": [], "badged": []}
     sender = smtplib.LMTP(lmtp)
+    gap = int(os.environ.get("BENCH_IMAP_GAP_MS", "0")) / 1000
     for i in range(n):
+        time.sleep(gap)
         start = time.monotonic_ns()
         sender.sendmail("bench@example.org", [user], f"Subject: b{i}\r\nMessage-ID: <b{i}.{start}@bench>\r\n\r\nx\r\n")
         exists += 1
@@ -89,6 +93,7 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
     unseen += n
     read = {"floor": [], "badged": []}
     for number in range(exists - n + 1, exists + 1):
+        time.sleep(gap)
         start = time.monotonic_ns()
         assert session.store(str(number), "+FLAGS", "(\\Seen)")[0] == "OK"
         unseen -= 1
@@ -97,7 +102,7 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
             read["badged"].append(watcher.until(channel, unseen) - start)
     session.logout()
     floor.stop()
-    result = {"messages": n, **summary("deliver_floor", delivered["floor"]), **summary("seen_floor", read["floor"])}
+    result = {"messages": n, "gap_ms": round(gap * 1000), **summary("deliver_floor", delivered["floor"]), **summary("seen_floor", read["floor"])}
     if watcher:
         result.update(summary("deliver", delivered["badged"]))
         result.update(summary("seen", read["badged"]))
