@@ -12,7 +12,7 @@ public struct SourceStatus: Equatable, Sendable {
 
   /// The source's name (`[source.<name>]`).
   public var name: String
-  /// Its kind (`maildir`, `notmuch`, `exec`, `files`), 1-64 characters of a channel name's.
+  /// Its kind (`maildir`, `notmuch`, `exec`, `files`, `imap`), 1-64 characters of a channel name's.
   public var kind: String
   public var state: State
   /// How many channels it counts.

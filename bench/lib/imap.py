@@ -6,7 +6,14 @@ fails (status 1, the reason on standard error) when a count is not the one the c
 
   push LMTP HOST PORT USER PASSWORD CAFILE N [SOCKET CHANNEL]
       N messages delivered one at a time, each once the one before has been seen by all;
-      then, one at a time, each of them marked \\Seen by an IMAP session of its own
+      then, one at a time, each of them marked \\Seen by an IMAP session of its own; with a
+      watcher, also what the program adds to the floor: its percentile less the floor's, the
+      ratio of the two, and the percentiles of each change's own difference (watcher − floor).
+      BENCH_IMAP_GAP_MS (0): a pause before each change, so that none lands while the program's
+      connection is out of IDLE fetching the last one's flags
+  until SOCKET CHANNEL COUNT
+      a watcher of CHANNEL: prints `ready` once it watches, then the wall clock (ns, as
+      `date +%s%N`) when CHANNEL shows COUNT (what a restart or a healed link is timed to)
 """
 import imaplib, json, os, smtplib, ssl, subprocess, sys, time
 
@@ -44,6 +51,23 @@ def summary(name, values_ns):
             f"{name}_max_us": max(micros)}
 
 
+def added(name, badged, floor):
+    """What the program adds to the floor on the same changes (µs; the ratio of the p99s)."""
+    mine, base = summary(name, badged), summary(name, floor)
+    each = [(b - f) // 1000 for b, f in zip(badged, floor)]
+    return {f"{name}_added_p50_us": mine[f"{name}_p50_us"] - base[f"{name}_p50_us"],
+            f"{name}_added_p99_us": mine[f"{name}_p99_us"] - base[f"{name}_p99_us"],
+            f"{name}_ratio_p99": round(mine[f"{name}_p99_us"] / base[f"{name}_p99_us"], 4),
+            f"{name}_each_added_p50_us": percentile(each, 50), f"{name}_each_added_p99_us": percentile(each, 99)}
+
+
+def until(sock, channel, count):
+    watcher = Watcher(sock, [channel])
+    print("ready", flush=True)
+    watcher.until(channel, count, timeout=600)
+    print(time.time_ns(), flush=True)
+
+
 def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
     session = imaplib.IMAP4_SSL(host, int(port), ssl_context=ssl.create_default_context(cafile=cafile))
     session.login(user, password)
@@ -55,7 +79,9 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
         watcher.until(channel, unseen)
     delivered = {"floor": [], "badged": []}
     sender = smtplib.LMTP(lmtp)
+    gap = int(os.environ.get("BENCH_IMAP_GAP_MS", "0")) / 1000
     for i in range(n):
+        time.sleep(gap)
         start = time.monotonic_ns()
         sender.sendmail("bench@example.org", [user], f"Subject: b{i}\r\nMessage-ID: <b{i}.{start}@bench>\r\n\r\nx\r\n")
         exists += 1
@@ -67,6 +93,7 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
     unseen += n
     read = {"floor": [], "badged": []}
     for number in range(exists - n + 1, exists + 1):
+        time.sleep(gap)
         start = time.monotonic_ns()
         assert session.store(str(number), "+FLAGS", "(\\Seen)")[0] == "OK"
         unseen -= 1
@@ -75,16 +102,20 @@ def push(lmtp, host, port, user, password, cafile, n, sock=None, channel=None):
             read["badged"].append(watcher.until(channel, unseen) - start)
     session.logout()
     floor.stop()
-    result = {"messages": n, **summary("deliver_floor", delivered["floor"]), **summary("seen_floor", read["floor"])}
+    result = {"messages": n, "gap_ms": round(gap * 1000), **summary("deliver_floor", delivered["floor"]), **summary("seen_floor", read["floor"])}
     if watcher:
         result.update(summary("deliver", delivered["badged"]))
         result.update(summary("seen", read["badged"]))
+        result.update(added("deliver", delivered["badged"], delivered["floor"]))
+        result.update(added("seen", read["badged"], read["floor"]))
     print(json.dumps(result))
 
 
 def main(argv):
     if argv[:1] == ["push"] and len(argv) in (8, 10):
         push(*argv[1:7], int(argv[7]), *argv[8:10])
+    elif argv[:1] == ["until"] and len(argv) == 4:
+        until(argv[1], argv[2], int(argv[3]))
     else:
         fail(__doc__)
 
