@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "badgectl-session", targets: ["badgectl-session"]),
     .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
     .executable(name: "badged-sources", targets: ["badged-sources"]),
+    .executable(name: "badged-tray", targets: ["badged-tray"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -168,9 +169,18 @@ let package = Package(
         "BadgeNotmuch", "BadgeOptions", "BadgeProtocol", "BadgeSources", "BadgeSystem",
       ]),
 
+    // badged-tray as a library: its command line, the items on the session bus, their frames.
+    .target(
+      name: "BadgeTrayProgram",
+      dependencies: [
+        "BadgeBus", "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgePOSIX",
+        "BadgeProtocol", "BadgeRender", "BadgeSystem", "BadgeTray", "BadgeTrayDraw",
+      ]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
     .executableTarget(name: "badged-sources", dependencies: ["BadgeSourcesProgram"]),
+    .executableTarget(name: "badged-tray", dependencies: ["BadgeTrayProgram"]),
     // badgectl's release build is one static executable, with glibc linked in: status bars
     // spawn it every second, and with no dynamic loader to run (no libraries to map, no
     // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
