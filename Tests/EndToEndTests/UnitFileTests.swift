@@ -159,8 +159,7 @@ import Testing
       #expect(lines.contains(line), "badged-tray.service: \(line)")
     }
     let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
-    let hardening = Self.hardening.filter { $0 != "MemoryDenyWriteExecute" }
-    for line in bridge.split(separator: "\n") where hardening.contains(where: { line.hasPrefix($0 + "=") }) {
+    for line in bridge.split(separator: "\n") where Self.hardening.contains(where: { line.hasPrefix($0 + "=") }) {
       #expect(lines.contains(String(line)), "badged-tray.service lacks \(line)")
     }
   }
