@@ -1,6 +1,7 @@
 import BadgeBus
 import BadgeCore
 import BadgeLog
+import BadgePOSIX
 import BadgeRender
 import BadgeSystem
 import BadgeTray
@@ -181,7 +182,12 @@ final class TrayItem {
     if nextLook != look {
       frame = next
       look = nextLook
+      let began = Environment.monotonicMicroseconds
       pixmaps = painter.drawAll(next, glyph: glyph)
+      let bytes = pixmaps.reduce(0) { $0 + $1.argb.count }
+      logger.debug(
+        "Tray item \(pattern): frame drawn in \(Environment.monotonicMicroseconds &- began) µs "
+          + "(\(pixmaps.count) sizes, \(bytes) bytes).")
       emit(Self.itemInterface, "NewIcon", [])
     }
     if let wake = animator.nextWake(after: time) {
