@@ -41,6 +41,7 @@ final class PrivateBus {
       import sys, json, dbus, dbus.bus
       bus = dbus.bus.BusConnection(sys.argv[1])
       def plain(value):
+          if value is None: return None
           if isinstance(value, (bytes, bytearray)): return list(value)
           if isinstance(value, (list, tuple)): return [plain(item) for item in value]
           if isinstance(value, dict): return {str(key): plain(item) for key, item in value.items()}
