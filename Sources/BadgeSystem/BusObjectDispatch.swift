@@ -14,7 +14,7 @@ extension BusObject {
   /// The answer to `call`, whose body has the signature `signature`: the object's own methods,
   /// `Properties` (Get, GetAll; Set is refused: every property is read-only) and
   /// `Introspectable`. Arguments that do not make the method's in signature are `InvalidArgs`,
-  /// and the handler is not called.
+  /// and the handler is not called; a reply that does not make its out signature is `Failed`.
   public func answer(_ call: BusMethodCall, signature: String) -> BusMethodResult {
     func expecting(_ expected: String, _ body: () -> BusMethodResult) -> BusMethodResult {
       guard signature == expected else {
@@ -57,8 +57,23 @@ extension BusObject {
         return .error(
           name: BusErrorName.unknownMethod, message: "no method \(call.interface).\(call.member) at \(call.path)")
       }
-      return expecting(method.inSignature) { method.handler(call) }
+      return expecting(method.inSignature) { Self.checked(method.handler(call), of: method, in: call.interface) }
     }
+  }
+
+  /// `result`, unless it is a reply that does not make the method's out signature: then an
+  /// error that says so, rather than a body the caller would misread.
+  private static func checked(_ result: BusMethodResult, of method: Interface.Method, in interface: String)
+    -> BusMethodResult
+  {
+    guard case .reply(let arguments) = result else { return result }
+    let signature = arguments.map(\.signature).joined()
+    guard signature == method.outSignature else {
+      return .error(
+        name: BusErrorName.failed,
+        message: "\(interface).\(method.name) answered '\(signature)', not its '\(method.outSignature)'")
+    }
+    return result
   }
 
   /// The leading string arguments of a call.

@@ -65,6 +65,7 @@ import Testing
           method("Event", "isvu"), method("GetLayout", "iias", "u(ia{sv}av)", Self.layout),
           method("GetGroupProperties", "aias"), method("EventGroup", "a(isvu)", "ai", [.array(element: "i", [])]),
           method("AboutToShowGroup", "ai"), method("Activate", "ii"), method("Scroll", "is"),
+          method("Mistyped", "", "s", [.int32(1)]),
           (name: "Large", inSignature: "", outSignature: "ay", handler: { _ in .reply([.bytes(Self.large)]) }),
           (
             name: "Fail", inSignature: "", outSignature: "",
@@ -210,6 +211,7 @@ import Testing
         call("org.freedesktop.DBus.Properties", "GetAll", "s", "io.github.badged.Other")
         call("org.freedesktop.DBus.Properties", "Get", "s", I)
         call(I, "Fail", "")
+        call(I, "Mistyped", "")
         """, on: served.loop)
       #expect(
         text.split(separator: "\n") == [
@@ -218,8 +220,9 @@ import Testing
           "error org.freedesktop.DBus.Error.PropertyReadOnly", "error org.freedesktop.DBus.Error.UnknownProperty",
           "error org.freedesktop.DBus.Error.UnknownProperty", "error org.freedesktop.DBus.Error.UnknownInterface",
           "error org.freedesktop.DBus.Error.InvalidArgs", "error io.github.badged.Error.Test",
+          "error org.freedesktop.DBus.Error.Failed",
         ])
-      #expect(served.calls.made.isEmpty)
+      #expect(served.calls.made.map(\.member) == ["Mistyped"], "only the one with the right arguments ran")
     }
   }
 
@@ -282,6 +285,25 @@ import Testing
       withExtendedLifetime((plain, queued, again)) {}
       #expect(outcomes == [false, false])
       #expect(ownerAgain == true, "the owner asking again is still its owner")
+    }
+  }
+
+  @Test func twoObjectsServeOnOneConnectionUntilTheirSlotsAreDropped() throws {
+    try Self.withServed { served in
+      let menu = BusObject(interfaces: [
+        BusObject.Interface(
+          name: "com.canonical.dbusmenu", properties: [(name: "Version", signature: "u", value: { .uint32(3) })])
+      ])
+      let slot = try served.connection.export(menu, at: "/MenuBar")
+      let version = """
+        call("org.freedesktop.DBus.Properties", "Get", "ss", "com.canonical.dbusmenu", "Version", path="/MenuBar")
+        """
+      let both = try served.bus.python(
+        version + "\ncall(\"org.freedesktop.DBus.Properties\", \"Get\", \"ss\", \"\(Self.interface)\", \"Title\")",
+        on: served.loop)
+      #expect(both == "3\n\"badged\"\n")
+      slot.cancel()
+      #expect(try served.bus.python(version, on: served.loop) == "error org.freedesktop.DBus.Error.UnknownObject\n")
     }
   }
 }
