@@ -112,14 +112,8 @@ extension BusMessageBuilder {
         try builder.append(value)
       }
     case .variant(let value):
-      try appendVariant(value, signature: value.signature)
+      try container("v", value.signature) { (builder) throws(SystemError) in try builder.append(value) }
     }
-  }
-
-  /// Appends `value` in a variant whose declared type is `signature` (a property's): sd-bus
-  /// refuses a value of another type (`ENXIO`, `EINVAL`).
-  mutating func appendVariant(_ value: BusArgument, signature: String) throws(SystemError) {
-    try container("v", signature) { (builder) throws(SystemError) in try builder.append(value) }
   }
 
   private mutating func container(
