@@ -7,6 +7,9 @@ final class TrayCanvas {
   let surface: OpaquePointer
   let context: OpaquePointer
   let layout: OpaquePointer
+  /// The glyph drawn alone, and which glyph it is: drawn once, copied under every frame.
+  private var glyphLayer: OpaquePointer?
+  private var glyphLayerKey: TrayGlyph?
 
   /// A transparent `size`×`size` ARGB32 canvas whose text metrics are not hinted, so that a
   /// label's width grows in proportion to its scale and the bounce does not wobble by a pixel.
@@ -20,15 +23,28 @@ final class TrayCanvas {
   }
 
   deinit {
+    if let glyphLayer { cairo_surface_destroy(glyphLayer) }
     badged_g_object_unref(UnsafeMutableRawPointer(layout))
     cairo_destroy(context)
     cairo_surface_destroy(surface)
   }
 
-  /// Makes every pixel transparent.
-  func clear() {
+  /// Replaces every pixel with the glyph's layer, drawing the layer with `draw` first when the
+  /// glyph is not the one it holds: a frame then costs a copy where it cost the glyph's curves.
+  func start(with glyph: TrayGlyph, draw: (_ context: OpaquePointer) -> Void) {
+    if glyphLayerKey != glyph || glyphLayer == nil {
+      if let glyphLayer { cairo_surface_destroy(glyphLayer) }
+      let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(size), Int32(size))
+      let layerContext = cairo_create(layer)
+      if let layerContext { draw(layerContext) }
+      cairo_destroy(layerContext)
+      cairo_surface_flush(layer)
+      glyphLayer = layer
+      glyphLayerKey = glyph
+    }
     cairo_save(context)
-    cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+    cairo_set_operator(context, CAIRO_OPERATOR_SOURCE)
+    cairo_set_source_surface(context, glyphLayer, 0, 0)
     cairo_paint(context)
     cairo_restore(context)
   }

@@ -15,8 +15,8 @@ struct RGBComponents {
 }
 
 /// Draws tray icons: the glyph with a `BadgeFrame`'s badge on its top-right corner, with cairo
-/// and pango. It keeps a canvas (surface, context, pango layout) per size and the PNGs it has
-/// read between frames, so one is made per program and used from one thread.
+/// and pango. It keeps a canvas (surface, context, pango layout, the glyph drawn alone) per size
+/// and the PNGs it has read between frames, so one is made per program and used from one thread.
 public final class TrayIconPainter {
   /// The sizes served: the 1× set hosts ask for and the 2× set of HiDPI panels.
   public static let sizes = [16, 22, 24, 32, 44, 48, 64, 96, 128]
@@ -48,8 +48,7 @@ public final class TrayIconPainter {
   /// The icon at `size`×`size` pixels.
   public func draw(_ frame: BadgeFrame, glyph: TrayGlyph, size: Int) -> IconPixmap {
     let canvas = canvas(size)
-    canvas.clear()
-    drawGlyph(glyph, on: canvas)
+    canvas.start(with: glyph) { context in drawGlyph(glyph, on: context, size: canvas.size) }
     if !frame.isHidden { drawBadge(frame, on: canvas) }
     return canvas.pixmap()
   }
@@ -66,11 +65,11 @@ public final class TrayIconPainter {
     return canvas
   }
 
-  private func drawGlyph(_ glyph: TrayGlyph, on canvas: TrayCanvas) {
+  private func drawGlyph(_ glyph: TrayGlyph, on context: OpaquePointer, size: Int) {
     if case .image(let path) = glyph, let image = image(path) {
-      TrayGlyphDrawing.image(canvas.context, size: canvas.size, image: image)
+      TrayGlyphDrawing.image(context, size: size, image: image)
     } else {
-      TrayGlyphDrawing.bell(canvas.context, size: canvas.size, colour: RGBComponents(colours.glyph))
+      TrayGlyphDrawing.bell(context, size: size, colour: RGBComponents(colours.glyph))
     }
   }
 
@@ -87,21 +86,24 @@ public final class TrayIconPainter {
   }
 
   /// The badge, drawn opaque into a group and painted with the frame's opacity (halved when
-  /// muted), so that a fading badge's text fades with it rather than showing through.
+  /// muted), so that a fading badge's text fades with it rather than showing through; straight
+  /// onto the canvas when it is opaque, as it is at rest and through the bounce.
   private func drawBadge(_ frame: BadgeFrame, on canvas: TrayCanvas) {
     let alpha = frame.opacity * (frame.muted ? BadgeMotions.mutedOpacity : 1)
     guard alpha > 0, frame.scale > 0 else { return }
     let badge = RGBComponents(
       frame.muted ? TrayColours.muted : frame.online ? colours.badge : TrayColours.offline)
     let context = canvas.context
-    cairo_push_group(context)
+    let translucent = alpha < 1
+    if translucent { cairo_push_group(context) }
     if frame.dot {
       drawDot(frame, colour: badge, on: canvas)
     } else {
       drawCapsule(frame, colour: badge, on: canvas)
     }
+    guard translucent else { return }
     cairo_pop_group_to_source(context)
-    cairo_paint_with_alpha(context, min(alpha, 1))
+    cairo_paint_with_alpha(context, alpha)
   }
 
   /// A filled circle the capsule's height across; while pulsing, a ring around it.

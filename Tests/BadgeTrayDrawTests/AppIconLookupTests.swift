@@ -90,5 +90,9 @@ import Testing
     #expect(icon.pixel(10, 40).colour == green)
     #expect(!icon.opaque(badgeRed).isEmpty)
     #expect(icon.opaque(TrayColours.standard.glyph).isEmpty)
+    // The glyph kept between frames follows a change of glyph, back and forth.
+    let bell = painter.draw(countFrame("5"), glyph: .bell, size: 64)
+    #expect(bell == TrayIconPainter(colours: .standard).draw(countFrame("5"), glyph: .bell, size: 64))
+    #expect(painter.draw(countFrame("5"), glyph: .image(path: path), size: 64) == icon)
   }
 }
