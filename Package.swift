@@ -50,6 +50,10 @@ let package = Package(
     .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
     // libsecret, the Secret Service client the IMAP source reads a password from.
     .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+    // cairo and pango, which badged-tray draws its icons with (the module map names the libraries
+    // `pkg-config --libs pangocairo` prints; SwiftPM drops its -pthread with a warning).
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     // The channel model: channels, names, patterns, settings, the store, request ids, history,
@@ -130,6 +134,10 @@ let package = Package(
     // connection has a thread of its own), and the password from a file, a command or the
     // Secret Service (libsecret).
     .target(name: "BadgeIMAPClient", dependencies: ["BadgeSystem", "CGnuTLS", "CSecret"]),
+
+    // The tray icon's pixels: the bell or an app's PNG with the badge of a BadgeFrame, drawn with
+    // cairo and pango at every size a StatusNotifierItem host asks for; where an app's PNG icon is.
+    .target(name: "BadgeTrayDraw", dependencies: ["BadgeCore", "BadgeRender", "BadgeBus", "CPangoCairo"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
@@ -223,6 +231,11 @@ let package = Package(
       name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
+    // The tray icon's pixels read back: the capsule's size and place, dot, muted and hidden looks,
+    // app PNGs found in a hicolor tree of each test's own.
+    .testTarget(
+      name: "BadgeTrayDrawTests",
+      dependencies: ["BadgeTrayDraw", "BadgeRender", "BadgeBus", "BadgeCore", "CPangoCairo"]),
     .testTarget(
       name: "BadgeTopTests",
       dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol"]),

@@ -89,12 +89,9 @@ final class TrayItem {
   /// The app's own icon for an item of one app's channel, where a PNG of it is found; else the bell.
   private static func glyph(for pattern: ChannelPattern) -> TrayGlyph {
     guard let name = pattern.exactName, let id = AppChannel.desktopID(of: name) else { return .bell }
-    var dataDirs: [String] = []
-    if let home = Environment.value("XDG_DATA_HOME") ?? Environment.home.map({ "\($0)/.local/share" }) {
-      dataDirs.append(home)
-    }
-    let system = Environment.value("XDG_DATA_DIRS") ?? "/usr/local/share:/usr/share"
-    dataDirs += system.split(separator: ":").map(String.init)
+    let dataDirs = AppActivation.dataDirectories(
+      dataHome: Environment.value("XDG_DATA_HOME"), dataDirs: Environment.value("XDG_DATA_DIRS"),
+      home: Environment.home)
     return AppIconLookup.pngPath(desktopID: id, size: 128, dataDirs: dataDirs).map { .image(path: $0) } ?? .bell
   }
 
