@@ -1,0 +1,119 @@
+import BadgeBus
+import BadgeCore
+
+/// One tray item's channels (those its `items` pattern matches) and what its icon, tooltip and
+/// menu show of them.
+///
+/// It holds the latest state of each channel as the watch stream hands them on (snapshot lines
+/// and events alike); the icon is drawn from one channel made of them all (`aggregate`), so the
+/// badge moves as the motion engine moves any channel's.
+public struct TrayGroup: Sendable {
+  public let pattern: ChannelPattern
+  /// The largest count shown as a number (`[tray]` `max_label`).
+  public let maxLabel: Int
+  /// The matching channels, sorted by name.
+  public private(set) var channels: [ChannelSnapshot] = []
+
+  public init(pattern: ChannelPattern, maxLabel: Int) {
+    self.pattern = pattern
+    self.maxLabel = maxLabel
+  }
+
+  /// Takes a snapshot or event of any channel, ignoring those the pattern does not match.
+  ///
+  /// - Returns: whether it changed the group.
+  public mutating func apply(_ snapshot: ChannelSnapshot) -> Bool {
+    guard let name = ChannelName(snapshot.channel), pattern.matches(name) else { return false }
+    let index = channels.firstIndex { $0.channel >= snapshot.channel } ?? channels.count
+    if index < channels.count, channels[index].channel == snapshot.channel {
+      guard channels[index] != snapshot else { return false }
+      channels[index] = snapshot
+    } else {
+      channels.insert(snapshot, at: index)
+    }
+    return true
+  }
+
+  /// Forgets every channel: a new connection's snapshot replaces what the last one said.
+  public mutating func removeAll() {
+    channels.removeAll()
+  }
+
+  /// The channels the icon counts: those not muted, or all of them when every one is muted (the
+  /// badge then shows their sum with the muted look).
+  private var counted: (channels: [ChannelSnapshot], muted: Bool) {
+    let unmuted = channels.filter { !$0.muted }
+    return unmuted.isEmpty && !channels.isEmpty ? (channels, true) : (unmuted, false)
+  }
+
+  /// The group as one channel for the animator: named by the pattern, counting the unmuted
+  /// channels' counts (all of them, muted, when every channel is muted), labelled as a channel
+  /// with the tray's `max_label`, a dot when every counted channel with a count is dot-style,
+  /// pulsing for the longest window of a pulsing one. No total: the group has none of its own.
+  public func aggregate(online: Bool) -> ChannelSnapshot {
+    let (counted, muted) = self.counted
+    let count = counted.reduce(0) { $0 + $1.count }
+    let withCount = counted.filter { $0.count > 0 }
+    let dot = !withCount.isEmpty && withCount.allSatisfy(\.dot)
+    return ChannelSnapshot(
+      channel: pattern.description, count: count,
+      label: Label.text(count: count, maxLabel: maxLabel, style: dot ? .dot : .count), dot: dot,
+      pulseMs: counted.filter(\.isPulsing).map(\.pulseMs).max() ?? 0, muted: muted,
+      seq: channels.map(\.seq).max() ?? 0, unseen: counted.reduce(0) { $0 + $1.unseen }, online: online)
+  }
+
+  /// The item's StatusNotifierItem status: `Passive` when the group counts 0, `NeedsAttention`
+  /// while a counted channel is in its pulse window, else `Active`.
+  public var status: String {
+    let group = aggregate(online: true)
+    if group.count == 0 { return "Passive" }
+    return group.isPulsing ? "NeedsAttention" : "Active"
+  }
+
+  /// The item's title: "badged" for the item of every channel, else "badged: <pattern>".
+  public var title: String {
+    pattern == .all ? "badged" : "badged: \(pattern)"
+  }
+
+  /// The tooltip: the title, and one line per channel ("mail: 3", "chat:alice: 1 (muted)",
+  /// "ci: • (from laptop, stale)"); "badged is not running" while badged is away.
+  public func toolTip(online: Bool) -> (title: String, body: String) {
+    guard online else { return (title, "badged is not running") }
+    let lines = channels.map { channel in
+      var notes: [String] = []
+      if channel.muted { notes.append("muted") }
+      if let mirror = channel.mirror { notes.append("from \(mirror.owner)") }
+      if channel.mirror?.stale == true || channel.source?.stale == true { notes.append("stale") }
+      let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
+      return "\(channel.channel): \(countText(channel))\(note)"
+    }
+    return (title, lines.joined(separator: "\n"))
+  }
+
+  /// What a channel's count reads in the tooltip and the menu: its label with the tray's
+  /// `max_label` ("3", "99+", "•"), "0" when it has none.
+  func countText(_ channel: ChannelSnapshot) -> String {
+    let label = Label.text(
+      count: channel.count, unseen: channel.unseen, badge: channel.badge, maxLabel: maxLabel,
+      style: channel.dot ? .dot : .count)
+    return label.isEmpty ? "0" : label
+  }
+
+  /// The icon's words for screen readers: "3 unread", "no unread".
+  public var accessibleDescription: String {
+    let count = aggregate(online: true).count
+    return count == 0 ? "no unread" : "\(count) unread"
+  }
+
+  /// The desktop id of the app channel (`app:` or `notify:`, `AppChannel`'s rule) with most
+  /// unread items, the first by name among equals; `nil` when no app channel has any.
+  public var largestUnreadApp: String? {
+    var best: (id: String, count: Int)?
+    for channel in channels where channel.count > (best?.count ?? 0) {
+      if let name = ChannelName(channel.channel), let id = AppChannel.desktopID(of: name) {
+        best = (id, channel.count)
+      }
+    }
+    return best?.id
+  }
+}
