@@ -107,13 +107,55 @@ public struct TrayGroup: Sendable {
 
   /// The desktop id of the app channel (`app:` or `notify:`, `AppChannel`'s rule) with most
   /// unread items, the first by name among equals; `nil` when no app channel has any.
-  public var largestUnreadApp: String? {
-    var best: (id: String, count: Int)?
-    for channel in channels where channel.count > (best?.count ?? 0) {
+  public var largestUnreadApp: String? { largestUnreadAppChannel?.id }
+
+  /// `largestUnreadApp` with its channel.
+  private var largestUnreadAppChannel: (id: String, channel: ChannelName, snapshot: ChannelSnapshot)? {
+    var best: (id: String, channel: ChannelName, snapshot: ChannelSnapshot)?
+    for channel in channels where channel.count > (best?.snapshot.count ?? 0) {
       if let name = ChannelName(channel.channel), let id = AppChannel.desktopID(of: name) {
-        best = (id, channel.count)
+        best = (id, name, channel)
       }
     }
-    return best?.id
+    return best
+  }
+}
+
+extension TrayGroup {
+  /// Clearing the group as it is shown: every channel with a count, up to its total (an item
+  /// that arrives before the request reaches badged stays); `nil` when none has a count. The
+  /// middle click's action, the menu's "Clear all", and `activate = clear`'s.
+  public var clearAction: TrayMenu.Action? {
+    let targets = channels.compactMap { channel in
+      channel.count > 0
+        ? ChannelName(channel.channel).map { TrayMenu.ClearTarget(channel: $0, upTo: channel.total) } : nil
+    }
+    return targets.isEmpty ? nil : .clear(targets)
+  }
+
+  /// What a left click does under `[tray] activate`: `open` opens the app of the app channel
+  /// with most unread items and, when no app channel has any, clears the group as `clear` does;
+  /// `none` does nothing. `nil` when there is nothing to do.
+  public func activation(_ activate: TrayConfig.Activate) -> TrayMenu.Action? {
+    switch activate {
+    case .none: return nil
+    case .clear: return clearAction
+    case .open:
+      guard let app = largestUnreadAppChannel else { return clearAction }
+      return .open(desktopID: app.id, channel: app.channel, total: app.snapshot.total)
+    }
+  }
+
+  /// What the wheel does under `[tray] scroll` (StatusNotifierItem's `Scroll(delta,
+  /// orientation)`, a positive delta being up, as KDE sends it): with `step`, on a group of one
+  /// channel, up adds the channel's step and down takes it away (nothing below 0); nothing
+  /// horizontally, on a group of several channels or none, or with `none`.
+  public func scrollAction(delta: Int32, orientation: String, _ scroll: TrayConfig.Scroll) -> TrayMenu.Action? {
+    guard scroll == .step, orientation.lowercased() == "vertical", delta != 0, channels.count == 1,
+      let name = ChannelName(channels[0].channel)
+    else { return nil }
+    let channel = channels[0]
+    if delta < 0 && channel.count == 0 { return nil }
+    return .step(channel: name, by: delta > 0 ? channel.step : -channel.step)
   }
 }

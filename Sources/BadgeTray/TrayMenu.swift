@@ -43,7 +43,8 @@ public struct TrayMenu: Sendable {
     }
   }
 
-  /// What clicking an entry does.
+  /// What clicking an entry does; the item's own clicks and scroll give them too
+  /// (`TrayGroup.activation`, `clearAction`, `scrollAction`).
   public enum Action: Sendable, Equatable {
     /// Opens the app whose channel the entry shows; the channel stays as it is.
     case open(desktopID: String, channel: ChannelName, total: Int?)
@@ -51,6 +52,8 @@ public struct TrayMenu: Sendable {
     case clear([ClearTarget])
     /// Turns do-not-disturb on or off (`DND on`, `DND off`).
     case dnd(on: Bool)
+    /// Adds to a channel's count (`INCR`), or takes away from it (`DECR`) when `by` is below 0.
+    case step(channel: ChannelName, by: Int)
   }
 
   /// How many revisions' clicks are still acted on: a host shows the latest layout within a
@@ -77,11 +80,9 @@ public struct TrayMenu: Sendable {
       entries.append(Entry(id: id, label: label, kind: kind, enabled: enabled))
       actions[id] = action
     }
-    var cleared: [ClearTarget] = []
     for channel in group.channels {
       guard let name = ChannelName(channel.channel) else { continue }
       let target = ClearTarget(channel: name, upTo: channel.total)
-      if channel.count > 0 { cleared.append(target) }
       if let id = AppChannel.desktopID(of: name) {
         add(label(of: channel, in: group), .standard, .open(desktopID: id, channel: name, total: channel.total))
       } else {
@@ -89,7 +90,8 @@ public struct TrayMenu: Sendable {
       }
     }
     add("", .separator, enabled: true)
-    add("Clear all", .standard, enabled: !cleared.isEmpty, .clear(cleared))
+    let clearAll = group.clearAction
+    add("Clear all", .standard, enabled: clearAll != nil, clearAll)
     add("Do not disturb", .toggle(on: dnd), .dnd(on: !dnd))
     revision &+= 1
     revisions.append(actions)
