@@ -38,6 +38,15 @@ public struct TrayConfig: Sendable, Equatable {
     /// As the desktop says (the settings portal's `enable-animations`); motion on when no portal
     /// answers.
     case auto
+    /// Whether states change without motion, given the desktop's `enable-animations` (`nil`
+    /// when no settings portal answered).
+    public func reduces(desktopAnimations: Bool?) -> Bool {
+      switch self {
+      case .no: return false
+      case .yes: return true
+      case .auto: return desktopAnimations == false
+      }
+    }
   }
 
   /// The keys `[tray]` accepts.

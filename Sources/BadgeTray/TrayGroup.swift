@@ -39,19 +39,30 @@ public struct TrayGroup: Sendable {
     channels.removeAll()
   }
 
-  /// The channels the icon counts: those not muted, or all of them when every one is muted (the
-  /// badge then shows their sum with the muted look).
-  private var counted: (channels: [ChannelSnapshot], muted: Bool) {
+  /// The channels the icon counts and how they look: those not muted, or all of them when
+  /// every one is muted (the badge then shows their sum with the muted look). While
+  /// do-not-disturb hides some channels' badges (`dnd_badges = hide`), their counts are left out
+  /// too, unless they are all there is to show: then the badge is hidden as theirs are. It is
+  /// silenced (dimmed, or shown as ever) when every counted channel with a count is.
+  private var counted: (channels: [ChannelSnapshot], muted: Bool, silenced: DNDBadges?) {
     let unmuted = channels.filter { !$0.muted }
-    return unmuted.isEmpty && !channels.isEmpty ? (channels, true) : (unmuted, false)
+    let allMuted = unmuted.isEmpty && !channels.isEmpty
+    var counted = allMuted ? channels : unmuted
+    if counted.contains(where: { $0.count > 0 && $0.silenced != .hide }) {
+      counted.removeAll { $0.silenced == .hide }
+    }
+    let withCount = counted.filter { $0.count > 0 }
+    let silenced = withCount.allSatisfy { $0.silenced != nil } ? withCount.first?.silenced : nil
+    return (counted, allMuted, silenced)
   }
 
   /// The group as one channel for the animator: named by the pattern, counting the unmuted
   /// channels' counts (all of them, muted, when every channel is muted), labelled as a channel
   /// with the tray's `max_label`, a dot when every counted channel with a count is dot-style,
-  /// pulsing for the longest window of a pulsing one. No total: the group has none of its own.
+  /// pulsing for the longest window of a pulsing one, silenced as `counted` says. No total: the
+  /// group has none of its own.
   public func aggregate(online: Bool) -> ChannelSnapshot {
-    let (counted, muted) = self.counted
+    let (counted, muted, silenced) = self.counted
     let count = counted.reduce(0) { $0 + $1.count }
     let withCount = counted.filter { $0.count > 0 }
     let dot = !withCount.isEmpty && withCount.allSatisfy(\.dot)
@@ -59,15 +70,23 @@ public struct TrayGroup: Sendable {
       channel: pattern.description, count: count,
       label: Label.text(count: count, maxLabel: maxLabel, style: dot ? .dot : .count), dot: dot,
       pulseMs: counted.filter(\.isPulsing).map(\.pulseMs).max() ?? 0, muted: muted,
-      seq: channels.map(\.seq).max() ?? 0, unseen: counted.reduce(0) { $0 + $1.unseen }, online: online)
+      seq: channels.map(\.seq).max() ?? 0, silenced: silenced, unseen: counted.reduce(0) { $0 + $1.unseen },
+      online: online)
   }
 
-  /// The item's StatusNotifierItem status: `Passive` when the group counts 0, `NeedsAttention`
-  /// while a counted channel is in its pulse window, else `Active`.
+  /// The item's StatusNotifierItem status: `Passive` when the group counts 0 (or
+  /// do-not-disturb hides its badge), `NeedsAttention` while a counted channel is in its pulse
+  /// window, else `Active`.
   public var status: String {
     let group = aggregate(online: true)
-    if group.count == 0 { return "Passive" }
+    if group.count == 0 || group.silenced == .hide { return "Passive" }
     return group.isPulsing ? "NeedsAttention" : "Active"
+  }
+
+  /// Whether the item is in the tray under `[tray] empty`: always with `passive`; with `hide`,
+  /// only while its status is not Passive.
+  public func isShown(_ empty: TrayConfig.Empty) -> Bool {
+    empty == .passive || status != "Passive"
   }
 
   /// The item's title: "badged" for the item of every channel, else "badged: <pattern>".
@@ -82,6 +101,7 @@ public struct TrayGroup: Sendable {
     let lines = channels.map { channel in
       var notes: [String] = []
       if channel.muted { notes.append("muted") }
+      if channel.silenced != nil { notes.append("do not disturb") }
       if let mirror = channel.mirror { notes.append("from \(mirror.owner)") }
       if channel.mirror?.stale == true || channel.source?.stale == true { notes.append("stale") }
       let note = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"

@@ -77,6 +77,16 @@ import Testing
     #expect(try Self.parse([("reduce_motion", "auto")]).reduceMotion == .auto)
   }
 
+  @Test func reduceMotionFollowsTheDesktopOnlyWhenAuto() {
+    for animations: Bool? in [true, false, nil] {
+      #expect(!TrayConfig.ReduceMotion.no.reduces(desktopAnimations: animations))
+      #expect(TrayConfig.ReduceMotion.yes.reduces(desktopAnimations: animations))
+    }
+    #expect(TrayConfig.ReduceMotion.auto.reduces(desktopAnimations: false))
+    #expect(!TrayConfig.ReduceMotion.auto.reduces(desktopAnimations: true))
+    #expect(!TrayConfig.ReduceMotion.auto.reduces(desktopAnimations: nil))
+  }
+
   @Test func wordRefusals() {
     #expect(
       Self.failure([("empty", "Hide")]) == "badged.conf:2: Invalid value 'Hide' for empty: expected 'passive' or 'hide'"

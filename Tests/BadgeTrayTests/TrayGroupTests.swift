@@ -86,6 +86,38 @@ import Testing
     #expect(Self.group("*", channel("a", 2), channel("b", 1, pulseMs: 3000)).status == "NeedsAttention")
   }
 
+  @Test func doNotDisturbLeavesOutTheBadgesItHides() {
+    var chat = channel("chat", 5)
+    chat.silenced = .hide
+    var pager = channel("pager", 2)
+    pager.silenced = .hide
+    let mixed = Self.group("*", channel("mail", 2), chat)
+    #expect(mixed.aggregate(online: true).count == 2)
+    #expect(mixed.aggregate(online: true).silenced == nil)
+    #expect(mixed.status == "Active")
+    // Every channel with a count hidden: the badge is hidden as theirs are.
+    let hidden = Self.group("*", chat, pager, channel("mail", 0))
+    #expect(hidden.aggregate(online: true).count == 7)
+    #expect(hidden.aggregate(online: true).silenced == .hide)
+    #expect(hidden.status == "Passive")
+    #expect(hidden.toolTip(online: true).body == "chat: 5 (do not disturb)\nmail: 0\npager: 2 (do not disturb)")
+  }
+
+  @Test func doNotDisturbDimsTheBadgeWhenEveryChannelWithACountIsDimmed() {
+    var chat = channel("chat", 5)
+    chat.silenced = .dim
+    #expect(Self.group("*", chat, channel("mail", 0)).aggregate(online: true).silenced == .dim)
+    #expect(Self.group("*", chat, channel("mail", 0)).aggregate(online: true).count == 5)
+    #expect(Self.group("*", chat, channel("mail", 1)).aggregate(online: true).silenced == nil)
+  }
+
+  @Test func emptyHideShowsTheItemOnlyWithACount() {
+    #expect(Self.group("*").isShown(.passive))
+    #expect(!Self.group("*").isShown(.hide))
+    #expect(!Self.group("*", channel("a", 0)).isShown(.hide))
+    #expect(Self.group("*", channel("a", 1)).isShown(.hide))
+  }
+
   @Test func title() {
     #expect(Self.group("*").title == "badged")
     #expect(Self.group("mail").title == "badged: mail")
