@@ -62,7 +62,8 @@ public struct TrayMenu: Sendable {
 
   /// The latest layout's revision (0 before the first).
   public private(set) var revision: UInt32 = 0
-  /// The id the next entry gets; 0 is the root's.
+  /// The id the next entry gets; 0 is the root's. It wraps to 1 after `Int32.max`, some
+  /// hundreds of millions of layouts later, long after every kept revision has gone.
   private var nextID: Int32 = 1
   /// The actions of the kept revisions' entries, the oldest first.
   private var revisions: [[Int32: Action]] = []
