@@ -90,6 +90,12 @@ let package = Package(
     .target(
       name: "BadgeSources", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog"]),
 
+    // badged-tray's decisions, kept apart from the session bus and the drawing so that they are
+    // tested without either: the [tray] config, each item's group of channels as one badge, its
+    // tooltip and status, and the menu's revisions and what a click on each entry does.
+    .target(
+      name: "BadgeTray", dependencies: ["BadgeCore", "BadgeBus", "BadgeConfig", "BadgeProtocol", "BadgeRender"]),
+
     // The IMAP protocol, pure: a bounded response parser, the commands and SASL responses, and
     // ImapSession, the state machine of one connection fed bytes (badged-sources' IMAP source).
     .target(name: "BadgeIMAP"),
@@ -218,6 +224,13 @@ let package = Package(
     .testTarget(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
+    // badged-tray's core with plain values: config messages, groups, tooltips, menu revisions; and
+    // the shipped example's [tray] section, read as badged-tray reads it.
+    .testTarget(
+      name: "BadgeTrayTests",
+      dependencies: [
+        "BadgeTray", "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "BadgeSystem", "TestSupport",
+      ]),
     // badged-sources' core with plain values: config messages, names, counts, writes, time by hand.
     .testTarget(
       name: "BadgeSourcesTests",
