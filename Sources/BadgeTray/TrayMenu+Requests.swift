@@ -3,7 +3,8 @@ import BadgeProtocol
 
 extension TrayMenu.Action {
   /// The requests to badged that carry out the action, in order; none for `open`, which the
-  /// program carries out on the session bus (the channel stays as it is).
+  /// program carries out with `badgectl open --upto` (the app raised, then its channel cleared
+  /// up to the total shown).
   public var requests: [Request] {
     switch self {
     case .open: return []

@@ -46,7 +46,8 @@ public struct TrayMenu: Sendable {
   /// What clicking an entry does; the item's own clicks and scroll give them too
   /// (`TrayGroup.activation`, `clearAction`, `scrollAction`).
   public enum Action: Sendable, Equatable {
-    /// Opens the app whose channel the entry shows; the channel stays as it is.
+    /// Opens the app whose channel the entry shows, and clears the channel up to the total
+    /// shown, as `badgectl open --upto` does.
     case open(desktopID: String, channel: ChannelName, total: Int?)
     /// Clears each channel up to the total the layout showed (`CLEAR <channel> upto=<total>`).
     case clear([ClearTarget])

@@ -29,7 +29,9 @@ extension TrayItem {
         ("AboutToShow", "i", "b", { _ in .reply([.boolean(false)]) }),
         ("AboutToShowGroup", "ai", "aiai", { _ in .reply([.array(element: "i", []), .array(element: "i", [])]) }),
       ],
-      signals: [("ItemsPropertiesUpdated", "a(ia{sv})a(ias)"), ("LayoutUpdated", "ui"), ("ItemActivationRequested", "iu")]
+      signals: [
+        ("ItemsPropertiesUpdated", "a(ia{sv})a(ias)"), ("LayoutUpdated", "ui"), ("ItemActivationRequested", "iu"),
+      ]
     )
     return BusObject(interfaces: [menu])
   }
@@ -137,12 +139,7 @@ extension TrayItem {
 
   /// Does what the clicked entry of its revision says.
   private func clicked(_ id: Int32) {
-    switch menu.action(for: id) {
-    case .open(let mark)?: actions?.open(mark)
-    case .clear(let marks)?: actions?.clear(marks)
-    case .dnd(let on)?: actions?.setDoNotDisturb(on)
-    case nil: break
-    }
+    menu.action(for: id).map { actions?.perform($0) }
   }
 
   private func invalid(_ message: String) -> BusMethodResult {

@@ -69,44 +69,25 @@ extension TrayItem {
 
   // MARK: - Clicks
 
-  /// What the group shows, channel by channel, as the watermarks a clear stops at.
-  private var shownTotals: [TrayMenu.ShownTotal] {
-    group.channels.compactMap { snapshot in
-      guard snapshot.count > 0, let name = ChannelName(snapshot.channel) else { return nil }
-      return TrayMenu.ShownTotal(channel: name, total: snapshot.total)
-    }
-  }
-
-  /// A left click: `activate = open` opens the app of the group's largest unread app channel
-  /// (and `badgectl open` clears it up to what it showed), or clears the group when none has
-  /// an app; `clear` clears the group; `none` nothing.
+  /// A left click: what `[tray] activate` says (`TrayGroup.activation`).
   private func activated() -> BusMethodResult {
-    switch config.activate {
-    case .none: break
-    case .clear: actions?.clear(shownTotals)
-    case .open:
-      if let app = group.largestUnreadAppChannel {
-        actions?.open(app)
-      } else {
-        actions?.clear(shownTotals)
-      }
-    }
+    group.activation(config.activate).map { actions?.perform($0) }
     return .reply([])
   }
 
   /// A middle click clears the group up to what it shows.
   private func secondaryActivated() -> BusMethodResult {
-    actions?.clear(shownTotals)
+    group.clearAction.map { actions?.perform($0) }
     return .reply([])
   }
 
-  /// `scroll = step`: up adds one to an item of one channel, down takes one away.
+  /// The wheel: what `[tray] scroll` says (`TrayGroup.scrollAction`).
   private func scrolled(_ arguments: [BusValue]) -> BusMethodResult {
-    guard config.scroll == .step, let channel = pattern.exactName,
-      arguments.count == 2, case .signed(let delta) = arguments[0], case .string(let orientation) = arguments[1],
-      orientation == "vertical", delta != 0
-    else { return .reply([]) }
-    actions?.step(channel, by: delta > 0 ? 1 : -1)
+    if arguments.count == 2, case .signed(let delta) = arguments[0], case .string(let orientation) = arguments[1],
+      let delta = Int32(exactly: delta)
+    {
+      group.scrollAction(delta: delta, orientation: orientation, config.scroll).map { actions?.perform($0) }
+    }
     return .reply([])
   }
 }

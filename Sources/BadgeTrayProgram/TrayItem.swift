@@ -8,12 +8,9 @@ import BadgeTray
 import BadgeTrayDraw
 import Glibc
 
-/// What an item's clicks ask of badged, through the runtime.
+/// Who carries out an item's clicks: the runtime, with badged's connection.
 protocol TrayItemActions: AnyObject {
-  func clear(_ marks: [TrayMenu.ShownTotal])
-  func step(_ channel: ChannelName, by delta: Int)
-  func setDoNotDisturb(_ on: Bool)
-  func open(_ mark: TrayMenu.ShownTotal)
+  func perform(_ action: TrayMenu.Action)
 }
 
 /// One StatusNotifierItem: a group's channels (`TrayGroup`), its badge in motion
@@ -101,7 +98,7 @@ final class TrayItem {
     let empty = group.aggregate(online: false)
     animator = BadgeAnimator(empty, at: time, options: options)
     draw(at: time)
-    if config.empty == .passive { try connect() }
+    if group.isShown(config.empty) { try connect() }
   }
 
   /// Leaves the bus (the host removes the item) and stops drawing.
@@ -125,12 +122,11 @@ final class TrayItem {
     self.dnd = dnd
     let aggregate = group.aggregate(online: online)
     if animator?.snapshot != aggregate { animator?.update(aggregate, at: time) }
-    if config.empty == .hide {
-      if aggregate.count > 0 && bus == nil {
-        do throws(SystemError) { try connect() } catch { logger.error("Tray item \(pattern): \(error)") }
-      } else if aggregate.count == 0 && bus != nil {
-        disconnect()
-      }
+    let shown = group.isShown(config.empty)
+    if shown && bus == nil {
+      do throws(SystemError) { try connect() } catch { logger.error("Tray item \(pattern): \(error)") }
+    } else if !shown && bus != nil {
+      disconnect()
     }
     draw(at: time)
     publishTexts()
@@ -222,7 +218,9 @@ final class TrayItem {
   }
 
   /// The widest label the item shows, so GNOME keeps room for it.
-  var labelGuide: String { Label.text(count: config.maxLabel + 1, unseen: 0, badge: .count, maxLabel: config.maxLabel, style: .count) }
+  var labelGuide: String {
+    Label.text(count: config.maxLabel + 1, unseen: 0, badge: .count, maxLabel: config.maxLabel, style: .count)
+  }
 
   private func publishMenu() {
     let key = group.channels.map { "\($0.channel) \($0.label) \($0.muted)" } + [dnd ? "dnd" : ""]
@@ -280,7 +278,8 @@ final class TrayItem {
           if message.kind == .error {
             if !saidNoWatcher {
               logger.info(
-                "Tray item \(pattern): no tray host yet (\(message.errorName ?? "no watcher")); it shows once one starts.")
+                "Tray item \(pattern): no tray host yet (\(message.errorName ?? "no watcher")); it shows once one starts."
+              )
             }
             saidNoWatcher = true
           } else {

@@ -53,7 +53,9 @@ public enum TrayProgram {
         try loop.addSignal(SIGTERM, stop),
         try loop.addSignal(SIGINT, stop),
         // The [tray] section is read at start only: SIGHUP is taken so it never ends the program.
-        try loop.addSignal(SIGHUP) { logger.info("The [tray] section is read at start; restart badged-tray to apply.") },
+        try loop.addSignal(SIGHUP) {
+          logger.info("The [tray] section is read at start; restart badged-tray to apply.")
+        },
       ]
       try runtime.start()
       let names = config.items.map(\.description).joined(separator: " ")

@@ -157,27 +157,21 @@ final class TrayRuntime {
 // MARK: - What the items' clicks ask
 
 extension TrayRuntime: TrayItemActions {
-  func clear(_ marks: [TrayMenu.ShownTotal]) {
-    for mark in marks { send(.write(mark.channel, .clear(upTo: mark.total)), what: "clear \(mark.channel)") }
-  }
-
-  func step(_ channel: ChannelName, by delta: Int) {
-    let write: ChannelWrite = delta > 0 ? .incr(delta) : .decr(-delta)
-    send(.write(channel, write), what: "step \(channel)")
-  }
-
-  func setDoNotDisturb(_ on: Bool) {
-    send(.dnd(on ? .on(ms: nil) : .off), what: on ? "turn do-not-disturb on" : "turn do-not-disturb off")
-  }
-
-  func open(_ mark: TrayMenu.ShownTotal) {
-    var arguments = [AppLaunch.badgectl, "open", mark.channel.description]
-    if let total = mark.total { arguments += ["--upto", String(total)] }
-    do throws(SystemError) {
-      try ChildProcess.start(arguments)
-    } catch {
-      logger.warning("Cannot open the app of \(mark.channel): \(error)")
+  /// Carries out a click: `open` starts `badgectl open <channel> --upto <total>` (the way to
+  /// the app and the clear after it stay badgectl's, and the loop never waits for an app to
+  /// start); every other action is its requests to badged.
+  func perform(_ action: TrayMenu.Action) {
+    if case .open(_, let channel, let total) = action {
+      var arguments = [AppLaunch.badgectl, "open", channel.description]
+      if let total { arguments += ["--upto", String(total)] }
+      do throws(SystemError) {
+        try ChildProcess.start(arguments)
+      } catch {
+        logger.warning("Cannot open the app of \(channel): \(error)")
+      }
+      return
     }
+    for request in action.requests { send(request) }
   }
 
   func sessionBusLost() {
@@ -189,14 +183,15 @@ extension TrayRuntime: TrayItemActions {
   }
 
   /// Sends a request, logging its refusal (or that badged is away) rather than failing quietly.
-  private func send(_ request: Request, what: String) {
+  private func send(_ request: Request) {
+    let what = RequestEncoder.line(request)
     let sent = daemon.send(request) { [logger] reply in
       switch reply {
-      case .line(.error(let code, let message)): logger.warning("Cannot \(what): \(code) \(message)")
-      case .connectionLost: logger.warning("Cannot \(what): the connection to badged ended first.")
+      case .line(.error(let code, let message)): logger.warning("badged refused '\(what)': \(code) \(message)")
+      case .connectionLost: logger.warning("No answer to '\(what)': the connection to badged ended first.")
       case .line: break
       }
     }
-    if !sent { logger.warning("Cannot \(what): badged is not connected, or too many requests await replies.") }
+    if !sent { logger.warning("Not sent '\(what)': badged is not connected, or too many requests await replies.") }
   }
 }
