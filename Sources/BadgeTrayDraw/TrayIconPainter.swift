@@ -128,8 +128,11 @@ public final class TrayIconPainter {
   private func drawCapsule(_ frame: BadgeFrame, colour: RGBComponents, on canvas: TrayCanvas) {
     let context = canvas.context
     let exactHeight = TrayIconGeometry.capsuleHeight(size: canvas.size, scale: frame.scale)
-    pango_font_description_set_absolute_size(
-      fontDescription, TrayIconGeometry.textSize * exactHeight * Double(PANGO_SCALE))
+    // The font's size in half pixels: pango and cairo keep each size of a font they were asked
+    // for, so a size that followed the bounce's every value grew the heap by tens of MB over a
+    // few hundred frames; half pixels bound the sizes at every icon size to a few dozen.
+    let fontPixels = (TrayIconGeometry.textSize * exactHeight * 2).rounded() / 2
+    pango_font_description_set_absolute_size(fontDescription, fontPixels * Double(PANGO_SCALE))
     pango_layout_set_font_description(canvas.layout, fontDescription)
     let label = setText(frame.drawnLabel, on: canvas)
     let textWidth = Double(label.width) / Double(PANGO_SCALE)

@@ -41,6 +41,8 @@ final class TrayItem {
   private let painter: TrayIconPainter
   private let logger: Logger
   private(set) weak var actions: TrayItemActions?
+  /// Told the bytes of each frame's pixmaps as the next replaces them (the heap's trimmer).
+  private let released: (Int) -> Void
   let glyph: TrayGlyph
 
   private(set) var group: TrayGroup
@@ -68,8 +70,9 @@ final class TrayItem {
 
   init(
     index: Int, pattern: ChannelPattern, config: TrayConfig, loop: EventLoop, painter: TrayIconPainter,
-    logger: Logger, reduceMotion: Bool, actions: TrayItemActions
+    logger: Logger, reduceMotion: Bool, actions: TrayItemActions, released: @escaping (Int) -> Void
   ) throws(SystemError) {
+    self.released = released
     self.index = index
     self.pattern = pattern
     self.config = config
@@ -176,7 +179,9 @@ final class TrayItem {
       frame = next
       look = nextLook
       let began = Environment.monotonicMicroseconds
+      let before = pixmaps.reduce(0) { $0 + $1.argb.count }
       pixmaps = painter.drawAll(next, glyph: glyph)
+      released(before)
       let bytes = pixmaps.reduce(0) { $0 + $1.argb.count }
       logger.debug(
         "Tray item \(pattern): frame drawn in \(Environment.monotonicMicroseconds &- began) µs "

@@ -36,6 +36,10 @@ final class TrayRuntime {
   /// answers, and the first to hear the bus go away.
   private var control: BusConnection?
   private var slots: [BusSlot] = []
+  /// Each frame frees the last one's pixmaps (145 KB at every size); glibc keeps such freed
+  /// memory, so after a burst of bounces the heap is given back once, a second after it.
+  private let trimmer = HeapTrimmer()
+  private var trimTimer: TimerSource?
 
   init(loop: EventLoop, config: TrayConfig, socketPath: String, logger: Logger) throws(SystemError) {
     self.loop = loop
@@ -51,7 +55,7 @@ final class TrayRuntime {
     for (offset, pattern) in config.items.enumerated() {
       let item = try TrayItem(
         index: offset + 1, pattern: pattern, config: config, loop: loop, painter: painter, logger: logger,
-        reduceMotion: motion.isReduced, actions: self)
+        reduceMotion: motion.isReduced, actions: self, released: { [trimmer] in trimmer.released($0) })
       items.append(item)
     }
   }
@@ -91,6 +95,9 @@ final class TrayRuntime {
   }
 
   private func startItems(bus: BusConnection) throws(SystemError) {
+    let timer = try loop.addTimer { [trimmer] in trimmer.trim() }
+    trimTimer = timer
+    trimmer.schedule = { [loop] delay in timer.schedule(at: loop.now + delay) }
     for item in items { try item.start(at: now) }
     try motion.start(bus: bus, logger: logger) { [unowned self] reduced in
       for item in items { item.setReducedMotion(reduced, at: now) }

@@ -64,7 +64,8 @@ def main():
             state["sent"] = None
         state["count"] += 1
         item = bus.get_object(state["item"], "/StatusNotifierItem")
-        pixmaps = item.Get("org.kde.StatusNotifierItem", "IconPixmap", dbus_interface=dbus.PROPERTIES_IFACE)
+        pixmaps = item.Get("org.kde.StatusNotifierItem", "IconPixmap", dbus_interface=dbus.PROPERTIES_IFACE,
+                          byte_arrays=True)
         state["size"] += sum(len(p[2]) + 8 for p in pixmaps)
 
     client = socket.socket(socket.AF_UNIX)
@@ -87,7 +88,8 @@ def main():
 
     Watcher(bus, registered)
     bus.request_name(WATCHER)
-    GLib.timeout_add(60_000, loop.quit)
+    # However slow the machine, the run ends: each change has its gap and 10 s more in all.
+    GLib.timeout_add(changes * gap_ms + 10_000, loop.quit)
     loop.run()
     latencies = state["latencies"]
     if len(latencies) < changes:
