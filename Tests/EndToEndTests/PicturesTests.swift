@@ -4,8 +4,8 @@ import Testing
 
 /// `make pictures`'s generator, in its quick mode (a short recording, no bar tests, which run
 /// with the rest of the tests anyway), so that it keeps working: the real Waybar and xterm
-/// recordings become animated GIFs that move, the frames become the plot, and a real tmux's
-/// status line becomes its pictures.
+/// recordings become animated GIFs that move, the frames become the plot, a real tmux's
+/// status line becomes its pictures, and badged-tray's frames its GIF.
 @Suite struct PicturesTests {
   @Test func theGeneratorRecordsTheMotionPlotsTheCurvesAndTakesTmux() throws {
     try Binaries.check()
@@ -34,6 +34,16 @@ import Testing
       let colours = try run("convert", [picture, "-format", "%c", "histogram:info:"])
       #expect(colours.stdout.contains("#E53935"), "\(theme): no badge ink")
     }
+    // badged-tray's frames of a count arriving: the 64 px icon doubled, several frames, the
+    // last (whole) with the badge's red (#D32F2F, within the GIF palette's rounding) on it.
+    let tray = try identify(folder.file("tray-bounce.gif"), format: "%m %Wx%H")
+    #expect(tray.count >= 2 && Set(tray) == ["GIF 128x128"], "\(tray)")
+    let last = try run(
+      "convert", [folder.file("tray-bounce.gif"), "-coalesce", "-delete", "0--2", "-format", "%c", "histogram:info:"])
+    let reds = last.stdout.matches(of: /: \((\d+),(\d+),(\d+)/).filter { match in
+      abs(Int(match.1)! - 0xD3) <= 4 && abs(Int(match.2)! - 0x2F) <= 4 && abs(Int(match.3)! - 0x2F) <= 4
+    }
+    #expect(!reds.isEmpty, "no badge in the last frame: \(last.stdout)")
   }
 
   /// The README's picture of `badgectl top`: the real dashboard in xterm, the page and the
