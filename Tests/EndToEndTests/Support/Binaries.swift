@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where the built `badged`, `badgectl` (with `badgectl-session`), `badged-mqtt` and `badged-sources` are: beside
-/// the test bundle, or in `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
+/// Where the built `badged`, `badgectl` (with `badgectl-session`), `badged-mqtt`, `badged-sources` and
+/// `badged-tray` are: beside the test bundle, or in `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
 enum Binaries {
   static let folder: URL = {
     if let dir = ProcessInfo.processInfo.environment["BADGED_BIN_DIR"] {
@@ -17,6 +17,7 @@ enum Binaries {
   static var badgectlSession: URL { folder.appendingPathComponent("badgectl-session") }
   static var badgedMQTT: URL { folder.appendingPathComponent("badged-mqtt") }
   static var badgedSources: URL { folder.appendingPathComponent("badged-sources") }
+  static var badgedTray: URL { folder.appendingPathComponent("badged-tray") }
 
   /// Fails with a clear message when the binaries were not built (`make test` builds them).
   static func check() throws {
