@@ -22,6 +22,10 @@ FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 # PREFIX/lib/systemd/user (for /usr, what `pkg-config --variable=systemduserunitdir systemd`
 # says). ~/.config/systemd/user stays the user's own, for overrides.
 UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/lib/systemd/user)
+# badged-tray's autostart entry, for desktops whose session does not start
+# graphical-session.target: the user's own autostart folder for a prefix inside the home
+# folder, else the system's (/etc/xdg/autostart).
+AUTOSTARTDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(HOME)/.config/autostart,/etc/xdg/autostart)
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
 # Where `make deb` writes badged_<version>_<arch>.deb.
@@ -46,7 +50,7 @@ build: deps
 # second, and a static runtime starts faster (see BENCHMARKS.md); badgectl is a static
 # executable altogether (Package.swift), badgectl-session runs what needs libsystemd or ncursesw.
 release: deps
-	for p in badged badgectl badgectl-session badged-mqtt badged-sources; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	for p in badged badgectl badgectl-session badged-mqtt badged-sources badged-tray; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -79,27 +83,32 @@ FUZZ_TARGETS ?=
 fuzz: deps
 	SWIFT=$(SWIFT) scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's and
-# badged-sources' too) with the opt-in sandbox drop-ins beside them
+# Binaries, the systemd user units (ExecStart= pointing at BINDIR; badged-mqtt's,
+# badged-sources' and badged-tray's too, and badged-tray's autostart entry) with the opt-in sandbox drop-ins beside them
 # (badged.service.d/sandbox.conf.disabled, see badged(1); badged-mqtt.service.d/, see
 # badged-mqtt(1); badged-sources.service.d/, see badged-sources(1)), man pages, the example
 # config and completions for bash, zsh and fish. Then: systemctl --user enable --now
-# badged.socket (badged-mqtt.service to share channels, badged-sources.service to count mail)
+# badged.socket (badged-mqtt.service to share channels, badged-sources.service to count mail,
+# badged-tray.service for the tray)
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SESSIONDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(SOURCE)/badged-sources $(DESTDIR)$(BINDIR)/
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(AUTOSTARTDIR)
+	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(SOURCE)/badged-sources $(SOURCE)/badged-tray \
+	  $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(SOURCE)/badgectl-session $(DESTDIR)$(SESSIONDIR)/
-	for unit in badged.service badged-mqtt.service badged-sources.service; do \
+	for unit in badged.service badged-mqtt.service badged-sources.service badged-tray.service; do \
 	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
 	done
+	sed 's|@bindir@|$(BINDIR)|g' xdg/badged-tray.desktop > $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop
+	chmod 0644 $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop
 	install -m 0644 systemd/badged.socket $(DESTDIR)$(UNITDIR)/
 	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  install -d $(DESTDIR)$(UNITDIR)/$$unit.d && \
 	  install -m 0644 systemd/$$unit.d/sandbox.conf $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled || exit 1; \
 	done
-	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 man/badged-sources.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 man/badged-sources.1 man/badged-tray.1 \
+	  $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
 	$(SOURCE)/badgectl --generate-completion bash > $(DESTDIR)$(BASHCOMPDIR)/badgectl
@@ -111,21 +120,23 @@ install: $(if $(BINDIR_SOURCE),,release)
 	@echo "Installed. Start it with: systemctl --user daemon-reload && systemctl --user enable --now badged.socket"
 	@echo "To share channels through an MQTT broker ([mqtt] in badged.conf): systemctl --user enable --now badged-mqtt.service"
 	@echo "To count unread mail, commands and files ([source.NAME] in badged.conf): systemctl --user enable --now badged-sources.service"
+	@echo "For the counts in the desktop's tray ([tray] in badged.conf): systemctl --user enable --now badged-tray.service"
 
 # Removes exactly what `make install` put (same variables). Disable the units first:
-# systemctl --user disable --now badged-sources.service badged-mqtt.service badged.socket badged.service
+# systemctl --user disable --now badged-tray.service badged-sources.service badged-mqtt.service badged.socket badged.service
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt $(DESTDIR)$(BINDIR)/badged-sources
+	rm -f $(DESTDIR)$(BINDIR)/badged-tray $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop
 	rm -f $(DESTDIR)$(SESSIONDIR)/badgectl-session
 	-rmdir $(DESTDIR)$(SESSIONDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
-	rm -f $(DESTDIR)$(UNITDIR)/badged-sources.service
+	rm -f $(DESTDIR)$(UNITDIR)/badged-sources.service $(DESTDIR)$(UNITDIR)/badged-tray.service
 	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \
 	  rmdir $(DESTDIR)$(UNITDIR)/$$unit.d 2>/dev/null || true; \
 	done
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man1/badged-mqtt.1
-	rm -f $(DESTDIR)$(MANDIR)/man1/badged-sources.1
+	rm -f $(DESTDIR)$(MANDIR)/man1/badged-sources.1 $(DESTDIR)$(MANDIR)/man1/badged-tray.1
 	rm -f $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -25,6 +25,7 @@ let package = Package(
     .executable(name: "badgectl-session", targets: ["badgectl-session"]),
     .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
     .executable(name: "badged-sources", targets: ["badged-sources"]),
+    .executable(name: "badged-tray", targets: ["badged-tray"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -49,6 +50,10 @@ let package = Package(
     .systemLibrary(name: "CGnuTLS", pkgConfig: "gnutls", providers: [.apt(["libgnutls28-dev"])]),
     // libsecret, the Secret Service client the IMAP source reads a password from.
     .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+    // cairo and pango, which badged-tray draws its icons with (the module map names the libraries
+    // `pkg-config --libs pangocairo` prints; SwiftPM drops its -pthread with a warning).
+    .systemLibrary(
+      name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
 
     // Pure code: no I/O, no clock of its own.
     // The channel model: channels, names, patterns, settings, the store, request ids, history,
@@ -84,6 +89,12 @@ let package = Package(
     // templates, counts read from commands, each channel's items, writes and their ids, health.
     .target(
       name: "BadgeSources", dependencies: ["BadgeCore", "BadgeProtocol", "BadgeConfig", "BadgeHooks", "BadgeLog"]),
+
+    // badged-tray's decisions, kept apart from the session bus and the drawing so that they are
+    // tested without either: the [tray] config, each item's group of channels as one badge, its
+    // tooltip and status, and the menu's revisions and what a click on each entry does.
+    .target(
+      name: "BadgeTray", dependencies: ["BadgeCore", "BadgeBus", "BadgeConfig", "BadgeProtocol", "BadgeRender"]),
 
     // The IMAP protocol, pure: a bounded response parser, the commands and SASL responses, and
     // ImapSession, the state machine of one connection fed bytes (badged-sources' IMAP source).
@@ -130,6 +141,10 @@ let package = Package(
     // Secret Service (libsecret).
     .target(name: "BadgeIMAPClient", dependencies: ["BadgeSystem", "CGnuTLS", "CSecret"]),
 
+    // The tray icon's pixels: the bell or an app's PNG with the badge of a BadgeFrame, drawn with
+    // cairo and pango at every size a StatusNotifierItem host asks for; where an app's PNG icon is.
+    .target(name: "BadgeTrayDraw", dependencies: ["BadgeCore", "BadgeRender", "BadgeBus", "CPangoCairo"]),
+
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
@@ -168,9 +183,18 @@ let package = Package(
         "BadgeNotmuch", "BadgeOptions", "BadgeProtocol", "BadgeSources", "BadgeSystem",
       ]),
 
+    // badged-tray as a library: its command line, the items on the session bus, their frames.
+    .target(
+      name: "BadgeTrayProgram",
+      dependencies: [
+        "BadgeBus", "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgePOSIX",
+        "BadgeProtocol", "BadgeRender", "BadgeSystem", "BadgeTray", "BadgeTrayDraw",
+      ]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
     .executableTarget(name: "badged-sources", dependencies: ["BadgeSourcesProgram"]),
+    .executableTarget(name: "badged-tray", dependencies: ["BadgeTrayProgram"]),
     // badgectl's release build is one static executable, with glibc linked in: status bars
     // spawn it every second, and with no dynamic loader to run (no libraries to map, no
     // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
@@ -200,6 +224,13 @@ let package = Package(
     .testTarget(
       name: "BadgeProtocolTests", dependencies: ["BadgeProtocol", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeBusTests", dependencies: ["BadgeBus"]),
+    // badged-tray's core with plain values: config messages, groups, tooltips, menu revisions; and
+    // the shipped example's [tray] section, read as badged-tray reads it.
+    .testTarget(
+      name: "BadgeTrayTests",
+      dependencies: [
+        "BadgeTray", "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "BadgeSystem", "TestSupport",
+      ]),
     // badged-sources' core with plain values: config messages, names, counts, writes, time by hand.
     .testTarget(
       name: "BadgeSourcesTests",
@@ -213,6 +244,11 @@ let package = Package(
       name: "BadgePersistenceTests", dependencies: ["BadgePersistence", "BadgeCore", "BadgeConfig", "TestSupport"]),
     .testTarget(name: "BadgeMotionTests", dependencies: ["BadgeMotion", "TestSupport"]),
     .testTarget(name: "BadgeRenderTests", dependencies: ["BadgeRender", "TestSupport"]),
+    // The tray icon's pixels read back: the capsule's size and place, dot, muted and hidden looks,
+    // app PNGs found in a hicolor tree of each test's own.
+    .testTarget(
+      name: "BadgeTrayDrawTests",
+      dependencies: ["BadgeTrayDraw", "BadgeRender", "BadgeBus", "BadgeCore", "CPangoCairo"]),
     .testTarget(
       name: "BadgeTopTests",
       dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol"]),

@@ -30,9 +30,21 @@ public enum AppActivation {
   /// `$XDG_DATA_HOME` (default `~/.local/share`), then under each of `$XDG_DATA_DIRS` (default
   /// `/usr/local/share:/usr/share`).
   public static func desktopFileCandidates(id: String, dataHome: String?, dataDirs: String?, home: String) -> [String] {
+    desktopFileCandidates(id: id, dataDirectories: dataDirectories(dataHome: dataHome, dataDirs: dataDirs, home: home))
+  }
+
+  /// Where the app's desktop file may be in these data directories, first match wins.
+  public static func desktopFileCandidates(id: String, dataDirectories: [String]) -> [String] {
+    dataDirectories.map { "\($0)/applications/\(id).desktop" }
+  }
+
+  /// The data directories, most important first: `$XDG_DATA_HOME` (default `~/.local/share`),
+  /// then each of `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`); relative entries
+  /// are ignored, as the spec says.
+  public static func dataDirectories(dataHome: String?, dataDirs: String?, home: String) -> [String] {
     let homeData = dataHome.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
     let dirs = (dataDirs ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
     let systemData = dirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dirs
-    return ([homeData] + systemData).map { "\($0)/applications/\(id).desktop" }
+    return [homeData] + systemData
   }
 }

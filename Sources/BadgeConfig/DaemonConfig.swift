@@ -263,6 +263,9 @@ extension DaemonConfig {
       } else if entry.section == mqttSection {
         // badged-mqtt's: it reads and checks the section; the daemon never talks to the network.
         continue
+      } else if entry.section == traySection {
+        // badged-tray's: it reads and checks the section; the daemon draws nothing.
+        continue
       } else if isSourceSection(entry.section) {
         // badged-sources': it reads and checks them, so a mistake there never stops the daemon.
         continue
@@ -291,6 +294,9 @@ extension DaemonConfig {
   /// The section of badged-mqtt, the bridge to an MQTT broker, which the daemon skips whatever
   /// its keys.
   public static let mqttSection = "mqtt"
+
+  /// The section of badged-tray, the tray icons, which the daemon skips whatever its keys.
+  public static let traySection = "tray"
 
   /// Whether `section` is one of badged-sources' (`[source.<name>]`), which the daemon skips
   /// whatever their keys.

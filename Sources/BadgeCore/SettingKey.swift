@@ -179,6 +179,19 @@ public struct SettingKey: Sendable, Hashable, CaseIterable, RawRepresentable, Cu
     return value
   }
 
+  /// Channel names and globs separated by spaces, commas or tabs (`[mqtt]`'s `share` and
+  /// `mirror`, `[tray]`'s `items`); none at all is an empty list.
+  public static func patterns(_ text: String) throws(InvalidValue) -> [ChannelPattern] {
+    var patterns: [ChannelPattern] = []
+    for word in text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
+      guard let pattern = ChannelPattern(word) else {
+        throw InvalidValue(reason: "'\(word)' is not a channel name or glob (\(ChannelName.namingRule), or * and ?)")
+      }
+      patterns.append(pattern)
+    }
+    return patterns
+  }
+
   /// `yes/no`, `true/false`, `on/off` or `1/0`, in any case.
   public static func boolean(_ text: String) throws(InvalidValue) -> Bool {
     switch text.lowercased() {

@@ -105,8 +105,8 @@ extension MeshConfig {
     case .caFile: caFile = try path()
     case .certFile: certFile = try path()
     case .keyFile: keyFile = try path()
-    case .share: share = try MeshConfig.patterns(value)
-    case .mirror: mirror = try MeshConfig.patterns(value)
+    case .share: share = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.patterns(value) }
+    case .mirror: mirror = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.patterns(value) }
     case .dnd: dnd = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.word(value) }
     case .homeAssistant:
       homeAssistant = try shared { () throws(SettingKey.InvalidValue) in try SettingKey.boolean(value) }
@@ -115,18 +115,6 @@ extension MeshConfig {
         try SettingKey.integer(value, in: MeshConfig.keepaliveRange)
       }
     }
-  }
-
-  /// Channel names and globs separated by spaces or commas; none at all is an empty list.
-  static func patterns(_ value: String) throws(InvalidValue) -> [ChannelPattern] {
-    var patterns: [ChannelPattern] = []
-    for word in value.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" }) {
-      guard let pattern = ChannelPattern(word) else {
-        throw InvalidValue(reason: "'\(word)' is not a channel name or glob (\(ChannelName.namingRule), or * and ?)")
-      }
-      patterns.append(pattern)
-    }
-    return patterns
   }
 
   /// The rules between keys: TLS as the broker's URL says it and `tls` agrees, plain MQTT off

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A 24-bit colour.
 public struct RGB: Sendable, Hashable {
   public var red: UInt8
@@ -35,6 +37,24 @@ public struct RGB: Sendable, Hashable {
       UInt8((Double(bottom) + (Double(top) - Double(bottom)) * alpha).rounded())
     }
     return RGB(mix(red, background.red), mix(green, background.green), mix(blue, background.blue))
+  }
+
+  /// The contrast ratio of this colour and `other` as WCAG 2 defines it: (L1 + 0.05) / (L2 +
+  /// 0.05) of the lighter and the darker relative luminance, from 1 (the same) to 21 (black and
+  /// white). Text needs at least 4.5 on its background (WCAG's AA for normal text).
+  public func contrastRatio(_ other: RGB) -> Double {
+    let (first, second) = (relativeLuminance, other.relativeLuminance)
+    return (max(first, second) + 0.05) / (min(first, second) + 0.05)
+  }
+
+  /// WCAG 2's relative luminance: each sRGB channel made linear, weighted 0.2126, 0.7152,
+  /// 0.0722.
+  public var relativeLuminance: Double {
+    func linear(_ byte: UInt8) -> Double {
+      let value = Double(byte) / 255
+      return value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+    }
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue)
   }
 
   /// The nearest colour of the xterm 256-colour palette (the 6×6×6 cube or the grey ramp).

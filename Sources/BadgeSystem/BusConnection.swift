@@ -61,6 +61,16 @@ public final class BusConnection {
     try connect(to: address, bus: "system bus", loop: loop, description: description, monitor: false)
   }
 
+  /// Connects to the bus at `address` (a private bus of a test, a bus found elsewhere) and
+  /// attaches the connection to `loop`.
+  ///
+  /// - Throws: `SystemError` when the bus cannot be reached.
+  public static func connect(to address: String, loop: EventLoop?, description: String) throws(SystemError)
+    -> BusConnection
+  {
+    try connect(to: address, bus: "bus", loop: loop, description: description, monitor: false)
+  }
+
   private static func connect(
     to address: String, bus name: String, loop: EventLoop?, description: String, monitor: Bool
   ) throws(SystemError) -> BusConnection {
@@ -113,7 +123,14 @@ public final class BusConnection {
 
   /// Asks for a well-known name without waiting for the answer; `flags` are `BusNameFlags`.
   public func requestName(_ name: String, flags: BusNameFlags) throws(SystemError) -> BusSlot {
-    let slot = BusSlot(handler: { _ in })
+    try requestName(name, flags: flags, handler: { _ in })
+  }
+
+  /// Asks for a well-known name; `handler` gets the bus's answer (`RequestName`'s reply).
+  func requestName(_ name: String, flags: BusNameFlags, handler: @escaping (BusMessage) -> Void)
+    throws(SystemError) -> BusSlot
+  {
+    let slot = BusSlot(handler: handler)
     var raw: OpaquePointer?
     try checkSD(
       sd_bus_request_name_async(self.raw, &raw, name, flags.rawValue, BusSlot.thunk, slot.userdata),
@@ -140,7 +157,7 @@ public final class BusConnection {
   /// A message was sent: sd-bus wrote it at once, unless the socket was full or others were
   /// queued before it; then the loop's next `sd_event_prepare` must watch for room (sd-bus
   /// asks for it in its prepare callback).
-  private func sent() {
+  func sent() {
     if sd_bus_get_events(raw) & CInt(POLLOUT) != 0 { loop?.mustPrepare = true }
   }
 
@@ -236,20 +253,20 @@ public struct BusNameFlags: OptionSet, Sendable {
 
 /// A match, filter or pending call with its handler: active until released or cancelled.
 public final class BusSlot {
-  fileprivate var raw: OpaquePointer?
+  var raw: OpaquePointer?
   private let handler: (BusMessage) -> Bool
 
-  fileprivate init(handler: @escaping (BusMessage) -> Void) {
+  init(handler: @escaping (BusMessage) -> Void) {
     self.handler = {
       handler($0)
       return false
     }
   }
-  fileprivate init(filter: @escaping (BusMessage) -> Bool) { self.handler = filter }
+  init(filter: @escaping (BusMessage) -> Bool) { self.handler = filter }
 
-  fileprivate var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+  var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-  fileprivate static let thunk: sd_bus_message_handler_t = { message, userdata, _ in
+  static let thunk: sd_bus_message_handler_t = { message, userdata, _ in
     let slot = Unmanaged<BusSlot>.fromOpaque(userdata!).takeUnretainedValue()
     return withExtendedLifetime(slot) { slot.handler(BusMessage(raw: message!)) ? 1 : 0 }
   }

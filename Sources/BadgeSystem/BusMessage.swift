@@ -137,50 +137,36 @@ public struct BusMessageBuilder {
 
   /// Appends a string (`s`).
   public mutating func append(string: String) throws(SystemError) {
-    try checkSD(sd_bus_message_append_basic(raw, CChar(UInt8(ascii: "s")), string), "append a string")
+    try append(.string(string))
   }
 
   /// Appends a `u`.
   public mutating func append(uint32 value: UInt32) throws(SystemError) {
-    var value = value
-    try checkSD(sd_bus_message_append_basic(raw, CChar(UInt8(ascii: "u")), &value), "append a number")
+    try append(.uint32(value))
   }
 
   /// Appends an array of strings (`as`).
   public mutating func append(strings: [String]) throws(SystemError) {
-    try checkSD(sd_bus_message_open_container(raw, CChar(UInt8(ascii: "a")), "s"), "open an array")
-    for text in strings { try append(string: text) }
-    try checkSD(sd_bus_message_close_container(raw), "close an array")
+    try append(.array(element: "s", strings.map { .string($0) }))
   }
 
   /// Appends a dictionary of variants (`a{sv}`); values are `x`, `t`, `b`, `d` or `s`.
   public mutating func append(properties: [BusProperty]) throws(SystemError) {
-    try checkSD(sd_bus_message_open_container(raw, CChar(UInt8(ascii: "a")), "{sv}"), "open a dictionary")
+    var entries: [BusArgument] = []
     for property in properties {
-      try checkSD(sd_bus_message_open_container(raw, CChar(UInt8(ascii: "e")), "sv"), "open a dictionary entry")
-      try append(string: property.key)
-      try appendVariant(property.value)
-      try checkSD(sd_bus_message_close_container(raw), "close a dictionary entry")
+      entries.append(.dictEntry(.string(property.key), .variant(try Self.basicArgument(property.value))))
     }
-    try checkSD(sd_bus_message_close_container(raw), "close a dictionary")
+    try append(.array(element: "{sv}", entries))
   }
 
-  private mutating func appendVariant(_ value: BusValue) throws(SystemError) {
-    func basic<T: BitwiseCopyable>(_ code: String, _ value: T) throws(SystemError) {
-      var value = value
-      try checkSD(sd_bus_message_open_container(raw, CChar(UInt8(ascii: "v")), code), "open a variant")
-      try checkSD(sd_bus_message_append_basic(raw, CChar(code.utf8.first!), &value), "append a variant")
-      try checkSD(sd_bus_message_close_container(raw), "close a variant")
-    }
+  /// A read value as the basic argument of its widest type (`x`, `t`, `b`, `d`, `s`).
+  private static func basicArgument(_ value: BusValue) throws(SystemError) -> BusArgument {
     switch value {
-    case .signed(let number): try basic("x", number)
-    case .unsigned(let number): try basic("t", number)
-    case .boolean(let flag): try basic("b", CInt(flag ? 1 : 0))
-    case .double(let number): try basic("d", number)
-    case .string(let text):
-      try checkSD(sd_bus_message_open_container(raw, CChar(UInt8(ascii: "v")), "s"), "open a variant")
-      try append(string: text)
-      try checkSD(sd_bus_message_close_container(raw), "close a variant")
+    case .signed(let number): return .int64(number)
+    case .unsigned(let number): return .uint64(number)
+    case .boolean(let flag): return .boolean(flag)
+    case .double(let number): return .double(number)
+    case .string(let text): return .string(text)
     case .array, .dictionary, .other:
       throw SystemError("append a value of type \(value.typeName)", Errno(rawValue: EINVAL))
     }

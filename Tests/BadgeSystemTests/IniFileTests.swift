@@ -163,7 +163,7 @@ import Testing
         #expect(
           error.description
             == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], "
-            + "[mqtt] or [channel NAME]"
+            + "[mqtt], [tray] or [channel NAME]"
         )
       }
     }

@@ -16,26 +16,32 @@ import Testing
     let prefix: @Sendable (_ home: String) -> String
     /// The unit folder, relative to the prefix.
     let units: String
+    /// badged-tray's autostart entry, outside the prefix, given the home folder.
+    let autostart: @Sendable (_ home: String) -> String
 
     var testDescription: String { name }
 
     /// The default: `~/.local`, units in `~/.local/share/systemd/user`.
     static let perUser = Prefix(
-      name: "per-user", variables: { _ in [] }, prefix: { $0 + "/.local" }, units: "share/systemd/user")
+      name: "per-user", variables: { _ in [] }, prefix: { $0 + "/.local" }, units: "share/systemd/user",
+      autostart: { $0 + "/.config/autostart/badged-tray.desktop" })
     /// What a packager runs: PREFIX=/usr, units in /usr/lib/systemd/user.
     static let system = Prefix(
-      name: "system", variables: { _ in ["PREFIX=/usr"] }, prefix: { _ in "/usr" }, units: "lib/systemd/user")
+      name: "system", variables: { _ in ["PREFIX=/usr"] }, prefix: { _ in "/usr" }, units: "lib/systemd/user",
+      autostart: { _ in "/etc/xdg/autostart/badged-tray.desktop" })
 
     /// Every file `make install` writes, relative to the prefix.
     var files: [String] {
       [
-        "bin/badged", "bin/badgectl", "bin/badged-mqtt", "bin/badged-sources", "libexec/badged/badgectl-session",
+        "bin/badged", "bin/badgectl", "bin/badged-mqtt", "bin/badged-sources", "bin/badged-tray",
+        "libexec/badged/badgectl-session",
         "\(units)/badged.service", "\(units)/badged.socket", "\(units)/badged-mqtt.service",
-        "\(units)/badged-sources.service", "\(units)/badged.service.d/sandbox.conf.disabled",
+        "\(units)/badged-sources.service", "\(units)/badged-tray.service",
+        "\(units)/badged.service.d/sandbox.conf.disabled",
         "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
         "\(units)/badged-sources.service.d/sandbox.conf.disabled",
         "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man1/badged-mqtt.1",
-        "share/man/man1/badged-sources.1",
+        "share/man/man1/badged-sources.1", "share/man/man1/badged-tray.1",
         "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
         "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
@@ -105,8 +111,13 @@ import Testing
     #expect(install.status == 0, "\(install.stderr)")
     #expect(install.stdout.contains("systemctl --user enable --now badged.socket"))
     #expect(files(staged) == Set(kind.files).union(others))
-    #expect(files(destination).count == kind.files.count + others.count, "files outside the prefix")
+    // The one file outside the prefix: the tray's autostart entry, where desktops read it.
+    let autostart = destination + kind.autostart(home)
+    #expect(FileManager.default.fileExists(atPath: autostart))
+    #expect(files(destination).count == kind.files.count + others.count + 1, "files outside the prefix")
     #expect(files(home).isEmpty)
+    let entry = try String(contentsOfFile: autostart, encoding: .utf8)
+    #expect(entry.contains("\nExec=\(prefix)/bin/badged-tray\n") && entry.contains("\nX-systemd-skip=true\n"))
 
     let mode = try FileManager.default.attributesOfItem(atPath: staged + "/bin/badgectl")[.posixPermissions] as? Int
     #expect(mode == 0o755)
@@ -119,6 +130,9 @@ import Testing
     let sources = try String(contentsOfFile: "\(staged)/\(kind.units)/badged-sources.service", encoding: .utf8)
     #expect(sources.contains("\nExecStart=\(prefix)/bin/badged-sources\n"))
     #expect(!sources.contains("@bindir@"))
+    let tray = try String(contentsOfFile: "\(staged)/\(kind.units)/badged-tray.service", encoding: .utf8)
+    #expect(tray.contains("\nExecStart=\(prefix)/bin/badged-tray\n"))
+    #expect(!tray.contains("@bindir@"))
 
     // The unit folder is one systemd's user manager searches, so enabling needs nothing more.
     let runtime = folder.file("run")
@@ -144,7 +158,8 @@ import Testing
 
     let install = try make("install", [], home: home, writable: home)
     #expect(install.status == 0, "\(install.stderr)")
-    #expect(files(home) == Set(Prefix.perUser.files.map { ".local/" + $0 }))
+    #expect(
+      files(home) == Set(Prefix.perUser.files.map { ".local/" + $0 } + [".config/autostart/badged-tray.desktop"]))
     #expect(try run(home + "/.local/bin/badgectl", ["--version"]).stdout.hasPrefix("badgectl "))
     // badgectl finds badgectl-session where make install put it: the option that does not fit
     // the format is refused there (exit 69 would say it was not found).
@@ -162,7 +177,7 @@ import Testing
       "/usr/bin/systemd-analyze",
       [
         "--user", "verify", units + "/badged.service", units + "/badged.socket", units + "/badged-mqtt.service",
-        units + "/badged-sources.service",
+        units + "/badged-sources.service", units + "/badged-tray.service",
       ],
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man"])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")

@@ -7,7 +7,7 @@ import Testing
 
 /// The man pages render cleanly and describe what the programs do.
 @Suite struct ManPageTests {
-  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged-sources.1", "badged.conf.5"]
+  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged-sources.1", "badged-tray.1", "badged.conf.5"]
 
   /// A page as `man -l` prints it, without line wrapping in the way of the checks.
   private func rendered(_ page: String, width: Int = 200) throws -> String {
@@ -104,6 +104,10 @@ import Testing
   @Test func badgedSourcesPageDescribesEveryOptionExitStatusAndSignal() throws {
     try checkProgramPage(Binaries.badgedSources, page: "badged-sources.1", options: 5)
     #expect(section("SIGNALS", of: try rendered("badged-sources.1")).contains { $0.contains("SIGCONT") })
+  }
+
+  @Test func badgedTrayPageDescribesEveryOptionExitStatusAndSignal() throws {
+    try checkProgramPage(Binaries.badgedTray, page: "badged-tray.1", options: 5)
   }
 
   /// The keys a kind of source takes, as badged-sources lists them when it refuses an unknown

@@ -9,7 +9,7 @@ import Testing
   /// The static release binaries `make release` builds.
   static let release = Repository.path(".build/release")
   /// The programs the package installs, as `make release` names them.
-  static let programs = ["badged", "badgectl", "badgectl-session", "badged-mqtt", "badged-sources"]
+  static let programs = ["badged", "badgectl", "badgectl-session", "badged-mqtt", "badged-sources", "badged-tray"]
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
     for name in Self.programs
@@ -57,6 +57,8 @@ import Testing
     #expect(Set(depends.compactMap { $0.split(separator: " ").first.map(String.init) }) == owners)
     // badged-sources counts notmuch databases through libnotmuch.
     #expect(owners.contains("libnotmuch5"), "\(owners)")
+    // badged-tray draws with cairo and pango.
+    #expect(owners.isSuperset(of: ["libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0"]), "\(owners)")
     #expect(depends.allSatisfy { $0.contains("(>= ") }, "unversioned: \(depends)")
     // badgectl is static: Built-Using names the source packages of the C library and of
     // libstdc++ inside it, with the versions installed here (what it was linked with).
@@ -94,6 +96,12 @@ import Testing
     #expect(try run("/usr/bin/badgectl", ["--version"]).stdout == "badgectl \(version)\n")
     #expect(try run("/usr/bin/badged-mqtt", ["--version"]).stdout == "badged-mqtt \(version)\n")
     #expect(try run("/usr/bin/badged-sources", ["--version"]).stdout == "badged-sources \(version)\n")
+    #expect(try run("/usr/bin/badged-tray", ["--version"]).stdout == "badged-tray \(version)\n")
+    // The tray's autostart entry is a conffile (it is under /etc), naming the installed program.
+    let conffiles = try run("dpkg-query", ["-W", "-f=${Conffiles}", "badged"]).stdout
+    #expect(conffiles.contains(" /etc/xdg/autostart/badged-tray.desktop "), "\(conffiles)")
+    let entry = try String(contentsOfFile: "/etc/xdg/autostart/badged-tray.desktop", encoding: .utf8)
+    #expect(entry.contains("\nExec=/usr/bin/badged-tray\n"))
     let daemon = try DaemonProcess(executable: "/usr/bin/badged")
     let ping = try run("/usr/bin/badgectl", ["ping"], environment: ["BADGED_SOCKET": daemon.socket])
     #expect(ping.status == 0, "\(ping.stderr)")
@@ -107,12 +115,14 @@ import Testing
       [
         "--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
         "/usr/lib/systemd/user/badged-mqtt.service", "/usr/lib/systemd/user/badged-sources.service",
+        "/usr/lib/systemd/user/badged-tray.service",
       ],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     #expect(try run("man", ["-w", "badged.conf"]).stdout == "/usr/share/man/man5/badged.conf.5.gz\n")
     #expect(try run("man", ["-w", "badged-mqtt"]).stdout == "/usr/share/man/man1/badged-mqtt.1.gz\n")
     #expect(try run("man", ["-w", "badged-sources"]).stdout == "/usr/share/man/man1/badged-sources.1.gz\n")
+    #expect(try run("man", ["-w", "badged-tray"]).stdout == "/usr/share/man/man1/badged-tray.1.gz\n")
 
     try dpkg(["--purge", "badged"])
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }

@@ -17,7 +17,7 @@ import Testing
   /// badged-mqtt and badged-sources), and the man pages where `man` finds them (verify checks
   /// `Documentation=man:…`).
   private func verify(
-    service: String, socket: String, bridge: String? = nil, sources: String? = nil
+    service: String, socket: String, bridge: String? = nil, sources: String? = nil, tray: String? = nil
   ) throws -> CtlResult {
     let folder = try TemporaryFolder()
     let units = folder.file("units")
@@ -27,7 +27,8 @@ import Testing
     }
     chmod(runtime, 0o700)
     for page in [
-      "man1/badged.1", "man1/badgectl.1", "man1/badged-mqtt.1", "man1/badged-sources.1", "man5/badged.conf.5",
+      "man1/badged.1", "man1/badgectl.1", "man1/badged-mqtt.1", "man1/badged-sources.1", "man1/badged-tray.1",
+      "man5/badged.conf.5",
     ] {
       let name = String(page.split(separator: "/")[1])
       try FileManager.default.copyItem(atPath: Repository.path("man/\(name)"), toPath: folder.file("man/\(page)"))
@@ -37,6 +38,7 @@ import Testing
     var files = [folder.file("units/badged.service"), folder.file("units/badged.socket")]
     if let bridge { files.append(try folder.write("units/badged-mqtt.service", bridge)) }
     if let sources { files.append(try folder.write("units/badged-sources.service", sources)) }
+    if let tray { files.append(try folder.write("units/badged-tray.service", tray)) }
     return try run(
       "/usr/bin/systemd-analyze", ["--user", "verify"] + files,
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("man")])
@@ -136,5 +138,29 @@ import Testing
       #expect(lines.contains(String(line)), "badged-sources.service lacks \(line)")
     }
     #expect(!lines.contains { $0.hasPrefix("MemoryDenyWriteExecute=") })
+  }
+
+  /// badged-tray's unit lives with the graphical session (its bus and tray) and follows the
+  /// daemon, verifies without a warning, and has the hardening of the others, with only Unix
+  /// sockets (badged's and the session bus).
+  @Test func theTrayUnitBelongsToTheGraphicalSessionVerifiesAndIsHardened() throws {
+    let (service, socket, _, _) = try units()
+    let text = try String(contentsOfFile: Repository.path("systemd/badged-tray.service"), encoding: .utf8)
+    let result = try verify(
+      service: service, socket: socket, tray: text.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path))
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let lines = Set(text.split(separator: "\n").map(String.init))
+    for line in [
+      "Type=notify", "ExecStart=@bindir@/badged-tray", "Restart=on-failure", "RestartPreventExitStatus=78",
+      "WatchdogSec=30", "Wants=badged.socket", "PartOf=graphical-session.target badged.service",
+      "After=graphical-session.target badged.socket badged.service", "WantedBy=graphical-session.target",
+      "RestrictAddressFamilies=AF_UNIX",
+    ] {
+      #expect(lines.contains(line), "badged-tray.service: \(line)")
+    }
+    let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
+    for line in bridge.split(separator: "\n") where Self.hardening.contains(where: { line.hasPrefix($0 + "=") }) {
+      #expect(lines.contains(String(line)), "badged-tray.service lacks \(line)")
+    }
   }
 }

@@ -9,3 +9,16 @@ public func expectClose(
     abs(actual - expected) <= tolerance, "\(actual) is not within \(tolerance) of \(expected)",
     sourceLocation: sourceLocation)
 }
+
+/// What `body` fails with, as its message reads (`file:line: reason` for a `ConfigError`);
+/// `nil` when it succeeds.
+public func failureDescription<Failure: Error & CustomStringConvertible, Value>(
+  _ body: () throws(Failure) -> Value
+) -> String? {
+  do throws(Failure) {
+    _ = try body()
+    return nil
+  } catch {
+    return error.description
+  }
+}

@@ -1,0 +1,4 @@
+import BadgeTrayProgram
+import Glibc
+
+exit(TrayProgram.main(Array(CommandLine.arguments.dropFirst())))
