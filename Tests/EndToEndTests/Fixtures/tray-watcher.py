@@ -12,8 +12,9 @@ one JSON object a line:
 For each NewIcon it reads FrameElapsed, FrameScale (io.github.badged.TrayItem1) and the 64 px entry
 of IconPixmap, and reads FrameElapsed again: a frame that changed while it was read is read again,
 so each line is one frame's figures. The capsule is the bounding box of the pixels of the badge
-colour (#D32F2F, each channel within 8) that are at least half covered (alpha >= 128) in the
-64 px entry; null when there is none (or no 64 px entry: see "sizes").
+colour (#D32F2F, each channel within 8) and of the label's white and its blends with that colour
+(a rolling digit covers the capsule's edge) that are at least half covered (alpha >= 128) in the
+64 px entry; null when no pixel has the badge colour (or there is no 64 px entry: see "sizes").
 
 Commands on standard input, each answered by one line:
   items                 {"event":"items","items":[…]}
@@ -59,15 +60,21 @@ def capsule(pixmaps, size):
         if width != size or height != size:
             continue
         data = bytes(data)
-        xs, ys = [], []
+        xs, ys, found = [], [], False
         for y in range(height):
             row = y * width * 4
             for x in range(width):
                 a, r, g, b = data[row + 4 * x : row + 4 * x + 4]
-                if a >= 128 and abs(r - BADGE[0]) <= 8 and abs(g - BADGE[1]) <= 8 and abs(b - BADGE[2]) <= 8:
+                if a < 128:
+                    continue
+                badge = abs(r - BADGE[0]) <= 8 and abs(g - BADGE[1]) <= 8 and abs(b - BADGE[2]) <= 8
+                # the label's white and its blends with the badge colour, inside the capsule
+                label = r >= BADGE[0] - 8 and g >= BADGE[1] - 8 and abs(g - b) <= 8
+                if badge or label:
                     xs.append(x)
                     ys.append(y)
-        if not xs:
+                    found = found or badge
+        if not found:
             return None
         return {"x": min(xs), "y": min(ys), "w": max(xs) - min(xs) + 1, "h": max(ys) - min(ys) + 1}
     return None

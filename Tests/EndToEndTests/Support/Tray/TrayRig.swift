@@ -51,12 +51,10 @@ final class TrayProgram {
   private let process: SourcesProcess
 
   init(daemon: DaemonProcess, bus: SessionBus, tray: String) throws {
-    guard FileManager.default.isExecutableFile(atPath: Binaries.badgedTray.path) else {
-      throw TestFailure("\(Binaries.badgedTray.path) is missing: run 'swift build' before 'swift test'")
-    }
     let config = try daemon.folder.write("tray-\(UUID().uuidString.prefix(6)).conf", "[tray]\n" + tray)
     process = try SourcesProcess(
-      folder: daemon.folder, config: config, socket: daemon.socket, arguments: [], environment: bus.environment,
+      folder: daemon.folder, config: config, socket: daemon.socket, arguments: ["--log-level", "debug"],
+      environment: bus.environment,
       executable: Binaries.badgedTray.path)
   }
 

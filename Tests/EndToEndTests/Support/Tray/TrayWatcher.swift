@@ -131,10 +131,17 @@ final class TrayWatcher {
     return reply
   }
 
-  /// Waits until `item` registers (again); its registration report.
+  /// `item`'s registration with this watcher, waiting for it if it has not come yet (items of
+  /// one program register in any order; the reports handed out by `next` stay as they were).
   @discardableResult
-  func registration(of item: String? = nil, timeout: Double = 10) throws -> TrayEvent {
-    try next("a registration", timeout: timeout) { $0.event == "registered" && (item == nil || $0.item == item) }
+  func registration(of item: String, timeout: Double = 10) throws -> TrayEvent {
+    let deadline = Date().addingTimeInterval(timeout)
+    while true {
+      if let found = events.first(where: { $0.event == "registered" && $0.item == item }) { return found }
+      guard try read(timeout: deadline.timeIntervalSinceNow, what: "the registration of \(item)") else {
+        throw TestFailure("the tray watcher ended while waiting for \(item) to register: \(log)")
+      }
+    }
   }
 
   /// Every signal `item` sent before now has been read (a D-Bus round trip with it).
