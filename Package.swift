@@ -297,7 +297,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
-        "BadgeClient", "BadgeNotmuch", "TestSupport",
+        "BadgeClient", "BadgeNotmuch", "BadgeTray", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),

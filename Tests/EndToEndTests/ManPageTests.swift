@@ -1,6 +1,7 @@
 import BadgeConfig
 import BadgeCore
 import BadgeMesh
+import BadgeTray
 import Foundation
 import TestSupport
 import Testing
@@ -172,6 +173,9 @@ import Testing
     }
     for key in MeshConfig.Key.allCases {
       #expect(section("[mqtt]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+    for key in TrayConfig.Key.allCases {
+      #expect(section("[tray]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
   }
 }
