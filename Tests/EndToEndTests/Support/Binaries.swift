@@ -21,7 +21,7 @@ enum Binaries {
 
   /// Fails with a clear message when the binaries were not built (`make test` builds them).
   static func check() throws {
-    for url in [badged, badgectl, badgectlSession, badgedMQTT, badgedSources]
+    for url in [badged, badgectl, badgectlSession, badgedMQTT, badgedSources, badgedTray]
     where !FileManager.default.isExecutableFile(atPath: url.path) {
       throw TestFailure("\(url.path) is missing: run 'swift build' before 'swift test' (make test does)")
     }

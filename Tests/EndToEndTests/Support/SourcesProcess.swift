@@ -7,7 +7,8 @@ import Foundation
 /// The built `badged-sources`, started for real on a config file and a daemon's socket, as
 /// `badged-mqtt` is in the bridge's tests: its standard error in a file of `folder`; with a
 /// `wrapper`, run by it (`seccomp-run …`), and from `executable` with `environment` added, as
-/// DaemonProcess runs badged.
+/// DaemonProcess runs badged. badged-tray takes the same options and is run the same way
+/// (`executable`, TrayProgram).
 final class SourcesProcess {
   private let child: Child
   private let stderrPath: String
@@ -20,7 +21,7 @@ final class SourcesProcess {
     wrapper: [String] = [], environment: [String: String] = [:], executable: String = Binaries.badgedSources.path
   ) throws {
     try Binaries.check()
-    stderrPath = folder.file("badged-sources-\(UUID().uuidString.prefix(6)).log")
+    stderrPath = folder.file("\(URL(fileURLWithPath: executable).lastPathComponent)-\(UUID().uuidString.prefix(6)).log")
     child = try Child(
       wrapper + [executable, "--config", config, "--socket", socket] + arguments,
       environment: Child.environment(environment), stderr: .file(stderrPath))

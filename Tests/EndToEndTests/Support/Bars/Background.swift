@@ -58,13 +58,27 @@ final class Background {
   /// end with its bar, and the tests check that); `deinit` kills whatever remains.
   func stopAll() {
     while let (_, pid) = started.popLast() {
-      if isRunning(pid) { kill(pid, SIGTERM) }
-      if !waitUntil(timeout: 3, { !isRunning(pid) }) {
-        kill(pid, SIGKILL)
-        _ = waitUntil(timeout: 3) { !isRunning(pid) }
-      }
-      ended.append(pid)
+      end(pid)
     }
+  }
+
+  /// Stops the process started as `name` (the last one of that name) as `stopAll` does, and
+  /// what else runs in its session: a bar restarted in a test leaves nothing of itself behind.
+  func stop(_ name: String) {
+    guard let index = started.lastIndex(where: { $0.name == name }) else { return }
+    let pid = started.remove(at: index).pid
+    end(pid)
+    kill(-pid, SIGKILL)  // safe: the unreaped leader still holds the session's id
+  }
+
+  /// SIGTERM, then SIGKILL if `pid` still runs after 3 s; it is left unreaped (`ended`).
+  private func end(_ pid: pid_t) {
+    if isRunning(pid) { kill(pid, SIGTERM) }
+    if !waitUntil(timeout: 3, { !isRunning(pid) }) {
+      kill(pid, SIGKILL)
+      _ = waitUntil(timeout: 3) { !isRunning(pid) }
+    }
+    ended.append(pid)
   }
 
   /// Session leaders that ended and are not reaped yet.

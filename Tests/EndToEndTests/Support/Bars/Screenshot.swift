@@ -104,16 +104,19 @@ struct Screenshot: CustomStringConvertible, CustomDebugStringConvertible {
 
   /// The centre of the pixels within `tolerance` of `colour`, if any.
   func centre(of colour: Colour, tolerance: Int = 6) -> (x: Int, y: Int)? {
-    var xs: [Int] = []
-    var ys: [Int] = []
+    box { colour.isNear($0, tolerance: tolerance) }.map { ($0.x + ($0.width - 1) / 2, $0.y + ($0.height - 1) / 2) }
+  }
+
+  /// The smallest rectangle holding every pixel whose colour satisfies `selected`, if any.
+  func box(where selected: (Colour) -> Bool) -> PixelBox? {
+    var (minX, minY, maxX, maxY) = (width, height, -1, -1)
     for y in 0..<height {
-      for x in 0..<width where colour.isNear(self.colour(x: x, y: y), tolerance: tolerance) {
-        xs.append(x)
-        ys.append(y)
+      for x in 0..<width where selected(colour(x: x, y: y)) {
+        (minX, minY, maxX, maxY) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y))
       }
     }
-    guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { return nil }
-    return ((minX + maxX) / 2, (minY + maxY) / 2)
+    guard maxX >= 0 else { return nil }
+    return PixelBox(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
   }
 
   /// How many pixels differ from `other`'s.
@@ -126,6 +129,16 @@ struct Screenshot: CustomStringConvertible, CustomDebugStringConvertible {
     }
     return count
   }
+}
+
+/// A rectangle of pixels: its top-left corner and its size.
+struct PixelBox: Equatable, CustomStringConvertible {
+  let x: Int
+  let y: Int
+  let width: Int
+  let height: Int
+
+  var description: String { "\(width)×\(height) at (\(x), \(y))" }
 }
 
 /// Takes screenshots with `take` every 50 ms until one satisfies `condition` or `timeout`
