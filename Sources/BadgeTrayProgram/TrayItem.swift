@@ -66,6 +66,15 @@ final class TrayItem {
   private var slots: [BusSlot] = []
   /// The registration call in flight, if any.
   private var registration: BusSlot?
+  /// Tells a host that just registered the item everything once more, a moment later.
+  private var reannounceTimer: TimerSource?
+  /// How long after a registration the item tells its icon and texts again: Waybar 0.9 draws an
+  /// item that registered in its first moments only at its next NewIcon (seen 3 restarts in 4),
+  /// and GNOME's extension was seen keeping its loading placeholder; both then draw it.
+  static let reannounceDelay: UInt64 = 1_000_000
+  /// Whether a NewIcon went out since the last registration (then the host has its next one,
+  /// and nothing needs telling again).
+  private var iconSentSinceRegistration = false
   private var saidNoWatcher = false
 
   init(
@@ -98,6 +107,7 @@ final class TrayItem {
   /// Arms the frame timer and, unless the item hides while empty, goes on the bus.
   func start(at time: Double) throws(SystemError) {
     frameTimer = try loop.addTimer { [unowned self] in draw(at: Double(loop.now) / 1_000_000) }
+    reannounceTimer = try loop.addTimer { [unowned self] in reannounce() }
     let empty = group.aggregate(online: false)
     animator = BadgeAnimator(empty, at: time, options: options)
     draw(at: time)
@@ -107,6 +117,7 @@ final class TrayItem {
   /// Leaves the bus (the host removes the item) and stops drawing.
   func stop() {
     frameTimer?.disarm()
+    reannounceTimer?.disarm()
     disconnect()
   }
 
@@ -187,6 +198,7 @@ final class TrayItem {
         "Tray item \(pattern): frame drawn in \(Environment.monotonicMicroseconds &- began) µs "
           + "(\(pixmaps.count) sizes, \(bytes) bytes).")
       emit(Self.itemInterface, "NewIcon", [])
+      iconSentSinceRegistration = true
     }
     if let wake = animator.nextWake(after: time) {
       frameTimer?.schedule(at: UInt64(max(0, wake) * 1_000_000))
@@ -266,6 +278,7 @@ final class TrayItem {
 
   private func disconnect() {
     registration = nil
+    reannounceTimer?.disarm()
     slots = []
     bus = nil
   }
@@ -290,11 +303,23 @@ final class TrayItem {
           } else {
             saidNoWatcher = false
             logger.info("Tray item \(pattern): registered with the tray host as \(busName).")
+            iconSentSinceRegistration = false
+            reannounceTimer?.schedule(at: loop.now + Self.reannounceDelay)
           }
         })
     } catch {
       logger.error("Tray item \(pattern): cannot register: \(error)")
     }
+  }
+
+  /// NewIcon, NewStatus, NewTitle and NewToolTip once more, for a host that registered the item
+  /// but missed what it read first, unless a frame has gone out since.
+  private func reannounce() {
+    guard !iconSentSinceRegistration else { return }
+    emit(Self.itemInterface, "NewIcon", [])
+    emit(Self.itemInterface, "NewStatus", [.string(status)])
+    emit(Self.itemInterface, "NewTitle", [])
+    emit(Self.itemInterface, "NewToolTip", [])
   }
 
   func emit(_ interface: String, _ member: String, _ arguments: [BusArgument], path: String = TrayItem.itemPath) {

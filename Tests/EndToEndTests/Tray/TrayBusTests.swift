@@ -8,11 +8,11 @@ import Testing
   /// The sizes IconPixmap carries: the 1× and the 2× set (design decision 3).
   static let sizes = [16, 22, 24, 32, 44, 48, 64, 96, 128]
 
-  /// Waits for `item`'s frame at rest with a badge, after a change from 0, and for the rest of
-  /// that motion to end (no frame for 0.6 s); that frame.
+  /// Waits for `item`'s frame at rest with a badge once a change's motion has settled (a
+  /// bounce settles within 0.7 s), and reads every report the item sent before it: that frame.
   static func restingFrame(_ watcher: TrayWatcher, _ item: String) throws -> TrayEvent {
-    let frame = try watcher.frame(of: item) { $0.scale == 1 && $0.capsule != nil }
-    _ = try watcher.quietReports(quiet: 0.6)
+    let frame = try watcher.frame(of: item) { $0.scale == 1 && $0.capsule != nil && ($0.elapsed ?? 0) >= 0.6 }
+    try watcher.sync(item)
     return frame
   }
 
@@ -37,10 +37,13 @@ import Testing
     try rig.ctl("incr", "mail", "3")
     let resting = try #require(TrayBusTests.restingFrame(watcher, tray.item(1)).capsule)
 
+    let start = watcher.events.count
     try rig.ctl("incr", "mail")
-    // Collecting ends after 1 s without a frame: the frames stopped by themselves.
-    let frames = try watcher.quietReports(quiet: 1).filter { $0.event == "icon" && $0.item == tray.item(1) }
+    // Every frame until the one at rest, and what the item sent before a round trip after it.
+    let rest = try TrayBusTests.restingFrame(watcher, tray.item(1))
+    let frames = watcher.events[start...].filter { $0.event == "icon" && $0.item == tray.item(1) }
     try #require(!frames.isEmpty, "\(tray.log)")
+    #expect(frames.drop { ($0.n ?? 0) < (rest.n ?? 0) }.allSatisfy { $0.scale == 1 && $0.capsule == rest.capsule }, "moved after rest")
     // A reader that reads each frame as hosts do (IconPixmap after each NewIcon) may lag and
     // read a later frame than the signal's: every frame read is checked, the count is the
     // signals'.
@@ -84,12 +87,17 @@ import Testing
     try rig.ctl("incr", "mail", "3")
     let first = try watcher.frame(of: tray.item(1)) { $0.capsule != nil }
     #expect(first.scale == 1 && abs((first.capsule?.h ?? 0) - 27) <= 1, "\(first)")
-    #expect(try watcher.quietReports(quiet: 0.6).filter { $0.event == "icon" }.isEmpty, "one frame for the change")
 
+    // Exactly one NewIcon between the two changes' frames, and none after the second: without
+    // motion a change's one frame goes out in the turn that takes it in, so every NewIcon sent
+    // for it precedes the answer to a round trip made once its frame arrived.
     try rig.ctl("incr", "mail")
     let second = try watcher.frame(of: tray.item(1))
     #expect(second.scale == 1 && second.n == (first.n ?? 0) + 1, "\(second)")
-    #expect(try watcher.quietReports(quiet: 0.6).filter { $0.event == "icon" }.isEmpty, "one frame for the change")
+    let seen = watcher.events.count
+    try watcher.sync(tray.item(1))
+    let after = watcher.events[seen...].filter { $0.event == "icon" && $0.item == tray.item(1) }
+    #expect(after.isEmpty, "\(after.count) more frames for the change")
   }
 
   @Test func theMenuListsTheChannelsAndAClickClearsUpToWhatItShowed() throws {
@@ -147,7 +155,7 @@ import Testing
 
     rig.daemon.stop()
     try watcher.frame(of: tray.item(1)) { $0.capsule == nil }  // grey: no pixel of the badge colour
-    _ = try watcher.quietReports(quiet: 0.6)
+    try watcher.sync(tray.item(1))
     let away = try watcher.properties(of: tray.item(1))
     #expect(away.tooltip?.last?.contains("badged is not running") == true, "\(away)")
 

@@ -25,13 +25,10 @@ enum TrayHostScenario {
     #expect(many.matched, "\"99+\" is wider than \"3\": \(many.strip)")
     #expect(many.strip.capsule?.height == narrow.height, "it keeps its height: \(many.strip)")
 
+    // A restarted host shows the item with its count, without a change to draw: badged-tray
+    // tells a host that registered it everything again a moment later (Waybar 0.9 draws an
+    // item that registered in its first moments only at its next NewIcon).
     try host.restart()
-    if !host.drawsAnItemRegisteredAtItsStart {
-      // Waybar draws the item on its next NewIcon (TrayHost.drawsAnItemRegisteredAtItsStart):
-      // 121 shows as "99+" as 120 did, so the badge drawn is the one before the restart.
-      #expect(waitUntil { (try? rig.bus.registeredTrayItems().contains(tray.item(1))) == true })
-      try rig.ctl("incr", "mail")
-    }
     let back = try host.settledStrip { $0.capsule != nil }
     #expect(back.matched && back.strip.capsule == many.strip.capsule, "\(back.strip): \(tray.log) \(host.log)")
 

@@ -16,7 +16,8 @@ protocol TrayHost {
   /// Whether it draws an item that registers in the first moments after it started. Waybar
   /// 0.9.17 does not: restarted, it registers the item, reads its properties and menu, and
   /// shows nothing until the item's next NewIcon (seen 3 times in 4 with the stand-in item);
-  /// an item that registers a second later is drawn at once.
+  /// an item that registers a second later is drawn at once. badged-tray sends NewIcon again a
+  /// second after each registration for such hosts; the stand-in item does not.
   var drawsAnItemRegisteredAtItsStart: Bool { get }
 }
 
