@@ -43,7 +43,9 @@ import Testing
     let rest = try TrayBusTests.restingFrame(watcher, tray.item(1))
     let frames = watcher.events[start...].filter { $0.event == "icon" && $0.item == tray.item(1) }
     try #require(!frames.isEmpty, "\(tray.log)")
-    #expect(frames.drop { ($0.n ?? 0) < (rest.n ?? 0) }.allSatisfy { $0.scale == 1 && $0.capsule == rest.capsule }, "moved after rest")
+    #expect(
+      frames.drop { ($0.n ?? 0) < (rest.n ?? 0) }.allSatisfy { $0.scale == 1 && $0.capsule == rest.capsule },
+      "moved after rest")
     // A reader that reads each frame as hosts do (IconPixmap after each NewIcon) may lag and
     // read a later frame than the signal's: every frame read is checked, the count is the
     // signals'.
