@@ -66,15 +66,18 @@ final class TrayItem {
   private var slots: [BusSlot] = []
   /// The registration call in flight, if any.
   private var registration: BusSlot?
-  /// Tells a host that just registered the item everything once more, a moment later.
+  /// Tells the host the icon and texts once more, a moment after a registration or a burst of
+  /// frames.
   private var reannounceTimer: TimerSource?
-  /// How long after a registration the item tells its icon and texts again: Waybar 0.9 draws an
-  /// item that registered in its first moments only at its next NewIcon (seen 3 restarts in 4),
-  /// and GNOME's extension was seen keeping its loading placeholder; both then draw it.
+  /// How long after a registration, and after the last frame of a burst (a frame less than this
+  /// after the one before), the item tells its icon and texts again. Hosts can miss a frame:
+  /// Waybar 0.9 draws an item that registered in its first moments only at its next NewIcon
+  /// (seen 3 restarts in 4), and GNOME's AppIndicator extension ignores a NewIcon that comes
+  /// while it still converts the last pixmap of that size ("Is still loading, ignoring the
+  /// request"), which left it showing a frame of the bounce, or its loading placeholder.
   static let reannounceDelay: UInt64 = 1_000_000
-  /// Whether a NewIcon went out since the last registration (then the host has its next one,
-  /// and nothing needs telling again).
-  private var iconSentSinceRegistration = false
+  /// When the last NewIcon went out.
+  private var lastIconAt: UInt64?
   private var saidNoWatcher = false
 
   init(
@@ -198,7 +201,10 @@ final class TrayItem {
         "Tray item \(pattern): frame drawn in \(Environment.monotonicMicroseconds &- began) µs "
           + "(\(pixmaps.count) sizes, \(bytes) bytes).")
       emit(Self.itemInterface, "NewIcon", [])
-      iconSentSinceRegistration = true
+      if let last = lastIconAt, loop.now &- last < Self.reannounceDelay {
+        reannounceTimer?.schedule(at: loop.now + Self.reannounceDelay)
+      }
+      lastIconAt = loop.now
     }
     if let wake = animator.nextWake(after: time) {
       frameTimer?.schedule(at: UInt64(max(0, wake) * 1_000_000))
@@ -303,7 +309,6 @@ final class TrayItem {
           } else {
             saidNoWatcher = false
             logger.info("Tray item \(pattern): registered with the tray host as \(busName).")
-            iconSentSinceRegistration = false
             reannounceTimer?.schedule(at: loop.now + Self.reannounceDelay)
           }
         })
@@ -312,10 +317,10 @@ final class TrayItem {
     }
   }
 
-  /// NewIcon, NewStatus, NewTitle and NewToolTip once more, for a host that registered the item
-  /// but missed what it read first, unless a frame has gone out since.
+  /// NewIcon, NewStatus, NewTitle and NewToolTip once more (`reannounceDelay`): the pixmaps are
+  /// the last frame's, not drawn again.
   private func reannounce() {
-    guard !iconSentSinceRegistration else { return }
+    lastIconAt = nil
     emit(Self.itemInterface, "NewIcon", [])
     emit(Self.itemInterface, "NewStatus", [.string(status)])
     emit(Self.itemInterface, "NewTitle", [])

@@ -18,6 +18,7 @@ enum TrayHostScenario {
     let three = try host.settledStrip { $0.capsule != nil }
     #expect(three.matched, "\(three.strip): \(tray.log) \(host.log)")
     #expect(three.strip.capsuleIsAtTopRight, "\(three.strip)")
+    keepTrayPicture(rig.background, host)
     let narrow = try #require(three.strip.capsule)
 
     try rig.ctl("set", "mail", "120")

@@ -13,6 +13,9 @@ protocol TrayHost {
   func restart() throws
   /// What the host wrote so far, for failure messages.
   var log: String { get }
+  /// The picture `make pictures` keeps of it (`keepTrayPicture`): its name, and the part of the
+  /// strip the tray is in (an ImageMagick crop geometry).
+  var picture: (name: String, crop: String) { get }
   /// Whether it draws an item that registers in the first moments after it started. Waybar
   /// 0.9.17 does not: restarted, it registers the item, reads its properties and menu, and
   /// shows nothing until the item's next NewIcon (seen 3 times in 4 with the stand-in item);
@@ -63,6 +66,7 @@ struct WaybarTray: TrayHost {
   private let environment: [String: String]
 
   var stripBackground: Colour { Colour("#000080") }
+  var picture: (name: String, crop: String) { ("tray-waybar", "240x40+1040+0") }
   var showsPassiveItems: Bool { true }
   var drawsAnItemRegisteredAtItsStart: Bool { false }
 
@@ -98,6 +102,7 @@ struct XfcePanel: TrayHost {
   private let environment: [String: String]
 
   var stripBackground: Colour { Colour(red: 246, green: 245, blue: 244) }
+  var picture: (name: String, crop: String) { ("tray-xfce", "240x40+0+0") }
   var showsPassiveItems: Bool { false }
   var drawsAnItemRegisteredAtItsStart: Bool { true }
 
@@ -149,4 +154,14 @@ struct XfcePanel: TrayHost {
     background.stop("xfce4-panel")  // and the systray plugin's wrapper, in its session
     try background.start("xfce4-panel", ["xfce4-panel", "--disable-wm-check"], environment: environment)
   }
+}
+
+/// Saves the host's last screenshot, cropped to its tray, as `NAME.png` in the folder
+/// BADGED_SCREENSHOTS names (how `make pictures` takes the README's pictures of the tray);
+/// does nothing otherwise.
+func keepTrayPicture(_ background: Background, _ host: some TrayHost) {
+  guard let folder = ProcessInfo.processInfo.environment["BADGED_SCREENSHOTS"] else { return }
+  let source = background.folder.file("shot.ppm")
+  let (name, crop) = host.picture
+  _ = try? background.run(["convert", source, "-crop", crop, "+repage", "-strip", "\(folder)/\(name).png"])
 }

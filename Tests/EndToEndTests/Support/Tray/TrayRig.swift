@@ -63,6 +63,12 @@ final class TrayProgram {
 
   var log: String { process.log }
 
+  /// How many frames the item of `pattern` has drawn: its debug log says each one
+  /// ("Tray item mail: frame drawn in …"), before it signals NewIcon.
+  func framesDrawn(_ pattern: String) -> Int {
+    log.components(separatedBy: "Tray item \(pattern): frame drawn").count - 1
+  }
+
   var isRunning: Bool { process.isRunning }
 
   /// Its exit status if it ends by itself within `timeout` seconds, else nil (it is left running).
