@@ -26,6 +26,7 @@ let package = Package(
     .executable(name: "badged-mqtt", targets: ["badged-mqtt"]),
     .executable(name: "badged-sources", targets: ["badged-sources"]),
     .executable(name: "badged-tray", targets: ["badged-tray"]),
+    .executable(name: "badged-web", targets: ["badged-web"]),
   ],
   targets: [
     // C libraries from Debian, reached through pkg-config.
@@ -52,6 +53,11 @@ let package = Package(
     .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
     // cairo and pango, which badged-tray draws its icons with (the module map names the libraries
     // `pkg-config --libs pangocairo` prints; SwiftPM drops its -pthread with a warning).
+    // libmicrohttpd: badged-web's HTTP server, run from the program's sd-event loop.
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+    // libqrencode: the QR code of `badgectl web link`.
+    .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
     .systemLibrary(
       name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
 
@@ -145,6 +151,12 @@ let package = Package(
     // cairo and pango at every size a StatusNotifierItem host asks for; where an app's PNG icon is.
     .target(name: "BadgeTrayDraw", dependencies: ["BadgeCore", "BadgeRender", "BadgeBus", "CPangoCairo"]),
 
+    // What badged-web decides, without a socket: its [web] section, the tokens, who may do what,
+    // the routes of the page and the JSON API, the event stream's ids and resume.
+    .target(
+      name: "BadgeWeb",
+      dependencies: ["BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "CGnuTLS"]),
+
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
       name: "BadgeDaemon",
@@ -191,10 +203,19 @@ let package = Package(
         "BadgeProtocol", "BadgeRender", "BadgeSystem", "BadgeTray", "BadgeTrayDraw",
       ]),
 
+    // badged-web as a library: libmicrohttpd on the sd-event loop, the streams, the feed from badged.
+    .target(
+      name: "BadgeWebProgram",
+      dependencies: [
+        "BadgeClient", "BadgeCore", "BadgeConfig", "BadgeLog", "BadgeOptions", "BadgePOSIX", "BadgeProtocol",
+        "BadgeSystem", "BadgeWeb", "CMicroHTTPD",
+      ]),
+
     .executableTarget(name: "badged", dependencies: ["BadgeDaemon"]),
     .executableTarget(name: "badged-mqtt", dependencies: ["BadgeMQTT"]),
     .executableTarget(name: "badged-sources", dependencies: ["BadgeSourcesProgram"]),
     .executableTarget(name: "badged-tray", dependencies: ["BadgeTrayProgram"]),
+    .executableTarget(name: "badged-web", dependencies: ["BadgeWebProgram"]),
     // badgectl's release build is one static executable, with glibc linked in: status bars
     // spawn it every second, and with no dynamic loader to run (no libraries to map, no
     // symbols to look up) it starts in a fraction of the time (BENCHMARKS.md, "badgectl
@@ -271,6 +292,8 @@ let package = Package(
     // badgectl's command line read into its commands' types, every good and bad form, with no
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
+    // badged-web's decisions: its config, tokens, access, routes, JSON and the stream's resume.
+    .testTarget(name: "BadgeWebTests", dependencies: ["BadgeWeb", "BadgeCore", "BadgeConfig", "TestSupport"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
     .testTarget(

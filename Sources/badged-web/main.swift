@@ -1,0 +1,4 @@
+import BadgeWebProgram
+import Glibc
+
+exit(WebProgram.main(Array(CommandLine.arguments.dropFirst())))
