@@ -125,11 +125,9 @@ public struct TrayGroup: Sendable {
     return count == 0 ? "no unread" : "\(count) unread"
   }
 
-  /// The desktop id of the app channel (`app:` or `notify:`, `AppChannel`'s rule) with most
-  /// unread items, the first by name among equals; `nil` when no app channel has any.
-  public var largestUnreadApp: String? { largestUnreadAppChannel?.id }
-
-  /// `largestUnreadApp` with its channel.
+  /// The app channel (`app:` or `notify:`, `AppChannel`'s rule) with most unread items and its
+  /// desktop id, the first by name among equals; `nil` when no app channel has any: what
+  /// `activate = open` opens.
   private var largestUnreadAppChannel: (id: String, channel: ChannelName, snapshot: ChannelSnapshot)? {
     var best: (id: String, channel: ChannelName, snapshot: ChannelSnapshot)?
     for channel in channels where channel.count > (best?.snapshot.count ?? 0) {

@@ -66,8 +66,9 @@ public struct TrayMenu: Sendable {
   /// The id the next entry gets; 0 is the root's. It wraps to 1 after `Int32.max`, some
   /// hundreds of millions of layouts later, long after every kept revision has gone.
   private var nextID: Int32 = 1
-  /// The actions of the kept revisions' entries, the oldest first.
-  private var revisions: [[Int32: Action]] = []
+  /// The kept revisions' entries and what each id acts on, the oldest first: a host may ask
+  /// for an entry's properties, or send its click, after a newer layout was made.
+  private var revisions: [(entries: [Entry], actions: [Int32: Action])] = []
 
   public init() {}
 
@@ -96,7 +97,7 @@ public struct TrayMenu: Sendable {
     add("Clear all", .standard, enabled: clearAll != nil, clearAll)
     add("Do not disturb", .toggle(on: dnd), .dnd(on: !dnd))
     revision &+= 1
-    revisions.append(actions)
+    revisions.append((entries, actions))
     if revisions.count > Self.keptRevisions { revisions.removeFirst() }
     return entries
   }
@@ -104,11 +105,22 @@ public struct TrayMenu: Sendable {
   /// The action of a clicked id while its revision is among the last `keptRevisions`; `nil`
   /// otherwise, and for the root and separators.
   public func action(for id: Int32) -> Action? {
-    for actions in revisions.reversed() {
-      if let action = actions[id] { return action }
+    for revision in revisions.reversed() {
+      if let action = revision.actions[id] { return action }
     }
     return nil
   }
+
+  /// The entry `id` while its revision is among the last `keptRevisions`, the latest first.
+  public func entry(for id: Int32) -> Entry? {
+    for revision in revisions.reversed() {
+      if let entry = revision.entries.first(where: { $0.id == id }) { return entry }
+    }
+    return nil
+  }
+
+  /// The entries of the latest layout (none before the first).
+  public var latestEntries: [Entry] { revisions.last?.entries ?? [] }
 
   /// A channel's entry: "mail  3", "alerts  •", "ci  99+", then " (laptop)" for a channel
   /// mirrored from another machine and " (muted)" for a muted one.

@@ -1,4 +1,4 @@
-import BadgeSystem
+import BadgePOSIX
 import Glibc
 
 /// How the tray opens an app: `badgectl open <channel> --upto <total>`, started and not waited
@@ -7,14 +7,9 @@ import Glibc
 enum AppLaunch {
   /// `badgectl` beside this program (the same install, or the same build), else on `PATH`.
   static let badgectl: String = {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    if length > 0 {
-      let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      if let slash = path.lastIndex(of: "/") {
-        let beside = String(path[..<slash]) + "/badgectl"
-        if access(beside, X_OK) == 0 { return beside }
-      }
+    if let path = Environment.executablePath, let slash = path.lastIndex(of: "/") {
+      let beside = String(path[..<slash]) + "/badgectl"
+      if access(beside, X_OK) == 0 { return beside }
     }
     return "badgectl"
   }()

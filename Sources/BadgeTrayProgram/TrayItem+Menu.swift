@@ -7,10 +7,6 @@ import BadgeTray
 /// what each id acts on). Every layout served is a new revision with fresh ids, so a click acts
 /// on exactly the counts the menu it came from listed: an item that arrived since stays.
 extension TrayItem {
-  /// How many served layouts' entries `GetGroupProperties` answers for, as `TrayMenu` keeps
-  /// their actions.
-  static let servedLayoutsKept = 8
-
   func menuObject() -> BusObject {
     let menu = BusObject.Interface(
       name: Self.menuInterface,
@@ -41,8 +37,6 @@ extension TrayItem {
   private func getLayout(_ arguments: [BusValue]) -> BusMethodResult {
     guard case .signed(let parent)? = arguments.first else { return invalid("GetLayout needs a parent id") }
     let entries = menu.layout(for: group, dnd: dnd)
-    servedEntries.append(entries)
-    if servedEntries.count > Self.servedLayoutsKept { servedEntries.removeFirst() }
     let layout: BusArgument
     if parent == 0 {
       layout = node(id: 0, properties: [("children-display", .string("submenu"))], children: entries.map(entryNode))
@@ -81,19 +75,11 @@ extension TrayItem {
     }
   }
 
-  /// The entry `id` in the layouts served lately, the latest first.
-  private func servedEntry(_ id: Int32) -> TrayMenu.Entry? {
-    for entries in servedEntries.reversed() {
-      if let entry = entries.first(where: { $0.id == id }) { return entry }
-    }
-    return nil
-  }
-
   private func groupProperties(_ arguments: [BusValue]) -> BusMethodResult {
     guard case .array(let ids)? = arguments.first else { return invalid("GetGroupProperties needs ids") }
     let wanted: [Int32] = ids.compactMap { if case .signed(let id) = $0 { Int32(exactly: id) } else { nil } }
     // No ids asks for every entry of the latest layout.
-    let entries = wanted.isEmpty ? (servedEntries.last ?? []) : wanted.compactMap(servedEntry)
+    let entries = wanted.isEmpty ? menu.latestEntries : wanted.compactMap(menu.entry(for:))
     return .reply([
       .array(
         element: "(ia{sv})",
@@ -108,7 +94,7 @@ extension TrayItem {
 
   private func property(_ arguments: [BusValue]) -> BusMethodResult {
     guard arguments.count == 2, case .signed(let id) = arguments[0], case .string(let name) = arguments[1],
-      let entry = Int32(exactly: id).flatMap(servedEntry),
+      let entry = Int32(exactly: id).flatMap(menu.entry(for:)),
       let value = Self.properties(of: entry).first(where: { $0.0 == name })?.1
     else { return invalid("No such menu entry or property") }
     return .reply([.variant(value)])
@@ -131,7 +117,7 @@ extension TrayItem {
       guard fields.count == 4, case .signed(let id) = fields[0], case .string(let kind) = fields[1],
         let id32 = Int32(exactly: id)
       else { continue }
-      if menu.action(for: id32) == nil && servedEntry(id32) == nil { unknown.append(.int32(id32)) }
+      if menu.action(for: id32) == nil && menu.entry(for: id32) == nil { unknown.append(.int32(id32)) }
       if kind == "clicked" { clicked(id32) }
     }
     return .reply([.array(element: "i", unknown)])

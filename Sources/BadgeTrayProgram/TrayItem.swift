@@ -55,8 +55,6 @@ final class TrayItem {
   private var look: Look?
   private(set) var pixmaps: [IconPixmap] = []
   var menu = TrayMenu()
-  /// The entries of the layouts served lately, by id, for `GetGroupProperties`.
-  var servedEntries: [[TrayMenu.Entry]] = []
   /// What the menu lists now; a change is told with `LayoutUpdated`.
   private var menuKey: [String] = []
   /// The text properties last told to the host, to signal only their changes.

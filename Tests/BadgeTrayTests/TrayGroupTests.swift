@@ -144,16 +144,20 @@ import Testing
     #expect(Self.group("*", channel("a", 3), channel("b", 200)).accessibleDescription == "203 unread")
   }
 
-  @Test func largestUnreadApp() {
-    #expect(Self.group("*", channel("mail", 30)).largestUnreadApp == nil)
-    #expect(Self.group("*", channel("app:a", 0)).largestUnreadApp == nil)
+  @Test func openingPicksTheAppChannelWithMostUnread() {
+    func opened(_ group: TrayGroup) -> String? {
+      if case .open(let desktopID, _, _) = group.activation(.open) { return desktopID }
+      return nil
+    }
+    #expect(opened(Self.group("*", channel("mail", 30))) == nil)
+    #expect(opened(Self.group("*", channel("app:a", 0))) == nil)
     let group = Self.group(
       "*", channel("mail", 30), channel("app:org.telegram.desktop", 2), channel("notify:thunderbird", 5),
       channel("app:zulip", 5))
     // Equal counts: the first by name.
-    #expect(group.largestUnreadApp == "zulip")
+    #expect(opened(group) == "zulip")
     var more = group
     _ = more.apply(channel("notify:thunderbird", 6))
-    #expect(more.largestUnreadApp == "thunderbird")
+    #expect(opened(more) == "thunderbird")
   }
 }

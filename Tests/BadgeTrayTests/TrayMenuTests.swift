@@ -99,9 +99,13 @@ import Testing
     for _ in 2...8 { _ = menu.layout(for: group, dnd: false) }
     #expect(menu.revision == 8)
     #expect(menu.action(for: first[0].id) == .clear([.init(channel: Self.name("mail"), upTo: 3)]))
+    #expect(menu.entry(for: first[0].id) == first[0])
     let ninth = menu.layout(for: group, dnd: false)
     #expect(menu.action(for: first[0].id) == nil)
     #expect(menu.action(for: first[3].id) == nil)
+    #expect(menu.entry(for: first[0].id) == nil)
     #expect(menu.action(for: ninth[0].id) == .clear([.init(channel: Self.name("mail"), upTo: 3)]))
+    #expect(menu.entry(for: ninth[0].id) == ninth[0])
+    #expect(menu.latestEntries == ninth)
   }
 }
