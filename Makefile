@@ -11,6 +11,9 @@ BINDIR ?= $(PREFIX)/bin
 # badgectl-session, which runs badgectl's watch, top, open and stats' count-up: badgectl looks
 # for it in ../libexec/badged beside its own folder, so it follows BINDIR.
 SESSIONDIR = $(BINDIR)/../libexec/badged
+# badged-web's page (web/): badged-web looks for it in ../share/badged/web beside its own
+# folder, so it follows BINDIR like SESSIONDIR ([web] root names another).
+WEBDIR = $(BINDIR)/../share/badged/web
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/badged
@@ -26,6 +29,8 @@ UNITDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(DATADIR)/systemd/user,$(PREFIX)/
 # graphical-session.target: the user's own autostart folder for a prefix inside the home
 # folder, else the system's (/etc/xdg/autostart).
 AUTOSTARTDIR ?= $(if $(filter $(HOME)/%,$(PREFIX)),$(HOME)/.config/autostart,/etc/xdg/autostart)
+# The page badged-web serves: every file of web/, installed as they are (no build step).
+WEBFILES = $(sort $(wildcard web/*))
 # The folder of already built binaries to install; empty: build release binaries first.
 BINDIR_SOURCE ?=
 # Where `make deb` writes badged_<version>_<arch>.deb.
@@ -50,7 +55,7 @@ build: deps
 # second, and a static runtime starts faster (see BENCHMARKS.md); badgectl is a static
 # executable altogether (Package.swift), badgectl-session runs what needs libsystemd or ncursesw.
 release: deps
-	for p in badged badgectl badgectl-session badged-mqtt badged-sources badged-tray; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
+	for p in badged badgectl badgectl-session badged-mqtt badged-sources badged-tray badged-web; do $(SWIFT) build -c release --static-swift-stdlib --product $$p || exit 1; done
 
 # Builds and starts the daemon in the foreground on the default socket.
 run: build
@@ -89,15 +94,17 @@ fuzz: deps
 # badged-mqtt(1); badged-sources.service.d/, see badged-sources(1)), man pages, the example
 # config and completions for bash, zsh and fish. Then: systemctl --user enable --now
 # badged.socket (badged-mqtt.service to share channels, badged-sources.service to count mail,
-# badged-tray.service for the tray)
+# badged-tray.service for the tray, badged-web.service for the web view; its page goes to WEBDIR)
 install: $(if $(BINDIR_SOURCE),,release)
 	$(eval SOURCE := $(or $(BINDIR_SOURCE),$(RELEASE_BIN)))
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SESSIONDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
-	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(AUTOSTARTDIR)
+	  $(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) $(DESTDIR)$(AUTOSTARTDIR) \
+	  $(DESTDIR)$(WEBDIR)
 	install -m 0755 $(SOURCE)/badged $(SOURCE)/badgectl $(SOURCE)/badged-mqtt $(SOURCE)/badged-sources $(SOURCE)/badged-tray \
-	  $(DESTDIR)$(BINDIR)/
+	  $(SOURCE)/badged-web $(DESTDIR)$(BINDIR)/
+	install -m 0644 $(WEBFILES) $(DESTDIR)$(WEBDIR)/
 	install -m 0755 $(SOURCE)/badgectl-session $(DESTDIR)$(SESSIONDIR)/
-	for unit in badged.service badged-mqtt.service badged-sources.service badged-tray.service; do \
+	for unit in badged.service badged-mqtt.service badged-sources.service badged-tray.service badged-web.service; do \
 	  sed 's|@bindir@|$(BINDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit && chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
 	done
 	sed 's|@bindir@|$(BINDIR)|g' xdg/badged-tray.desktop > $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop
@@ -108,7 +115,7 @@ install: $(if $(BINDIR_SOURCE),,release)
 	  install -m 0644 systemd/$$unit.d/sandbox.conf $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled || exit 1; \
 	done
 	install -m 0644 man/badged.1 man/badgectl.1 man/badged-mqtt.1 man/badged-sources.1 man/badged-tray.1 \
-	  $(DESTDIR)$(MANDIR)/man1/
+	  man/badged-web.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/badged.conf.5 $(DESTDIR)$(MANDIR)/man5/
 	install -m 0644 config/badged.conf $(DESTDIR)$(DOCDIR)/
 	$(SOURCE)/badgectl --generate-completion bash > $(DESTDIR)$(BASHCOMPDIR)/badgectl
@@ -121,22 +128,27 @@ install: $(if $(BINDIR_SOURCE),,release)
 	@echo "To share channels through an MQTT broker ([mqtt] in badged.conf): systemctl --user enable --now badged-mqtt.service"
 	@echo "To count unread mail, commands and files ([source.NAME] in badged.conf): systemctl --user enable --now badged-sources.service"
 	@echo "For the counts in the desktop's tray ([tray] in badged.conf): systemctl --user enable --now badged-tray.service"
+	@echo "For the counts on a phone or in a browser ([web] in badged.conf): systemctl --user enable --now badged-web.service, then badgectl web link"
 
 # Removes exactly what `make install` put (same variables). Disable the units first:
-# systemctl --user disable --now badged-tray.service badged-sources.service badged-mqtt.service badged.socket badged.service
+# systemctl --user disable --now badged-web.service badged-tray.service badged-sources.service badged-mqtt.service badged.socket badged.service
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/badged $(DESTDIR)$(BINDIR)/badgectl $(DESTDIR)$(BINDIR)/badged-mqtt $(DESTDIR)$(BINDIR)/badged-sources
-	rm -f $(DESTDIR)$(BINDIR)/badged-tray $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop
+	rm -f $(DESTDIR)$(BINDIR)/badged-tray $(DESTDIR)$(AUTOSTARTDIR)/badged-tray.desktop $(DESTDIR)$(BINDIR)/badged-web
+	rm -f $(addprefix $(DESTDIR)$(WEBDIR)/,$(notdir $(WEBFILES)))
+	-rmdir $(DESTDIR)$(WEBDIR) $(DESTDIR)$(WEBDIR)/.. 2>/dev/null
 	rm -f $(DESTDIR)$(SESSIONDIR)/badgectl-session
 	-rmdir $(DESTDIR)$(SESSIONDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/badged.service $(DESTDIR)$(UNITDIR)/badged.socket $(DESTDIR)$(UNITDIR)/badged-mqtt.service
 	rm -f $(DESTDIR)$(UNITDIR)/badged-sources.service $(DESTDIR)$(UNITDIR)/badged-tray.service
+	rm -f $(DESTDIR)$(UNITDIR)/badged-web.service
 	for unit in badged.service badged-mqtt.service badged-sources.service; do \
 	  rm -f $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf.disabled $(DESTDIR)$(UNITDIR)/$$unit.d/sandbox.conf; \
 	  rmdir $(DESTDIR)$(UNITDIR)/$$unit.d 2>/dev/null || true; \
 	done
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged.1 $(DESTDIR)$(MANDIR)/man1/badgectl.1 $(DESTDIR)$(MANDIR)/man1/badged-mqtt.1
 	rm -f $(DESTDIR)$(MANDIR)/man1/badged-sources.1 $(DESTDIR)$(MANDIR)/man1/badged-tray.1
+	rm -f $(DESTDIR)$(MANDIR)/man1/badged-web.1
 	rm -f $(DESTDIR)$(MANDIR)/man5/badged.conf.5
 	rm -f $(DESTDIR)$(DOCDIR)/badged.conf
 	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
