@@ -5,10 +5,12 @@ import BadgeCore
 /// entry per change of a channel; the end of a pulse window, `PULSE`, a reload and
 /// do-not-disturb are not changes and are not kept. In memory only: a restart begins empty.
 ///
-/// Memory is bounded: a ring of at most 1,024 `Channel` values (`MemoryLayout<Channel>.stride`,
-/// 96 bytes on 64-bit Linux, so 96 KiB), whose settings are shared with the store's channels (a
+/// Memory is bounded: a ring of at most 1,024 `Channel` values of 128 bytes each on 64-bit Linux
+/// (the name is inline), so 128 KiB, whose settings are shared with the store's channels (a
 /// channel's settings are one reference that a count change leaves as it was), filled as
-/// changes come and never grown past it: a change past it takes the oldest one's place.
+/// changes come and never grown past it: a change past it takes the oldest one's place. A
+/// replay too long for one turn holds a copy of the changes it has still to send (at most the
+/// same 128 KiB) until it ends, beside the `max_unsent_bytes` its connection may hold.
 ///
 /// A change enters as it is made, before its turn is saved; when the turn's commit fails, the
 /// store takes its changes back and so does the ring (`forget(after:)`), so the ring only ever

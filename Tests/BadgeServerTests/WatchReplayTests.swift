@@ -240,4 +240,37 @@ import Testing
     turns.send(client, "WATCH since=18446744073709551615 a")
     #expect(turns.take(client) == [Self.dnd, Self.state("a", count: 0, pulse: 0, seq: 0), "OK watching reset"])
   }
+
+  /// A failed turn after the ring filled: its changes pushed the oldest out and are taken back,
+  /// and the ring goes on from the changes that were saved.
+  @Test func aFailedTurnAfterTheRingFilledLeavesOnlySavedChanges() {
+    let writer = turns.peer()
+    for i in 1...1100 { turns.send(writer, "SET a \(i)") }
+    turns.endTurn()
+    turns.log.failCommits = true
+    let failing = turns.peer()
+    turns.send(failing, "SET b 1", "SET b 2", "SET b 3")
+    turns.endTurn()
+    turns.log.failCommits = false
+    turns.now = turns.policy.nextRepair!
+    turns.core.tryRepair()
+    turns.endTurn()
+    write("SET c 1", "SET c 2")
+    let kept = turns.peer()
+    turns.send(kept, "WATCH since=79")
+    let lines = readAll(kept)
+    #expect(
+      lines.dropFirst().dropLast().map { "\(field($0, "seq")!)\($0.split(separator: " ")[1])" }
+        == (80...1100).map { "\($0)a" } + ["1101c", "1102c"])
+    #expect(lines.last == "OK watching since=79")
+    let older = turns.peer()
+    turns.send(older, "WATCH since=78")
+    #expect(readAll(older).last == "OK watching reset", "the failed turn's changes pushed change 79 out")
+  }
+
+  /// The figure RecentChanges' doc states: 1,024 channels of 128 bytes (names inline).
+  @Test func theRingTakes128KiB() {
+    #expect(MemoryLayout<Channel>.stride == 128)
+    #expect(RecentChanges.capacity * MemoryLayout<Channel>.stride == 128 << 10)
+  }
 }
