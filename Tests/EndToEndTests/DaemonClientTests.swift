@@ -173,6 +173,25 @@ import Testing
     #expect(rig.channels.last.map { "\($0.count)@\($0.seq)" } == "4@4")
   }
 
+  /// A connection that wanted one replay stops watching once it came.
+  @Test func unwatchAfterAReplayStopsTheEvents() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.stop() }
+    let writer = try daemon.client()
+    for _ in 0..<2 { _ = try writer.request("INCR mail") }
+    let rig = try Rig(socket: daemon.socket)
+    rig.client.watch([], since: 0)
+    try rig.client.start()
+    #expect(rig.run { rig.watchings == 1 })
+    #expect(rig.channels.map { "\($0.count)@\($0.seq)" } == ["1@1", "2@2"])
+    rig.client.unwatch()
+    #expect(rig.reply(.ping)?.last == .ok("pong"))
+    _ = try writer.request("INCR mail")
+    // A round trip: an event of that change would have come before the pong.
+    #expect(rig.reply(.ping)?.last == .ok("pong"))
+    #expect(rig.channels.count == 2)
+  }
+
   /// A request in flight when the connection ends is told so.
   @Test func aRequestInFlightWhenTheClientStopsIsToldTheConnectionWasLost() throws {
     let daemon = try DaemonProcess()
