@@ -70,8 +70,15 @@ struct EventBacklog {
   /// Entries kept without pruning while a watcher is behind: a look at every watcher costs more.
   static let unprunedEntries = 64
 
-  /// The entries from event `first` on that `watches` accepts, in event order.
+  /// The entries from event `first` on that `watches` accepts, in the order of their channels'
+  /// latest changes (`seq`), events of the same change in event order. Not in event order: the
+  /// end of a pulse window (or a reload) is an event without a change, and sent after a later
+  /// change of another channel it would put a number below one already sent after it; a client
+  /// that resumes after the highest number it received (`WATCH since=`, badged-web's
+  /// `Last-Event-ID`) would then never get the earlier change.
   func entries(from first: UInt64, where watches: (ChannelName) -> Bool) -> [(event: UInt64, channel: Channel)] {
-    latest.values.filter { $0.event >= first && watches($0.channel.name) }.sorted { $0.event < $1.event }
+    latest.values.filter { $0.event >= first && watches($0.channel.name) }.sorted {
+      ($0.channel.seq, $0.event) < ($1.channel.seq, $1.event)
+    }
   }
 }
