@@ -64,7 +64,7 @@
       }
       this.el.dataset.count = ch.count;
       this.pulse(ch, t);
-      wake(this); this.tick(t);
+      if (this.tick(t)) wake(this);
     }
     bounce(t) {
       if (reduced.matches) return this.scale.set(1, t);
