@@ -56,6 +56,8 @@
         move(this.opacity, 1, A.fade, t);
         if (ch.dot) move(this.scale, 1, A.fade, t); else this.bounce(t);
       } else if (!label && was) {
+        // The old label stays drawn while it fades; tick takes it away once settled.
+        this.label = "";
         move(this.opacity, 0, A.fade, t); move(this.scale, T.hiddenScale, A.fade, t);
       } else if (label && ch.count !== Number(this.el.dataset.count || -1)) {
         if (!ch.dot) this.bounce(t);
@@ -63,7 +65,8 @@
         this.setLabel(was, label, grew);
       }
       this.el.dataset.count = ch.count;
-      this.pulse(ch, t);
+      // A pulse's time left is as of its event: only a new event moves the window's end.
+      if (ch !== this.ch) { this.ch = ch; this.pulse(ch, t); }
       if (this.tick(t)) wake(this);
     }
     bounce(t) {
@@ -115,7 +118,11 @@
         window.badgedFrames.push({ t: t - this.bounceAt, name: this.name, scale: s });
       }
       const busy = [this.scale, this.opacity, this.roll, this.ringScale, this.ringOpacity].some((v) => v.busy(t));
-      if (!busy) { if (!this.label) this.el.textContent = ""; this.rolls = []; this.bounceAt = null; }
+      if (!busy) {
+        for (const [out, glyph] of this.rolls) { out.remove(); glyph.style.transform = ""; }
+        if (!this.label) this.el.textContent = "";
+        this.rolls = []; this.bounceAt = null;
+      }
       return busy;
     }
   }
