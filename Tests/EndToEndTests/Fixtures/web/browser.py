@@ -12,13 +12,17 @@ Scenarios:
   motion    issue 31 test 4: a bounce's frames, the count-up's end, frames while idle, the curves
   pictures  issue 31 test 5: phone and desktop, light and dark, into --out; the badge's place and colour
 """
-import json, os, sys, time
+import json, os, shutil, sys, tempfile, time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
 os.environ.setdefault("SE_OFFLINE", "true")
+
+
+# Chromium's profile: the test's (BADGED_BROWSER_PROFILE), else a temporary one removed at the end.
+PROFILE = tempfile.mkdtemp(prefix="badged-browser-")
 
 
 def say(*words):
@@ -36,7 +40,7 @@ def ask(prompt):
 def driver(width=1280, height=800):
     o = webdriver.ChromeOptions()
     o.binary_location = "/usr/lib/chromium/chromium"
-    profile = os.environ.get("BADGED_BROWSER_PROFILE") or f"/tmp/badged-browser-{os.getpid()}"
+    profile = os.environ.get("BADGED_BROWSER_PROFILE") or PROFILE
     for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", f"--window-size={width},{height}",
               "--no-first-run", f"--user-data-dir={profile}", "--hide-scrollbars", "--force-device-scale-factor=1"):
         o.add_argument(a)
@@ -245,6 +249,7 @@ def main():
             {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion}[scenario](d, base, opts.get("token"))
     finally:
         d.quit()
+        shutil.rmtree(PROFILE, ignore_errors=True)
 
 
 if __name__ == "__main__":
