@@ -68,9 +68,11 @@ import Testing
 
   /// Issue 31, test 4: the badge's scale on each animation frame follows BadgeMotion's bounce
   /// within 1e-2; the page's curves are the Swift engine's (the table's samples); the count-up
-  /// ends exactly at the sum; once settled no frame is requested.
+  /// ends exactly at the sum; once settled no frame is requested; a dot's pulse stops with its
+  /// window; under reduced motion a change requests no frame.
   @Test func theBounceFollowsTheEngineAndNothingAnimatesWhileIdle() throws {
-    let stage = try WebStage()
+    // calendar is a dot, and a pulse window lasts 0.8 s (one cycle there, one back).
+    let stage = try WebStage(badgedConfig: "[daemon]\npulse_ms = 800\n\n[channel calendar]\nstyle = dot\n")
     try stage.send(["INCR mail 3", "INCR chat 12"])
     let browser = try BrowserScenario("motion", stage: stage)
     let curves = try browser.until("incr")
@@ -80,7 +82,14 @@ import Testing
     }
     try stage.send(["INCR mail"])
     try browser.answer("go")
-    let (lines, status) = try browser.rest()
+    try browser.until("dot")
+    try stage.send(["INCR calendar"])
+    try browser.answer("go")
+    try browser.until("reduced")
+    try stage.send(["INCR mail"])
+    try browser.answer("go")
+    let status = try browser.rest().status
+    let lines = browser.lines
     #expect(status == 0, "\(lines)")
     let frames = lines.filter { $0.hasPrefix("frame ") }.map { $0.split(separator: " ").compactMap { Double($0) } }
     #expect(frames.count >= 20, "\(frames.count) frames")
@@ -96,5 +105,10 @@ import Testing
     #expect(number(countUp, "end") == 16 && number(countUp, "expected") == 16, "\(countUp)")
     #expect((number(countUp, "start") ?? 16) <= 4 && countUp.hasSuffix(" rising=yes"), "\(countUp)")
     #expect(lines.filter { $0.hasPrefix("idle ") } == ["idle frames=0", "idle frames=0"], "\(lines)")
+    // The dot's ring moved while it pulsed, then rests at scale 1 with no frame requested.
+    let pulse = lines.first { $0.hasPrefix("pulse ") } ?? ""
+    #expect((number(pulse, "ring_scales") ?? 0) >= 3 && pulse.hasSuffix(" idle_frames=0 end=scale(1)"), "\(pulse)")
+    // Reduced motion: the count jumps, no frame.
+    #expect(lines.last == "reduced frames=0 scale=scale(1)", "\(lines)")
   }
 }

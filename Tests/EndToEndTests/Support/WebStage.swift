@@ -20,11 +20,12 @@ final class WebStage {
 
   static var badgedWeb: URL { Binaries.folder.appendingPathComponent("badged-web") }
 
-  init() throws {
+  /// - Parameter badgedConfig: badged's own config file's text, if any.
+  init(badgedConfig: String? = nil) throws {
     guard FileManager.default.isExecutableFile(atPath: WebStage.badgedWeb.path) else {
       throw TestFailure("\(WebStage.badgedWeb.path) is missing: run 'swift build' before 'swift test' (make test does)")
     }
-    daemon = try DaemonProcess()
+    daemon = try DaemonProcess(config: badgedConfig)
     port = try Broker.freePort()
     logPath = daemon.folder.file("badged-web.log")
     configPath = try daemon.folder.write(

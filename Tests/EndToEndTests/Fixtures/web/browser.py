@@ -9,7 +9,8 @@ Scenarios:
   drawn     the snapshot drawn: "ready first_draw_ms=…", "weight bytes=…", "drawn NAME COUNT LABEL"
   clear     issue 31 test 1: a count shown, a clear from the page, an INCR during a clear that survives
   resume    issue 31 test 2: "connected?" then each "expect NAME=COUNT …" line waited for; the log
-  motion    issue 31 test 4: a bounce's frames, the count-up's end, frames while idle, the curves
+  motion    issue 31 test 4: a bounce's frames, the count-up's end, frames while idle, the curves, a
+            dot's pulse that stops, reduced motion
   pictures  issue 31 test 5: phone and desktop, light and dark, into --out; the badge's place and colour
 """
 import json, os, shutil, sys, tempfile, time
@@ -211,6 +212,28 @@ def motion(d, base, token):
     after = settle(d)
     time.sleep(1.0)
     say("idle frames=%d" % (d.execute_script("return window.badgedRafCount") - after))
+    # A dot (the test's badged draws `calendar` as one) pulses its ring for the pulse window, then
+    # stands still: frames while it pulses, none after.
+    d.execute_script("location.hash = ''")
+    settle(d)
+    ask("dot")  # the test ran INCR calendar
+    wait(d, "return document.querySelector(`#grid li[data-channel='calendar'] .badge.dot .ring`)", 5)
+    scales = set()
+    for _ in range(20):
+        scales.add(d.execute_script("return document.querySelector(`#grid li[data-channel='calendar'] .ring`).style.transform"))
+        time.sleep(0.02)
+    pulsed = settle(d, 0.4, 10)
+    time.sleep(1.0)
+    say("pulse ring_scales=%d idle_frames=%d end=%s" % (len(scales), d.execute_script("return window.badgedRafCount") - pulsed,
+        d.execute_script("return document.querySelector(`#grid li[data-channel='calendar'] .ring`).style.transform")))
+    # Reduced motion: a change jumps to its end state and requests no frame.
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+    before, frames = count(d, "mail"), d.execute_script("return window.badgedRafCount")
+    ask("reduced")  # the test ran INCR mail
+    wait_count(d, "mail", before + 1, 5)
+    time.sleep(0.5)
+    say("reduced frames=%d scale=%s" % (d.execute_script("return window.badgedRafCount") - frames,
+        d.execute_script("return document.querySelector(`#grid li[data-channel='mail'] .badge`).style.transform")))
 
 
 def pictures(d, base, token, out):
