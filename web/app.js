@@ -283,6 +283,7 @@
   window.addEventListener("hashchange", route);
 
   // The stats: every number and bar from one easeOut progress, restarted when the panel opens.
+  const COLUMN_HEIGHT = 120; // px, the tallest column (style.css leaves room for it)
   const stats = { progress: new Value(1), restart(t) { this.progress.set(0, t); move(this.progress, 1, A.countUp, t); wake(this); this.refresh(t); },
     refresh(t) { if (!$("stats").hidden) this.tick(t); },
     tick(t) {
@@ -300,7 +301,7 @@
         b.children[0].textContent = ch.name; b.children[2].textContent = n(ch.count);
         b.children[1].firstChild.style.width = `${(ch.count / maxCount) * p * 100}%`;
         c.children[0].textContent = n(ch.total); c.children[2].textContent = ch.name;
-        c.children[1].style.height = `${(ch.total / maxTotal) * p * 100}%`;
+        c.children[1].style.height = `${(ch.total / maxTotal) * p * COLUMN_HEIGHT}px`;
       });
       return this.progress.busy(t);
     } };
@@ -312,7 +313,7 @@
       if (!name) return;
       this.badge = new Badge(name);
       const slot = $("detail-badge"); slot.className = "slot big"; slot.replaceChildren(this.badge.el);
-      $("detail-name").textContent = name; $("error").textContent = "";
+      $("error").textContent = "";
       const c = channels.get(name);
       if (c) this.badge.update(c.ch, t, false);
       this.wheel.set(c ? c.ch.count : 0, t); this.refresh(t, true);
@@ -322,7 +323,8 @@
       if (!c) return;
       if (!opening) this.badge.update(c.ch, t, true);
       const step = c.ch.step || 1;
-      $("detail-count").textContent = c.ch.count; $("detail-step").textContent = step === 1 ? "" : `×${step}`;
+      $("detail-count").textContent = c.ch.count;
+      $("detail-meta").textContent = `${c.ch.unseen} unseen · ${c.ch.total} received`; $("detail-step").textContent = step === 1 ? "" : `×${step}`;
       $("minus").disabled = c.ch.count === 0;
       $("wheel").setAttribute("aria-valuenow", c.ch.count);
       if (!this.dragging && this.pending === null && Math.round(this.wheel.final) !== c.ch.count) {
