@@ -15,29 +15,39 @@ final class BrowserScenario {
   /// The venv with selenium that `scripts/install-deps --test` makes (`BADGED_WEB_VENV` names another).
   static var venv: String { ProcessInfo.processInfo.environment["BADGED_WEB_VENV"] ?? "/opt/badged-test/web" }
 
+  /// One browser at a time in the whole test run: the figures the scenarios check (a count drawn
+  /// within 100 ms, frames on time) are not measured against another Chromium on the same cores.
+  private static let turn = DispatchSemaphore(value: 1)
+
   init(_ scenario: String, stage: WebStage, arguments: [String] = []) throws {
     let python = BrowserScenario.venv + "/bin/python3"
     guard FileManager.default.isExecutableFile(atPath: python) else {
       throw TestFailure("selenium is not installed in \(BrowserScenario.venv): run scripts/install-deps --test")
     }
+    BrowserScenario.turn.wait()
+    do { child = try BrowserScenario.start(python, scenario, stage: stage, arguments: arguments) } catch {
+      BrowserScenario.turn.signal()
+      throw error
+    }
+    input = LineInput(fd: child.output)
+  }
+
+  private static func start(_ python: String, _ scenario: String, stage: WebStage, arguments: [String]) throws -> Child
+  {
     let profile = stage.daemon.folder.file("chromium-\(scenario)")
     var environment = Child.environment(["SE_OFFLINE": "true", "BADGED_BROWSER_PROFILE": profile])
     environment["PYTHONDONTWRITEBYTECODE"] = "1"
-    child = try Child(
-      [
-        python, Repository.path("Tests/EndToEndTests/Fixtures/web/browser.py"), stage.base, scenario, "--token",
-        stage.token,
-      ]
-        + arguments, environment: environment, stdin: .pipe, stdout: .pipe,
-      stderr: .file(stage.daemon.folder.file("browser.log")),
-      newSession: true)
-    input = LineInput(fd: child.output)
+    let script = Repository.path("Tests/EndToEndTests/Fixtures/web/browser.py")
+    return try Child(
+      [python, script, stage.base, scenario, "--token", stage.token] + arguments, environment: environment,
+      stdin: .pipe, stdout: .pipe, stderr: .file(stage.daemon.folder.file("browser.log")), newSession: true)
   }
 
   deinit {
     child.closeInput()
     child.signal(SIGTERM)
     child.wait()
+    BrowserScenario.turn.signal()
   }
 
   /// The next result line.
