@@ -36,7 +36,7 @@ BINDIR_SOURCE ?=
 # Where `make deb` writes badged_<version>_<arch>.deb.
 DEBDIR ?= .
 
-.PHONY: all deps test-deps build release run test lint format fuzz bench install uninstall deb pictures clean
+.PHONY: all deps test-deps build release run test lint format fuzz bench install uninstall deb pictures web-motion clean
 
 all: build
 
@@ -169,6 +169,12 @@ deb: $(if $(BINDIR_SOURCE),,release)
 pictures: test-deps build
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) scripts/pictures/make-pictures docs/pictures
+
+# Writes web/motion.js's table of curves again from the Swift motion engine (BadgeMotions,
+# TopMotions, CountUp, HoldRepeat), which WebMotionTableTests checks it against.
+web-motion:
+	$(SWIFT) build --build-tests
+	BADGED_WRITE_WEB_MOTION=1 $(SWIFT) test --skip-build --filter WebMotionTableTests
 
 clean:
 	rm -rf .build

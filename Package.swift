@@ -272,7 +272,7 @@ let package = Package(
       dependencies: ["BadgeTrayDraw", "BadgeRender", "BadgeBus", "BadgeCore", "CPangoCairo"]),
     .testTarget(
       name: "BadgeTopTests",
-      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol"]),
+      dependencies: ["BadgeTop", "BadgeMotion", "BadgeRender", "BadgeCore", "BadgeProtocol", "TestSupport"]),
     .testTarget(
       name: "BadgeSystemTests", dependencies: ["BadgeSystem", "BadgeCore", "BadgeConfig", "BadgeLog", "TestSupport"]),
     // BadgeNotmuch against the real `notmuch new`, `notmuch tag` and `notmuch compact` on a
