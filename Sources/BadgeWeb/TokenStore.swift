@@ -27,6 +27,12 @@ public struct TokenStore: Sendable {
     public var token: String
     public var access: TokenAccess
     public var name: String
+
+    public init(token: String, access: TokenAccess, name: String) {
+      self.token = token
+      self.access = access
+      self.name = name
+    }
   }
 
   public init(path: String) { self.path = path }

@@ -34,16 +34,18 @@ public enum WebSecret {
   }
 
   /// SHA-256 of `text`'s UTF-8 bytes, in lowercase hex (64 characters).
-  public static func sha256Hex(_ text: String) -> String {
+  public static func sha256Hex(_ text: String) -> String { hex(sha256(Array(text.utf8))) }
+
+  /// SHA-256 of `bytes` (GnuTLS).
+  public static func sha256(_ bytes: [UInt8]) -> [UInt8] {
     var digest = [UInt8](repeating: 0, count: 32)
-    let bytes = Array(text.utf8)
     let result = bytes.withUnsafeBytes { input in
       digest.withUnsafeMutableBytes { output in
         gnutls_hash_fast(GNUTLS_DIG_SHA256, input.baseAddress, input.count, output.baseAddress)
       }
     }
     precondition(result == 0, "GnuTLS computes SHA-256")
-    return hex(digest)
+    return digest
   }
 
   /// `bytes` in lowercase hex.
@@ -60,7 +62,17 @@ public enum WebSecret {
 
   /// `bytes` in base64url (RFC 4648 §5), without padding.
   public static func base64URL(_ bytes: [UInt8]) -> String {
-    let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    base64(bytes, alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8))
+  }
+
+  /// `bytes` in base64 (RFC 4648 §4), padded: a Content-Security-Policy hash's form.
+  public static func base64(_ bytes: [UInt8]) -> String {
+    var text = base64(bytes, alphabet: Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8))
+    while text.utf8.count % 4 != 0 { text += "=" }
+    return text
+  }
+
+  private static func base64(_ bytes: [UInt8], alphabet: [UInt8]) -> String {
     var out: [UInt8] = []
     out.reserveCapacity((bytes.count * 4 + 2) / 3)
     var index = 0

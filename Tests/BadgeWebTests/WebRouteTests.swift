@@ -94,3 +94,41 @@ import Testing
     #expect(Self.refusal(.incr, [], channel: "bad name")?.hasPrefix("'bad name' is not a channel name") == true)
   }
 }
+
+/// The link pages: a page that posts the code, the cookie, and the refusals.
+@Suite struct WebLinkTests {
+  static func body(_ response: HTTPResponse) -> String {
+    guard case .bytes(let bytes) = response.body else { return "" }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  @Test func theLinkPagePostsTheCodeByItsHashedScript() {
+    let page = WebLink.page(for: HTTPRequest(method: "GET", path: "/link", arguments: [("code", "AbC-_9")]))
+    #expect(page.status == 200)
+    #expect(Self.body(page).contains("<input type=\"hidden\" name=\"code\" value=\"AbC-_9\">"))
+    #expect(Self.body(page).contains("<form id=\"link\" method=\"post\" action=\"/link\">"))
+    #expect(Self.body(page).contains("<script>document.getElementById('link').submit();</script>"))
+    let hash = WebSecret.base64(WebSecret.sha256(Array("document.getElementById('link').submit();".utf8)))
+    #expect(page.header("content-security-policy")?.contains("script-src 'sha256-\(hash)'") == true)
+    #expect(page.header("cache-control") == "no-store")
+    #expect(hash.utf8.count == 44 && hash.hasSuffix("="))
+  }
+
+  @Test func aMissingOrMalformedCodeIsRefused() {
+    #expect(WebLink.page(for: HTTPRequest(method: "GET", path: "/link")).status == 403)
+    let injected = WebLink.page(for: HTTPRequest(method: "GET", path: "/link", arguments: [("code", "\"><x")]))
+    #expect(injected.status == 403 && !Self.body(injected).contains("<x"))
+  }
+
+  @Test func aRedeemedCodeSetsTheCookieAndGoesHome() {
+    let issued = TokenStore.IssuedToken(token: "tok", access: TokenAccess(id: "abcd1234", level: .read), name: "x")
+    let plain = WebLink.redeemed(issued, secure: false)
+    #expect(plain.status == 303 && plain.header("location") == "/")
+    #expect(plain.header("set-cookie") == "badged_token=tok; Path=/; HttpOnly; SameSite=Strict; Max-Age=31536000")
+    #expect(
+      WebLink.redeemed(issued, secure: true).header("set-cookie")?.hasSuffix("; Max-Age=31536000; Secure") == true)
+    let refused = WebLink.redeemed(nil, secure: false)
+    #expect(refused.status == 403 && refused.header("set-cookie") == nil)
+    #expect(Self.body(refused).contains("badgectl web link"))
+  }
+}
