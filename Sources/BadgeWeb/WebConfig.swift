@@ -47,12 +47,15 @@ public struct WebConfig: Sendable, Equatable {
   /// Whether the server speaks TLS.
   public var usesTLS: Bool { certFile != nil && keyFile != nil }
 
-  /// `public_url`, or the origin of the first TCP address (`http(s)://host:port`); `nil` when
-  /// the server listens on Unix sockets only and no URL is given.
+  /// `public_url`, or the origin of the first TCP address that names one host
+  /// (`http(s)://host:port`); `nil` when no URL is given and the server listens on Unix sockets
+  /// or wildcard addresses (`0.0.0.0`, `::`) only, which no browser can be sent to.
   public var effectivePublicURL: String? {
     if let publicURL { return publicURL }
     for address in listen {
-      if case .tcp = address { return (usesTLS ? "https://" : "http://") + address.authority }
+      if case .tcp(let host, _) = address, host != "0.0.0.0", host != "::" {
+        return (usesTLS ? "https://" : "http://") + address.authority
+      }
     }
     return nil
   }

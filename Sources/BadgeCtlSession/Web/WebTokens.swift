@@ -17,7 +17,8 @@ package enum WebTokens {
     switch command.action {
     case .link:
       guard let base = config.effectivePublicURL else {
-        throw .config("badged-web listens on Unix sockets only; set public_url in [web] to link a browser")
+        throw .config(
+          "[web] listen names no address a browser can open (a Unix socket, 0.0.0.0 or ::); set public_url in [web]")
       }
       let code = try file { () throws(TokenStore.Failure) in
         try store.issueCode(level: level, name: command.name, now: now)
