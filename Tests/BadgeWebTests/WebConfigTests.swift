@@ -143,6 +143,10 @@ import Testing
     #expect(config.publicURL == "https://badges.example.org")
     #expect(config.effectivePublicURL == "https://badges.example.org")
     #expect(config.hosts.contains("badges.example.org") && config.hosts.contains("badges.example.org:443"))
+    #expect(try Self.parse([("public_url", "http://[fd00::5]")]).hosts.isSuperset(of: ["[fd00::5]", "[fd00::5]:80"]))
+    #expect(
+      try Self.parse([("public_url", "http://Wall.lan:80/badges")]).hosts.isSuperset(of: ["wall.lan:80", "wall.lan"]))
+    #expect(!(try Self.parse([("public_url", "https://x.org:8443")]).hosts.contains("x.org")))
     #expect(
       Self.failure([("public_url", "badges.example.org")])
         == "badged.conf:2: Invalid value 'badges.example.org' for public_url: expected an http:// or https:// URL")
