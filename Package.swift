@@ -155,7 +155,7 @@ let package = Package(
     // the routes of the page and the JSON API, the event stream's ids and resume.
     .target(
       name: "BadgeWeb",
-      dependencies: ["BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "CGnuTLS"]),
+      dependencies: ["BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "CGnuTLS", "CLinux"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(
@@ -174,7 +174,7 @@ let package = Package(
       name: "BadgeCtlSession",
       dependencies: [
         "BadgeCore", "BadgeProtocol", "BadgeBus", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeRender",
-        "BadgeTop", "BadgeScreen",
+        "BadgeTop", "BadgeScreen", "BadgeConfig", "BadgeWeb", "CQRencode",
       ]),
 
     // badged-mqtt as a library, like the daemon: its command line, config and the files it
@@ -320,7 +320,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
-        "BadgeClient", "BadgeNotmuch", "BadgeTray", "TestSupport",
+        "BadgeClient", "BadgeNotmuch", "BadgeTray", "BadgeWeb", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),
