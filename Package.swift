@@ -293,7 +293,8 @@ let package = Package(
     // daemon: nothing here connects.
     .testTarget(name: "BadgeCtlTests", dependencies: ["BadgeCtl", "BadgeCtlSession", "BadgeCore", "BadgeRender"]),
     // badged-web's decisions: its config, tokens, access, routes, JSON and the stream's resume.
-    .testTarget(name: "BadgeWebTests", dependencies: ["BadgeWeb", "BadgeCore", "BadgeConfig", "TestSupport"]),
+    .testTarget(
+      name: "BadgeWebTests", dependencies: ["BadgeWeb", "BadgeCore", "BadgeConfig", "BadgeSystem", "TestSupport"]),
     // The server's core in-process, without sockets or a clock: commands, the turn, group
     // commit, fan-out, long replies.
     .testTarget(

@@ -1,5 +1,6 @@
 import BadgeConfig
 import BadgeCore
+import BadgeSystem
 import BadgeWeb
 import Glibc
 import TestSupport
@@ -16,6 +17,20 @@ import Testing
 
   static func failure(_ items: [(key: String, value: String)]) -> String? {
     failureDescription { () throws(ConfigError) in try parse(items) }
+  }
+
+  /// config/badged.conf writes out every key of [web] that has a default, with that default;
+  /// the others (paths, origins, the public URL) are there commented out.
+  @Test func theExampleConfigsSectionIsTheDefaults() throws {
+    let example = Repository.path("config/badged.conf")
+    let entries = try IniFile.read(path: example)
+    #expect(
+      Set(entries.filter { $0.section == "web" }.map(\.key)) == ["listen", "plaintext", "keepalive", "max_clients"])
+    #expect(try WebConfig.parse(entries, file: example) == WebConfig())
+    let text = String(decoding: try #require(try StateFiles.read(example)), as: UTF8.self)
+    for key in ["cert_file", "key_file", "allow_origins", "public_url", "tokens_file", "root"] {
+      #expect(text.contains("\n# \(key) = "), "config/badged.conf shows \(key)")
+    }
   }
 
   @Test func noSectionGivesTheDefaults() throws {
