@@ -1,0 +1,128 @@
+import BadgeCore
+import BadgeLog
+import BadgePOSIX
+import BadgeSystem
+import BadgeWeb
+import Glibc
+
+/// badged-web's world: the feed from badged (`WebFeed`), the HTTP server on every listen
+/// address (`HTTPServer`), the open event streams, and the keep-alive timer that keeps idle
+/// streams open through proxies and ends those of revoked tokens.
+final class WebRuntime {
+  let config: WebConfig
+  let feed: WebFeed
+  let tokens: TokenStore
+  let files: StaticFiles
+  let logger: Logger
+  private let loop: EventLoop
+  private(set) var server: HTTPServer!
+  /// The open event streams, for the keep-alive.
+  private var streams: [ObjectIdentifier: WebEventStream] = [:]
+  private var keepAliveTimer: TimerSource?
+
+  /// Binds every listen address (a bind that fails throws, naming the address) and reads the
+  /// TLS files.
+  init(loop: EventLoop, config: WebConfig, socketPath: String, logger: Logger) throws(SystemError) {
+    self.loop = loop
+    self.config = config
+    self.logger = logger
+    feed = WebFeed(socket: socketPath, loop: loop, logger: logger)
+    tokens = TokenStore(path: config.tokensFile)
+    files = StaticFiles(root: config.root)
+    var listeners: [HTTPServer.Listener] = []
+    for address in config.listen {
+      listeners.append(try WebRuntime.listener(address, config: config))
+    }
+    var limits = HTTPServer.Limits()
+    limits.connections = UInt32(config.maxClients)
+    server = try HTTPServer(loop: loop, listeners: listeners, limits: limits, logger: logger) {
+      [unowned self] request, responder in
+      handle(request, responder)
+    }
+    feed.news = { [unowned self] in server.wakeStreams() }
+  }
+
+  /// The addresses served, as the log says them.
+  var addresses: [String] { server.daemons.map(\.name) }
+
+  func start() throws(SystemError) {
+    server.start()
+    try feed.start()
+    let period = UInt64(config.keepalive) * 1_000_000
+    let timer = try loop.addTimer(at: loop.now + period, accuracy: 100_000) { [unowned self] in
+      keepAlive()
+    }
+    keepAliveTimer = timer
+  }
+
+  /// Ends every stream and request, stops the server and closes badged's connection.
+  func stop() {
+    keepAliveTimer?.cancel()
+    server.stop()
+    feed.stop()
+  }
+
+  /// Every stream gets a keep-alive comment (and its token is checked again).
+  private func keepAlive() {
+    for stream in streams.values { stream.keepAlive() }
+    server.wakeStreams()
+    keepAliveTimer?.schedule(at: loop.now + UInt64(config.keepalive) * 1_000_000)
+  }
+
+  // MARK: - Streams
+
+  /// Opens the event stream `events` asks for: from a snapshot, or resuming after its last
+  /// event's id where the ring still holds what came after it; else `reset` and a snapshot.
+  func openStream(
+    _ events: EventsRequest, token: String, responder: Responder, headers: [(name: String, value: String)]
+  ) {
+    let patterns = events.patterns.compactMap { ChannelPattern($0) }
+    var start = ServerSentEvent.retry(milliseconds: 1000)
+    var cursor = feed.ring.end
+    if let id = events.lastEventID {
+      switch feed.ring.position(resumingAfter: id) {
+      case .at(let position):
+        cursor = position
+      case .needsReplay, .reset:
+        // A replay from badged (`WATCH since=`) is not wired in yet: a reset and a snapshot.
+        start += feed.state.resetEvents(reason: "gap", patterns: patterns)
+      }
+    } else {
+      start += feed.state.snapshotEvent(patterns: patterns)
+    }
+    let stream = WebEventStream(
+      feed: feed, patterns: patterns, start: start, cursor: cursor,
+      stillAllowed: { [unowned self] in tokens.authenticate(token) != nil },
+      ended: { [weak self] stream in self?.streams[ObjectIdentifier(stream)] = nil })
+    streams[ObjectIdentifier(stream)] = stream
+    responder.stream(
+      headers: headers + [("Content-Type", "text/event-stream"), ("X-Accel-Buffering", "no")], source: stream)
+  }
+
+  /// How many event streams are open.
+  var streamCount: Int { streams.count }
+
+  // MARK: - Listen addresses
+
+  private static func listener(_ address: WebListenAddress, config: WebConfig) throws(SystemError)
+    -> HTTPServer.Listener
+  {
+    switch address {
+    case .unix(let path):
+      return HTTPServer.Listener(socket: try ListenSocket.unix(path: path), tls: nil)
+    case .tcp(let host, let port):
+      var tls: (certificate: String, key: String)?
+      if let certFile = config.certFile, let keyFile = config.keyFile {
+        tls = (try readText(certFile), try readText(keyFile))
+      }
+      return HTTPServer.Listener(socket: try ListenSocket.tcp(host: host, port: port), tls: tls)
+    }
+  }
+
+  private static func readText(_ path: String) throws(SystemError) -> String {
+    guard let bytes = try StateFiles.read(path) else {
+      throw SystemError("read '\(path)'", Errno(rawValue: ENOENT))
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
