@@ -1,0 +1,154 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What every badged-web test starts with: the built badged (its channels do not pulse, so
+/// that only changes make events), the built badged-web on a free port of 127.0.0.1 with a
+/// tokens file of the rig's folder, both on the rig's temporary folder.
+final class WebRig {
+  static let stillChannels = "[channel mail]\npulse_ms = 0\n[channel ci]\npulse_ms = 0\n"
+
+  let daemon: DaemonProcess
+  let port: Int
+  let tokensFile: String
+  private(set) var web: SourcesProcess
+
+  init(keepalive: Int = 15) throws {
+    daemon = try DaemonProcess(config: WebRig.stillChannels)
+    port = try Broker.freePort()
+    tokensFile = daemon.folder.file("web-tokens")
+    _ = FileManager.default.createFile(atPath: tokensFile, contents: nil)
+    let config = try daemon.folder.write(
+      "web.conf",
+      "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
+        + "keepalive = \(keepalive)\n")
+    web = try SourcesProcess(
+      folder: daemon.folder, config: config, socket: daemon.socket, executable: Binaries.badgedWeb.path)
+    try waitForFeed()
+  }
+
+  var url: String { "http://127.0.0.1:\(port)" }
+
+  /// Waits until badged-web serves and has badged's snapshot: its log says both.
+  private func waitForFeed() throws {
+    let up = waitUntil { web.log.contains("Connected to badged") || !web.isRunning }
+    guard up, web.isRunning else { throw TestFailure("badged-web did not start: \(web.log)") }
+  }
+
+  /// A token badged-web accepts, with write access unless `readOnly`.
+  func token(readOnly: Bool = false) throws -> String {
+    let token = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: tokensFile))
+    handle.seekToEndOfFile()
+    handle.write(Data("plain \(token) \(readOnly ? "read" : "write")\n".utf8))
+    try handle.close()
+    return token
+  }
+
+  /// Runs `badgectl` against the rig's daemon; fails unless it succeeds. Its output.
+  @discardableResult
+  func ctl(_ arguments: String...) throws -> String {
+    let result = try badgectl(arguments, socket: daemon.socket)
+    guard result.status == 0 else { throw TestFailure("badgectl \(arguments): \(result.stderr)") }
+    return result.stdout
+  }
+
+  /// One request with curl: the status and the body.
+  func request(
+    _ method: String, _ path: String, token: String?, form: String? = nil, headers: [String] = []
+  ) throws -> (status: Int, body: String) {
+    var arguments = ["curl", "-s", "-X", method, "-w", "\n%{http_code}"]
+    if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
+    for header in headers { arguments += ["-H", header] }
+    if let form { arguments += ["--data", form] }
+    let result = try capture(arguments + [url + path], environment: Child.environment())
+    guard let split = result.stdout.lastIndex(of: "\n"),
+      let status = Int(result.stdout[result.stdout.index(after: split)...])
+    else { throw TestFailure("curl \(path): \(result.stdout) \(result.stderr)") }
+    return (status, String(result.stdout[..<split]))
+  }
+}
+
+/// One event of a stream as the test reads it.
+struct StreamEvent: Equatable {
+  var name: String?
+  var id: String?
+  var data: String?
+  var retry: String?
+  var comment: String?
+}
+
+/// `GET /events` read with `curl -sN`, event by event (each ends with a blank line).
+final class EventStreamReader {
+  private let child: Child
+  private var input: LineInput
+
+  init(rig: WebRig, token: String?, lastEventID: String? = nil) throws {
+    var arguments = ["curl", "-sN"]
+    if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
+    if let lastEventID { arguments += ["-H", "Last-Event-ID: \(lastEventID)"] }
+    child = try Child(arguments + [rig.url + "/events"], environment: Child.environment(), stdout: .pipe)
+    input = LineInput(fd: child.output)
+  }
+
+  /// The next event; fails when none comes within `timeout` seconds or the stream ends.
+  func next(timeout: Double = 10) throws -> StreamEvent {
+    var event = StreamEvent()
+    var seen = false
+    while let line = try input.next(timeout: timeout, what: "the event stream") {
+      if line.isEmpty {
+        if seen { return event }
+        continue
+      }
+      seen = true
+      if line.hasPrefix(":") {
+        event.comment = String(line.dropFirst().drop { $0 == " " })
+        continue
+      }
+      let (field, value) = EventStreamReader.split(line)
+      switch field {
+      case "event": event.name = value
+      case "id": event.id = value
+      case "data": event.data = value
+      case "retry": event.retry = value
+      default: break
+      }
+    }
+    throw TestFailure("the event stream ended")
+  }
+
+  /// The next event with a name: keep-alive comments and the `retry:` line are skipped.
+  func nextEvent(timeout: Double = 10) throws -> StreamEvent {
+    while true {
+      let event = try next(timeout: timeout)
+      if event.name != nil { return event }
+    }
+  }
+
+  /// Reads until the stream ends (curl exits); whether it did within `timeout` seconds.
+  func ended(timeout: Double = 10) -> Bool {
+    while true {
+      do {
+        guard try input.next(timeout: timeout, what: "the event stream") != nil else { return true }
+      } catch {
+        return false
+      }
+    }
+  }
+
+  private static func split(_ line: String) -> (String, String) {
+    guard let colon = line.firstIndex(of: ":") else { return (line, "") }
+    var value = line[line.index(after: colon)...]
+    if value.first == " " { value = value.dropFirst() }
+    return (String(line[..<colon]), String(value))
+  }
+
+  func close() {
+    child.signal(SIGTERM)
+    child.wait()
+  }
+
+  deinit { close() }
+}
