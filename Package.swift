@@ -155,7 +155,7 @@ let package = Package(
     // the routes of the page and the JSON API, the event stream's ids and resume.
     .target(
       name: "BadgeWeb",
-      dependencies: ["BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "CGnuTLS"]),
+      dependencies: ["BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgeRender", "CGnuTLS", "CLinux"]),
 
     // The daemon and the CLI as libraries, so that tests can reach their parts.
     .target(

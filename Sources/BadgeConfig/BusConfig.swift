@@ -66,7 +66,7 @@ public struct NotificationsConfig: Equatable, Sendable {
 
 extension DaemonConfig {
   /// The section names besides `[channel …]`, as messages list them.
-  static let sectionNames = "[daemon], [limits], [bridge], [notifications], [mqtt], [tray] or [channel NAME]"
+  static let sectionNames = "[daemon], [limits], [bridge], [notifications], [mqtt], [tray], [web] or [channel NAME]"
 
   /// Applies one entry of `[bridge]` or `[notifications]`; `false` when `section` is neither.
   ///

@@ -266,6 +266,9 @@ extension DaemonConfig {
       } else if entry.section == traySection {
         // badged-tray's: it reads and checks the section; the daemon draws nothing.
         continue
+      } else if entry.section == webSection {
+        // badged-web's: it reads and checks the section; the daemon serves no HTTP.
+        continue
       } else if isSourceSection(entry.section) {
         // badged-sources': it reads and checks them, so a mistake there never stops the daemon.
         continue
@@ -297,6 +300,9 @@ extension DaemonConfig {
 
   /// The section of badged-tray, the tray icons, which the daemon skips whatever its keys.
   public static let traySection = "tray"
+
+  /// The section of badged-web, the web view, which the daemon skips whatever its keys.
+  public static let webSection = "web"
 
   /// Whether `section` is one of badged-sources' (`[source.<name>]`), which the daemon skips
   /// whatever their keys.

@@ -5,6 +5,8 @@
 #define BADGED_CGNUTLS_SHIM_H
 
 #include <gnutls/gnutls.h>
+/* gnutls_hash_fast: SHA-256 of badged-web's tokens, as its tokens file keeps them. */
+#include <gnutls/crypto.h>
 
 /* A client session that never blocks in GnuTLS itself: the caller polls the socket. */
 static inline int badged_gnutls_client_init(gnutls_session_t *session) {

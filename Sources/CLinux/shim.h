@@ -53,4 +53,8 @@ static inline int badged_rename_noreplace(const char *old_path, const char *new_
   return renameat2(AT_FDCWD, old_path, AT_FDCWD, new_path, 1U /* RENAME_NOREPLACE */);
 }
 
+/* getrandom(2) (<sys/random.h>, which Swift's Glibc module does not include): the kernel's
+ * random bytes, for badged-web's tokens and one-time codes (`WebSecret`). */
+#include <sys/random.h>
+
 #endif

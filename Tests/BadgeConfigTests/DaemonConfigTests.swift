@@ -90,6 +90,21 @@ import Testing
     #expect(Self.failure([("sources", "kind", "x")])?.hasPrefix("badged.conf:2: Unknown section [sources]") == true)
   }
 
+  @Test func theWebSectionIsLeftToBadgedWeb() throws {
+    // badged-web reads and checks [web]; the daemon takes a file with one as if it had none.
+    let config = try Self.parse([
+      ("web", "listen", "0.0.0.0:80"), ("web", "keepalive", "not a number"), ("web", "anything", "at all"),
+      ("daemon", "pulse_ms", "1500"),
+    ])
+    var expected = DaemonConfig()
+    expected.defaults.pulseMs = 1500
+    #expect(config == expected)
+    #expect(
+      Self.failure([("web", "listen", "x"), ("daemon", "pulse_ms", "x")])
+        == "badged.conf:3: Invalid value 'x' for pulse_ms: expected a whole number")
+    #expect(Self.failure([("Web", "listen", "x")])?.hasPrefix("badged.conf:2: Unknown section [Web]") == true)
+  }
+
   @Test func theTraySectionIsLeftToTheTray() throws {
     // badged-tray reads and checks [tray]; the daemon takes a file with one as if it had none.
     let config = try Self.parse([
@@ -176,32 +191,32 @@ import Testing
     (
       "", "pulse_ms", "5",
       "badged.conf:2: Key 'pulse_ms' is outside any section; put it under [daemon], [limits], [bridge], "
-        + "[notifications], [mqtt], [tray] or [channel NAME]"
+        + "[notifications], [mqtt], [tray], [web] or [channel NAME]"
     ),
     (
       "daemons", "pulse_ms", "5",
       "badged.conf:2: Unknown section [daemons]; expected [daemon], [limits], [bridge], [notifications], [mqtt], "
-        + "[tray] or [channel NAME]"
+        + "[tray], [web] or [channel NAME]"
     ),
     (
       "Daemon", "pulse_ms", "5",
       "badged.conf:2: Unknown section [Daemon]; expected [daemon], [limits], [bridge], [notifications], [mqtt], "
-        + "[tray] or [channel NAME]"
+        + "[tray], [web] or [channel NAME]"
     ),
     (
       "channel", "muted", "yes",
       "badged.conf:2: Unknown section [channel]; expected [daemon], [limits], [bridge], [notifications], [mqtt], "
-        + "[tray] or [channel NAME]"
+        + "[tray], [web] or [channel NAME]"
     ),
     (
       "channel a b", "muted", "yes",
       "badged.conf:2: Unknown section [channel a b]; expected [daemon], [limits], [bridge], [notifications], "
-        + "[mqtt], [tray] or [channel NAME]"
+        + "[mqtt], [tray], [web] or [channel NAME]"
     ),
     (
       "channels mail", "muted", "yes",
       "badged.conf:2: Unknown section [channels mail]; expected [daemon], [limits], [bridge], [notifications], "
-        + "[mqtt], [tray] or [channel NAME]"
+        + "[mqtt], [tray], [web] or [channel NAME]"
     ),
     (
       "daemon", "on_increase", "say 'hi",

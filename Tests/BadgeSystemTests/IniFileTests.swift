@@ -163,7 +163,7 @@ import Testing
         #expect(
           error.description
             == "\(path):5: Unknown section [colours]; expected [daemon], [limits], [bridge], [notifications], "
-            + "[mqtt], [tray] or [channel NAME]"
+            + "[mqtt], [tray], [web] or [channel NAME]"
         )
       }
     }

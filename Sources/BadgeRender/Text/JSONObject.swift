@@ -42,6 +42,11 @@ public struct JSONObject: Sendable {
     members.append(JSONObject.quoted(key) + ":[" + items + "]")
   }
 
+  /// Adds an object (badged-web's `dnd` in a snapshot).
+  public mutating func add(_ key: String, object: JSONObject) {
+    members.append(JSONObject.quoted(key) + ":" + object.text)
+  }
+
   /// Adds an array of objects.
   public mutating func add(_ key: String, objects: [JSONObject]) {
     members.append(JSONObject.quoted(key) + ":[" + objects.map(\.text).joined(separator: ",") + "]")
