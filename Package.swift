@@ -320,7 +320,7 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "BadgeCore", "BadgeConfig", "BadgeProtocol", "BadgePersistence", "BadgeMesh", "BadgeMosquitto", "BadgeSystem",
-        "BadgeClient", "BadgeNotmuch", "BadgeTray", "TestSupport",
+        "BadgeClient", "BadgeNotmuch", "BadgeTray", "BadgeWeb", "TestSupport",
       ],
       // State folders an older badged wrote, read by OlderStateTests from the checkout.
       exclude: ["Fixtures"]),

@@ -1,40 +1,87 @@
 import BadgeCore
+import BadgePOSIX
 import BadgeProtocol
 import BadgeWeb
 
 /// What badged-web answers each request: the decisions are BadgeWeb's (`WebRoute`, `WebAccess`,
-/// `TokenStore`), the answers come from the feed's state, the static files, a stream, or
-/// badged's reply to a write.
+/// `TokenStore`, `WebWrite`, `WebLink`), the answers come from the feed's state, the static
+/// files, a stream, or badged's reply to a write. An allowed origin's CORS headers go on every
+/// answer.
 extension WebRuntime {
   func handle(_ request: HTTPRequest, _ responder: Responder) {
     let route = WebRoute.parse(request)
-    let token = WebAccess.token(of: request)
-    let access = token.flatMap { tokens.authenticate($0) }
-    let finish = { [config] (response: HTTPResponse) in
-      responder.answer(WebAccess.decorate(response, for: request, config: config))
+    let credential = WebAccess.credential(of: request)
+    let access = credential.flatMap { tokens.authenticate($0.token) }
+    switch WebAccess.decide(request, route: route, config: config, access: access) {
+    case .refuse(let response):
+      responder.answer(response)
+    case .allow(let access):
+      let cors = WebAccess.corsHeaders(for: request, config: config)
+      serve(route, request: request, access: access, cors: cors, responder: responder)
     }
-    if let refusal = WebAccess.refusal(request, route: route, access: access, config: config) {
-      finish(refusal)
-      return
+  }
+
+  private func serve(
+    _ route: WebRoute, request: HTTPRequest, access: TokenAccess?, cors: [(name: String, value: String)],
+    responder: Responder
+  ) {
+    let finish = { (response: HTTPResponse) in
+      var response = response
+      response.headers += cors
+      responder.answer(response)
     }
     switch route {
-    case .file(let path):
-      finish(files.response(for: path))
-    case .events(let events):
-      let headers = WebAccess.decorate(HTTPResponse(status: 200), for: request, config: config).headers
-      openStream(events, token: token ?? "", responder: responder, headers: headers)
+    case .file(let name):
+      finish(files.response(for: name))
+    case .linkPage:
+      finish(WebLink.page(for: request))
+    case .redeemLink:
+      finish(redeem(request))
+    case .events:
+      guard let access else { return finish(.error(401, "unauthorized")) }
+      openStream(
+        WebRuntime.eventsRequest(of: request), tokenID: access.id, responder: responder,
+        headers: HTTPResponse.securityHeaders(html: false) + cors)
     case .channels:
-      finish(WebWrites.json(200, feed.state.snapshotJSON()))
+      finish(.json(200, feed.state.snapshotJSON()))
     case .channel(let name):
       guard let snapshot = feed.state.channel(named: name) else {
-        finish(WebWrites.json(404, WebJSON.error("not-found", "No channel \(name).")))
-        return
+        return finish(.error(404, "not-found", "no channel '\(name)'"))
       }
-      finish(WebWrites.json(200, WebJSON.channel(snapshot).text))
-    case .write(let channel, let write, let id):
-      WebWrites.send(.write(channel, write), id: id, through: feed.daemon, answer: finish)
-    case .refused(let response):
-      finish(response)
+      finish(.json(200, WebJSON.channel(snapshot).text))
+    case .write(let name, let action):
+      do throws(WebWrite.Refusal) {
+        let write = try WebWrite.parse(channel: name, action: action, request: request)
+        WebWrites.send(write.request, id: write.id, through: feed.daemon, answer: finish)
+      } catch {
+        finish(.error(400, "usage", error.message))
+      }
+    case .methodNotAllowed(let allowed):
+      finish(.error(405, "method-not-allowed", "use \(allowed)", headers: [("Allow", allowed)]))
+    case .notFound, .preflight:
+      finish(.error(404, "not-found"))
     }
+  }
+
+  /// `POST /link`: the code of the form exchanged for a token's cookie, or the refused page.
+  private func redeem(_ request: HTTPRequest) -> HTTPResponse {
+    let now = Int64(Environment.wallClockMicroseconds / 1_000_000)
+    do throws(TokenStore.Failure) {
+      let issued = try tokens.redeem(code: request.argument("code") ?? "", now: now)
+      if let issued { logger.notice("A browser was linked: token \(issued.access.id) (\(issued.name)).") }
+      return WebLink.redeemed(issued, secure: request.secure)
+    } catch {
+      logger.error("Cannot redeem a link code: \(error)")
+      return .error(503, "failed", "the tokens file cannot be written")
+    }
+  }
+
+  /// What `GET /events` asks: `Last-Event-ID` (or the `lastEventId` argument) and the `channel`
+  /// patterns. An id that is not a number is no id: the stream starts from a snapshot.
+  static func eventsRequest(of request: HTTPRequest) -> EventsRequest {
+    let last = request.header("last-event-id") ?? request.argument("lastEventId")
+    return EventsRequest(
+      lastEventID: last.flatMap { UInt64($0) },
+      patterns: request.arguments.filter { $0.name == "channel" }.map(\.value))
   }
 }

@@ -11,7 +11,7 @@ import Glibc
 final class WebRuntime {
   let config: WebConfig
   let feed: WebFeed
-  let tokens: TokenStore
+  var tokens: TokenStore
   let files: StaticFiles
   let logger: Logger
   private let loop: EventLoop
@@ -27,8 +27,8 @@ final class WebRuntime {
     self.config = config
     self.logger = logger
     feed = WebFeed(socket: socketPath, loop: loop, logger: logger)
-    tokens = TokenStore(path: config.tokensFile)
-    files = StaticFiles(root: config.root)
+    tokens = TokenStore(path: config.tokensFile ?? WebRuntime.defaultTokensFile)
+    files = StaticFiles(root: config.root ?? WebRuntime.defaultRoot)
     var listeners: [HTTPServer.Listener] = []
     for address in config.listen {
       listeners.append(try WebRuntime.listener(address, config: config))
@@ -74,7 +74,7 @@ final class WebRuntime {
   /// Opens the event stream `events` asks for: from a snapshot, or resuming after its last
   /// event's id where the ring still holds what came after it; else `reset` and a snapshot.
   func openStream(
-    _ events: EventsRequest, token: String, responder: Responder, headers: [(name: String, value: String)]
+    _ events: EventsRequest, tokenID: String, responder: Responder, headers: [(name: String, value: String)]
   ) {
     let patterns = events.patterns.compactMap { ChannelPattern($0) }
     var start = ServerSentEvent.retry(milliseconds: 1000)
@@ -92,7 +92,7 @@ final class WebRuntime {
     }
     let stream = WebEventStream(
       feed: feed, patterns: patterns, start: start, cursor: cursor,
-      stillAllowed: { [unowned self] in tokens.authenticate(token) != nil },
+      stillAllowed: { [unowned self] in tokens.isValid(id: tokenID) },
       ended: { [weak self] stream in self?.streams[ObjectIdentifier(stream)] = nil })
     streams[ObjectIdentifier(stream)] = stream
     responder.stream(
@@ -102,9 +102,19 @@ final class WebRuntime {
   /// How many event streams are open.
   var streamCount: Int { streams.count }
 
-  // MARK: - Listen addresses
+  // MARK: - Paths and listen addresses
 
-  private static func listener(_ address: WebListenAddress, config: WebConfig) throws(SystemError)
+  /// `[web] tokens_file`'s default: `$XDG_STATE_HOME/badged/web-tokens`.
+  static var defaultTokensFile: String { XDGPaths.defaultStateFolder + "/web-tokens" }
+
+  /// `[web] root`'s default: `share/badged/web` beside the executable's `bin` folder.
+  static var defaultRoot: String {
+    let executable = Environment.executablePath ?? "/usr/bin/badged-web"
+    let bin = FileSystem.folder(of: executable)
+    return FileSystem.folder(of: bin) + "/share/badged/web"
+  }
+
+  private static func listener(_ address: ListenAddress, config: WebConfig) throws(SystemError)
     -> HTTPServer.Listener
   {
     switch address {
@@ -114,6 +124,9 @@ final class WebRuntime {
       var tls: (certificate: String, key: String)?
       if let certFile = config.certFile, let keyFile = config.keyFile {
         tls = (try readText(certFile), try readText(keyFile))
+      }
+      guard let port = UInt16(exactly: port) else {
+        throw SystemError("listen on port \(port)", Errno(rawValue: EINVAL))
       }
       return HTTPServer.Listener(socket: try ListenSocket.tcp(host: host, port: port), tls: tls)
     }

@@ -19,9 +19,9 @@ enum WebWrites {
         state = snapshot
       case .line(.ok):
         let body = state.map { WebJSON.channel($0).text } ?? "{}"
-        answer(json(200, body))
+        answer(.json(200, body))
       case .line(.error(let code, let message)):
-        answer(json(status(ofError: code), WebJSON.error(code, message)))
+        answer(.error(status(ofError: code), code, message))
       case .line:
         break
       case .connectionLost:
@@ -41,9 +41,5 @@ enum WebWrites {
     }
   }
 
-  static let unavailable = json(503, WebJSON.error("unavailable", "badged is not connected."))
-
-  static func json(_ status: Int, _ body: String) -> HTTPResponse {
-    HTTPResponse.text(status, body, type: "application/json")
-  }
+  static let unavailable = HTTPResponse.error(503, "unavailable", "badged is not connected")
 }

@@ -1,3 +1,4 @@
+import BadgeWeb
 import Foundation
 
 #if canImport(Glibc)
@@ -19,7 +20,6 @@ final class WebRig {
     daemon = try DaemonProcess(config: WebRig.stillChannels)
     port = try Broker.freePort()
     tokensFile = daemon.folder.file("web-tokens")
-    _ = FileManager.default.createFile(atPath: tokensFile, contents: nil)
     let config = try daemon.folder.write(
       "web.conf",
       "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
@@ -37,14 +37,12 @@ final class WebRig {
     guard up, web.isRunning else { throw TestFailure("badged-web did not start: \(web.log)") }
   }
 
-  /// A token badged-web accepts, with write access unless `readOnly`.
+  /// A token badged-web accepts, with write access unless `readOnly`, written to the rig's
+  /// tokens file as `badgectl web token` writes one.
   func token(readOnly: Bool = false) throws -> String {
-    let token = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "")
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: tokensFile))
-    handle.seekToEndOfFile()
-    handle.write(Data("plain \(token) \(readOnly ? "read" : "write")\n".utf8))
-    try handle.close()
-    return token
+    var store = TokenStore(path: tokensFile)
+    let now = Int64(Date().timeIntervalSince1970)
+    return try store.issueToken(level: readOnly ? .read : .write, name: "test", now: now).token
   }
 
   /// Runs `badgectl` against the rig's daemon; fails unless it succeeds. Its output.
