@@ -103,10 +103,20 @@ public final class DaemonClient {
   /// How many requests await replies.
   public var awaitingCount: Int { session.awaitingCount }
 
-  /// Watches `patterns` (every channel when empty), now and on every connection.
-  public func watch(_ patterns: [ChannelPattern]) {
-    session.watch(patterns)
+  /// Watches `patterns` (every channel when empty), now and on every connection. With `since`,
+  /// each such `WATCH` asks `since=<seq>`: the daemon replays the changes after it when it keeps
+  /// them all, else sends the snapshot; `.received(.watching(outcome))` says which
+  /// (`.replayed(since:)` or `.reset`). `resume(after:)` moves what later connections ask.
+  public func watch(_ patterns: [ChannelPattern], since: UInt64? = nil) {
+    session.watch(patterns, since: since)
     flush()
+  }
+
+  /// What each later connection's `WATCH` resumes after (`since=<seq>`; `nil`: a snapshot): the
+  /// last change the program took, so that a reconnect gets the changes it missed. Sends
+  /// nothing now.
+  public func resume(after seq: UInt64?) {
+    session.resume(after: seq)
   }
 
   /// Connects now, from inside the loop or before it runs; later attempts are the client's.

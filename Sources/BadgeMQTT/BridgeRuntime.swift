@@ -180,7 +180,7 @@ final class BridgeRuntime {
   /// Sends one of the core's requests; a `WATCH` of its own (a channel looked up) adds to what
   /// the connection watches. With no connection up it is not sent, and its reply not awaited.
   private func send(_ request: DaemonRequest) {
-    if case .watch(let patterns) = request.request {
+    if case .watch(let patterns, _) = request.request {
       daemon.watchAlso(patterns, reply: replyHandler(request))
     } else {
       daemon.send(request.request, id: request.id, reply: replyHandler(request))

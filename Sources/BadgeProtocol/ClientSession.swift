@@ -27,13 +27,15 @@ public struct ClientSession<Ticket> {
     case event(ChannelSnapshot)
     /// Do-not-disturb's state: the snapshot's `*` line or a pushed `EVENT *`.
     case dnd(DNDSnapshot)
-    /// The snapshot ended (`OK watching`): every channel it lists has been handed on.
-    case watching
+    /// The reply to the stream's `WATCH` ended: every channel it lists has been handed on. What
+    /// it was: a snapshot (`OK watching`), the changes after `since=` replayed
+    /// (`OK watching since=<seq>`), or a snapshot because they could not be (`OK watching reset`).
+    case watching(WatchOutcome)
     /// The daemon refused `WATCH` (or the connection: `ERR busy`, `ERR denied` answer the first
     /// request); nothing is watched.
     case watchRefused(code: String, message: String)
     /// An event below what the stream holds for its channel: the session has asked for a new
-    /// snapshot, which follows as `.channel` lines and `.watching`.
+    /// snapshot (a `WATCH` without `since=`), which follows as `.channel` lines and `.watching`.
     case gap(channel: String, seq: UInt64, held: UInt64)
     /// A write to a mirrored channel for its owner (the bridge's connection only).
     case forward(id: String, channel: ChannelName, write: ChannelWrite)
@@ -141,10 +143,18 @@ public struct ClientSession<Ticket> {
   }
 
   /// Watches `patterns` (every channel when empty), now when connected and on every new
-  /// connection.
-  public mutating func watch(_ patterns: [ChannelPattern]) {
-    stream.watch(patterns)
+  /// connection. With `since`, each such `WATCH` asks `since=<seq>` (the changes after it
+  /// replayed, when the daemon keeps them all) until `resume(after:)` says otherwise; the end
+  /// of the reply (`.watching`) says whether they were.
+  public mutating func watch(_ patterns: [ChannelPattern], since: UInt64? = nil) {
+    stream.watch(patterns, since: since)
     if isConnected { requestSnapshot(patterns) }
+  }
+
+  /// What the next connection's `WATCH` resumes after (`since=<seq>`; `nil`: a snapshot), such
+  /// as the last change the program took. Sends nothing now.
+  public mutating func resume(after seq: UInt64?) {
+    stream.resume(after: seq)
   }
 
   /// The bytes to write now; `output` is empty afterwards.
@@ -191,9 +201,9 @@ public struct ClientSession<Ticket> {
       return delivery(stream.snapshotLine(snapshot), pushed: false)
     case .dnd(let dnd, _):
       return .dnd(dnd)
-    case .ok:
+    case .ok(let text):
       stream.snapshotEnded(ok: true)
-      return .watching
+      return .watching(WatchOutcome(statusText: text) ?? .snapshot)
     case .error(let code, let message):
       stream.snapshotEnded(ok: false)
       return .watchRefused(code: code, message: message)
@@ -220,7 +230,7 @@ public struct ClientSession<Ticket> {
   }
 
   private mutating func requestSnapshot(_ patterns: [ChannelPattern]) {
-    RequestEncoder.append(.watch(patterns), to: &output)
+    RequestEncoder.append(.watch(patterns, since: stream.since), to: &output)
     awaiting.sent(.watch)
     stream.snapshotRequested()
   }

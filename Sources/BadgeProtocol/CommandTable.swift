@@ -107,7 +107,7 @@ extension Request.Command {
   public static let configure = Request.Command(
     "CONFIGURE", "CONFIGURE <channel> <key>=<value|default> ...", .takesID, RequestParser.ConfigureArguments.self)
   public static let watch = Request.Command(
-    "WATCH", "WATCH [<channel or glob> ...]", [], RequestParser.WatchArguments.self)
+    "WATCH", "WATCH [since=<seq>] [<channel or glob> ...]", [], RequestParser.WatchArguments.self)
   public static let unwatch = Request.Command("UNWATCH", "UNWATCH", [], RequestParser.UnwatchArguments.self)
   public static let reload = Request.Command("RELOAD", "RELOAD", [], RequestParser.ReloadArguments.self)
   public static let quit = Request.Command("QUIT", "QUIT", [], RequestParser.QuitArguments.self)

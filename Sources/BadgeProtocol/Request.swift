@@ -19,8 +19,10 @@ public enum Request: Equatable, Sendable {
   /// Settings made over the socket, in the config file's words (`max_label=9 style=dot`);
   /// `key=default` drops a setting so that the config's value applies again.
   case configure(ChannelName, set: SettingsOverride, reset: [SettingKey])
-  /// Subscribe to the channels matching any pattern; no pattern means every channel.
-  case watch([ChannelPattern])
+  /// Subscribe to the channels matching any pattern; no pattern means every channel. With
+  /// `since` (`WATCH since=<seq>`), the reply replays the changes after that sequence number
+  /// when the daemon still keeps them all, instead of the snapshot.
+  case watch([ChannelPattern], since: UInt64? = nil)
   case unwatch
   /// Per-day history of the channels matching any pattern (no pattern: every channel with
   /// history) over the period ending today.

@@ -132,10 +132,27 @@ extension RequestParser {
     }
   }
 
-  /// `WATCH [<channel or glob> ...]`
+  /// `WATCH [since=<seq>] [<channel or glob> ...]`: `since=` only as the first word, its value
+  /// a sequence number (digits only, at most `UInt64.max`), else the usage.
   enum WatchArguments: ArgumentReader {
     static func read(_ words: inout Words, _ command: Request.Command) throws(ProtocolError) -> Request {
-      .watch(try patterns(&words))
+      guard let first = words.nextPositional() else { return .watch([]) }
+      guard let value = NamedWords.value(of: "since=", in: first) else {
+        return .watch(try patterns(&words, first: first))
+      }
+      guard let since = sequenceNumber(value) else {
+        throw ProtocolError(
+          .badArguments,
+          "Invalid since '\(quoted(value))'; expected a sequence number, a whole number from 0; usage: \(command.usage)"
+        )
+      }
+      return .watch(try patterns(&words), since: since)
+    }
+
+    /// Digits only, within `UInt64`.
+    private static func sequenceNumber(_ word: UnsafeRawBufferPointer) -> UInt64? {
+      guard !word.isEmpty, word.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+      return UInt64(String(decoding: word, as: UTF8.self))
     }
   }
 

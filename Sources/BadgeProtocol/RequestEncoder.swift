@@ -48,7 +48,8 @@ public enum RequestEncoder {
     let idRoom = id.map { 4 + $0.utf8.count } ?? 0
     switch request {
     case .configure: return ProtocolInfo.maxLineLength + 512 + idRoom
-    case .watch(let patterns), .stats(_, let patterns): return 16 + 65 * patterns.count
+    case .watch(let patterns, _): return 40 + 65 * patterns.count
+    case .stats(_, let patterns): return 16 + 65 * patterns.count
     case .bridge(.status(let status)): return 96 + status.broker.utf8.count + status.error.utf8.count
     case .mirror(_, let update): return 320 + update.owner.utf8.count + update.label.utf8.count
     case .stale(let host, _, _): return 64 + host.utf8.count
@@ -105,7 +106,12 @@ public enum RequestEncoder {
     case .configure(let name, let set, let reset):
       channel(name, to: &w)
       settings(set, reset: reset, to: &w)
-    case .watch(let patterns): self.patterns(patterns, to: &w)
+    case .watch(let patterns, let since):
+      if let since {
+        w.write(" since=")
+        w.write(decimal: since)
+      }
+      self.patterns(patterns, to: &w)
     case .stats(let period, let patterns):
       w.write(" ")
       text(period.rawValue, to: &w)

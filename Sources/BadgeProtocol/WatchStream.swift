@@ -21,7 +21,7 @@ public struct WatchStream: Sendable {
     case idle
     /// `WATCH` sent: its reply, the snapshot, is awaited or coming in.
     case snapshot
-    /// The snapshot ended (`OK watching`): events follow.
+    /// The reply ended (`OK watching`, with or without what follows it): events follow.
     case watching
     /// A gap was found: `UNWATCH` was sent and its reply is awaited; events are dropped.
     case healing
@@ -42,6 +42,9 @@ public struct WatchStream: Sendable {
   public let limit: Int
   /// The patterns asked for; `nil` until `WATCH` is asked for.
   public private(set) var patterns: [ChannelPattern]?
+  /// The sequence number each `WATCH` of the stream resumes after (`since=`); `nil`: a
+  /// snapshot. A gap is healed with a snapshot whatever it is.
+  public private(set) var since: UInt64?
   public private(set) var phase: Phase = .idle
   /// The `seq` held for each channel reported on this connection.
   private var held: [String: UInt64] = [:]
@@ -56,9 +59,16 @@ public struct WatchStream: Sendable {
   /// The `seq` held for `channel`, if any.
   public func seq(of channel: String) -> UInt64? { held[channel] }
 
-  /// `WATCH` with these patterns is to be asked for (now, and on every new connection).
-  public mutating func watch(_ patterns: [ChannelPattern]) {
+  /// `WATCH` with these patterns is to be asked for (now, and on every new connection), after
+  /// `since` when it is given.
+  public mutating func watch(_ patterns: [ChannelPattern], since: UInt64? = nil) {
     self.patterns = patterns
+    self.since = since
+  }
+
+  /// The next `WATCH` resumes after `seq` (`nil`: asks for a snapshot).
+  public mutating func resume(after seq: UInt64?) {
+    since = seq
   }
 
   /// `WATCH` was sent: its reply is the snapshot. What was held belongs to an earlier snapshot.

@@ -73,7 +73,7 @@ final class CommandExecutor<Client: Peer> {
       ReplyEncoder.appendOK(to: &client.output)
     case .list:
       startReply(.list, for: client, now: now)
-    case .watch(let list):
+    case .watch(let list, let since):
       let patterns = ChannelPatternSet(list)
       let limit = limits.maxWatchPatterns
       let total = Subscriptions<Client>.patternCount(client, adding: patterns)
@@ -87,7 +87,7 @@ final class CommandExecutor<Client: Peer> {
       }
       appendDND(to: client, now: now)
       subscriptions.start(client, patterns, stagedEvents: commit.stagedEvents)
-      startReply(.snapshot(patterns), for: client, now: now)
+      startWatchReply(patterns, since: since, for: client, now: now)
     case .unwatch:
       subscriptions.stop(client)
       ReplyEncoder.appendOK(to: &client.output)

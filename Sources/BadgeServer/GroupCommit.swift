@@ -23,6 +23,8 @@ final class GroupCommit<Client: Peer> {
   private var dependents: [Client] = []
   /// The events of this turn, in order, with their lines.
   private(set) var events = TurnEvents()
+  /// The last changes, this turn's among them, which `WATCH since=<seq>` replays.
+  private(set) var recent = RecentChanges()
   /// This turn's count changes (the channel after, the count before), for the hooks.
   private var countChanges: [(channel: Channel, previous: Int)] = []
   /// Whether a request changed do-not-disturb this turn.
@@ -56,6 +58,7 @@ final class GroupCommit<Client: Peer> {
   func changed(_ outcome: Store.Outcome, by client: Client?, id: RequestID? = nil) -> Range<Int>? {
     let channel = outcome.channel
     changeLog?.record(channel, day: outcome.day, id: id, forward: outcome.forwarded)
+    recent.record(channel)
     if let forwarded = outcome.forwarded { forwards.append(forwarded.entry) }
     if let client { depend(client) }
     if outcome.previousCount != channel.count, hooks?.hasHooks == true {
@@ -156,6 +159,7 @@ final class GroupCommit<Client: Peer> {
     }
     var undone = Undone(dnd: dndChanged, clients: dependents)
     store.undoChanges { undone.channels.insert($0) }
+    recent.forget(after: store.seq)
     for client in dependents {
       client.dependsOnTurn = false
       client.discardOutput()

@@ -1,7 +1,7 @@
 import BadgeCore
 import BadgeProtocol
 
-/// Replies that may be too long for one turn: `LIST`, a `WATCH` snapshot and `STATS` are
+/// Replies that may be too long for one turn: `LIST`, a `WATCH` snapshot or replay and `STATS` are
 /// produced as the client reads them. A request's turn appends the first chunk; whatever is
 /// left waits in the connection's `ReplyStream`, and each time the output has drained the
 /// daemon asks for the next chunk (`continueReply`), in a turn of its own, until the status
@@ -18,8 +18,9 @@ extension CommandExecutor {
 
   /// Starts a reply that may be too long for one turn: its first chunk now; the rest, if any,
   /// as the client's output drains.
-  func startReply(_ kind: ReplyStream.Kind, for client: Client, now: UInt64) {
+  func startReply(_ kind: ReplyStream.Kind, changes: ArraySlice<Channel> = [], for client: Client, now: UInt64) {
     var stream = ReplyStream(kind)
+    stream.changes = changes
     guard !fill(&stream, for: client, now: now) else { return }
     client.reply = PendingReply(stream)
     subscriptions.hold(client)
@@ -36,6 +37,14 @@ extension CommandExecutor {
   private func fill(_ stream: inout ReplyStream, for client: Client, now: UInt64) -> Bool {
     let limit = client.pendingOutput + Self.replyChunk
     let kind = stream.kind
+    if case .replay(let since) = kind {
+      while client.pendingOutput < limit, let channel = stream.changes.popFirst() {
+        appendState(channel, to: client, now: now)
+      }
+      guard stream.changes.isEmpty else { return false }
+      ReplyEncoder.appendOK(WatchOutcome.replayed(since: since).statusText, to: &client.output)
+      return true
+    }
     while client.pendingOutput < limit {
       if stream.days != nil {
         appendStatsDays(&stream, to: client, until: limit)
@@ -43,8 +52,8 @@ extension CommandExecutor {
       }
       guard let name = stream.names.next({ yield in candidates(kind, yield) }) else {
         switch kind {
-        case .list, .stats: ReplyEncoder.appendOK(to: &client.output)
-        case .snapshot: ReplyEncoder.appendOK("watching", to: &client.output)
+        case .list, .stats, .replay: ReplyEncoder.appendOK(to: &client.output)
+        case .snapshot(_, let outcome): ReplyEncoder.appendOK(outcome.statusText, to: &client.output)
         }
         return true
       }
@@ -52,11 +61,13 @@ extension CommandExecutor {
       case .list:
         let channel = store.channel(named: name)
         if channel.isListed { appendState(channel, to: client, now: now) }
-      case .snapshot(let patterns):
+      case .snapshot(let patterns, _):
         let channel = store.channel(named: name)
         if channel.isListed || patterns.namesExactly(name) { appendState(channel, to: client, now: now) }
       case .stats(let period, let today, let patterns):
         appendStatsTotals(name, period, today: today, patterns, &stream, to: client)
+      case .replay:
+        break  // its lines are `ReplyStream.changes`
       }
     }
     return false
@@ -67,8 +78,10 @@ extension CommandExecutor {
     switch kind {
     case .list:
       forEachKeptName(yield)
-    case .snapshot(let patterns):
+    case .snapshot(let patterns, _):
       snapshotCandidates(patterns, yield)
+    case .replay:
+      break  // its lines are `ReplyStream.changes`
     case .stats(_, _, let patterns):
       statsCandidates(patterns, yield)
     }

@@ -1,21 +1,27 @@
 import BadgeCore
+import BadgeProtocol
 
-/// A reply that may be too long for one turn (`LIST`, a `WATCH` snapshot, `STATS`), carried by
+/// A reply that may be too long for one turn (`LIST`, a `WATCH` snapshot or replay, `STATS`), carried by
 /// its connection and produced a chunk at a time as the client reads it
 /// (`CommandExecutor.startReply`, `continueReply`): what it shows, and how far it has got.
 ///
 /// It keeps no lines and no list of every channel: only the name of the last channel shown and
 /// the next batch of names after it (`NameBatches`), and, within a `STATS` reply, the figures
 /// of the channel whose `DAY` lines are under way. Each line shows the channel as it is when
-/// the line is produced (PROTOCOL.md, "Long replies"). A value: a reply that ends in its
+/// the line is produced (PROTOCOL.md, "Long replies"), but a replay's, which shows a change as
+/// it was (its lines were taken when it began). A value: a reply that ends in its
 /// request's turn, as most do, is never stored; one left under way is boxed (`PendingReply`).
 struct ReplyStream {
   enum Kind {
     /// `LIST`: every listed channel.
     case list
     /// A `WATCH` snapshot: each channel the patterns name exactly, and each listed channel one
-    /// of their globs matches (every listed channel without patterns); ends `OK watching`.
-    case snapshot(ChannelPatternSet)
+    /// of their globs matches (every listed channel without patterns); ends `OK watching`, or
+    /// `OK watching reset` when it stands for a replay that could not be (`outcome`).
+    case snapshot(ChannelPatternSet, WatchOutcome)
+    /// `WATCH since=<seq>` replayed: the kept changes after `since` (`ReplyStream.changes`), in
+    /// sequence order; ends `OK watching since=<seq>`.
+    case replay(since: UInt64)
     /// `STATS`: the period ending on `today` (the request's day, for every channel of the
     /// reply), of each channel the patterns name exactly and each channel with history one of
     /// their globs matches (every channel with history without patterns).
@@ -27,6 +33,11 @@ struct ReplyStream {
   var names = NameBatches()
   /// The channel whose `STATS` line was the last one produced, its figures, and its next `DAY`.
   var days: (stats: ChannelStats, next: Int)?
+  /// A replay's changes still to show, each the channel as it was after its change: taken from
+  /// `RecentChanges` when the reply began (at most its 1,024), so that changes made meanwhile,
+  /// which may push the oldest out of the ring, cannot take a line from the reply; they come
+  /// after it as the held events of a long reply do.
+  var changes: ArraySlice<Channel> = []
 
   init(_ kind: Kind) {
     self.kind = kind

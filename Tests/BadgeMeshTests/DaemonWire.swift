@@ -27,7 +27,7 @@ struct DaemonWire {
   /// what is watched); the lines written, which are none while no connection is up.
   mutating func send(_ actions: [MeshAction]) -> [String] {
     for case .request(let request) in actions {
-      if case .watch(let patterns) = request.request {
+      if case .watch(let patterns, _) = request.request {
         _ = session.watchAlso(patterns, ticket: request)
       } else {
         _ = session.send(request.request, id: request.id, ticket: request)

@@ -18,7 +18,7 @@ final class SessionRig {
   func watchAlso(_ patterns: [ChannelPattern], ticket: Int) -> Bool { session.watchAlso(patterns, ticket: ticket) }
 
   func connected() { session.connected() }
-  func watch(_ patterns: [ChannelPattern]) { session.watch(patterns) }
+  func watch(_ patterns: [ChannelPattern], since: UInt64? = nil) { session.watch(patterns, since: since) }
   func connectionEnded() -> [Int] { session.connectionEnded() }
 
   /// The bytes written since the last call, as text.
@@ -37,7 +37,7 @@ final class SessionRig {
     case .channel(let snapshot), .event(let snapshot):
       return "channel \(snapshot.channel) count=\(snapshot.count) seq=\(snapshot.seq)"
     case .dnd(let dnd): return "dnd \(dnd.isOn)"
-    case .watching: return "watching"
+    case .watching(let outcome): return outcome.statusText
     case .watchRefused(let code, let message): return "refused \(code) \(message)"
     case .gap(let channel, let seq, let held): return "gap \(channel) \(seq) < \(held)"
     case .forward(let id, let channel, _): return "forward \(id) \(channel)"
@@ -151,6 +151,53 @@ final class SessionRig {
       ])
     #expect(after == ["dnd false", "channel ab count=5 seq=11", "watching", "channel ab count=6 seq=12"])
     #expect(rig.session.stream.phase == .watching && rig.session.stream.seq(of: "ab") == 12)
+  }
+
+  /// `WATCH since=`: its replayed lines go to the stream as a snapshot's do, and the end of the
+  /// reply says whether they were a replay; a later connection asks what `resume(after:)` set.
+  @Test func aWatchSinceSaysWhetherItReplayedOrReset() {
+    let rig = SessionRig(limit: 4)
+    rig.watch([pattern("a*")], since: 7)
+    rig.connected()
+    #expect(rig.text() == "WATCH since=7 a*\n")
+    let replayed = rig.feed(
+      [
+        "STATE * dnd=0 left=0", Self.state("STATE", "ab", count: 1, seq: 8),
+        Self.state("STATE", "ab", count: 2, seq: 9),
+        "OK watching since=7", Self.state("EVENT", "ab", count: 3, seq: 10),
+      ])
+    #expect(
+      replayed == [
+        "dnd false", "channel ab count=1 seq=8", "channel ab count=2 seq=9", "watching since=7",
+        "channel ab count=3 seq=10",
+      ])
+    rig.session.resume(after: 10)
+    #expect(rig.text().isEmpty, "nothing is sent before the next connection")
+    _ = rig.connectionEnded()
+    rig.connected()
+    #expect(rig.text() == "WATCH since=10 a*\n")
+    #expect(
+      rig.feed([Self.state("STATE", "ab", count: 9, seq: 40), "OK watching reset"]) == [
+        "channel ab count=9 seq=40", "watching reset",
+      ])
+    rig.session.resume(after: nil)
+    _ = rig.connectionEnded()
+    rig.connected()
+    #expect(rig.text() == "WATCH a*\n")
+  }
+
+  @Test(arguments: [
+    ("watching", WatchOutcome.snapshot), ("watching since=0", .replayed(since: 0)),
+    ("watching since=18446744073709551615", .replayed(since: UInt64.max)), ("watching reset", .reset),
+  ])
+  func theEndOfAWatchReadsBackAsItIsWritten(_ text: String, _ outcome: WatchOutcome) {
+    #expect(outcome.statusText == text)
+    #expect(WatchOutcome(statusText: text) == outcome)
+  }
+
+  @Test(arguments: ["", "watching since=", "watching since=+1", "watching since=x", "watching  reset", "pong"])
+  func anotherOKIsNoWatchOutcome(_ text: String) {
+    #expect(WatchOutcome(statusText: text) == nil)
   }
 }
 

@@ -77,6 +77,8 @@ import Testing
     ("stats mail", "STATS day mail"),
     ("watch", "WATCH"),
     ("watch  a*  b", "WATCH a* b"),
+    ("watch since=007  a*", "WATCH since=7 a*"),
+    ("WATCH since=18446744073709551615", "WATCH since=18446744073709551615"),
     ("bridge", "BRIDGE"),
     ("bridge host=laptop", "BRIDGE host=laptop"),
     (

@@ -49,6 +49,9 @@ import Testing
     ("WATCH", .watch([])),
     ("WATCH mail", .watch([pattern("mail")])),
     ("WATCH mail app:* ?x *", .watch([pattern("mail"), pattern("app:*"), pattern("?x"), pattern("*")])),
+    ("WATCH since=0", .watch([], since: 0)),
+    ("WATCH since=42 mail app:*", .watch([pattern("mail"), pattern("app:*")], since: 42)),
+    ("WATCH since=18446744073709551615 m", .watch([pattern("m")], since: UInt64.max)),
   ]
 
   @Test(arguments: table)
@@ -129,7 +132,7 @@ import Testing
     (.list, "LIST"),
     (.mute, "MUTE <channel>"), (.unmute, "UNMUTE <channel>"),
     (.configure, "CONFIGURE <channel> <key>=<value|default> ..."),
-    (.watch, "WATCH [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
+    (.watch, "WATCH [since=<seq>] [<channel or glob> ...]"), (.unwatch, "UNWATCH"), (.quit, "QUIT"),
   ])
   func usageLines(_ command: Request.Command, _ usage: String) {
     #expect(command.usage == usage)

@@ -22,6 +22,11 @@ import Testing
     ("INCR", .badArguments, "Missing channel; usage: INCR <channel> [n]"),
     ("DECR", .badArguments, "Missing channel; usage: DECR <channel> [n]"),
     ("SET", .badArguments, "Missing channel; usage: SET <channel> <n>"),
+    (
+      "WATCH since=1e3 mail", .badArguments,
+      "Invalid since '1e3'; expected a sequence number, a whole number from 0; "
+        + "usage: WATCH [since=<seq>] [<channel or glob> ...]"
+    ),
     ("SET mail", .badArguments, "Missing count; usage: SET <channel> <n>"),
     ("CLEAR", .badArguments, "Missing channel; usage: CLEAR <channel> [upto=<total>] | CLEAR *"),
     ("GET", .badArguments, "Missing channel; usage: GET <channel>"),
@@ -63,6 +68,7 @@ import Testing
     ("INCR .bad x", .badName, "Invalid channel name '.bad'; \(namingRule)"),
     ("WATCH mail a/b", .badName, "Invalid channel or pattern 'a/b'; \(namingRule), or * and ?"),
     ("WATCH .mail", .badName, "Invalid channel or pattern '.mail'; \(namingRule), or * and ?"),
+    ("WATCH mail since=3", .badName, "Invalid channel or pattern 'since=3'; \(namingRule), or * and ?"),
     ("WATCH " + long, .badName, "Invalid channel or pattern '\(cut)'; \(namingRule), or * and ?"),
 
     ("INCR mail x", .badNumber, "Invalid number 'x'; \(fromOne)"),
