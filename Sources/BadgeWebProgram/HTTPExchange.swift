@@ -22,8 +22,12 @@ final class Responder {
   func answer(_ response: HTTPResponse) { exchange?.answered(.response(response)) }
 
   /// Answers with an event stream: `source` is read as the client takes it.
-  func stream(status: Int = 200, headers: [(name: String, value: String)], source: EventStreamSource) {
-    exchange?.answered(.stream(status: status, headers: headers, source: source))
+  /// Returns false when the client went away first (the source is then never read nor closed).
+  @discardableResult
+  func stream(status: Int = 200, headers: [(name: String, value: String)], source: EventStreamSource) -> Bool {
+    guard let exchange, exchange.isOpen else { return false }
+    exchange.answered(.stream(status: status, headers: headers, source: source))
+    return true
   }
 }
 
@@ -47,6 +51,9 @@ final class HTTPExchange {
   private var finished = false
 
   private var server: HTTPServer { daemon.server }
+
+  /// Whether the request still waits for its answer (its client is there, none was given).
+  var isOpen: Bool { !finished && answer == nil }
 
   init(daemon: HTTPDaemon, connection: OpaquePointer) {
     self.daemon = daemon

@@ -11,10 +11,12 @@ import BadgeWeb
 /// (`EventRing`, each event formatted once).
 ///
 /// A connection's snapshot is gathered whole before it replaces the state, so streams never see
-/// half of one. The first snapshot, and every one after a connection was lost, starts a new
-/// epoch of the ring (`reset` and the snapshot), so a stream reading along draws the state anew
-/// and a browser resuming with an id from before goes by the new numbers. While badged is away
-/// the streams get one `offline` event.
+/// half of one. A snapshot (the first, one after a gap, or one badged sends because it no longer
+/// keeps the changes missed) starts a new epoch of the ring (`reset` and the snapshot), so a
+/// stream reading along draws the state anew and a browser resuming with an id from before goes
+/// by the new numbers. A connection after one was lost asks for the changes after the last one
+/// taken (`WATCH since=`): replayed, they go into the ring as the change events they were. While
+/// badged is away the streams get one `offline` event.
 final class WebFeed {
   /// How many requests (the page's writes) may await badged's replies at once; a write beyond
   /// them is answered 503.
@@ -61,6 +63,8 @@ final class WebFeed {
     case .disconnected:
       gathering = nil
       guard online else { return }
+      // The next connection asks for the changes after the last one taken (`WATCH since=`).
+      daemon.resume(after: state.seq)
       online = false
       let since = Int64(Environment.wallClockMicroseconds / 1000)
       ring.appendEvent(
@@ -91,11 +95,17 @@ final class WebFeed {
       // The session asked for a new snapshot; it replaces the state when it is whole.
       gathering = []
       gatheredDND = state.dnd
-    case .watching:
+    case .watching(let outcome):
       let channels = gathering ?? []
       gathering = nil
-      state.replace(dnd: gatheredDND, channels: channels)
-      ring.rebase(to: state.seq, bytes: state.resetEvents(reason: "gap"))
+      if case .replayed = outcome {
+        // The changes missed while away, in seq order: each becomes the change event it was.
+        state.feed(.dnd(gatheredDND, pushed: true), into: &ring)
+        for snapshot in channels { state.feed(.event(snapshot), into: &ring) }
+      } else {
+        state.replace(dnd: gatheredDND, channels: channels)
+        ring.rebase(to: state.seq, bytes: state.resetEvents(reason: "gap"))
+      }
       online = true
       news()
     case .watchRefused(let code, let message):

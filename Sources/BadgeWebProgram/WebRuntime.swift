@@ -19,6 +19,8 @@ final class WebRuntime {
   /// The open event streams, for the keep-alive.
   private var streams: [ObjectIdentifier: WebEventStream] = [:]
   private var keepAliveTimer: TimerSource?
+  /// The replay connections of resuming streams (`StreamReplay`), let go once finished.
+  private var replays: [StreamReplay] = []
 
   /// Binds every listen address (a bind that fails throws, naming the address) and reads the
   /// TLS files.
@@ -71,32 +73,71 @@ final class WebRuntime {
 
   // MARK: - Streams
 
-  /// Opens the event stream `events` asks for: from a snapshot, or resuming after its last
-  /// event's id where the ring still holds what came after it; else `reset` and a snapshot.
+  /// Opens the event stream `events` asks for: from a snapshot; or resuming after its last
+  /// event's id, from the ring when it still holds what came after it, else from badged's replay
+  /// of the changes missed (`StreamReplay`), else with `reset` and a snapshot.
   func openStream(
     _ events: EventsRequest, tokenID: String, responder: Responder, headers: [(name: String, value: String)]
   ) {
     let patterns = events.patterns.compactMap { ChannelPattern($0) }
-    var start = ServerSentEvent.retry(milliseconds: 1000)
-    var cursor = feed.ring.end
-    if let id = events.lastEventID {
-      switch feed.ring.position(resumingAfter: id) {
-      case .at(let position):
-        cursor = position
-      case .needsReplay, .reset:
-        // A replay from badged (`WATCH since=`) is not wired in yet: a reset and a snapshot.
-        start += feed.state.resetEvents(reason: "gap", patterns: patterns)
-      }
-    } else {
-      start += feed.state.snapshotEvent(patterns: patterns)
+    let retry = ServerSentEvent.retry(milliseconds: 1000)
+    guard let id = events.lastEventID else {
+      return startStream(
+        patterns, start: retry + feed.state.snapshotEvent(patterns: patterns), cursor: feed.ring.end,
+        tokenID: tokenID, responder: responder, headers: headers)
     }
+    switch feed.ring.position(resumingAfter: id) {
+    case .at(let cursor):
+      startStream(patterns, start: retry, cursor: cursor, tokenID: tokenID, responder: responder, headers: headers)
+    case .reset:
+      startStream(
+        patterns, start: retry + feed.state.resetEvents(reason: "gap", patterns: patterns), cursor: feed.ring.end,
+        tokenID: tokenID, responder: responder, headers: headers)
+    case .needsReplay:
+      replays.removeAll { $0.isFinished }
+      let replay = StreamReplay(socket: feed.daemon.socket, loop: loop, logger: logger, since: id, patterns: patterns) {
+        [unowned self] changes in
+        let (start, cursor) = resumed(after: id, replayed: changes, patterns: patterns)
+        startStream(
+          patterns, start: retry + start, cursor: cursor, tokenID: tokenID, responder: responder, headers: headers)
+      }
+      replays.append(replay)
+      replay.start()
+    }
+  }
+
+  /// Where a stream goes on after badged's replay of the changes after `id`: the replayed
+  /// changes as change events, then the ring after the later of the last one and the ring's
+  /// base (the replay covers every change of the stream's channels up to badged's latest, the
+  /// ring every change after its base). Without a replay: `reset` and a snapshot.
+  private func resumed(after id: UInt64, replayed: [ChannelSnapshot]?, patterns: [ChannelPattern]) -> ([UInt8], UInt64)
+  {
+    guard let replayed else { return (feed.state.resetEvents(reason: "gap", patterns: patterns), feed.ring.end) }
+    var start: [UInt8] = []
+    for snapshot in replayed {
+      start += ServerSentEvent.event(
+        ServerSentEvent.Name.change, id: snapshot.seq, data: WebJSON.channel(snapshot).text)
+    }
+    let last = max(replayed.last?.seq ?? id, feed.ring.base)
+    guard case .at(var cursor) = feed.ring.position(resumingAfter: last) else { return (start, feed.ring.end) }
+    // The epoch's first entry is its `reset` and snapshot, for the streams reading along when
+    // it began: the replay brought this one to the same state already.
+    if cursor == feed.ring.epochStart, cursor < feed.ring.end { cursor += 1 }
+    return (start, cursor)
+  }
+
+  private func startStream(
+    _ patterns: [ChannelPattern], start: [UInt8], cursor: UInt64, tokenID: String, responder: Responder,
+    headers: [(name: String, value: String)]
+  ) {
     let stream = WebEventStream(
       feed: feed, patterns: patterns, start: start, cursor: cursor,
       stillAllowed: { [unowned self] in tokens.isValid(id: tokenID) },
       ended: { [weak self] stream in self?.streams[ObjectIdentifier(stream)] = nil })
     streams[ObjectIdentifier(stream)] = stream
-    responder.stream(
+    let taken = responder.stream(
       headers: headers + [("Content-Type", "text/event-stream"), ("X-Accel-Buffering", "no")], source: stream)
+    if !taken { streams[ObjectIdentifier(stream)] = nil }
   }
 
   /// How many event streams are open.

@@ -20,12 +20,28 @@ final class WebRig {
     daemon = try DaemonProcess(config: WebRig.stillChannels)
     port = try Broker.freePort()
     tokensFile = daemon.folder.file("web-tokens")
-    let config = try daemon.folder.write(
+    config = try daemon.folder.write(
       "web.conf",
       "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
         + "keepalive = \(keepalive)\n")
-    web = try SourcesProcess(
+    web = try WebRig.startWeb(daemon: daemon, config: config)
+    try waitForFeed()
+  }
+
+  private let config: String
+
+  private static func startWeb(daemon: DaemonProcess, config: String) throws -> SourcesProcess {
+    try SourcesProcess(
       folder: daemon.folder, config: config, socket: daemon.socket, executable: Binaries.badgedWeb.path)
+  }
+
+  /// Stops badged-web (SIGTERM; fails unless it exits 0), runs `meanwhile`, and starts it again
+  /// on the same port and tokens file; returns once it has badged's snapshot.
+  func restartWeb(meanwhile: () throws -> Void = {}) throws {
+    let status = web.stop()
+    guard status == 0 else { throw TestFailure("badged-web exited \(status): \(web.log)") }
+    try meanwhile()
+    web = try WebRig.startWeb(daemon: daemon, config: config)
     try waitForFeed()
   }
 
