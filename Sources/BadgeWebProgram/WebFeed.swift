@@ -100,7 +100,7 @@ final class WebFeed {
       gathering = nil
       if case .replayed = outcome {
         // The changes missed while away, in seq order: each becomes the change event it was.
-        state.feed(.dnd(gatheredDND, pushed: true), into: &ring)
+        if gatheredDND != state.dnd { state.feed(.dnd(gatheredDND, pushed: true), into: &ring) }
         for snapshot in channels { state.feed(.event(snapshot), into: &ring) }
       } else {
         state.replace(dnd: gatheredDND, channels: channels)

@@ -11,7 +11,7 @@ import Foundation
 final class WebRig {
   static let stillChannels = "[channel mail]\npulse_ms = 0\n[channel ci]\npulse_ms = 0\n"
 
-  let daemon: DaemonProcess
+  private(set) var daemon: DaemonProcess
   let port: Int
   let tokensFile: String
   private(set) var web: SourcesProcess
@@ -56,9 +56,27 @@ final class WebRig {
   /// A token badged-web accepts, with write access unless `readOnly`, written to the rig's
   /// tokens file as `badgectl web token` writes one.
   func token(readOnly: Bool = false) throws -> String {
+    try issuedToken(readOnly: readOnly).token
+  }
+
+  /// A new token with its id (for `revoke`).
+  func issuedToken(readOnly: Bool = false) throws -> TokenStore.IssuedToken {
     var store = TokenStore(path: tokensFile)
     let now = Int64(Date().timeIntervalSince1970)
-    return try store.issueToken(level: readOnly ? .read : .write, name: "test", now: now).token
+    return try store.issueToken(level: readOnly ? .read : .write, name: "test", now: now)
+  }
+
+  /// Takes the token with `id` out of the tokens file, as `badgectl web tokens revoke` does.
+  func revoke(_ id: String) throws {
+    var store = TokenStore(path: tokensFile)
+    guard try store.revoke(id: id) else { throw TestFailure("no token \(id) to revoke") }
+  }
+
+  /// Stops badged (SIGTERM), runs `meanwhile`, and starts it again on the same socket and state.
+  func restartDaemon(meanwhile: () throws -> Void = {}) throws {
+    daemon.stop()
+    try meanwhile()
+    daemon = try DaemonProcess(folder: daemon.folder, socket: daemon.socket, config: WebRig.stillChannels)
   }
 
   /// Runs `badgectl` against the rig's daemon; fails unless it succeeds. Its output.
