@@ -66,6 +66,13 @@ final class WebRig {
     return try store.issueToken(level: readOnly ? .read : .write, name: "test", now: now)
   }
 
+  /// A one-time code of the link `badgectl web link` prints.
+  func linkCode(readOnly: Bool = false) throws -> String {
+    var store = TokenStore(path: tokensFile)
+    return try store.issueCode(
+      level: readOnly ? .read : .write, name: "phone", now: Int64(Date().timeIntervalSince1970))
+  }
+
   /// Takes the token with `id` out of the tokens file, as `badgectl web tokens revoke` does.
   func revoke(_ id: String) throws {
     var store = TokenStore(path: tokensFile)
@@ -87,11 +94,11 @@ final class WebRig {
     return result.stdout
   }
 
-  /// One request with curl: the status and the body.
+  /// One request with curl: the status, the body and the headers (names lowercased).
   func request(
     _ method: String, _ path: String, token: String?, form: String? = nil, headers: [String] = []
-  ) throws -> (status: Int, body: String) {
-    var arguments = ["curl", "-s", "-X", method, "-w", "\n%{http_code}"]
+  ) throws -> (status: Int, body: String, headers: [(name: String, value: String)]) {
+    var arguments = ["curl", "-s", "-D", "-", "-X", method, "-w", "\n%{http_code}"]
     if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
     for header in headers { arguments += ["-H", header] }
     if let form { arguments += ["--data", form] }
@@ -99,7 +106,15 @@ final class WebRig {
     guard let split = result.stdout.lastIndex(of: "\n"),
       let status = Int(result.stdout[result.stdout.index(after: split)...])
     else { throw TestFailure("curl \(path): \(result.stdout) \(result.stderr)") }
-    return (status, String(result.stdout[..<split]))
+    // The headers (`-D -`) come first, then a blank line, then the body.
+    let text = result.stdout[..<split]
+    guard let blank = text.range(of: "\r\n\r\n") else { return (status, String(text), []) }
+    let headers = text[..<blank.lowerBound].split(separator: "\r\n").dropFirst().compactMap {
+      line -> (String, String)? in
+      guard let colon = line.firstIndex(of: ":") else { return nil }
+      return (line[..<colon].lowercased(), String(line[line.index(after: colon)...].drop { $0 == " " }))
+    }
+    return (status, String(text[blank.upperBound...]), headers)
   }
 }
 
