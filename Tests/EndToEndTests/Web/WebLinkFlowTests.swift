@@ -41,3 +41,22 @@ import Testing
     #expect(answer.headers.first { $0.name == "x-content-type-options" }?.value == "nosniff")
   }
 }
+
+/// badged-web over HTTPS (libmicrohttpd with GnuTLS, the certificate and key read at start):
+/// the stream and the link's cookie, `Secure` under TLS.
+@Suite struct WebTLSTests {
+  @Test func overHTTPSTheStreamFlowsAndTheCookieIsSecure() throws {
+    let rig = try WebRig(tls: true)
+    let token = try rig.token(readOnly: true)
+    try rig.ctl("incr", "mail", "2")
+    let stream = try EventStreamReader(rig: rig, token: token)
+    let snapshot = try stream.nextEvent()
+    #expect(snapshot.name == "snapshot")
+    #expect(snapshot.id == "1")
+    try rig.ctl("incr", "mail")
+    #expect(try stream.nextEvent().id == "2")
+    let redeemed = try rig.request("POST", "/link", token: nil, form: "code=\(try rig.linkCode())")
+    #expect(redeemed.status == 303)
+    #expect(redeemed.headers.first { $0.name == "set-cookie" }?.value.hasSuffix("; Secure") == true)
+  }
+}

@@ -16,14 +16,22 @@ final class WebRig {
   let tokensFile: String
   private(set) var web: SourcesProcess
 
-  init(keepalive: Int = 15) throws {
+  /// Whether badged-web serves HTTPS, with a certificate of a CA of the rig's (curl trusts it).
+  let tls: Bool
+
+  init(keepalive: Int = 15, tls: Bool = false) throws {
     daemon = try DaemonProcess(config: WebRig.stillChannels)
     port = try Broker.freePort()
+    self.tls = tls
     tokensFile = daemon.folder.file("web-tokens")
-    config = try daemon.folder.write(
-      "web.conf",
+    var section =
       "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
-        + "keepalive = \(keepalive)\n")
+      + "keepalive = \(keepalive)\n"
+    if tls {
+      try TestCertificates.make(in: daemon.folder.path, names: ["IP:127.0.0.1"])
+      section += "cert_file = \(daemon.folder.file("srv.pem"))\nkey_file = \(daemon.folder.file("srv.key"))\n"
+    }
+    config = try daemon.folder.write("web.conf", section)
     web = try WebRig.startWeb(daemon: daemon, config: config)
     try waitForFeed()
   }
@@ -45,7 +53,10 @@ final class WebRig {
     try waitForFeed()
   }
 
-  var url: String { "http://127.0.0.1:\(port)" }
+  var url: String { (tls ? "https" : "http") + "://127.0.0.1:\(port)" }
+
+  /// What curl needs to reach the rig: the CA under TLS.
+  var curlOptions: [String] { tls ? ["--cacert", daemon.folder.file("ca.pem")] : [] }
 
   /// Waits until badged-web serves and has badged's snapshot: its log says both.
   private func waitForFeed() throws {
@@ -98,7 +109,7 @@ final class WebRig {
   func request(
     _ method: String, _ path: String, token: String?, form: String? = nil, headers: [String] = []
   ) throws -> (status: Int, body: String, headers: [(name: String, value: String)]) {
-    var arguments = ["curl", "-s", "-D", "-", "-X", method, "-w", "\n%{http_code}"]
+    var arguments = ["curl", "-s", "-D", "-", "-X", method, "-w", "\n%{http_code}"] + curlOptions
     if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
     for header in headers { arguments += ["-H", header] }
     if let form { arguments += ["--data", form] }
@@ -133,7 +144,7 @@ final class EventStreamReader {
   private var input: LineInput
 
   init(rig: WebRig, token: String?, lastEventID: String? = nil) throws {
-    var arguments = ["curl", "-sN"]
+    var arguments = ["curl", "-sN"] + rig.curlOptions
     if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
     if let lastEventID { arguments += ["-H", "Last-Event-ID: \(lastEventID)"] }
     child = try Child(arguments + [rig.url + "/events"], environment: Child.environment(), stdout: .pipe)
