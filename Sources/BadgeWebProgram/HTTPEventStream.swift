@@ -30,7 +30,7 @@ final class HTTPEventStream {
   private var suspended = false
 
   /// The size of each read libmicrohttpd asks for.
-  static let blockSize = 16 * 1024
+  static let blockSize = 4 * 1024
 
   private init(server: HTTPServer, connection: OpaquePointer, source: EventStreamSource) {
     self.server = server

@@ -20,7 +20,7 @@ import Glibc
 final class HTTPServer {
   struct Limits {
     var connections: UInt32 = 4096
-    var connectionMemory = 32 * 1024
+    var connectionMemory = 16 * 1024
     /// Seconds a connection may stay idle (an event stream is never idle: keep-alives).
     var timeoutSeconds: UInt32 = 60
     var bodyBytes = 8 * 1024
