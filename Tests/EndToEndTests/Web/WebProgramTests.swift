@@ -56,6 +56,24 @@ import Testing
     #expect(change.data.flatMap { WebStreamTests.field("count", in: $0) } == "5")
   }
 
+  @Test func thePagesFilesComeFromTheRootWithTheirTypesAndPolicy() throws {
+    let rig = try WebRig()
+    let token = try rig.token(readOnly: true)
+    _ = try rig.daemon.folder.write("index.html", "<!doctype html><title>badged</title>\n")
+    _ = try rig.daemon.folder.write("style.css", "body{}\n")
+    _ = try rig.daemon.folder.write("secret.txt", "not served\n")
+    let index = try rig.request("GET", "/", token: token)
+    #expect(index.status == 200)
+    #expect(index.body == "<!doctype html><title>badged</title>\n")
+    #expect(index.headers.first { $0.name == "content-type" }?.value == "text/html; charset=utf-8")
+    #expect(index.headers.first { $0.name == "content-security-policy" }?.value.hasPrefix("default-src 'self'") == true)
+    let style = try rig.request("GET", "/style.css", token: token)
+    #expect(style.headers.first { $0.name == "content-type" }?.value == "text/css; charset=utf-8")
+    #expect(try rig.request("GET", "/app.js", token: token).status == 404)
+    #expect(try rig.request("GET", "/secret.txt", token: token).status == 404)
+    #expect(try rig.request("GET", "/../secret.txt", token: token).status == 404)
+  }
+
   @Test func aRevokedTokensStreamEndsAtTheNextKeepAlive() throws {
     let rig = try WebRig(keepalive: 1)
     let issued = try rig.issuedToken(readOnly: true)
