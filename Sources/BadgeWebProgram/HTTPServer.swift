@@ -62,9 +62,6 @@ final class HTTPServer {
     }
   }
 
-  /// How many event streams are open.
-  var streamCount: Int { streamObjects.count }
-
   /// Starts serving: the daemons run once, so connections made before are taken.
   func start() {
     run()

@@ -19,6 +19,17 @@ import Testing
     #expect(web.log.contains("keepalive"))
   }
 
+  @Test func aListenAddressInUseExits1AndNamesIt() throws {
+    let rig = try WebRig()
+    let config = try rig.daemon.folder.write("second.conf", "[web]\nlisten = 127.0.0.1:\(rig.port)\n")
+    let second = try SourcesProcess(
+      folder: rig.daemon.folder, config: config, socket: rig.daemon.socket, executable: Binaries.badgedWeb.path)
+    #expect(waitUntil { !second.isRunning })
+    #expect(second.stop() == 1)
+    #expect(second.log.contains("bind to '127.0.0.1:\(rig.port)'"))
+    #expect(rig.web.isRunning)
+  }
+
   @Test func aBodyOverEightKiBIs413AndChangesNothing() throws {
     let rig = try WebRig()
     let token = try rig.token()
