@@ -40,7 +40,7 @@ final class HTTPExchange {
   unowned let daemon: HTTPDaemon
   private let connection: OpaquePointer
   private var bodyBytes = 0
-  private var tooLarge = false
+  private(set) var tooLarge = false
   private var postProcessor: OpaquePointer?
   /// A urlencoded body's fields, decoded by libmicrohttpd's post processor.
   private var form: [(name: String, value: String)] = []
@@ -50,7 +50,7 @@ final class HTTPExchange {
   private var suspended = false
   private var finished = false
 
-  private var server: HTTPServer { daemon.server }
+  var server: HTTPServer { daemon.server }
 
   /// Whether the request still waits for its answer (its client is there, none was given).
   var isOpen: Bool { !finished && answer == nil }
@@ -125,7 +125,7 @@ final class HTTPExchange {
     MHD_resume_connection(connection)
   }
 
-  private func queue(_ answer: HTTPAnswer) -> MHD_Result {
+  func queue(_ answer: HTTPAnswer) -> MHD_Result {
     let response: OpaquePointer?
     let status: Int
     let headers: [(name: String, value: String)]
@@ -201,6 +201,9 @@ final class HTTPExchange {
     if uploadSize.pointee > 0 {
       if let upload { exchange.bodyPart(upload, count: uploadSize.pointee) }
       uploadSize.pointee = 0
+      // A body without a length (chunked) is refused as soon as it passes the limit, not read on:
+      // libmicrohttpd 0.9.75 takes no response while a body comes in, so the connection closes.
+      if exchange.tooLarge { return exchange.queue(.response(tooLargeResponse(exchange.server.limits.bodyBytes))) }
       return .YES
     }
     return exchange.complete(
