@@ -174,7 +174,7 @@ let package = Package(
       name: "BadgeCtlSession",
       dependencies: [
         "BadgeCore", "BadgeProtocol", "BadgeBus", "BadgeCtl", "BadgeClient", "BadgeSystem", "BadgeRender",
-        "BadgeTop", "BadgeScreen",
+        "BadgeTop", "BadgeScreen", "BadgeConfig", "BadgeWeb", "CQRencode",
       ]),
 
     // badged-mqtt as a library, like the daemon: its command line, config and the files it

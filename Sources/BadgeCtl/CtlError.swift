@@ -12,19 +12,27 @@ package enum CtlError: Error {
   /// The program that runs `command` (`SessionProgram`) could not be started from any of the
   /// places it may be: exit 69 (`EX_UNAVAILABLE`: a support program does not exist).
   case missingProgram(command: String, program: String, causes: [String])
+  /// The config file is refused (`web` reads `[web]`): exit 78 (`EX_CONFIG`), as the program
+  /// that owns the section would.
+  case config(String)
+  /// A command's work failed for a reason it words (a token that does not exist, a file that
+  /// cannot be written): exit 1.
+  case failed(String)
 
   enum ExitStatus {
     static let success: Int32 = 0
     static let daemonError: Int32 = 1
     static let usage: Int32 = 64
     static let unreachable: Int32 = 69
+    static let config: Int32 = 78
   }
 
   var exitStatus: Int32 {
     switch self {
     case .unreachable, .missingProgram: return ExitStatus.unreachable
-    case .daemon, .cannotOpen: return ExitStatus.daemonError
+    case .daemon, .cannotOpen, .failed: return ExitStatus.daemonError
     case .usage: return ExitStatus.usage
+    case .config: return ExitStatus.config
     }
   }
 
@@ -40,6 +48,10 @@ package enum CtlError: Error {
       return HelpText.error(error)
     case .cannotOpen(let channel, let reason):
       return "Error: Cannot open the app of '\(channel)': \(reason)\n"
+    case .config(let message):
+      return "Error: \(message)\n"
+    case .failed(let message):
+      return "Error: \(message)\n"
     case .missingProgram(let command, let program, let causes):
       return "Error: 'badgectl \(command)' runs in \(program), which could not be started: "
         + (causes.isEmpty ? "badgectl's own file is unknown" : causes.joined(separator: "; ")) + ".\n"

@@ -3,12 +3,14 @@ import Glibc
 
 /// The work of the commands that need libsystemd or ncursesw: `watch` and `top` (an sd-event
 /// loop; `top` draws with curses), `open` (the session bus, a launcher as a child) and `stats`'
-/// count-up in a terminal (an sd-event loop). Each carries its command, read and checked.
+/// count-up in a terminal (an sd-event loop); and `web`'s, which needs GnuTLS and libqrencode.
+/// Each carries its command, read and checked.
 package enum SessionWork {
   case watch(WatchCommand)
   case top(TopCommand)
   case open(OpenCommand)
   case stats(StatsCommand)
+  case web(WebCommand)
 }
 
 /// Where session work is carried out: in `badgectl-session`, a program of its own.
@@ -66,6 +68,7 @@ package enum SessionProgram {
     case .top: TopCommand.spec.name
     case .open: OpenCommand.spec.name
     case .stats: StatsCommand.spec.name
+    case .web: WebCommand.spec.name
     }
   }
 }

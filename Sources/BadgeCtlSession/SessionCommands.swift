@@ -1,4 +1,6 @@
 import BadgeCtl
+import BadgePOSIX
+import Glibc
 
 /// `badgectl-session`: `badgectl` with the commands that need libsystemd or ncursesw carried out
 /// in-process (`SessionWork`). `badgectl` hands it its whole command line, which is read and
@@ -23,6 +25,9 @@ public enum SessionCommands {
       try command.show(StatsSettings(command), socket: socket) { (panel) throws(CtlError) in
         try StatsCountUp.animate(panel, socket: socket)
       }
+    case .web(let command):
+      try WebTokens.run(
+        command, now: Int64(Environment.wallClockMicroseconds / 1_000_000), colours: isatty(STDOUT_FILENO) == 1)
     }
   }
 }

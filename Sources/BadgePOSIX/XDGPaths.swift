@@ -23,4 +23,8 @@ public enum XDGPaths {
   public static var defaultStateFolder: String {
     (Environment.value("XDG_STATE_HOME") ?? Environment.home + "/.local/state") + "/badged"
   }
+
+  /// badged-web's tokens, shared with `badgectl web`, unless `[web] tokens_file` says otherwise:
+  /// `<defaultStateFolder>/web-tokens`.
+  public static var defaultWebTokensFile: String { defaultStateFolder + "/web-tokens" }
 }

@@ -30,8 +30,10 @@ public enum WebAccess {
   public enum Decision: Sendable, Equatable {
     /// Answer it; `access` is the token's (`nil` on a route that needs none).
     case allow(TokenAccess?)
-    /// Answer with this.
+    /// Answer with this refusal (401, 403, 421).
     case refuse(HTTPResponse)
+    /// Answer with this, which is no refusal: a CORS preflight's 204.
+    case answer(HTTPResponse)
   }
 
   /// The cookie that holds the token.
@@ -67,7 +69,7 @@ public enum WebAccess {
       guard let origin, isAllowed(origin, config: config) else {
         return .refuse(.error(403, "forbidden", "no cross-origin access for this origin"))
       }
-      return .refuse(HTTPResponse(status: 204, headers: HTTPResponse.securityHeaders(html: false) + cors(origin)))
+      return .answer(HTTPResponse(status: 204, headers: HTTPResponse.securityHeaders(html: false) + cors(origin)))
     }
     let need = route.access
     if need == .none { return .allow(nil) }

@@ -47,12 +47,15 @@ public struct WebConfig: Sendable, Equatable {
   /// Whether the server speaks TLS.
   public var usesTLS: Bool { certFile != nil && keyFile != nil }
 
-  /// `public_url`, or the origin of the first TCP address (`http(s)://host:port`); `nil` when
-  /// the server listens on Unix sockets only and no URL is given.
+  /// `public_url`, or the origin of the first TCP address that names one host
+  /// (`http(s)://host:port`); `nil` when no URL is given and the server listens on Unix sockets
+  /// or wildcard addresses (`0.0.0.0`, `::`) only, which no browser can be sent to.
   public var effectivePublicURL: String? {
     if let publicURL { return publicURL }
     for address in listen {
-      if case .tcp = address { return (usesTLS ? "https://" : "http://") + address.authority }
+      if case .tcp(let host, _) = address, host != "0.0.0.0", host != "::" {
+        return (usesTLS ? "https://" : "http://") + address.authority
+      }
     }
     return nil
   }
@@ -69,11 +72,14 @@ public struct WebConfig: Sendable, Equatable {
       hosts.insert("127.0.0.1:\(port)")
       hosts.insert("[::1]:\(port)")
     }
-    if let publicURL, let authority = WebConfig.authority(ofURL: publicURL) {
-      hosts.insert(authority.lowercased())
-      let scheme = publicURL.lowercased().hasPrefix("https:") ? "443" : "80"
-      if !authority.hasSuffix("]"), !authority.contains(":") { hosts.insert(authority.lowercased() + ":" + scheme) }
-      if authority.hasSuffix(":" + scheme) { hosts.insert(String(authority.lowercased().dropLast(scheme.count + 1))) }
+    if let publicURL, let authority = WebConfig.authority(ofURL: publicURL)?.lowercased() {
+      // A browser leaves the scheme's own port out of `Host`; it may also be written out.
+      let defaultPort = publicURL.lowercased().hasPrefix("https:") ? ":443" : ":80"
+      let hostEnd = authority.lastIndex(of: "]") ?? authority.startIndex
+      let hasPort = authority[hostEnd...].contains(":")
+      hosts.insert(authority)
+      if !hasPort { hosts.insert(authority + defaultPort) }
+      if authority.hasSuffix(defaultPort) { hosts.insert(String(authority.dropLast(defaultPort.count))) }
     }
     return hosts
   }

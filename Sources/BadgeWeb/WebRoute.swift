@@ -29,6 +29,16 @@ public enum WebRoute: Sendable, Equatable {
     "index.html", "app.js", "motion.js", "style.css", "manifest.webmanifest", "icon.svg",
   ]
 
+  /// The `Content-Type` of one of the page's `files`, by its extension.
+  public static func contentType(of file: String) -> String {
+    if file.hasSuffix(".html") { return "text/html; charset=utf-8" }
+    if file.hasSuffix(".js") { return "text/javascript; charset=utf-8" }
+    if file.hasSuffix(".css") { return "text/css; charset=utf-8" }
+    if file.hasSuffix(".webmanifest") { return "application/manifest+json" }
+    if file.hasSuffix(".svg") { return "image/svg+xml" }
+    return "application/octet-stream"
+  }
+
   /// The prefix of the channels' paths.
   static let channelsPath = "/api/channels"
 

@@ -35,6 +35,20 @@ public struct WebState: Sendable {
     self.seq = seq ?? channels.map(\.seq).max() ?? 0
   }
 
+  /// Replaces everything with a snapshot the daemon sent after `OK watching reset` (it
+  /// restarted, or the feed was away longer than it keeps changes), and starts a new epoch of
+  /// `ring` with a `reset` event and the new snapshot, so the clients reading along redraw.
+  public mutating func reset(dnd: DNDSnapshot, channels: [ChannelSnapshot], ring: inout EventRing) {
+    replace(dnd: dnd, channels: channels)
+    ring.rebase(to: seq, bytes: resetEvents())
+  }
+
+  /// A `change` event of `snapshot`, `id: <seq>`: what a client whose changes are replayed from
+  /// badged (`WATCH since=`) gets for each `STATE` line of the replay.
+  public static func changeEvent(_ snapshot: ChannelSnapshot) -> [UInt8] {
+    ServerSentEvent.event(ServerSentEvent.Name.change, id: snapshot.seq, data: WebJSON.channel(snapshot).text)
+  }
+
   /// Takes in one line of the feed: a channel's state, or do-not-disturb's.
   public mutating func apply(_ line: ReplyLine) -> Update {
     switch line {
@@ -52,9 +66,7 @@ public struct WebState: Sendable {
     let data = WebJSON.channel(snapshot).text
     if snapshot.seq > seq {
       seq = snapshot.seq
-      return .change(
-        seq: snapshot.seq, channel: name,
-        bytes: ServerSentEvent.event(ServerSentEvent.Name.change, id: snapshot.seq, data: data))
+      return .change(seq: snapshot.seq, channel: name, bytes: WebState.changeEvent(snapshot))
     }
     return .state(channel: name, bytes: ServerSentEvent.event(ServerSentEvent.Name.state, data: data))
   }

@@ -16,7 +16,7 @@ import Testing
     ("seen", ["mail"], SeenCommand.self), ("pulse", ["mail"], PulseCommand.self), ("dnd", ["on"], DNDCommand.self),
     ("watch", [], WatchCommand.self), ("stats", [], StatsCommand.self), ("top", [], TopCommand.self),
     ("reload", [], ReloadCommand.self), ("ping", [], PingCommand.self), ("mqtt", [], MQTTCommand.self),
-    ("sources", [], SourcesCommand.self), ("help", [], HelpCommand.self),
+    ("sources", [], SourcesCommand.self), ("web", ["tokens"], WebCommand.self), ("help", [], HelpCommand.self),
   ]
 
   @Test func everyCommandIsInTheTableInHelpsOrder() {

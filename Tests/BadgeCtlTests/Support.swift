@@ -88,6 +88,7 @@ enum Usage {
     "ping": "badgectl ping",
     "mqtt": "badgectl mqtt",
     "sources": "badgectl sources [--json]",
+    "web": "badgectl web link | token | tokens [revoke <id>] [--read-only] [--name <text>] [--config <file>]",
     "help": "badgectl help [<command>]",
   ]
 }

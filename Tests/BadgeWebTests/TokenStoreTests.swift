@@ -96,6 +96,27 @@ import Testing
     #expect(try Self.text(path).hasPrefix("# emptied by hand\ntoken "))
   }
 
+  @Test func writersAtOnceLoseNothingAndACodeGoesToOneOfThem() async throws {
+    let folder = try TemporaryFolder()
+    let path = folder.path + "/web-tokens"
+    var first = TokenStore(path: path)
+    let code = try first.issueCode(level: .write, name: "phone", now: Self.now)
+    // Each writer has its own store, as two programs do: the lock is all they share.
+    let redeemed = await withTaskGroup(of: Bool.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var store = TokenStore(path: path)
+          _ = try? store.issueToken(level: .read, name: "script", now: Self.now)
+          return (try? store.redeem(code: code, now: Self.now + 1)) != nil
+        }
+      }
+      return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+    #expect(redeemed == 1)
+    #expect(try first.list().count == 9)
+    #expect(try first.list().filter { $0.name == "phone" }.count == 1)
+  }
+
   @Test func linesItDoesNotReadAreKept() {
     let text = "# tokens\n\ntoken zz bad line\ncode 12 read 5 x\n"
     let file = TokenFile(text: text)

@@ -77,6 +77,10 @@ import Testing
         + "key_file for TLS, or plaintext = yes to serve it unencrypted")
     let plain = try Self.parse([("listen", "192.168.1.5:8787 127.0.0.1:8787"), ("plaintext", "yes")])
     #expect(plain.plaintext && plain.effectivePublicURL == "http://192.168.1.5:8787")
+    // A wildcard address names no host a browser can be sent to.
+    let wildcard = try Self.parse([("listen", "0.0.0.0:8787 [::]:8788"), ("plaintext", "yes")])
+    #expect(wildcard.effectivePublicURL == nil)
+    #expect(wildcard.hosts.contains("localhost:8787") && wildcard.hosts.contains("[::1]:8788"))
     #expect(
       Self.failure([("plaintext", "maybe")]) == "badged.conf:2: Invalid value 'maybe' for plaintext: expected yes or no"
     )
@@ -92,7 +96,10 @@ import Testing
     }
     let tls = try Self.parse([("listen", "0.0.0.0:8443"), ("cert_file", cert), ("key_file", key)])
     #expect(tls.usesTLS && tls.certFile == cert && tls.keyFile == key)
-    #expect(tls.effectivePublicURL == "https://0.0.0.0:8443")
+    #expect(tls.effectivePublicURL == nil)
+    #expect(
+      try Self.parse([("listen", "192.168.1.5:8443"), ("cert_file", cert), ("key_file", key)]).effectivePublicURL
+        == "https://192.168.1.5:8443")
     #expect(
       Self.failure([("cert_file", cert)])
         == "badged.conf:2: cert_file is given without key_file; give both or neither")
@@ -136,6 +143,10 @@ import Testing
     #expect(config.publicURL == "https://badges.example.org")
     #expect(config.effectivePublicURL == "https://badges.example.org")
     #expect(config.hosts.contains("badges.example.org") && config.hosts.contains("badges.example.org:443"))
+    #expect(try Self.parse([("public_url", "http://[fd00::5]")]).hosts.isSuperset(of: ["[fd00::5]", "[fd00::5]:80"]))
+    #expect(
+      try Self.parse([("public_url", "http://Wall.lan:80/badges")]).hosts.isSuperset(of: ["wall.lan:80", "wall.lan"]))
+    #expect(!(try Self.parse([("public_url", "https://x.org:8443")]).hosts.contains("x.org")))
     #expect(
       Self.failure([("public_url", "badges.example.org")])
         == "badged.conf:2: Invalid value 'badges.example.org' for public_url: expected an http:// or https:// URL")

@@ -20,6 +20,14 @@ import Testing
     #expect(Self.route("POST", "/") == .methodNotAllowed(allowed: "GET"))
   }
 
+  @Test func theFilesContentTypes() {
+    #expect(
+      WebRoute.files.map(WebRoute.contentType) == [
+        "text/html; charset=utf-8", "text/javascript; charset=utf-8", "text/javascript; charset=utf-8",
+        "text/css; charset=utf-8", "application/manifest+json", "image/svg+xml",
+      ])
+  }
+
   @Test func linkEventsAndChannels() {
     #expect(Self.route("GET", "/link") == .linkPage)
     #expect(Self.route("POST", "/link") == .redeemLink)

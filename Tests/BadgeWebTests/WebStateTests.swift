@@ -72,6 +72,21 @@ import Testing
       Self.text(state.resetEvents()).hasPrefix("event: reset\ndata: {\"reason\":\"gap\"}\n\nid: 9\nevent: snapshot\n"))
   }
 
+  @Test func aResetReplacesTheStateAndStartsAnEpochWithTheSnapshot() {
+    var state = WebState()
+    var ring = EventRing(base: 40)
+    state.replace(dnd: DNDSnapshot(isOn: false, leftMs: 0), channels: [Self.mail(count: 9, seq: 50)])
+    state.feed(.event(Self.mail(count: 10, seq: 51)), into: &ring)
+    state.reset(dnd: DNDSnapshot(isOn: false, leftMs: 0), channels: [Self.mail(count: 2, seq: 3)], ring: &ring)
+    #expect(state.seq == 3 && state.channel(named: "mail")?.count == 2)
+    #expect(ring.base == 3 && ring.latestSeq == 3 && ring.epochStart == 1)
+    #expect(ring.entry(at: 1).map { Self.text($0.bytes) } == Self.text(state.resetEvents()))
+    #expect(ring.position(resumingAfter: 51) == .reset)
+    state.feed(.event(Self.mail(count: 3, seq: 4)), into: &ring)
+    #expect(ring.entry(at: 2)?.isChange == true && ring.entry(at: 2)?.key == 4)
+    #expect(Self.text(WebState.changeEvent(Self.mail(count: 3, seq: 4))).hasPrefix("id: 4\nevent: change\ndata: {"))
+  }
+
   @Test func aChangeTheRingRefusesGoesInAsAState() {
     var state = WebState()
     var ring = EventRing(base: 20)

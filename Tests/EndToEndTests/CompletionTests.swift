@@ -89,7 +89,7 @@ import Testing
     #expect(replies.first?.split(separator: " ").map(String.init) == (try commands()))
     #expect(
       Array(replies.dropFirst()) == [
-        "reload", "plain json", "--all --upto --format --id --socket --help", "mail news", "style= step=", "watch",
+        "reload", "plain json", "--all --upto --format --id --socket --help", "mail news", "style= step=", "watch web",
         "news", "toggle",
       ])
   }
@@ -133,7 +133,7 @@ import Testing
     #expect(offered[2] == ["json", "plain"])
     #expect(Set(offered[3]) == ["--all", "--upto", "--format", "--id", "--help", "--socket"])
     #expect(offered[4] == ["mail", "news"])
-    #expect(offered[5] == ["watch"])
+    #expect(offered[5] == ["watch", "web"])
   }
 
   @Test func badgedCompletionsOfferEveryOption() throws {

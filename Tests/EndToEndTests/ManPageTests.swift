@@ -2,6 +2,7 @@ import BadgeConfig
 import BadgeCore
 import BadgeMesh
 import BadgeTray
+import BadgeWeb
 import Foundation
 import TestSupport
 import Testing
@@ -176,6 +177,9 @@ import Testing
     }
     for key in TrayConfig.Key.allCases {
       #expect(section("[tray]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
+    }
+    for key in WebConfig.Key.allCases {
+      #expect(section("[web]", of: page).contains { $0.hasPrefix("       \(key.rawValue) = ") }, "\(key)")
     }
   }
 }

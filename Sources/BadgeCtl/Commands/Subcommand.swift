@@ -27,7 +27,7 @@ enum Subcommands {
     IncrCommand.self, DecrCommand.self, SetCommand.self, ClearCommand.self, OpenCommand.self, GetCommand.self,
     ListCommand.self, MuteCommand.self, UnmuteCommand.self, ConfigureCommand.self, SeenCommand.self,
     PulseCommand.self, DNDCommand.self, WatchCommand.self, StatsCommand.self, TopCommand.self, ReloadCommand.self,
-    PingCommand.self, MQTTCommand.self, SourcesCommand.self, HelpCommand.self,
+    PingCommand.self, MQTTCommand.self, SourcesCommand.self, WebCommand.self, HelpCommand.self,
   ]
 
   static func named(_ name: String) -> (any Subcommand.Type)? {
