@@ -112,6 +112,13 @@ public final class DaemonClient {
     flush()
   }
 
+  /// Stops watching (`UNWATCH` now, no `WATCH` on later connections): a connection that wanted
+  /// one replay (`watch(_:since:)`) ends it once `.watching` came.
+  public func unwatch() {
+    session.unwatch()
+    flush()
+  }
+
   /// What each later connection's `WATCH` resumes after (`since=<seq>`; `nil`: a snapshot): the
   /// last change the program took, so that a reconnect gets the changes it missed. Sends
   /// nothing now.

@@ -151,6 +151,17 @@ public struct ClientSession<Ticket> {
     if isConnected { requestSnapshot(patterns) }
   }
 
+  /// Stops watching: `UNWATCH` now when connected, and no `WATCH` on later connections (a
+  /// connection that only wanted a replay, or a snapshot, once). Events the daemon pushed
+  /// before its `OK` still come.
+  public mutating func unwatch() {
+    guard stream.patterns != nil else { return }
+    stream.unwatch()
+    guard isConnected else { return }
+    RequestEncoder.append(.unwatch, to: &output)
+    awaiting.sent(.unwatch)
+  }
+
   /// What the next connection's `WATCH` resumes after (`since=<seq>`; `nil`: a snapshot), such
   /// as the last change the program took. Sends nothing now.
   public mutating func resume(after seq: UInt64?) {

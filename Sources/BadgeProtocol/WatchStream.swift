@@ -66,6 +66,14 @@ public struct WatchStream: Sendable {
     self.since = since
   }
 
+  /// Nothing is to be watched any more (`UNWATCH`): what was held goes.
+  public mutating func unwatch() {
+    patterns = nil
+    since = nil
+    phase = .idle
+    held = [:]
+  }
+
   /// The next `WATCH` resumes after `seq` (`nil`: asks for a snapshot).
   public mutating func resume(after seq: UInt64?) {
     since = seq
@@ -85,7 +93,7 @@ public struct WatchStream: Sendable {
 
   /// `WATCH`'s reply ended: `OK watching`, or an error (then nothing is watched).
   mutating func snapshotEnded(ok: Bool) {
-    phase = ok ? .watching : .idle
+    phase = ok && patterns != nil ? .watching : .idle  // an `UNWATCH` may follow it already
     if !ok { patterns = nil }
   }
 

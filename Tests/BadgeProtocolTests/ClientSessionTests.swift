@@ -186,6 +186,25 @@ final class SessionRig {
     #expect(rig.text() == "WATCH a*\n")
   }
 
+  /// A connection that wanted one replay: `UNWATCH` once it came, and no `WATCH` afterwards.
+  @Test func unwatchEndsTheStreamForThisAndLaterConnections() {
+    let rig = SessionRig(limit: 4)
+    rig.watch([], since: 5)
+    rig.connected()
+    #expect(rig.text() == "WATCH since=5\n")
+    #expect(rig.feed([Self.state("STATE", "a", count: 1, seq: 6), "OK watching since=5"]).count == 2)
+    rig.session.unwatch()
+    #expect(rig.text() == "UNWATCH\n")
+    #expect(rig.session.stream.phase == .idle && rig.session.stream.patterns == nil)
+    #expect(rig.feed([Self.state("EVENT", "a", count: 2, seq: 7), "OK"]) == ["channel a count=2 seq=7"])
+    #expect(rig.session.awaitingCount == 0)
+    rig.session.unwatch()
+    #expect(rig.text().isEmpty, "once is enough")
+    _ = rig.connectionEnded()
+    rig.connected()
+    #expect(rig.text().isEmpty)
+  }
+
   @Test(arguments: [
     ("watching", WatchOutcome.snapshot), ("watching since=0", .replayed(since: 0)),
     ("watching since=18446744073709551615", .replayed(since: UInt64.max)), ("watching reset", .reset),

@@ -46,6 +46,7 @@ enum RequestValues {
     requests.append(.configure(names[0], set: .empty, reset: SettingKey.allCases))
     requests += [.dnd(.query), .dnd(.on(ms: nil)), .dnd(.off), .dnd(.toggle)] + durations.map { .dnd(.on(ms: $0)) }
     requests += [.watch([]), .watch(patterns), .stats(.day, [])]
+    requests += [.watch([], since: 0), .watch(patterns, since: UInt64.max)]
     requests += StatsPeriod.allCases.map { .stats($0, patterns) }
     requests += hosts.flatMap { host in
       [
@@ -108,7 +109,9 @@ enum RequestValues {
       guard !set.isEmpty || !reset.isEmpty else { return .configure(name, set: .empty, reset: [.step]) }
       return .configure(name, set: set, reset: reset)
     case 7: return .dnd(maybe(.on(ms: maybe(number(Limits.dndMs)))) ?? .off)
-    case 8: return .watch(patterns.filter { _ in Bool.random(using: &random) })
+    case 8:
+      let since = maybe(UInt64.random(in: 0...UInt64.max, using: &random))
+      return .watch(patterns.filter { _ in Bool.random(using: &random) }, since: since)
     case 9: return .stats(StatsPeriod.allCases.randomElement(using: &random)!, patterns.shuffled(using: &random))
     case 10:
       let on = Bool.random(using: &random)

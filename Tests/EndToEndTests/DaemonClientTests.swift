@@ -15,6 +15,8 @@ import Testing
     var client: DaemonClient!
     var channels: [ChannelSnapshot] = []
     var watchings = 0
+    /// What each end of the stream's `WATCH` said it was.
+    var outcomes: [WatchOutcome] = []
     var disconnections = 0
     var logLines: [String] = []
 
@@ -29,7 +31,9 @@ import Testing
       switch event {
       case .connected: break
       case .received(.channel(let snapshot)), .received(.event(let snapshot)): channels.append(snapshot)
-      case .received(.watching): watchings += 1
+      case .received(.watching(let outcome)):
+        watchings += 1
+        outcomes.append(outcome)
       case .received: break
       case .disconnected: disconnections += 1
       }
@@ -136,6 +140,56 @@ import Testing
     #expect(rig.logLines.dropFirst(2).first?.hasPrefix("Failed to connect to \(peer): ") == true)
     #expect(rig.logLines.last?.hasPrefix("Connected to \(peer) after ") == true)
     #expect(rig.logLines.last?.hasSuffix(" failed attempts.") == true)
+  }
+
+  /// `watch(_:since:)` replays the changes after a number; `resume(after:)` is what the next
+  /// connection asks, replayed when the daemon has it (its number after a restart) and reset
+  /// otherwise.
+  @Test func aWatchSinceReplaysAndAReconnectResumesOrResets() throws {
+    let daemon = try DaemonProcess()
+    let writer = try daemon.client()
+    for _ in 0..<3 { _ = try writer.request("INCR mail") }
+    let rig = try Rig(socket: daemon.socket)
+    rig.client.watch([ChannelPattern("mail")!], since: 1)
+    try rig.client.start()
+    #expect(rig.run { rig.watchings == 1 })
+    #expect(rig.outcomes == [.replayed(since: 1)])
+    #expect(rig.channels.map { "\($0.count)@\($0.seq)" } == ["2@2", "3@3"])
+    rig.client.resume(after: 3)
+    daemon.stop()
+    let again = try DaemonProcess(folder: daemon.folder)
+    #expect(rig.run { rig.watchings == 2 })
+    #expect(rig.outcomes.last == .replayed(since: 3), "nothing after 3, which the restart kept")
+    #expect(rig.channels.count == 2)
+    #expect(rig.reply(.write(Self.name("mail"), .incr(1)))?.last == .ok(""))
+    #expect(rig.run { rig.channels.count == 3 })
+    #expect(rig.channels.last.map { "\($0.count)@\($0.seq)" } == "4@4")
+    rig.client.resume(after: 2)
+    again.stop()
+    let third = try DaemonProcess(folder: daemon.folder)
+    defer { third.stop() }
+    #expect(rig.run { rig.watchings == 3 })
+    #expect(rig.outcomes.last == .reset, "change 3 is not kept across a restart")
+    #expect(rig.channels.last.map { "\($0.count)@\($0.seq)" } == "4@4")
+  }
+
+  /// A connection that wanted one replay stops watching once it came.
+  @Test func unwatchAfterAReplayStopsTheEvents() throws {
+    let daemon = try DaemonProcess()
+    defer { daemon.stop() }
+    let writer = try daemon.client()
+    for _ in 0..<2 { _ = try writer.request("INCR mail") }
+    let rig = try Rig(socket: daemon.socket)
+    rig.client.watch([], since: 0)
+    try rig.client.start()
+    #expect(rig.run { rig.watchings == 1 })
+    #expect(rig.channels.map { "\($0.count)@\($0.seq)" } == ["1@1", "2@2"])
+    rig.client.unwatch()
+    #expect(rig.reply(.ping)?.last == .ok("pong"))
+    _ = try writer.request("INCR mail")
+    // A round trip: an event of that change would have come before the pong.
+    #expect(rig.reply(.ping)?.last == .ok("pong"))
+    #expect(rig.channels.count == 2)
   }
 
   /// A request in flight when the connection ends is told so.
