@@ -64,7 +64,7 @@ final class HTTPExchange {
   /// urlencoded one gets a post processor.
   private func headersArrived() -> MHD_Result {
     if let length = header("Content-Length"), let count = UInt64(length), count > UInt64(server.limits.bodyBytes) {
-      return queue(.response(HTTPExchange.tooLargeResponse(server.limits.bodyBytes)))
+      return queue(.response(WebReply.tooLarge))
     }
     if let type = header("Content-Type"), type.lowercased().hasPrefix("application/x-www-form-urlencoded") {
       postProcessor = MHD_create_post_processor(
@@ -85,7 +85,7 @@ final class HTTPExchange {
   /// The request is whole (or called again after a resume).
   private func complete(method: String, url: String) -> MHD_Result {
     if let answer { return queue(answer) }
-    if tooLarge { return queue(.response(HTTPExchange.tooLargeResponse(server.limits.bodyBytes))) }
+    if tooLarge { return queue(.response(WebReply.tooLarge)) }
     if dispatched {
       if server.closing { return queue(.response(HTTPExchange.closingResponse)) }
       return .YES
@@ -176,15 +176,7 @@ final class HTTPExchange {
     postProcessor = nil
   }
 
-  static func tooLargeResponse(_ limit: Int) -> HTTPResponse {
-    HTTPResponse.text(
-      413, "{\"error\":\"too-large\",\"message\":\"The body is over \(limit) bytes.\"}",
-      type: "application/json", headers: [("Cache-Control", "no-store")])
-  }
-
-  static let closingResponse = HTTPResponse.text(
-    503, "{\"error\":\"unavailable\",\"message\":\"badged-web is stopping.\"}", type: "application/json",
-    headers: [("Cache-Control", "no-store")])
+  static let closingResponse = HTTPResponse.error(503, "unavailable", "badged-web is stopping")
 
   // MARK: - libmicrohttpd's callbacks
 
@@ -203,7 +195,7 @@ final class HTTPExchange {
       uploadSize.pointee = 0
       // A body without a length (chunked) is refused as soon as it passes the limit, not read on:
       // libmicrohttpd 0.9.75 takes no response while a body comes in, so the connection closes.
-      if exchange.tooLarge { return exchange.queue(.response(tooLargeResponse(exchange.server.limits.bodyBytes))) }
+      if exchange.tooLarge { return exchange.queue(.response(WebReply.tooLarge)) }
       return .YES
     }
     return exchange.complete(

@@ -23,7 +23,7 @@ final class HTTPServer {
     var connectionMemory = 16 * 1024
     /// Seconds a connection may stay idle (an event stream is never idle: keep-alives).
     var timeoutSeconds: UInt32 = 60
-    var bodyBytes = 8 * 1024
+    var bodyBytes = WebReply.maxBodyBytes
   }
 
   /// A listen address with what its daemon needs.

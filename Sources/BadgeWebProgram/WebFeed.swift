@@ -103,8 +103,7 @@ final class WebFeed {
         if gatheredDND != state.dnd { state.feed(.dnd(gatheredDND, pushed: true), into: &ring) }
         for snapshot in channels { state.feed(.event(snapshot), into: &ring) }
       } else {
-        state.replace(dnd: gatheredDND, channels: channels)
-        ring.rebase(to: state.seq, bytes: state.resetEvents(reason: "gap"))
+        state.reset(dnd: gatheredDND, channels: channels, ring: &ring)
       }
       online = true
       news()

@@ -4,7 +4,7 @@ import BadgeProtocol
 import BadgeWeb
 
 /// What badged-web answers each request: the decisions are BadgeWeb's (`WebRoute`, `WebAccess`,
-/// `TokenStore`, `WebWrite`, `WebLink`), the answers come from the feed's state, the static
+/// `TokenStore`, `WebWrite`, `WebLink`, `WebReply`), the answers come from the feed's state, the static
 /// files, a stream, or badged's reply to a write. An allowed origin's CORS headers go on every
 /// answer.
 extension WebRuntime {
@@ -13,7 +13,7 @@ extension WebRuntime {
     let credential = WebAccess.credential(of: request)
     let access = credential.flatMap { tokens.authenticate($0.token) }
     switch WebAccess.decide(request, route: route, config: config, access: access) {
-    case .refuse(let response):
+    case .refuse(let response), .answer(let response):
       responder.answer(response)
     case .allow(let access):
       let cors = WebAccess.corsHeaders(for: request, config: config)
@@ -39,27 +39,28 @@ extension WebRuntime {
       finish(redeem(request))
     case .events:
       guard let access else { return finish(.error(401, "unauthorized")) }
-      openStream(
-        WebRuntime.eventsRequest(of: request), tokenID: access.id, responder: responder,
-        headers: HTTPResponse.securityHeaders(html: false) + cors)
-    case .channels:
-      finish(.json(200, feed.state.snapshotJSON()))
-    case .channel(let name):
-      guard let snapshot = feed.state.channel(named: name) else {
-        return finish(.error(404, "not-found", "no channel '\(name)'"))
+      do throws(WebWrite.Refusal) {
+        let events = try EventsRequest.parse(request)
+        openStream(
+          events, tokenID: access.id, responder: responder, headers: HTTPResponse.securityHeaders(html: false) + cors)
+      } catch {
+        finish(WebReply.refused(error))
       }
-      finish(.json(200, WebJSON.channel(snapshot).text))
+    case .channels:
+      finish(WebReply.channels(in: feed.state))
+    case .channel(let name):
+      finish(WebReply.channel(name, in: feed.state))
     case .write(let name, let action):
       do throws(WebWrite.Refusal) {
         let write = try WebWrite.parse(channel: name, action: action, request: request)
         WebWrites.send(write.request, id: write.id, through: feed.daemon, answer: finish)
       } catch {
-        finish(.error(400, "usage", error.message))
+        finish(WebReply.refused(error))
       }
     case .methodNotAllowed(let allowed):
-      finish(.error(405, "method-not-allowed", "use \(allowed)", headers: [("Allow", allowed)]))
+      finish(WebReply.methodNotAllowed(allowed: allowed))
     case .notFound, .preflight:
-      finish(.error(404, "not-found"))
+      finish(WebReply.notFound)
     }
   }
 
@@ -74,14 +75,5 @@ extension WebRuntime {
       logger.error("Cannot redeem a link code: \(error)")
       return .error(503, "failed", "the tokens file cannot be written")
     }
-  }
-
-  /// What `GET /events` asks: `Last-Event-ID` (or the `lastEventId` argument) and the `channel`
-  /// patterns. An id that is not a number is no id: the stream starts from a snapshot.
-  static func eventsRequest(of request: HTTPRequest) -> EventsRequest {
-    let last = request.header("last-event-id") ?? request.argument("lastEventId")
-    return EventsRequest(
-      lastEventID: last.flatMap { UInt64($0) },
-      patterns: request.arguments.filter { $0.name == "channel" }.map(\.value))
   }
 }

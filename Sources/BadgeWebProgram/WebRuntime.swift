@@ -114,10 +114,7 @@ final class WebRuntime {
   {
     guard let replayed else { return (feed.state.resetEvents(reason: "gap", patterns: patterns), feed.ring.end) }
     var start: [UInt8] = []
-    for snapshot in replayed {
-      start += ServerSentEvent.event(
-        ServerSentEvent.Name.change, id: snapshot.seq, data: WebJSON.channel(snapshot).text)
-    }
+    for snapshot in replayed { start += WebState.changeEvent(snapshot) }
     let last = max(replayed.last?.seq ?? id, feed.ring.base)
     guard case .at(var cursor) = feed.ring.position(resumingAfter: last) else { return (start, feed.ring.end) }
     // The epoch's first entry is its `reset` and snapshot, for the streams reading along when
