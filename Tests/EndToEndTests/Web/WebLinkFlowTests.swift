@@ -42,6 +42,32 @@ import Testing
   }
 }
 
+/// Cross-origin access through the real server: a preflight and the CORS headers for an origin
+/// of `allow_origins` only, never `*`.
+@Suite struct WebCORSTests {
+  @Test func onlyAnAllowedOriginGetsThePreflightAndTheCORSHeaders() throws {
+    let rig = try WebRig(extra: "allow_origins = https://dash.example\n")
+    let token = try rig.token()
+    let preflight = try rig.request(
+      "OPTIONS", "/api/channels/mail/incr", token: nil,
+      headers: ["Origin: https://dash.example", "Access-Control-Request-Method: POST"])
+    #expect(preflight.status == 204)
+    #expect(preflight.headers.first { $0.name == "access-control-allow-origin" }?.value == "https://dash.example")
+    let refused = try rig.request("OPTIONS", "/api/channels", token: nil, headers: ["Origin: https://other.example"])
+    #expect(refused.status == 403)
+    let read = try rig.request("GET", "/api/channels", token: token, headers: ["Origin: https://dash.example"])
+    #expect(read.status == 200)
+    #expect(read.headers.first { $0.name == "access-control-allow-origin" }?.value == "https://dash.example")
+    #expect(read.headers.first { $0.name == "vary" }?.value == "Origin")
+    let own = try rig.request("GET", "/api/channels", token: token)
+    #expect(!own.headers.contains { $0.name == "access-control-allow-origin" })
+    let write = try rig.request(
+      "POST", "/api/channels/mail/incr", token: token, form: "n=2", headers: ["Origin: https://dash.example"])
+    #expect(write.status == 200)
+    #expect(write.headers.first { $0.name == "access-control-allow-origin" }?.value == "https://dash.example")
+  }
+}
+
 /// badged-web over HTTPS (libmicrohttpd with GnuTLS, the certificate and key read at start):
 /// the stream and the link's cookie, `Secure` under TLS.
 @Suite struct WebTLSTests {

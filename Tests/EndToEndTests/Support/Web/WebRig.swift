@@ -19,14 +19,15 @@ final class WebRig {
   /// Whether badged-web serves HTTPS, with a certificate of a CA of the rig's (curl trusts it).
   let tls: Bool
 
-  init(keepalive: Int = 15, tls: Bool = false) throws {
+  /// - Parameter extra: more lines of the `[web]` section (`allow_origins = …`).
+  init(keepalive: Int = 15, tls: Bool = false, extra: String = "") throws {
     daemon = try DaemonProcess(config: WebRig.stillChannels)
     port = try Broker.freePort()
     self.tls = tls
     tokensFile = daemon.folder.file("web-tokens")
     var section =
       "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
-      + "keepalive = \(keepalive)\n"
+      + "keepalive = \(keepalive)\n" + extra
     if tls {
       try TestCertificates.make(in: daemon.folder.path, names: ["IP:127.0.0.1"])
       section += "cert_file = \(daemon.folder.file("srv.pem"))\nkey_file = \(daemon.folder.file("srv.key"))\n"
