@@ -86,10 +86,10 @@ final class HTTPExchange {
   private func complete(method: String, url: String) -> MHD_Result {
     if let answer { return queue(answer) }
     if tooLarge { return queue(.response(WebReply.tooLarge)) }
-    if dispatched {
-      if server.closing { return queue(.response(HTTPExchange.closingResponse)) }
-      return .YES
-    }
+    // While stopping nothing is handed on: an answer awaited now would leave the connection
+    // suspended, and libmicrohttpd aborts when it stops with one.
+    if server.closing { return queue(.response(HTTPExchange.closingResponse)) }
+    if dispatched { return .YES }
     dispatched = true
     let request = HTTPRequest(
       method: method, path: url, arguments: values(.GET_ARGUMENT_KIND) + form,
