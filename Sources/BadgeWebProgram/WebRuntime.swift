@@ -37,6 +37,8 @@ final class WebRuntime {
     }
     var limits = HTTPServer.Limits()
     limits.connections = UInt32(config.maxClients)
+    // A stream is quiet for a keep-alive's period at most: never timed out for that.
+    limits.timeoutSeconds = UInt32(max(60, config.keepalive + 30))
     server = try HTTPServer(loop: loop, listeners: listeners, limits: limits, logger: logger) {
       [unowned self] request, responder in
       handle(request, responder)
