@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where the built `badged`, `badgectl` (with `badgectl-session`), `badged-mqtt`, `badged-sources` and
-/// `badged-tray` are: beside the test bundle, or in `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
+/// `badged-tray` and `badged-web` are: beside the test bundle, or in `$BADGED_BIN_DIR`. End-to-end tests run the real binaries, never a stand-in.
 enum Binaries {
   static let folder: URL = {
     if let dir = ProcessInfo.processInfo.environment["BADGED_BIN_DIR"] {
@@ -18,10 +18,11 @@ enum Binaries {
   static var badgedMQTT: URL { folder.appendingPathComponent("badged-mqtt") }
   static var badgedSources: URL { folder.appendingPathComponent("badged-sources") }
   static var badgedTray: URL { folder.appendingPathComponent("badged-tray") }
+  static var badgedWeb: URL { folder.appendingPathComponent("badged-web") }
 
   /// Fails with a clear message when the binaries were not built (`make test` builds them).
   static func check() throws {
-    for url in [badged, badgectl, badgectlSession, badgedMQTT, badgedSources, badgedTray]
+    for url in [badged, badgectl, badgectlSession, badgedMQTT, badgedSources, badgedTray, badgedWeb]
     where !FileManager.default.isExecutableFile(atPath: url.path) {
       throw TestFailure("\(url.path) is missing: run 'swift build' before 'swift test' (make test does)")
     }

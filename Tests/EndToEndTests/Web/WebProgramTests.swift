@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// badged-web as a program: a refused `[web]` section, the body limit, badged going away and
+/// coming back (the feed resumes with `WATCH since=`), and a token revoked under an open stream.
+@Suite struct WebProgramTests {
+  @Test func aRefusedWebSectionExits78AndSaysWhy() throws {
+    let folder = try TemporaryFolder()
+    let config = try folder.write("web.conf", "[web]\nkeepalive = 0\n")
+    let web = try SourcesProcess(
+      folder: folder, config: config, socket: folder.file("none.sock"), executable: Binaries.badgedWeb.path)
+    #expect(waitUntil { !web.isRunning })
+    #expect(web.stop() == 78)
+    #expect(web.log.contains("web.conf:2"))
+    #expect(web.log.contains("keepalive"))
+  }
+
+  @Test func aListenAddressInUseExits1AndNamesIt() throws {
+    let rig = try WebRig()
+    let config = try rig.daemon.folder.write("second.conf", "[web]\nlisten = 127.0.0.1:\(rig.port)\n")
+    let second = try SourcesProcess(
+      folder: rig.daemon.folder, config: config, socket: rig.daemon.socket, executable: Binaries.badgedWeb.path)
+    #expect(waitUntil { !second.isRunning })
+    #expect(second.stop() == 1)
+    #expect(second.log.contains("bind to '127.0.0.1:\(rig.port)'"))
+    #expect(rig.web.isRunning)
+  }
+
+  @Test func aBodyOverEightKiBIs413AndChangesNothing() throws {
+    let rig = try WebRig()
+    let token = try rig.token()
+    let big = "n=1&pad=" + String(repeating: "x", count: 9000)
+    let answer = try rig.request("POST", "/api/channels/mail/incr", token: token, form: big)
+    #expect(answer.status == 413)
+    #expect(try rig.ctl("get", "mail").hasPrefix("mail 0"))
+    // A body under the limit is read as a form.
+    let small = try rig.request("POST", "/api/channels/mail/incr", token: token, form: "n=2&id=small-1")
+    #expect(small.status == 200)
+    #expect(WebStreamTests.field("count", in: small.body) == "2")
+  }
+
+  @Test func whileBadgedIsAwayStreamsGetOfflineThenGoOnWhenItIsBack() throws {
+    let rig = try WebRig()
+    let token = try rig.token(readOnly: true)
+    try rig.ctl("incr", "mail", "4")
+    let stream = try EventStreamReader(rig: rig, token: token)
+    #expect(try stream.nextEvent().id == "1")
+    try rig.restartDaemon {
+      let offline = try stream.nextEvent()
+      #expect(offline.name == "offline")
+      #expect(offline.id == nil)
+      #expect(offline.data?.hasPrefix("{\"since\":") == true)
+      // Writes while badged is away are answered 503.
+      let write = try rig.request("POST", "/api/channels/mail/incr", token: try rig.token(), form: "n=1")
+      #expect(write.status == 503)
+    }
+    // badged restored seq 1: `WATCH since=1` replays nothing, and the stream goes on with the
+    // next change, no reset in between.
+    try rig.ctl("incr", "mail")
+    let change = try stream.nextEvent()
+    #expect(change.name == "change")
+    #expect(change.id == "2")
+    #expect(change.data.flatMap { WebStreamTests.field("count", in: $0) } == "5")
+  }
+
+  @Test func thePagesFilesComeFromTheRootWithTheirTypesAndPolicy() throws {
+    let rig = try WebRig()
+    let token = try rig.token(readOnly: true)
+    _ = try rig.daemon.folder.write("index.html", "<!doctype html><title>badged</title>\n")
+    _ = try rig.daemon.folder.write("style.css", "body{}\n")
+    _ = try rig.daemon.folder.write("secret.txt", "not served\n")
+    let index = try rig.request("GET", "/", token: token)
+    #expect(index.status == 200)
+    #expect(index.body == "<!doctype html><title>badged</title>\n")
+    #expect(index.headers.first { $0.name == "content-type" }?.value == "text/html; charset=utf-8")
+    #expect(index.headers.first { $0.name == "content-security-policy" }?.value.hasPrefix("default-src 'self'") == true)
+    let style = try rig.request("GET", "/style.css", token: token)
+    #expect(style.headers.first { $0.name == "content-type" }?.value == "text/css; charset=utf-8")
+    #expect(try rig.request("GET", "/app.js", token: token).status == 404)
+    #expect(try rig.request("GET", "/secret.txt", token: token).status == 404)
+    #expect(try rig.request("GET", "/../secret.txt", token: token).status == 404)
+  }
+
+  @Test func aRevokedTokensStreamEndsAtTheNextKeepAlive() throws {
+    let rig = try WebRig(keepalive: 1)
+    let issued = try rig.issuedToken(readOnly: true)
+    let stream = try EventStreamReader(rig: rig, token: issued.token)
+    #expect(try stream.nextEvent().name == "snapshot")
+    #expect(try stream.next().comment == "keep-alive")
+    try rig.revoke(issued.access.id)
+    #expect(stream.ended(timeout: 5))
+    #expect(try rig.request("GET", "/api/channels", token: issued.token).status == 401)
+  }
+}
