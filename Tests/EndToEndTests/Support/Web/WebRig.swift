@@ -19,14 +19,22 @@ final class WebRig {
   /// Whether badged-web serves HTTPS, with a certificate of a CA of the rig's (curl trusts it).
   let tls: Bool
 
-  /// - Parameter extra: more lines of the `[web]` section (`allow_origins = …`).
-  init(keepalive: Int = 15, tls: Bool = false, extra: String = "") throws {
-    daemon = try DaemonProcess(config: WebRig.stillChannels)
+  /// - Parameters:
+  ///   - extra: more lines of the `[web]` section (`allow_origins = …`).
+  ///   - badgedConfig: badged's own config file's text (by default, channels that do not pulse).
+  ///   - root: the page's folder (by default the rig's own folder, for tests of the files served;
+  ///     the browser tests serve the checkout's web/).
+  init(
+    keepalive: Int = 15, tls: Bool = false, extra: String = "", badgedConfig: String = WebRig.stillChannels,
+    root: String? = nil
+  ) throws {
+    daemon = try DaemonProcess(config: badgedConfig)
+    self.badgedConfig = badgedConfig
     port = try Broker.freePort()
     self.tls = tls
     tokensFile = daemon.folder.file("web-tokens")
     var section =
-      "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(daemon.folder.path)\n"
+      "[web]\nlisten = 127.0.0.1:\(port)\ntokens_file = \(tokensFile)\nroot = \(root ?? daemon.folder.path)\n"
       + "keepalive = \(keepalive)\n" + extra
     if tls {
       try TestCertificates.make(in: daemon.folder.path, names: ["IP:127.0.0.1"])
@@ -37,7 +45,9 @@ final class WebRig {
     try waitForFeed()
   }
 
-  private let config: String
+  /// The config file badged-web reads (`badgectl web` reads the same).
+  let config: String
+  private let badgedConfig: String
 
   private static func startWeb(daemon: DaemonProcess, config: String) throws -> SourcesProcess {
     try SourcesProcess(
@@ -47,12 +57,24 @@ final class WebRig {
   /// Stops badged-web (SIGTERM; fails unless it exits 0), runs `meanwhile`, and starts it again
   /// on the same port and tokens file; returns once it has badged's snapshot.
   func restartWeb(meanwhile: () throws -> Void = {}) throws {
-    let status = web.stop()
+    let status = stopWeb()
     guard status == 0 else { throw TestFailure("badged-web exited \(status): \(web.log)") }
     try meanwhile()
+    try startWeb()
+  }
+
+  /// Stops badged-web (SIGTERM) and waits for it; its exit status.
+  func stopWeb() -> Int32 { web.stop() }
+
+  /// Starts badged-web again on the same port and tokens file; returns once it has badged's
+  /// snapshot.
+  func startWeb() throws {
     web = try WebRig.startWeb(daemon: daemon, config: config)
     try waitForFeed()
   }
+
+  /// badged-web's log (of its latest start).
+  var log: String { web.log }
 
   var url: String { (tls ? "https" : "http") + "://127.0.0.1:\(port)" }
 
@@ -95,7 +117,7 @@ final class WebRig {
   func restartDaemon(meanwhile: () throws -> Void = {}) throws {
     daemon.stop()
     try meanwhile()
-    daemon = try DaemonProcess(folder: daemon.folder, socket: daemon.socket, config: WebRig.stillChannels)
+    daemon = try DaemonProcess(folder: daemon.folder, socket: daemon.socket, config: badgedConfig)
   }
 
   /// Runs `badgectl` against the rig's daemon; fails unless it succeeds. Its output.

@@ -4,7 +4,7 @@ import Testing
 /// Issue 31, test 2: the page's stream resumes exactly (each missed change once, in order) after
 /// badged-web restarts and after the page's own connection drops, while changes happen; a gap
 /// older than what badged keeps gives `reset` and a snapshot, and the page ends right all the same.
-@Suite(.serialized) struct WebResumeTests {
+@Suite(.serialized) struct WebPageResumeTests {
   @Test func thePageReceivesEachMissedChangeOnceOrAResetAndSnapshot() throws {
     let stage = try WebStage()
     try stage.send(["INCR mail", "INCR chat"])
