@@ -34,20 +34,25 @@ import Testing
     var files: [String] {
       [
         "bin/badged", "bin/badgectl", "bin/badged-mqtt", "bin/badged-sources", "bin/badged-tray",
-        "libexec/badged/badgectl-session",
+        "bin/badged-web", "libexec/badged/badgectl-session",
         "\(units)/badged.service", "\(units)/badged.socket", "\(units)/badged-mqtt.service",
-        "\(units)/badged-sources.service", "\(units)/badged-tray.service",
+        "\(units)/badged-sources.service", "\(units)/badged-tray.service", "\(units)/badged-web.service",
         "\(units)/badged.service.d/sandbox.conf.disabled",
         "\(units)/badged-mqtt.service.d/sandbox.conf.disabled",
         "\(units)/badged-sources.service.d/sandbox.conf.disabled",
         "share/man/man1/badged.1", "share/man/man1/badgectl.1", "share/man/man1/badged-mqtt.1",
-        "share/man/man1/badged-sources.1", "share/man/man1/badged-tray.1",
+        "share/man/man1/badged-sources.1", "share/man/man1/badged-tray.1", "share/man/man1/badged-web.1",
         "share/man/man5/badged.conf.5",
         "share/doc/badged/badged.conf",
         "share/bash-completion/completions/badgectl", "share/bash-completion/completions/badged",
         "share/zsh/site-functions/_badgectl", "share/zsh/site-functions/_badged",
         "share/fish/vendor_completions.d/badgectl.fish", "share/fish/vendor_completions.d/badged.fish",
-      ]
+      ] + Prefix.webFiles.map { "share/badged/web/" + $0 }
+    }
+
+    /// The page badged-web serves: every file of the checkout's web/.
+    static var webFiles: [String] {
+      (try? FileManager.default.contentsOfDirectory(atPath: Repository.path("web"))) ?? []
     }
   }
 
@@ -177,7 +182,7 @@ import Testing
       "/usr/bin/systemd-analyze",
       [
         "--user", "verify", units + "/badged.service", units + "/badged.socket", units + "/badged-mqtt.service",
-        units + "/badged-sources.service", units + "/badged-tray.service",
+        units + "/badged-sources.service", units + "/badged-tray.service", units + "/badged-web.service",
       ],
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": home + "/.local/share/man"])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")

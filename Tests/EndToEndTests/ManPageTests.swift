@@ -9,7 +9,10 @@ import Testing
 
 /// The man pages render cleanly and describe what the programs do.
 @Suite struct ManPageTests {
-  static let pages = ["badged.1", "badgectl.1", "badged-mqtt.1", "badged-sources.1", "badged-tray.1", "badged.conf.5"]
+  static let pages = [
+    "badged.1", "badgectl.1", "badged-mqtt.1", "badged-sources.1", "badged-tray.1", "badged-web.1",
+    "badged.conf.5",
+  ]
 
   /// A page as `man -l` prints it, without line wrapping in the way of the checks.
   private func rendered(_ page: String, width: Int = 200) throws -> String {
@@ -110,6 +113,10 @@ import Testing
 
   @Test func badgedTrayPageDescribesEveryOptionExitStatusAndSignal() throws {
     try checkProgramPage(Binaries.badgedTray, page: "badged-tray.1", options: 5)
+  }
+
+  @Test func badgedWebPageDescribesEveryOptionExitStatusAndSignal() throws {
+    try checkProgramPage(Binaries.badgedWeb, page: "badged-web.1", options: 5)
   }
 
   /// The keys a kind of source takes, as badged-sources lists them when it refuses an unknown

@@ -9,7 +9,10 @@ import Testing
   /// The static release binaries `make release` builds.
   static let release = Repository.path(".build/release")
   /// The programs the package installs, as `make release` names them.
-  static let programs = ["badged", "badgectl", "badgectl-session", "badged-mqtt", "badged-sources", "badged-tray"]
+  static let programs = [
+    "badged", "badgectl", "badgectl-session", "badged-mqtt", "badged-sources", "badged-tray",
+    "badged-web",
+  ]
 
   @Test func theDebianPackageBuildsPassesLintianInstallsRunsAndPurgesCleanly() throws {
     for name in Self.programs
@@ -59,6 +62,8 @@ import Testing
     #expect(owners.contains("libnotmuch5"), "\(owners)")
     // badged-tray draws with cairo and pango.
     #expect(owners.isSuperset(of: ["libcairo2", "libpango-1.0-0", "libpangocairo-1.0-0"]), "\(owners)")
+    // badged-web serves HTTP with libmicrohttpd.
+    #expect(owners.contains("libmicrohttpd12"), "\(owners)")
     #expect(depends.allSatisfy { $0.contains("(>= ") }, "unversioned: \(depends)")
     // badgectl is static: Built-Using names the source packages of the C library and of
     // libstdc++ inside it, with the versions installed here (what it was linked with).
@@ -97,6 +102,11 @@ import Testing
     #expect(try run("/usr/bin/badged-mqtt", ["--version"]).stdout == "badged-mqtt \(version)\n")
     #expect(try run("/usr/bin/badged-sources", ["--version"]).stdout == "badged-sources \(version)\n")
     #expect(try run("/usr/bin/badged-tray", ["--version"]).stdout == "badged-tray \(version)\n")
+    #expect(try run("/usr/bin/badged-web", ["--version"]).stdout == "badged-web \(version)\n")
+    // The page, where the installed badged-web looks for it (../share/badged/web beside it).
+    for file in ["index.html", "app.js", "motion.js", "style.css", "manifest.webmanifest", "icon.svg"] {
+      #expect(FileManager.default.fileExists(atPath: "/usr/share/badged/web/" + file), "\(file)")
+    }
     // The tray's autostart entry is a conffile (it is under /etc), naming the installed program.
     let conffiles = try run("dpkg-query", ["-W", "-f=${Conffiles}", "badged"]).stdout
     #expect(conffiles.contains(" /etc/xdg/autostart/badged-tray.desktop "), "\(conffiles)")
@@ -115,7 +125,7 @@ import Testing
       [
         "--user", "verify", "/usr/lib/systemd/user/badged.service", "/usr/lib/systemd/user/badged.socket",
         "/usr/lib/systemd/user/badged-mqtt.service", "/usr/lib/systemd/user/badged-sources.service",
-        "/usr/lib/systemd/user/badged-tray.service",
+        "/usr/lib/systemd/user/badged-tray.service", "/usr/lib/systemd/user/badged-web.service",
       ],
       environment: ["XDG_RUNTIME_DIR": runtime])
     #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
@@ -123,6 +133,7 @@ import Testing
     #expect(try run("man", ["-w", "badged-mqtt"]).stdout == "/usr/share/man/man1/badged-mqtt.1.gz\n")
     #expect(try run("man", ["-w", "badged-sources"]).stdout == "/usr/share/man/man1/badged-sources.1.gz\n")
     #expect(try run("man", ["-w", "badged-tray"]).stdout == "/usr/share/man/man1/badged-tray.1.gz\n")
+    #expect(try run("man", ["-w", "badged-web"]).stdout == "/usr/share/man/man1/badged-web.1.gz\n")
 
     try dpkg(["--purge", "badged"])
     let left = paths.filter { !existing.contains($0) && FileManager.default.fileExists(atPath: $0) }

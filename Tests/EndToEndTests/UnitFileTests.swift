@@ -17,7 +17,8 @@ import Testing
   /// badged-mqtt and badged-sources), and the man pages where `man` finds them (verify checks
   /// `Documentation=man:…`).
   private func verify(
-    service: String, socket: String, bridge: String? = nil, sources: String? = nil, tray: String? = nil
+    service: String, socket: String, bridge: String? = nil, sources: String? = nil, tray: String? = nil,
+    web: String? = nil
   ) throws -> CtlResult {
     let folder = try TemporaryFolder()
     let units = folder.file("units")
@@ -28,7 +29,7 @@ import Testing
     chmod(runtime, 0o700)
     for page in [
       "man1/badged.1", "man1/badgectl.1", "man1/badged-mqtt.1", "man1/badged-sources.1", "man1/badged-tray.1",
-      "man5/badged.conf.5",
+      "man1/badged-web.1", "man5/badged.conf.5",
     ] {
       let name = String(page.split(separator: "/")[1])
       try FileManager.default.copyItem(atPath: Repository.path("man/\(name)"), toPath: folder.file("man/\(page)"))
@@ -39,6 +40,7 @@ import Testing
     if let bridge { files.append(try folder.write("units/badged-mqtt.service", bridge)) }
     if let sources { files.append(try folder.write("units/badged-sources.service", sources)) }
     if let tray { files.append(try folder.write("units/badged-tray.service", tray)) }
+    if let web { files.append(try folder.write("units/badged-web.service", web)) }
     return try run(
       "/usr/bin/systemd-analyze", ["--user", "verify"] + files,
       environment: ["XDG_RUNTIME_DIR": runtime, "MANPATH": folder.file("man")])
@@ -161,6 +163,29 @@ import Testing
     let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
     for line in bridge.split(separator: "\n") where Self.hardening.contains(where: { line.hasPrefix($0 + "=") }) {
       #expect(lines.contains(String(line)), "badged-tray.service lacks \(line)")
+    }
+  }
+
+  /// badged-web's unit follows the daemon, needs no graphical session, verifies without a
+  /// warning, and has the hardening of the others, with the network families it serves on.
+  @Test func theWebUnitFollowsTheDaemonVerifiesAndIsHardened() throws {
+    let (service, socket, _, _) = try units()
+    let text = try String(contentsOfFile: Repository.path("systemd/badged-web.service"), encoding: .utf8)
+    let result = try verify(
+      service: service, socket: socket, web: text.replacingOccurrences(of: "@bindir@", with: Binaries.folder.path))
+    #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+    let lines = Set(text.split(separator: "\n").map(String.init))
+    for line in [
+      "Type=notify", "ExecStart=@bindir@/badged-web", "Restart=on-failure", "RestartPreventExitStatus=78",
+      "WatchdogSec=30", "Wants=badged.socket", "PartOf=badged.service", "WantedBy=default.target",
+      "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+    ] {
+      #expect(lines.contains(line), "badged-web.service: \(line)")
+    }
+    #expect(!lines.contains { $0.contains("graphical-session") })
+    let bridge = try String(contentsOfFile: Repository.path("systemd/badged-mqtt.service"), encoding: .utf8)
+    for line in bridge.split(separator: "\n") where Self.hardening.contains(where: { line.hasPrefix($0 + "=") }) {
+      #expect(lines.contains(String(line)), "badged-web.service lacks \(line)")
     }
   }
 }
