@@ -18,16 +18,23 @@ final class WebEventStream: EventStreamSource {
   private var keepAliveDue = false
   private let stillAllowed: () -> Bool
   private let ended: (WebEventStream) -> Void
+  /// Changes the stream has already sent from badged's replay, which the feed had not taken
+  /// yet when the stream began: their events in the ring are skipped (no id twice), while the
+  /// ring stays in the epoch it began in.
+  private var sentThrough: (seq: UInt64, epoch: UInt64)?
 
   /// - Parameters:
   ///   - start: what goes first (the `retry:` line and a snapshot, or replayed changes).
   ///   - cursor: where the stream reads on in the ring.
+  ///   - sentThrough: the last change `start` holds, when the ring's changes up to it are to be
+  ///     skipped (a replay ahead of the feed).
   ///   - stillAllowed: whether the stream's token is still valid (checked at each keep-alive).
   ///   - ended: the stream is over (the client went away, or the server stops).
   init(
-    feed: WebFeed, patterns: [ChannelPattern], start: [UInt8], cursor: UInt64,
+    feed: WebFeed, patterns: [ChannelPattern], start: [UInt8], cursor: UInt64, sentThrough: UInt64? = nil,
     stillAllowed: @escaping () -> Bool, ended: @escaping (WebEventStream) -> Void
   ) {
+    self.sentThrough = sentThrough.map { ($0, feed.ring.epochStart) }
     self.feed = feed
     self.patterns = patterns
     self.pending = start
@@ -60,7 +67,18 @@ final class WebEventStream: EventStreamSource {
 
   /// Takes the ring's next entries (those of the stream's channels) into `pending`.
   private func refill(upTo maxBytes: Int) {
-    switch feed.ring.read(from: cursor, upTo: maxBytes, patterns: patterns) {
+    if let skip = sentThrough, skip.epoch != feed.ring.epochStart { sentThrough = nil }
+    let read: EventRing.Read
+    if let skip = sentThrough?.seq {
+      read = feed.ring.read(from: cursor, upTo: maxBytes) { [patterns] entry in
+        if entry.isChange && entry.key <= skip { return false }
+        guard let channel = entry.channel, !patterns.isEmpty else { return true }
+        return patterns.contains { $0.matches(channel) }
+      }
+    } else {
+      read = feed.ring.read(from: cursor, upTo: maxBytes, patterns: patterns)
+    }
+    switch read {
     case .events(let bytes, let next):
       pending = bytes
       cursor = next

@@ -99,9 +99,10 @@ final class WebRuntime {
       replays.removeAll { $0.isFinished }
       let replay = StreamReplay(socket: feed.daemon.socket, loop: loop, logger: logger, since: id, patterns: patterns) {
         [unowned self] changes in
-        let (start, cursor) = resumed(after: id, replayed: changes, patterns: patterns)
+        let (start, cursor, sentThrough) = resumed(after: id, replayed: changes, patterns: patterns)
         startStream(
-          patterns, start: retry + start, cursor: cursor, tokenID: tokenID, responder: responder, headers: headers)
+          patterns, start: retry + start, cursor: cursor, sentThrough: sentThrough, tokenID: tokenID,
+          responder: responder, headers: headers)
       }
       replays.append(replay)
       replay.start()
@@ -111,26 +112,34 @@ final class WebRuntime {
   /// Where a stream goes on after badged's replay of the changes after `id`: the replayed
   /// changes as change events, then the ring after the later of the last one and the ring's
   /// base (the replay covers every change of the stream's channels up to badged's latest, the
-  /// ring every change after its base). Without a replay: `reset` and a snapshot.
-  private func resumed(after id: UInt64, replayed: [ChannelSnapshot]?, patterns: [ChannelPattern]) -> ([UInt8], UInt64)
-  {
-    guard let replayed else { return (feed.state.resetEvents(reason: "gap", patterns: patterns), feed.ring.end) }
+  /// ring every change after its base). A replay ahead of the feed goes on at the ring's end,
+  /// skipping the changes it sent when the feed takes them. Without a replay: `reset` and a
+  /// snapshot.
+  private func resumed(
+    after id: UInt64, replayed: [ChannelSnapshot]?, patterns: [ChannelPattern]
+  ) -> (start: [UInt8], cursor: UInt64, sentThrough: UInt64?) {
+    guard let replayed else {
+      return (feed.state.resetEvents(reason: "gap", patterns: patterns), feed.ring.end, nil)
+    }
     var start: [UInt8] = []
     for snapshot in replayed { start += WebState.changeEvent(snapshot) }
     let last = max(replayed.last?.seq ?? id, feed.ring.base)
-    guard case .at(var cursor) = feed.ring.position(resumingAfter: last) else { return (start, feed.ring.end) }
+    guard case .at(var cursor) = feed.ring.position(resumingAfter: last) else {
+      return (start, feed.ring.end, last)
+    }
     // The epoch's first entry is its `reset` and snapshot, for the streams reading along when
     // it began: the replay brought this one to the same state already.
     if cursor == feed.ring.epochStart, cursor < feed.ring.end { cursor += 1 }
-    return (start, cursor)
+    return (start, cursor, nil)
   }
 
   private func startStream(
-    _ patterns: [ChannelPattern], start: [UInt8], cursor: UInt64, tokenID: String, responder: Responder,
+    _ patterns: [ChannelPattern], start: [UInt8], cursor: UInt64, sentThrough: UInt64? = nil, tokenID: String,
+    responder: Responder,
     headers: [(name: String, value: String)]
   ) {
     let stream = WebEventStream(
-      feed: feed, patterns: patterns, start: start, cursor: cursor,
+      feed: feed, patterns: patterns, start: start, cursor: cursor, sentThrough: sentThrough,
       stillAllowed: { [unowned self] in tokens.isValid(id: tokenID) },
       ended: { [weak self] stream in self?.streams[ObjectIdentifier(stream)] = nil })
     streams[ObjectIdentifier(stream)] = stream

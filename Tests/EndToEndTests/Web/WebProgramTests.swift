@@ -19,6 +19,26 @@ import Testing
     #expect(web.log.contains("keepalive"))
   }
 
+  @Test func readyComesOnceTheAddressesAreServedAndStoppingAtSigterm() throws {
+    let daemon = try DaemonProcess()
+    let notify = try DatagramListener(path: daemon.folder.file("notify.sock"))
+    let port = try Broker.freePort()
+    let config = try daemon.folder.write("web.conf", "[web]\nlisten = 127.0.0.1:\(port)\n")
+    let web = try SourcesProcess(
+      folder: daemon.folder, config: config, socket: daemon.socket, environment: ["NOTIFY_SOCKET": notify.path],
+      executable: Binaries.badgedWeb.path)
+    let ready = try notify.next { $0.contains("READY=1") }
+    #expect(ready.split(separator: "\n").contains("STATUS=Serving on 127.0.0.1:\(port)"), "\(ready)")
+    // No retry: the address answers when READY=1 arrives.
+    let answer = try capture(
+      ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/api/channels"],
+      environment: Child.environment())
+    #expect(answer.stdout == "401")
+    web.signal(SIGTERM)
+    _ = try notify.next { $0.contains("STOPPING=1") }
+    #expect(web.stop() == 0)
+  }
+
   @Test func aListenAddressInUseExits1AndNamesIt() throws {
     let rig = try WebRig()
     let config = try rig.daemon.folder.write("second.conf", "[web]\nlisten = 127.0.0.1:\(rig.port)\n")
