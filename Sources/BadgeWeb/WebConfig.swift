@@ -37,7 +37,7 @@ public struct WebConfig: Sendable, Equatable {
   /// `keepalive =`: seconds between the comments on an idle stream.
   public var keepalive = 15
   /// `max_clients =`: the most connections at once.
-  public var maxClients = 4096
+  public var maxClients = 16384
 
   public static let keepaliveRange = 1...300
   public static let maxClientsRange = 1...65536

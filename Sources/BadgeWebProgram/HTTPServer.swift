@@ -19,7 +19,7 @@ import Glibc
 /// bodies over `limits.bodyBytes` answered 413 before they are read.
 final class HTTPServer {
   struct Limits {
-    var connections: UInt32 = 4096
+    var connections: UInt32 = 16384
     var connectionMemory = 16 * 1024
     /// Seconds a connection may stay idle (an event stream is never idle: keep-alives).
     var timeoutSeconds: UInt32 = 60

@@ -37,6 +37,12 @@ public enum WebProgram {
       return ExitStatus.config
     }
     let socketPath = options.socketPath ?? XDGPaths.defaultSocket
+    // A descriptor per connection, up to max_clients: systemd's soft limit of 1,024 would refuse
+    // clients long before it.
+    let files = OpenFileLimit.raiseToHard()
+    if files < UInt64(config.maxClients) + 64 {
+      logger.warning("Only \(files) files may be open (RLIMIT_NOFILE): fewer than max_clients = \(config.maxClients).")
+    }
     do {
       let loop = try EventLoop()
       let runtime = try WebRuntime(loop: loop, config: config, socketPath: socketPath, logger: logger)

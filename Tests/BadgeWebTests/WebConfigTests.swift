@@ -40,7 +40,7 @@ import Testing
     #expect(config.listen == [.tcp(host: "127.0.0.1", port: 8787)])
     #expect(!config.plaintext && config.certFile == nil && config.keyFile == nil && !config.usesTLS)
     #expect(config.allowOrigins == [] && config.publicURL == nil && config.tokensFile == nil && config.root == nil)
-    #expect(config.keepalive == 15 && config.maxClients == 4096)
+    #expect(config.keepalive == 15 && config.maxClients == 16384)
     #expect(config.effectivePublicURL == "http://127.0.0.1:8787")
     #expect(config.hosts == ["127.0.0.1:8787", "localhost:8787", "[::1]:8787"])
   }

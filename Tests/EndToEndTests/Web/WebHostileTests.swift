@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -90,5 +91,43 @@ import Testing
       let kib = Int(line.split(separator: " ").dropFirst().first ?? "")
     else { throw TestFailure("no VmRSS in /proc/\(pid)/status") }
     return kib
+  }
+}
+
+/// issue 31's hostile clients at their full size, each from Fixtures/web/hostile.py against one
+/// badged-web: 10,000 idle connections, a slowloris, malformed and oversized requests, and
+/// 1,000 event streams that read nothing while 5,000 changes are made. After each, another
+/// client is served with the exact count; the figures (resident memory before, during and
+/// after) are printed.
+@Suite struct WebHostileScaleTests {
+  @Test func theServerStaysUpAndServesOthersAtTheIssuesScale() throws {
+    let rig = try WebRig()
+    let token = try rig.token()
+    try rig.ctl("set", "mail", "2")
+    func attack(_ name: String, _ extra: [String] = []) throws -> [String] {
+      let result = try capture(
+        [
+          "/usr/bin/python3", Repository.path("Tests/EndToEndTests/Fixtures/web/hostile.py"), rig.url, token,
+          String(rig.web.pid), name,
+        ] + extra, environment: Child.environment())
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      print("hostile \(name): " + result.stdout.split(separator: "\n").joined(separator: "; "))
+      #expect(rig.web.isRunning, "\(name): \(rig.log)")
+      return result.stdout.split(separator: "\n").map(String.init)
+    }
+    let idle = try attack("idle")
+    #expect(idle.contains("served 200 2") && idle.contains("refused 0"), "\(idle)")
+    #expect(try attack("slowloris").contains("served 200 2"))
+    let headers = try attack("headers")
+    #expect(headers.contains("served 200 2"), "\(headers)")
+    // Each malformed request is refused with a 4xx or 505, or its connection closed.
+    let answers = headers.filter { $0.hasPrefix("answered ") }.map { Int($0.split(separator: " ")[1]) ?? -1 }
+    #expect(answers.count == 6 && answers.allSatisfy { $0 == 0 || (400..<500).contains($0) || $0 == 505 }, "\(answers)")
+    let readers = try attack("readers", [rig.daemon.socket])
+    #expect(readers.contains("served 200 5002"), "\(readers)")
+    // Memory stays bounded: the streams that read nothing share the ring, each holding at
+    // most what its socket and libmicrohttpd's buffer take.
+    let rss = readers.first { $0.hasPrefix("rss_kb ") }.map { Int($0.split(separator: " ")[2]) ?? .max } ?? .max
+    #expect(rss < 192 * 1024, "VmRSS \(rss) KiB during the readers")
   }
 }
