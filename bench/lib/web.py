@@ -9,6 +9,7 @@ Prints one JSON line: p50_us, p99_us (over every client's event of every change)
 watch_p99_us (the WATCH connection's EVENT line), clients, changes.
 """
 import json
+import resource
 import select
 import socket
 import sys
@@ -33,6 +34,8 @@ def main():
     path, base, token = sys.argv[1], sys.argv[2], sys.argv[3]
     clients, changes, gap_ms = int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
     url = urllib.parse.urlsplit(base)
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     poller = select.epoll()
     streams = {}
     for _ in range(clients):
