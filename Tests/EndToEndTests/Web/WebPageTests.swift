@@ -25,6 +25,22 @@ import Testing
     #expect(firstDraw < 2000, "first draw \(firstDraw) ms")
   }
 
+  /// Issue 31, test 3 in the browser: a page of another origin on the same host (so the user's
+  /// SameSite cookie goes with its requests) can neither write (its form's POST is answered,
+  /// and nothing changes: the Origin check), nor read the API, nor open the event stream.
+  @Test func anotherSitesPageCanNeitherWriteNorRead() throws {
+    let stage = try WebStage()
+    try stage.send(["INCR mail 3"])
+    let browser = try BrowserScenario("foreign", stage: stage)
+    let (lines, status) = try browser.rest()
+    #expect(status == 0, "\(lines)")
+    // The form's POST was answered (its frame loaded): badged-web refused it.
+    #expect(lines.contains("post answered"), "\(lines)")
+    #expect(lines.contains("read blocked"), "\(lines)")
+    #expect(lines.contains("events refused"), "\(lines)")
+    #expect(try stage.count("mail") == 3)
+  }
+
   /// Issue 31, test 1: `badgectl incr mail 3` shows within 100 ms; a clear from the page clears
   /// everywhere (a watcher and badged read 0); an INCR that badged counted after the page drew
   /// its count but before the click survives the clear (upto= the total the page drew); a write

@@ -12,6 +12,9 @@ Scenarios:
   motion    issue 31 test 4: a bounce's frames, the count-up's end, frames while idle, the curves, a
             dot's pulse that stops, reduced motion
   pictures  issue 31 test 5: phone and desktop, light and dark, into --out; the badge's place and colour
+  foreign   issue 31 test 3 in the browser: a page of another origin (127.0.0.1, another port: the
+            same site, so the cookie goes along) posts a form, reads the API and opens /events:
+            "post …", "read …", "events …"
 """
 import json, os, shutil, sys, tempfile, time
 
@@ -257,6 +260,67 @@ def pictures(d, base, token, out):
                 *image.getpixel((2, h - 2))))
 
 
+FOREIGN = """
+const done = arguments[arguments.length - 1], target = arguments[0], out = {};
+const finish = () => { if (out.post && out.read && out.events) done(out); };
+// The classic cross-site write: a form posted into a frame, the user's cookie riding along
+// unless SameSite keeps it home; the frame's load says the answer came.
+const sink = document.createElement('iframe');
+sink.name = 'sink';
+document.body.append(sink);
+const form = document.createElement('form');
+form.method = 'POST';
+form.action = target + '/api/channels/mail/incr';
+form.target = 'sink';
+const field = document.createElement('input');
+field.name = 'n';
+field.value = '5';
+form.append(field);
+document.body.append(form);
+sink.onload = () => { out.post = 'answered'; finish(); };
+form.submit();
+fetch(target + '/api/channels', {credentials: 'include'})
+  .then((r) => { out.read = 'status ' + r.status; finish(); }, () => { out.read = 'blocked'; finish(); });
+const stream = new EventSource(target + '/events', {withCredentials: true});
+stream.addEventListener('snapshot', () => { out.events = 'snapshot'; stream.close(); finish(); });
+stream.onerror = () => { out.events = out.events || 'refused'; stream.close(); finish(); };
+"""
+
+
+def other_origin():
+    """A server of another origin on the same host (127.0.0.1, another port): the same site, so
+    the browser sends the user's SameSite=Strict cookie with its requests to badged-web, and only
+    badged-web's Origin check stands between its page and the user's counts. Its page has no
+    policy of its own that could keep the requests from going out."""
+    import http.server, threading
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<!doctype html><title>another origin</title><p>another origin"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *_):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return "http://127.0.0.1:%d" % server.server_address[1]
+
+
+def foreign(d, base, token):
+    open_page(d, base, token)  # the user's cookie, on 127.0.0.1
+    d.get(other_origin() + "/")
+    d.set_script_timeout(15)
+    out = d.execute_async_script(FOREIGN, base)
+    say("post", out["post"])
+    say("read", out["read"])
+    say("events", out["events"])
+
+
 def main():
     args = sys.argv[1:]
     opts = {}
@@ -269,7 +333,7 @@ def main():
         if scenario == "pictures":
             pictures(d, base, opts.get("token"), opts["out"])
         else:
-            {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion}[scenario](d, base, opts.get("token"))
+            {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion, "foreign": foreign}[scenario](d, base, opts.get("token"))
     finally:
         d.quit()
         shutil.rmtree(PROFILE, ignore_errors=True)
