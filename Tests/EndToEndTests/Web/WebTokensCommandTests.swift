@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `badgectl web` as a user runs it: the built badgectl hands it to badgectl-session, which
@@ -19,6 +20,10 @@ import Testing
     let url = try #require(link.stdout.split(separator: "\n").first { $0.hasPrefix("  http://") })
     #expect(url.hasPrefix("  http://127.0.0.1:8787/link?code=") && url.count == 2 + 32 + 22)
     #expect(link.stdout.contains("█"))
+    // The QR code says the link, read as a camera reads it (zbarimg).
+    let printed = try folder.write("link.txt", link.stdout)
+    let scanned = try run("/usr/bin/python3", [Repository.path("Tests/EndToEndTests/Fixtures/web/qr-decode.py"), printed])
+    #expect(scanned.status == 0 && scanned.stdout == url.dropFirst(2) + "\n", "\(scanned.stdout) \(scanned.stderr)")
 
     let token = try Self.web(["token", "--read-only"], in: folder)
     #expect(token.status == 0 && token.stdout.count == 44, "\(token.stderr)")
