@@ -22,7 +22,8 @@ import Testing
     #expect(link.stdout.contains("█"))
     // The QR code says the link, read as a camera reads it (zbarimg).
     let printed = try folder.write("link.txt", link.stdout)
-    let scanned = try run("/usr/bin/python3", [Repository.path("Tests/EndToEndTests/Fixtures/web/qr-decode.py"), printed])
+    let scanned = try run(
+      "/usr/bin/python3", [Repository.path("Tests/EndToEndTests/Fixtures/web/qr-decode.py"), printed])
     #expect(scanned.status == 0 && scanned.stdout == url.dropFirst(2) + "\n", "\(scanned.stdout) \(scanned.stderr)")
 
     let token = try Self.web(["token", "--read-only"], in: folder)
