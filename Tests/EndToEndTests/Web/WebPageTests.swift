@@ -25,6 +25,30 @@ import Testing
     #expect(firstDraw < 2000, "first draw \(firstDraw) ms")
   }
 
+  /// A channel's page drives badged: + clicked and held (it repeats, as `badgectl top`'s), the
+  /// number wheel's pick (SET), Mark seen (up to the total drawn); then the segmented control
+  /// slides to the stats, which count up to badged's count.
+  @Test func theStepperTheWheelAndSeenChangeBadgedAndTheStatsShowIt() throws {
+    let stage = try WebStage()
+    try stage.send(["INCR mail 3"])
+    let browser = try BrowserScenario("controls", stage: stage)
+    let (lines, status) = try browser.rest()
+    #expect(status == 0, "\(lines)")
+    let stepped = try #require(lines.first { $0.hasPrefix("stepped ") }).split(separator: " ")
+    let presses = Int(stepped[1]) ?? 0
+    let added = Int(stepped[2]) ?? 0
+    // One click, then a hold of at least four presses, each of the channel's step (1), each counted.
+    #expect(presses >= 5 && added == presses, "\(lines)")
+    // The wheel picked one more than the count it rested on.
+    #expect(lines.contains("set \(3 + added + 1) 200"), "\(lines)")
+    // The SET raised the running total with the count: seen up to it, nothing is unseen.
+    #expect(lines.contains("seen \(3 + added + 1) 200"), "\(lines)")
+    #expect(try stage.count("mail") == 3 + added + 1)
+    let state = try stage.send(["GET mail"])
+    #expect(state.compactMap { field($0, "unseen") }.first == "0", "\(state)")
+    #expect(lines.contains("stats \(3 + added + 1) translateX(100%)"), "\(lines)")
+  }
+
   /// Issue 31, test 3 in the browser: a page of another origin on the same host (so the user's
   /// SameSite cookie goes with its requests) can neither write (its form's POST is answered,
   /// and nothing changes: the Origin check), nor read the API, nor open the event stream.

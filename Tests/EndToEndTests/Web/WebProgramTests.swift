@@ -39,6 +39,27 @@ import Testing
     #expect(web.stop() == 0)
   }
 
+  /// Behind a reverse proxy: a Unix socket, answering to public_url's host (what the proxy
+  /// passes on) and to no other name.
+  @Test func aUnixSocketServesTheNameOfPublicURL() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.file("web.sock")
+    let rig = try WebRig(extra: "listen = unix:\(path)\npublic_url = https://badges.example.org\n")
+    let token = try rig.token()
+    try rig.ctl("incr", "mail", "4")
+    func get(host: String) throws -> String {
+      try capture(
+        [
+          "curl", "-s", "-w", " %{http_code}", "--unix-socket", path, "-H", "Host: \(host)", "-H",
+          "Authorization: Bearer \(token)", "http://\(host)/api/channels/mail",
+        ], environment: Child.environment()
+      ).stdout
+    }
+    let served = try get(host: "badges.example.org")
+    #expect(served.hasSuffix(" 200") && WebStreamTests.field("count", in: served) == "4", "\(served)")
+    #expect(try get(host: "elsewhere.example.org").hasSuffix(" 421"))
+  }
+
   @Test func aListenAddressInUseExits1AndNamesIt() throws {
     let rig = try WebRig()
     let config = try rig.daemon.folder.write("second.conf", "[web]\nlisten = 127.0.0.1:\(rig.port)\n")

@@ -12,6 +12,9 @@ Scenarios:
   motion    issue 31 test 4: a bounce's frames, the count-up's end, frames while idle, the curves, a
             dot's pulse that stops, reduced motion
   pictures  issue 31 test 5: phone and desktop, light and dark, into --out; the badge's place and colour
+  controls  a channel's page: + clicked, + held (repeats), the wheel picks one more (SET), Mark seen,
+            then the segmented control to the stats: "stepped N ADDED", "set N STATUS",
+            "seen UPTO STATUS", "stats COUNT CAPSULE"
   foreign   issue 31 test 3 in the browser: a page of another origin (127.0.0.1, another port: the
             same site, so the cookie goes along) posts a form, reads the API and opens /events:
             "post …", "read …", "events …"
@@ -287,6 +290,45 @@ stream.onerror = () => { out.events = out.events || 'refused'; stream.close(); f
 """
 
 
+def writes_done(d, verb, n):
+    """Waits until `n` writes of `verb` have their answers; their records."""
+    wait(d, "return window.badgedWrites.filter((w) => w.verb === arguments[0] && w.status).length >= arguments[1]",
+         10, verb, n)
+    return d.execute_script("return window.badgedWrites.filter((w) => w.verb === arguments[0])", verb)
+
+
+def controls(d, base, token):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+    open_page(d, base, token)
+    d.find_element(By.CSS_SELECTOR, "#grid li[data-channel='mail']").click()
+    wait(d, "return !document.getElementById('detail').hidden", 5)
+    plus = d.find_element(By.ID, "plus")
+    ActionChains(d).click(plus).perform()
+    writes_done(d, "incr", 1)
+    # Held: the first press at once, repeats after the hold's delay; released after four.
+    ActionChains(d).click_and_hold(plus).perform()
+    wait(d, "return window.badgedWrites.filter((w) => w.verb === 'incr').length >= 5", 10)
+    ActionChains(d).release(plus).perform()
+    sent = d.execute_script("return window.badgedWrites.filter((w) => w.verb === 'incr').length")
+    incrs = writes_done(d, "incr", sent)
+    say("stepped", len(incrs), sum(int(w["args"]["n"]) for w in incrs if w["status"] == 200))
+    # The wheel, once it rests on the count: one row down picks one more.
+    wait(d, "const li = document.querySelector(`#grid li[data-channel='mail']`); return document.getElementById('wheel').getAttribute('aria-valuenow') === li.dataset.count", 10)
+    settle(d)
+    d.find_element(By.ID, "wheel").send_keys(Keys.ARROW_DOWN)
+    picked = writes_done(d, "set", 1)[0]
+    say("set", picked["args"]["n"], picked["status"])
+    d.find_element(By.ID, "seen").click()
+    seen = writes_done(d, "seen", 1)[0]
+    say("seen", seen["args"]["upto"], seen["status"])
+    d.find_element(By.ID, "back").click()
+    d.find_element(By.ID, "tab-stats").click()
+    wait(d, "return !document.getElementById('stats').hidden", 5)
+    settle(d)
+    say("stats", d.find_element(By.ID, "stat-count").text, d.execute_script("return document.getElementById('capsule').style.transform"))
+
+
 def other_origin():
     """A server of another origin on the same host (127.0.0.1, another port): the same site, so
     the browser sends the user's SameSite=Strict cookie with its requests to badged-web, and only
@@ -333,7 +375,8 @@ def main():
         if scenario == "pictures":
             pictures(d, base, opts.get("token"), opts["out"])
         else:
-            {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion, "foreign": foreign}[scenario](d, base, opts.get("token"))
+            {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion, "foreign": foreign,
+             "controls": controls}[scenario](d, base, opts.get("token"))
     finally:
         d.quit()
         shutil.rmtree(PROFILE, ignore_errors=True)
