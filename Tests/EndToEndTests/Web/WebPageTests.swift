@@ -49,6 +49,34 @@ import Testing
     #expect(lines.contains("stats \(3 + added + 1) translateX(100%)"), "\(lines)")
   }
 
+  /// A lost connection is shown and the page recovers by itself: with badged away (badged-web's
+  /// `offline` event) and with badged-web away (the stream's error), the status reads stale;
+  /// once each is back the page is live again and shows the change made meanwhile.
+  @Test func thePageShowsStaleWhileAwayAndRecoversByItself() throws {
+    let stage = try WebStage()
+    try stage.send(["INCR mail 3"])
+    let browser = try BrowserScenario("stale", stage: stage)
+    #expect(try browser.until("stop-daemon") == ["status live"])
+    var shown: [String] = []
+    try stage.rig.restartDaemon {
+      try browser.answer("go")
+      shown = try browser.until("start-daemon")
+    }
+    #expect(shown == ["status stale body stale"], "\(shown)")
+    try stage.send(["INCR mail 2"])
+    try browser.answer("5")
+    #expect(try browser.until("stop-web") == ["status live", "mail 5"])
+    try stage.rig.restartWeb {
+      try browser.answer("go")
+      shown = try browser.until("start-web")
+      try stage.send(["INCR mail"])
+    }
+    #expect(shown == ["status stale body stale"], "\(shown)")
+    try browser.answer("6")
+    let (lines, status) = try browser.rest()
+    #expect(status == 0 && lines == ["status live", "mail 6"], "\(lines)")
+  }
+
   /// Issue 31, test 3 in the browser: a page of another origin on the same host (so the user's
   /// SameSite cookie goes with its requests) can neither write (its form's POST is answered,
   /// and nothing changes: the Origin check), nor read the API, nor open the event stream.

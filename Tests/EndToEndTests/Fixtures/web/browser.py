@@ -15,6 +15,8 @@ Scenarios:
   controls  a channel's page: + clicked, + held (repeats), the wheel picks one more (SET), Mark seen,
             then the segmented control to the stats: "stepped N ADDED", "set N STATUS",
             "seen UPTO STATUS", "stats COUNT CAPSULE"
+  stale     the page while badged, then badged-web, are away: "stop-daemon?", "start-daemon?",
+            "stop-web?", "start-web?" for the test to act; "status …" and "mail N" after each
   foreign   issue 31 test 3 in the browser: a page of another origin (127.0.0.1, another port: the
             same site, so the cookie goes along) posts a form, reads the API and opens /events:
             "post …", "read …", "events …"
@@ -290,6 +292,25 @@ stream.onerror = () => { out.events = out.events || 'refused'; stream.close(); f
 """
 
 
+def state(d):
+    return d.execute_script("return document.getElementById('status').dataset.state")
+
+
+def stale(d, base, token):
+    open_page(d, base, token)
+    say("status", state(d))
+    for away in ("daemon", "web"):
+        ask("stop-" + away)
+        # badged away: badged-web's `offline` event; badged-web away: the stream's error.
+        wait(d, "return document.getElementById('status').dataset.state === 'stale'", 15)
+        say("status", state(d), "body", "stale" if d.execute_script("return document.body.classList.contains('stale')") else "-")
+        total = int(ask("start-" + away))  # the test made a change meanwhile: mail's count now
+        wait_count(d, "mail", total, 15)
+        wait(d, "return document.getElementById('status').dataset.state === 'live'", 15)
+        say("status", state(d))
+        say("mail", count(d, "mail"))
+
+
 def writes_done(d, verb, n):
     """Waits until `n` writes of `verb` have their answers; their records."""
     wait(d, "return window.badgedWrites.filter((w) => w.verb === arguments[0] && w.status).length >= arguments[1]",
@@ -376,7 +397,7 @@ def main():
             pictures(d, base, opts.get("token"), opts["out"])
         else:
             {"drawn": drawn, "clear": clear, "resume": resume, "motion": motion, "foreign": foreign,
-             "controls": controls}[scenario](d, base, opts.get("token"))
+             "controls": controls, "stale": stale}[scenario](d, base, opts.get("token"))
     finally:
         d.quit()
         shutil.rmtree(PROFILE, ignore_errors=True)
