@@ -16,20 +16,8 @@ extension TrayConfig {
   /// - Throws: `ConfigError` (`file:line: reason`) naming the first fault.
   public static func parse(_ entries: [ConfigEntry], file: String) throws(ConfigError) -> TrayConfig {
     var config = TrayConfig()
-    var lines: [Key: Int] = [:]
-    for entry in entries where entry.section == section {
-      func fail(_ reason: String) -> ConfigError { ConfigError(file: file, line: entry.line, reason: reason) }
-      guard let key = Key(rawValue: entry.key) else {
-        throw fail(
-          "Unknown key '\(entry.key)' in [\(section)]; expected one of "
-            + Key.allCases.map(\.rawValue).joined(separator: ", "))
-      }
-      do throws(SettingKey.InvalidValue) {
-        try config.apply(key, entry.value)
-      } catch {
-        throw fail("Invalid value '\(entry.value)' for \(entry.key): \(error.reason)")
-      }
-      lines[key] = entry.line
+    let lines: [Key: Int] = try SectionEntries.apply(entries, section: section, file: file) {
+      (key: Key, value: String) throws(SettingKey.InvalidValue) in try config.apply(key, value)
     }
     let contrast = config.textColour.contrastRatio(config.badgeColour)
     if contrast < minimumContrast {
