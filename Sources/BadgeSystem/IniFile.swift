@@ -5,6 +5,14 @@ import Glibc
 
 /// Reads an INI file with libinih into `ConfigEntry` values; `DaemonConfig.parse` validates them.
 public enum IniFile {
+  /// The entries of a program's config file: none when the file is the default one
+  /// (`mustExist` false) and does not exist, so a program runs on its defaults without one; a
+  /// file named on the command line must exist.
+  public static func read(path: String, mustExist: Bool) throws(ConfigError) -> [ConfigEntry] {
+    if !mustExist && !FileSystem.exists(path) { return [] }
+    return try read(path: path)
+  }
+
   /// The entries of the file at `path`, with their line numbers.
   ///
   /// - Throws: `ConfigError` when the file cannot be opened or a line is not INI

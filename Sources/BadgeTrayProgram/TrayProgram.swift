@@ -74,7 +74,6 @@ public enum TrayProgram {
   /// The `[tray]` section of the file at `path`; the defaults when the file is the default one
   /// and does not exist (one item for every channel needs no config).
   public static func loadConfig(path: String, mustExist: Bool) throws(ConfigError) -> TrayConfig {
-    if !mustExist && !FileSystem.exists(path) { return try TrayConfig.parse([], file: path) }
-    return try TrayConfig.parse(IniFile.read(path: path), file: path)
+    try TrayConfig.parse(IniFile.read(path: path, mustExist: mustExist), file: path)
   }
 }

@@ -77,7 +77,6 @@ public enum WebProgram {
   /// The `[web]` section of the file at `path`; the defaults when the file is the default one
   /// and does not exist.
   static func loadConfig(path: String, mustExist: Bool) throws(ConfigError) -> WebConfig {
-    if !mustExist && !FileSystem.exists(path) { return try WebConfig.parse([], file: path) }
-    return try WebConfig.parse(IniFile.read(path: path), file: path)
+    try WebConfig.parse(IniFile.read(path: path, mustExist: mustExist), file: path)
   }
 }

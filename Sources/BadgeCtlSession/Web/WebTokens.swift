@@ -52,8 +52,7 @@ package enum WebTokens {
   static func loadConfig(_ path: String?) throws(CtlError) -> WebConfig {
     let file = path ?? XDGPaths.defaultConfigFile
     do throws(ConfigError) {
-      if path == nil && !FileSystem.exists(file) { return try WebConfig.parse([], file: file) }
-      return try WebConfig.parse(IniFile.read(path: file), file: file)
+      return try WebConfig.parse(IniFile.read(path: file, mustExist: path != nil), file: file)
     } catch {
       throw CtlError.config(error.description)
     }
