@@ -228,7 +228,7 @@ let package = Package(
     // The load generator of `make bench` (BENCHMARKS.md); not installed. CEpoll shows it
     // <sys/epoll.h>, which Swift's Glibc module leaves out.
     .systemLibrary(name: "CEpoll"),
-    .executableTarget(name: "badged-bench", dependencies: ["CEpoll"]),
+    .executableTarget(name: "badged-bench", dependencies: ["BadgePOSIX", "CEpoll"]),
 
     // Helpers shared by the test targets.
     .target(name: "TestSupport", dependencies: ["BadgeCore", "BadgeLog"], path: "Tests/TestSupport"),

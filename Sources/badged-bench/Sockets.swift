@@ -26,15 +26,6 @@ struct GeneratorLoad {
   }
 }
 
-/// Raises the soft limit on open descriptors to the hard one: 1,000 watchers need more than
-/// the usual 1,024.
-func raiseFileLimit() {
-  var limit = rlimit()
-  guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-  limit.rlim_cur = limit.rlim_max
-  _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-}
-
 private func withAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
   var address = sockaddr_un()
   address.sun_family = sa_family_t(AF_UNIX)

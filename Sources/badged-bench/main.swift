@@ -1,3 +1,4 @@
+import BadgePOSIX
 import Glibc
 
 // badged-bench: the one load generator for badged and, for comparison, Redis (its inline
@@ -8,7 +9,8 @@ import Glibc
 
 let options = Options.parse(Array(CommandLine.arguments.dropFirst()))
 let wire = Wire(kind: options.wire)
-raiseFileLimit()
+// 1,000 watchers need more descriptors than the usual 1,024.
+OpenFileLimit.raiseToHard()
 signal(SIGPIPE, SIG_IGN)
 switch options.mode {
 case .throughput: ThroughputRun(options: options, wire: wire).run()
