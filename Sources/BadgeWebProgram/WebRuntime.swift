@@ -29,11 +29,16 @@ final class WebRuntime {
     self.config = config
     self.logger = logger
     feed = WebFeed(socket: socketPath, loop: loop, logger: logger)
-    tokens = TokenStore(path: config.tokensFile ?? WebRuntime.defaultTokensFile)
+    tokens = TokenStore(path: config.tokensFile ?? XDGPaths.defaultWebTokensFile)
     files = StaticFiles(root: config.root ?? WebRuntime.defaultRoot)
+    // The certificate and key, read once for every TCP address.
+    var tls: (certificate: String, key: String)?
+    if let certFile = config.certFile, let keyFile = config.keyFile {
+      tls = (try WebRuntime.readText(certFile), try WebRuntime.readText(keyFile))
+    }
     var listeners: [HTTPServer.Listener] = []
     for address in config.listen {
-      listeners.append(try WebRuntime.listener(address, config: config))
+      listeners.append(try WebRuntime.listener(address, tls: tls))
     }
     var limits = HTTPServer.Limits()
     limits.connections = UInt32(config.maxClients)
@@ -153,9 +158,6 @@ final class WebRuntime {
 
   // MARK: - Paths and listen addresses
 
-  /// `[web] tokens_file`'s default: `$XDG_STATE_HOME/badged/web-tokens`.
-  static var defaultTokensFile: String { XDGPaths.defaultStateFolder + "/web-tokens" }
-
   /// `[web] root`'s default: `share/badged/web` beside the executable's `bin` folder.
   static var defaultRoot: String {
     let executable = Environment.executablePath ?? "/usr/bin/badged-web"
@@ -163,17 +165,13 @@ final class WebRuntime {
     return FileSystem.folder(of: bin) + "/share/badged/web"
   }
 
-  private static func listener(_ address: ListenAddress, config: WebConfig) throws(SystemError)
-    -> HTTPServer.Listener
-  {
+  private static func listener(
+    _ address: ListenAddress, tls: (certificate: String, key: String)?
+  ) throws(SystemError) -> HTTPServer.Listener {
     switch address {
     case .unix(let path):
       return HTTPServer.Listener(socket: try ListenSocket.unix(path: path), tls: nil)
     case .tcp(let host, let port):
-      var tls: (certificate: String, key: String)?
-      if let certFile = config.certFile, let keyFile = config.keyFile {
-        tls = (try readText(certFile), try readText(keyFile))
-      }
       guard let port = UInt16(exactly: port) else {
         throw SystemError("listen on port \(port)", Errno(rawValue: EINVAL))
       }
